@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "DrinkShop",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "drinkshop", targets: ["DrinkShopCLI"]),
+    ],
+    targets: [
+        // The system SQLite library (libsqlite3-dev on Debian); no package dependency.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+
+        // The Airtable record API as a library: JSON, records, errors, formulas, RecordStore, client.
+        .target(name: "Airtable", swiftSettings: strict),
+        // An Airtable base stored in SQLite. Knows nothing of drinks.
+        .target(name: "LocalBase", dependencies: ["Airtable", "CSQLite"], swiftSettings: strict),
+        // HTTP/1.1 on POSIX sockets: a pure parser and a threaded server.
+        .target(name: "HTTPServer", swiftSettings: strict),
+        // Airtable's REST API served over any RecordStore.
+        .target(name: "AirtableServer", dependencies: ["Airtable", "HTTPServer"], swiftSettings: strict),
+        // The shop's domain: pure values and rules.
+        .target(name: "DrinkShopCore", swiftSettings: strict),
+        // The shop's services on top of a RecordStore.
+        .target(name: "DrinkShop", dependencies: ["DrinkShopCore", "Airtable"], swiftSettings: strict),
+        // Command grammar, interpreter, rendering and the line editor.
+        .target(name: "ShopREPL", dependencies: ["DrinkShop", "DrinkShopCore", "Airtable"], swiftSettings: strict),
+        // The composition root: argv -> REPL | serve | one-shot command.
+        .executableTarget(
+            name: "DrinkShopCLI",
+            dependencies: ["ShopREPL", "DrinkShop", "DrinkShopCore", "Airtable", "LocalBase", "AirtableServer", "HTTPServer"],
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "AirtableTests", dependencies: ["Airtable"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,265 @@
+/// Where a JSON text went wrong: a message plus the 1-based line and column of the offending byte.
+public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var line: Int
+    public var column: Int
+
+    public var description: String { "invalid JSON at line \(line), column \(column): \(message)" }
+}
+
+/// A strict JSON parser over UTF-8 bytes (RFC 8259), with positions in its errors and a nesting limit,
+/// so that a hostile body can neither crash the process nor exhaust the stack.
+public struct JSONParser {
+    /// The deepest nesting accepted; deeper input is rejected, not recursed into.
+    public static let maximumDepth = 256
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var depth = 0
+
+    private init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Parses one JSON value that makes up the whole text (surrounding whitespace allowed).
+    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes)
+        parser.skipWhitespace()
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        if parser.index < parser.bytes.count {
+            throw parser.error("unexpected text after the JSON value")
+        }
+        return value
+    }
+
+    /// Parses JSON text.
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+
+    // MARK: - Values
+
+    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+        guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default:
+            throw error("unexpected character \(describe(bytes[index])), expected a value")
+        }
+    }
+
+    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        index += 1
+        var members: [String: JSONValue] = [:]
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes") }
+            let key = try parseString()
+            skipWhitespace()
+            guard peek() == UInt8(ascii: ":") else { throw error("expected ':' after the member name \"\(key)\"") }
+            index += 1
+            skipWhitespace()
+            members[key] = try parseValue()
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; depth -= 1; return .object(members)
+            case nil: throw error("unexpected end of input, expected ',' or '}'")
+            case let byte?: throw error("unexpected character \(describe(byte)), expected ',' or '}'")
+            }
+        }
+    }
+
+    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue())
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): index += 1; depth -= 1; return .array(elements)
+            case nil: throw error("unexpected end of input, expected ',' or ']'")
+            case let byte?: throw error("unexpected character \(describe(byte)), expected ',' or ']'")
+            }
+        }
+    }
+
+    private mutating func enter() throws(JSONSyntaxError) {
+        depth += 1
+        if depth > JSONParser.maximumDepth { throw error("nested deeper than \(JSONParser.maximumDepth) levels") }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+        let start = index
+        let expected = literal.utf8Start
+        for offset in 0..<literal.utf8CodeUnitCount {
+            guard index < bytes.count, bytes[index] == expected[offset] else {
+                index = start
+                throw error("invalid literal, expected '\(literal)'")
+            }
+            index += 1
+        }
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
+        let start = index
+        if peek() == UInt8(ascii: "-") { index += 1 }
+        guard let first = peek(), isDigit(first) else { throw error("a number needs digits after '-'") }
+        if first == UInt8(ascii: "0") {
+            index += 1
+            if let next = peek(), isDigit(next) { throw error("numbers may not have leading zeros") }
+        } else {
+            while let b = peek(), isDigit(b) { index += 1 }
+        }
+        if peek() == UInt8(ascii: ".") {
+            index += 1
+            guard let b = peek(), isDigit(b) else { throw error("a number needs digits after '.'") }
+            while let b = peek(), isDigit(b) { index += 1 }
+        }
+        if let e = peek(), e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            index += 1
+            if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { index += 1 }
+            guard let b = peek(), isDigit(b) else { throw error("a number needs digits in its exponent") }
+            while let b = peek(), isDigit(b) { index += 1 }
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        guard let value = Double(text), value.isFinite else {
+            index = start
+            throw error("the number \(text) is out of range")
+        }
+        return value
+    }
+
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        index += 1  // opening quote
+        var buffer: [UInt8] = []
+        var runStart = index
+        while true {
+            guard index < bytes.count else { throw error("unterminated string") }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                buffer.append(contentsOf: bytes[runStart..<index])
+                index += 1
+                break
+            }
+            if byte < 0x20 {
+                throw error("control character \(describe(byte)) must be escaped inside a string")
+            }
+            if byte == UInt8(ascii: "\\") {
+                buffer.append(contentsOf: bytes[runStart..<index])
+                try parseEscape(into: &buffer)
+                runStart = index
+                continue
+            }
+            index += 1
+        }
+        guard let string = String(validating: buffer, as: UTF8.self) else {
+            throw error("string is not valid UTF-8")
+        }
+        return string
+    }
+
+    private mutating func parseEscape(into buffer: inout [UInt8]) throws(JSONSyntaxError) {
+        index += 1
+        guard let code = peek() else { throw error("unterminated escape sequence") }
+        index += 1
+        switch code {
+        case UInt8(ascii: "\""): buffer.append(0x22)
+        case UInt8(ascii: "\\"): buffer.append(0x5C)
+        case UInt8(ascii: "/"): buffer.append(0x2F)
+        case UInt8(ascii: "b"): buffer.append(0x08)
+        case UInt8(ascii: "f"): buffer.append(0x0C)
+        case UInt8(ascii: "n"): buffer.append(0x0A)
+        case UInt8(ascii: "r"): buffer.append(0x0D)
+        case UInt8(ascii: "t"): buffer.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try parseHex4()
+            if (0xD800...0xDBFF).contains(scalar) {
+                guard peek() == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u")
+                else { throw error("unpaired surrogate in \\u escape") }
+                index += 2
+                let low = try parseHex4()
+                guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate in \\u escape") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(scalar) {
+                throw error("unpaired surrogate in \\u escape")
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
+            buffer.append(contentsOf: Array(String(Character(unicode)).utf8))
+        default:
+            index -= 1
+            throw error("invalid escape '\\\(String(decoding: [code], as: UTF8.self))'")
+        }
+    }
+
+    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let b = peek() else { throw error("unterminated \\u escape") }
+            let digit: UInt32
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(b - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(b - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(b - UInt8(ascii: "A") + 10)
+            default: throw error("\\u must be followed by four hex digits")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    // MARK: - Bytes
+
+    private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    private func describe(_ byte: UInt8) -> String {
+        if byte >= 0x21 && byte < 0x7F { return "'\(String(decoding: [byte], as: UTF8.self))'" }
+        return "0x" + String(byte, radix: 16, uppercase: true)
+    }
+
+    /// An error at the current position; columns count characters, not bytes, so CJK text lines up.
+    private func error(_ message: String) -> JSONSyntaxError {
+        var line = 1
+        var lineStart = 0
+        let end = min(index, bytes.count)
+        for i in 0..<end where bytes[i] == 0x0A {
+            line += 1
+            lineStart = i + 1
+        }
+        let column = String(decoding: bytes[lineStart..<end], as: UTF8.self).count + 1
+        return JSONSyntaxError(message: message, line: line, column: column)
+    }
+}

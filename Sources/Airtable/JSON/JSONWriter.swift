@@ -1,0 +1,76 @@
+/// Writes JSON text compactly and deterministically: object keys in sorted order, integral numbers
+/// without a fraction, non-ASCII text as UTF-8 (as Airtable does).
+public enum JSONWriter {
+    /// The UTF-8 bytes of `value`.
+    public static func bytes(_ value: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        write(value, into: &out)
+        return out
+    }
+
+    /// The text of `value`.
+    public static func string(_ value: JSONValue) -> String {
+        String(decoding: bytes(value), as: UTF8.self)
+    }
+
+    /// Appends the text of `value` to `out`.
+    public static func write(_ value: JSONValue, into out: inout [UInt8]) {
+        switch value {
+        case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        case .bool(true): out.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
+        case .bool(false): out.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+        case .number(let n): writeNumber(n, into: &out)
+        case .string(let s): writeString(s, into: &out)
+        case .array(let elements):
+            out.append(UInt8(ascii: "["))
+            for (i, element) in elements.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                write(element, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            for (i, key) in members.keys.sorted().enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                writeString(key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                if let member = members[key] { write(member, into: &out) }
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends a JSON number; non-finite values (which JSON cannot carry) are written as `null`.
+    public static func writeNumber(_ n: Double, into out: inout [UInt8]) {
+        guard n.isFinite else {
+            out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+            return
+        }
+        if n.rounded() == n, abs(n) < 1e15 {
+            out.append(contentsOf: Array(String(Int64(n)).utf8))
+        } else {
+            out.append(contentsOf: Array(n.description.utf8))
+        }
+    }
+
+    /// Appends a quoted, escaped JSON string.
+    public static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x00..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                        hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,208 @@
+/// The field types this project reads and writes, by Airtable's own names.
+public enum FieldType: String, Sendable, Hashable, CaseIterable {
+    case singleLineText, multilineText, richText, email, url, phoneNumber
+    case number, currency, percent, duration, rating
+    case checkbox
+    case singleSelect, multipleSelects
+    case date, dateTime
+    case multipleAttachments
+    case autoNumber, createdTime, lastModifiedTime
+
+    /// Whether the store computes this field; writes to it are refused.
+    public var isComputed: Bool {
+        switch self {
+        case .autoNumber, .createdTime, .lastModifiedTime: return true
+        default: return false
+        }
+    }
+
+    /// Whether `performUpsert.fieldsToMergeOn` may name a field of this type.
+    public var canMergeOn: Bool {
+        switch self {
+        case .singleLineText, .multilineText, .email, .url, .phoneNumber, .number, .currency, .percent,
+            .singleSelect, .multipleSelects, .date, .dateTime:
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// A field as the metadata API describes it.
+public struct FieldSchema: Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var type: FieldType
+    public var description: String?
+    /// The type's options as Airtable writes them (`choices`, `precision`, `dateFormat`, ...).
+    public var options: JSONValue?
+
+    public init(id: String, name: String, type: FieldType, description: String? = nil, options: JSONValue? = nil) {
+        self.id = id
+        self.name = name
+        self.type = type
+        self.description = description
+        self.options = options
+    }
+
+    /// The option names of a single or multiple select field.
+    public var choices: [String] {
+        options?["choices"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+    }
+
+    public var json: JSONValue {
+        var object: [String: JSONValue] = ["id": .string(id), "name": .string(name), "type": .string(type.rawValue)]
+        if let description { object["description"] = .string(description) }
+        if let options { object["options"] = options }
+        return .object(object)
+    }
+
+    public init(json: JSONValue) throws(AirtableError) {
+        guard let id = json["id"]?.stringValue, let name = json["name"]?.stringValue,
+              let typeName = json["type"]?.stringValue
+        else { throw .decoding("a field in the schema lacks id, name or type") }
+        guard let type = FieldType(rawValue: typeName) else {
+            throw .decoding("field \"\(name)\" has a type this program does not know: \(typeName)")
+        }
+        self.init(id: id, name: name, type: type, description: json["description"]?.stringValue,
+                  options: json["options"].flatMap { $0.isNull ? nil : $0 })
+    }
+}
+
+/// A view of a table (only its identity: the local base has one grid view per table).
+public struct ViewSchema: Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var type: String
+
+    public init(id: String, name: String, type: String = "grid") {
+        self.id = id
+        self.name = name
+        self.type = type
+    }
+
+    public var json: JSONValue { ["id": .string(id), "name": .string(name), "type": .string(type)] }
+}
+
+/// A table as the metadata API describes it.
+public struct TableSchema: Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var description: String?
+    public var primaryFieldId: String
+    public var fields: [FieldSchema]
+    public var views: [ViewSchema]
+
+    public init(id: String, name: String, description: String? = nil, primaryFieldId: String,
+                fields: [FieldSchema], views: [ViewSchema]) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.primaryFieldId = primaryFieldId
+        self.fields = fields
+        self.views = views
+    }
+
+    /// The field with this name or id (names are case-sensitive, as in Airtable).
+    public func field(_ nameOrID: String) -> FieldSchema? {
+        fields.first { $0.id == nameOrID } ?? fields.first { $0.name == nameOrID }
+    }
+
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "id": .string(id), "name": .string(name), "primaryFieldId": .string(primaryFieldId),
+            "fields": .array(fields.map(\.json)), "views": .array(views.map(\.json)),
+        ]
+        if let description { object["description"] = .string(description) }
+        return .object(object)
+    }
+
+    public init(json: JSONValue) throws(AirtableError) {
+        guard let id = json["id"]?.stringValue, let name = json["name"]?.stringValue else {
+            throw .decoding("a table in the schema lacks id or name")
+        }
+        var fields: [FieldSchema] = []
+        for field in json["fields"]?.arrayValue ?? [] { fields.append(try FieldSchema(json: field)) }
+        var views: [ViewSchema] = []
+        for view in json["views"]?.arrayValue ?? [] {
+            if let vid = view["id"]?.stringValue, let vname = view["name"]?.stringValue {
+                views.append(ViewSchema(id: vid, name: vname, type: view["type"]?.stringValue ?? "grid"))
+            }
+        }
+        self.init(id: id, name: name, description: json["description"]?.stringValue,
+                  primaryFieldId: json["primaryFieldId"]?.stringValue ?? fields.first?.id ?? "",
+                  fields: fields, views: views)
+    }
+}
+
+/// All tables of a base.
+public struct BaseSchema: Sendable, Hashable {
+    public var tables: [TableSchema]
+
+    public init(tables: [TableSchema]) { self.tables = tables }
+
+    /// The table with this id or name.
+    public func table(_ idOrName: String) -> TableSchema? {
+        tables.first { $0.id == idOrName } ?? tables.first { $0.name == idOrName }
+    }
+
+    public var json: JSONValue { ["tables": .array(tables.map(\.json))] }
+
+    public init(json: JSONValue) throws(AirtableError) {
+        var tables: [TableSchema] = []
+        for table in json["tables"]?.arrayValue ?? [] { tables.append(try TableSchema(json: table)) }
+        self.init(tables: tables)
+    }
+}
+
+/// A field to create (metadata API "create field", and inside "create table").
+public struct FieldSpec: Sendable, Hashable {
+    public var name: String
+    public var type: FieldType
+    public var description: String?
+    public var options: JSONValue?
+
+    public init(name: String, type: FieldType, description: String? = nil, options: JSONValue? = nil) {
+        self.name = name
+        self.type = type
+        self.description = description
+        self.options = options
+    }
+
+    /// A single select with these options.
+    public static func singleSelect(_ name: String, _ choices: [String]) -> FieldSpec {
+        FieldSpec(name: name, type: .singleSelect, options: ["choices": .array(choices.map { ["name": .string($0)] })])
+    }
+
+    /// A multiple select with these options.
+    public static func multipleSelects(_ name: String, _ choices: [String]) -> FieldSpec {
+        FieldSpec(name: name, type: .multipleSelects,
+                  options: ["choices": .array(choices.map { ["name": .string($0)] })])
+    }
+
+    public var json: JSONValue {
+        var object: [String: JSONValue] = ["name": .string(name), "type": .string(type.rawValue)]
+        if let description { object["description"] = .string(description) }
+        if let options { object["options"] = options }
+        return .object(object)
+    }
+}
+
+/// A table to create; its first field becomes the primary field.
+public struct TableSpec: Sendable, Hashable {
+    public var name: String
+    public var description: String?
+    public var fields: [FieldSpec]
+
+    public init(name: String, description: String? = nil, fields: [FieldSpec]) {
+        self.name = name
+        self.description = description
+        self.fields = fields
+    }
+
+    public var json: JSONValue {
+        var object: [String: JSONValue] = ["name": .string(name), "fields": .array(fields.map(\.json))]
+        if let description { object["description"] = .string(description) }
+        return .object(object)
+    }
+}
