@@ -34,6 +34,8 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Test targets, one per source target (each added with its first tests).
         .testTarget(name: "AirtableTests", dependencies: ["Airtable"], swiftSettings: strict),
+
     ]
 )
