@@ -1,0 +1,66 @@
+import Airtable
+
+/// The metadata API routes `drinkshop setup` and pyairtable's `table.schema()` use.
+extension AirtableAPI {
+    func whoami(access: AccessTokens.Access) -> APIResponse {
+        var scopes: [JSONValue] = ["data.records:read", "schema.bases:read"]
+        if access == .readWrite { scopes += ["data.records:write", "schema.bases:write"] }
+        return .json(["id": .string(userID), "scopes": .array(scopes)])
+    }
+
+    func tableSchemas(query: QueryString) async throws -> APIResponse {
+        var visibleFieldIDs = false
+        for (name, value) in query.items {
+            guard name == "include" || name == "include[]", value == "visibleFieldIds" else {
+                throw APIError.invalidRequest("unknown query parameter \"\(name)=\(value)\"")
+            }
+            visibleFieldIDs = true
+        }
+        let schema = try await store.schema()
+        let tables: [JSONValue] = schema.tables.map { table in
+            guard visibleFieldIDs, case .object(var object) = table.json else { return table.json }
+            let ids = JSONValue.array(table.fields.map { .string($0.id) })
+            object["views"] = .array(table.views.map { view in
+                guard case .object(var viewObject) = view.json else { return view.json }
+                viewObject["visibleFieldIds"] = ids
+                return .object(viewObject)
+            })
+            return .object(object)
+        }
+        return .json(["tables": .array(tables)])
+    }
+
+    func createTable(body: [UInt8]) async throws -> APIResponse {
+        guard let editor = store as? any SchemaEditing else { throw APIError.invalidPermissions }
+        let json = try parseBody(body, emptyAs: [:])
+        guard let name = json["name"]?.stringValue, !name.isEmpty else {
+            throw APIError.invalidRequest("a table needs a \"name\"")
+        }
+        guard let fieldList = json["fields"]?.arrayValue, !fieldList.isEmpty else {
+            throw APIError.invalidRequest("a table needs at least one field in \"fields\"")
+        }
+        var fields: [FieldSpec] = []
+        for (index, field) in fieldList.enumerated() { fields.append(try fieldSpec(field, at: "fields[\(index)]")) }
+        let table = try await editor.createTable(TableSpec(name: name, description: json["description"]?.stringValue,
+                                                           fields: fields))
+        return .json(table.json)
+    }
+
+    func createField(in table: String, body: [UInt8]) async throws -> APIResponse {
+        guard let editor = store as? any SchemaEditing else { throw APIError.invalidPermissions }
+        let field = try await editor.createField(in: table, try fieldSpec(try parseBody(body, emptyAs: [:]), at: "body"))
+        return .json(field.json)
+    }
+
+    private func fieldSpec(_ json: JSONValue, at place: String) throws(APIError) -> FieldSpec {
+        guard let name = json["name"]?.stringValue, !name.isEmpty else {
+            throw .invalidRequest("\(place) needs a \"name\"")
+        }
+        guard let typeName = json["type"]?.stringValue else { throw .invalidRequest("\(place) needs a \"type\"") }
+        guard let type = FieldType(rawValue: typeName) else {
+            throw .invalidRequest("\(place) has a field type this server does not support: \"\(typeName)\"")
+        }
+        let options = json["options"].flatMap { $0.isNull ? nil : $0 }
+        return FieldSpec(name: name, type: type, description: json["description"]?.stringValue, options: options)
+    }
+}
