@@ -146,13 +146,39 @@ import Testing
     }
 
     @Test func restoringFromStorageKeepsWhatWasStored() throws {
-        let line = OrderLine(drinkName: "已下架", category: .seasonal, size: .large, ice: .less, sugar: .half,
-                             addOns: [.whiteTapioca], quantity: 2, unitPrice: 85, note: nil)
-        let stored = Order(pickupNumber: 3, orderName: "Amy", placedBy: "Ben", status: .ready,
-                           createdAt: Fixtures.noon, lines: [line],
-                           promotion: AppliedPromotion(name: "買一送一", lineDiscounts: [75]))
+        let line = try OrderLine(drinkName: "已下架", category: .seasonal, size: .large, ice: .less, sugar: .half,
+                                 addOns: [.whiteTapioca], quantity: 2, unitPrice: 85, note: nil)
+        let stored = try Order(pickupNumber: 3, orderName: "Amy", placedBy: "Ben", status: .ready,
+                               createdAt: Fixtures.noon, lines: [line],
+                               promotion: AppliedPromotion(name: "買一送一", lineDiscounts: [75]))
         #expect(stored.subtotal == 170)
         #expect(stored.discount == 75)
         #expect(stored.total == 95)
+        #expect(stored.status == .ready)
+    }
+
+    @Test func absurdStoredNumbersAreRefusedRatherThanOverflowing() throws {
+        func line(quantity: Int = 1, unitPrice: Int = 60, name: String = "白玉歐蕾") throws -> OrderLine {
+            try OrderLine(drinkName: name, category: .milkTea, size: .medium, ice: .less, sugar: .half,
+                          addOns: [], quantity: quantity, unitPrice: unitPrice, note: nil)
+        }
+        #expect(throws: StoredOrderError.quantityOutOfRange(Int.max)) { try line(quantity: .max) }
+        #expect(throws: StoredOrderError.quantityOutOfRange(0)) { try line(quantity: 0) }
+        #expect(throws: StoredOrderError.unitPriceOutOfRange(-1)) { try line(unitPrice: -1) }
+        #expect(throws: StoredOrderError.emptyDrinkName) { try line(name: " ") }
+        #expect(StoredOrderError.quantityOutOfRange(0).field == "numberOfCups")
+        let valid = try line(quantity: 150)  // the KEBUKE app sets no maximum
+        #expect(throws: StoredOrderError.discountOutOfRange(line: 1, discount: 9_001, lineTotal: 9_000)) {
+            try Order(pickupNumber: 1, orderName: "Amy", placedBy: "Ben", status: .placed, createdAt: Fixtures.noon,
+                      lines: [valid], promotion: AppliedPromotion(name: "x", lineDiscounts: [9_001]))
+        }
+        #expect(throws: StoredOrderError.discountCountMismatch(lines: 1, discounts: 2)) {
+            try Order(pickupNumber: 1, orderName: "Amy", placedBy: "Ben", status: .placed, createdAt: Fixtures.noon,
+                      lines: [valid], promotion: AppliedPromotion(name: "x", lineDiscounts: [1, 1]))
+        }
+        #expect(throws: StoredOrderError.pickupNumberOutOfRange(0)) {
+            try Order(pickupNumber: 0, orderName: "Amy", placedBy: "Ben", status: .placed, createdAt: Fixtures.noon,
+                      lines: [valid])
+        }
     }
 }

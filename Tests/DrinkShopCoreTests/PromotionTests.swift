@@ -112,6 +112,48 @@ import Testing
     }
 }
 
+@Suite struct PairingPropertyTests {
+    /// The pair rule spelled out the slow way: list every cup, rank dearest first (ties by line
+    /// order), discount every second one.
+    private func expectedDiscounts(_ lines: [OrderLine], _ promotion: Promotion) -> [Int] {
+        var cups: [(line: Int, price: Int)] = []
+        for (index, line) in lines.enumerated() where promotion.covers(line) {
+            cups += Array(repeating: (index, line.cupPrice), count: line.quantity)
+        }
+        let ranked = cups.enumerated()
+            .sorted { ($0.element.price, $1.offset) > ($1.element.price, $0.offset) }
+            .map(\.element)
+        var discounts = [Int](repeating: 0, count: lines.count)
+        for rank in stride(from: 1, to: ranked.count, by: 2) {
+            let cup = ranked[rank]
+            discounts[cup.line] += promotion.kind == .buyOneGetOne ? cup.price : cup.price / 2
+        }
+        return discounts
+    }
+
+    @Test func countingRanksAgreesWithListingEveryCup() throws {
+        var generator = SplitMix64(seed: 7)
+        let drinks = try Fixtures.menu().drinks.filter(\.available)
+        let promotions = [
+            try Promotion(name: "half", kind: .secondCupHalfPrice),
+            try Promotion(name: "bogo", kind: .buyOneGetOne),
+            try Promotion(name: "milk half", kind: .secondCupHalfPrice, scope: .category(.milkTea)),
+        ]
+        for _ in 0..<300 {
+            let lines = try (0..<Int(generator.next() % 5 + 1)).map { _ in
+                let drink = drinks[Int(generator.next() % UInt64(drinks.count))]
+                let size: CupSize = drink.largePrice != nil && generator.next() % 2 == 0 ? .large : .medium
+                let addOns = Array(AddOn.allCases.prefix(Int(generator.next() % 3)))
+                return try OrderLine(drink: drink, choices: DrinkChoices(
+                    size: size, ice: .less, sugar: .half, addOns: addOns, quantity: Int(generator.next() % 4 + 1)))
+            }
+            for promotion in promotions {
+                #expect(promotion.lineDiscounts(for: lines) == expectedDiscounts(lines, promotion))
+            }
+        }
+    }
+}
+
 @Suite struct BestPromotionTests {
     private let noon = Fixtures.noon
 

@@ -9,8 +9,10 @@ public struct Banner: Sendable, Hashable, Identifiable {
     /// Stable across rebuilds ("promotion:第二杯半價", "drink:金蘋春芽"), so the rotator can tell
     /// whether the banner it shows is still in a changed list.
     public let id: String
+    /// The one line shown above the prompt.
     public let text: String
 
+    /// A banner with a stable `id` and its text.
     public init(id: String, text: String) {
         self.id = id
         self.text = text

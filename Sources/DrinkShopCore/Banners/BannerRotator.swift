@@ -6,11 +6,13 @@
 /// time); otherwise the one that followed it in the old list (the first of its followers still
 /// listed) takes over. An empty list shows nothing. The rotator never reads a clock.
 public struct BannerRotator: Sendable {
+    /// The instants the rotator is driven by; the caller reads the clock, the rotator never does.
     public typealias Instant = ContinuousClock.Instant
 
     /// The default time each banner stays on screen.
     public static let defaultInterval: Duration = .seconds(3)
 
+    /// The banners in rotation order.
     public private(set) var banners: [Banner]
     /// The time each banner stays on screen; zero or negative means it only moves by hand.
     public let interval: Duration

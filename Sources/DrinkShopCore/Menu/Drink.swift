@@ -8,6 +8,7 @@ public struct Drink: Sendable, Hashable {
     /// The English name, if the menu has one.
     public let englishName: String?
     public var description: String
+    /// The menu section the drink is listed under.
     public let category: DrinkCategory
     /// The price of a 中杯 in NT$.
     public let mediumPrice: Int

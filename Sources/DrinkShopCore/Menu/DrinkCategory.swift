@@ -26,7 +26,7 @@ public enum DrinkCategory: String, CaseIterable, Sendable, Hashable, Comparable 
         case .classicTea: ["單品", "单品茶", "classic", "pure tea", "single tea"]
         case .mixedTea: ["调茶", "mixed", "mix", "blended tea"]
         case .creamCap: ["云盖", "cream", "creamcap", "cream-cap", "cloud cap"]
-        case .milkTea: ["欧蕾", "au lait", "milk", "latte", "milk tea/au lait"]
+        case .milkTea: ["欧蕾", "au lait", "milk", "latte"]
         }
     }
 

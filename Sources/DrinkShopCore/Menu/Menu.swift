@@ -12,7 +12,9 @@ public struct Menu: Sendable, Hashable {
             .map(\.element)
     }
 
+    /// Whether the menu has no drinks at all.
     public var isEmpty: Bool { drinks.isEmpty }
+    /// The number of drinks, sold-out ones included.
     public var count: Int { drinks.count }
 
     /// The drinks of one category, in display order.

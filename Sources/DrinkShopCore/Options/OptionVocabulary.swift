@@ -1,9 +1,11 @@
 /// An option recognised in a sequence of tokens, and how many tokens it spans.
 public struct OptionMatch: Sendable, Hashable {
+    /// The option the tokens spell.
     public let option: DrinkOption
     /// How many tokens the spelling used ("less ice" uses 2).
     public let tokenCount: Int
 
+    /// A match of `option` spanning `tokenCount` tokens.
     public init(option: DrinkOption, tokenCount: Int) {
         self.option = option
         self.tokenCount = tokenCount

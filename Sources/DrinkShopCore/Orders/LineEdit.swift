@@ -1,14 +1,19 @@
 /// A change to an order line: every property left nil stays as it is.
 public struct LineEdit: Sendable, Hashable {
+    /// The new size.
     public var size: CupSize?
+    /// The new ice level or temperature.
     public var ice: IceLevel?
+    /// The new sugar level.
     public var sugar: SugarLevel?
     /// The new add-ons, replacing the old ones; an empty array removes them all.
     public var addOns: [AddOn]?
+    /// The new number of cups.
     public var quantity: Int?
     /// The new note; an empty (or all-whitespace) note removes it.
     public var note: String?
 
+    /// An edit changing only the properties given.
     public init(
         size: CupSize? = nil,
         ice: IceLevel? = nil,

@@ -19,10 +19,13 @@ public struct Order: Sendable, Hashable {
     public let orderName: String
     /// The staff member who placed it.
     public let placedBy: String
+    /// Where the order is; changed only by `advance` and `cancel`.
     public private(set) var status: OrderStatus
     /// Why it was cancelled; nil unless cancelled.
     public private(set) var cancelReason: String?
+    /// When it was placed; promotions are judged at this time.
     public let createdAt: Date
+    /// The lines, in the order they were added; never empty for a placed order.
     public private(set) var lines: [OrderLine]
     /// The promotion applied, with its discount per line; nil when none applies.
     public private(set) var promotion: AppliedPromotion?
@@ -44,12 +47,13 @@ public struct Order: Sendable, Hashable {
         let orderName = try PersonName.validated(orderName, field: "orderName")
         let placedBy = try PersonName.validated(placedBy, field: "placedBy")
         return Order(
-            pickupNumber: pickupNumber, orderName: orderName, placedBy: placedBy, status: .placed,
-            cancelReason: nil, createdAt: createdAt, lines: lines,
-            promotion: Pricing.bestPromotion(for: lines, among: promotions, at: createdAt))
+            validPickupNumber: pickupNumber, orderName: orderName, placedBy: placedBy, createdAt: createdAt,
+            lines: lines, promotion: Pricing.bestPromotion(for: lines, among: promotions, at: createdAt))
     }
 
-    /// Rebuilds an order read from storage, exactly as stored; nothing is checked or repriced.
+    /// Rebuilds an order read from storage, exactly as stored: nothing is repriced, and only
+    /// the stored discounts are checked (one per line, each within its line's total).
+    /// - Throws: `StoredOrderError`.
     public init(
         pickupNumber: Int,
         orderName: String,
@@ -59,12 +63,36 @@ public struct Order: Sendable, Hashable {
         createdAt: Date,
         lines: [OrderLine],
         promotion: AppliedPromotion? = nil
-    ) {
+    ) throws(StoredOrderError) {
+        guard pickupNumber >= 1 else { throw .pickupNumberOutOfRange(pickupNumber) }
+        if let promotion {
+            guard promotion.lineDiscounts.count == lines.count else {
+                throw .discountCountMismatch(lines: lines.count, discounts: promotion.lineDiscounts.count)
+            }
+            for (index, (line, discount)) in zip(lines, promotion.lineDiscounts).enumerated()
+            where !(0...line.lineTotal).contains(discount) {
+                throw .discountOutOfRange(line: index + 1, discount: discount, lineTotal: line.lineTotal)
+            }
+        }
         self.pickupNumber = pickupNumber
         self.orderName = orderName
         self.placedBy = placedBy
         self.status = status
         self.cancelReason = cancelReason
+        self.createdAt = createdAt
+        self.lines = lines
+        self.promotion = promotion
+    }
+
+    private init(
+        validPickupNumber: Int, orderName: String, placedBy: String, createdAt: Date, lines: [OrderLine],
+        promotion: AppliedPromotion?
+    ) {
+        self.pickupNumber = validPickupNumber
+        self.orderName = orderName
+        self.placedBy = placedBy
+        self.status = .placed
+        self.cancelReason = nil
         self.createdAt = createdAt
         self.lines = lines
         self.promotion = promotion

@@ -3,16 +3,23 @@
 /// The unit price is a snapshot taken when the line was ordered or last edited, so a later price
 /// change on the menu does not alter an order already taken.
 public struct OrderLine: Sendable, Hashable {
+    /// The drink's Chinese name (`drinkName` in `OrderDrink`).
     public let drinkName: String
     /// The drink's category when ordered; promotions scoped to a category use it.
     public let category: DrinkCategory
+    /// The cup size.
     public let size: CupSize
+    /// The ice level or temperature.
     public let ice: IceLevel
+    /// The sugar level.
     public let sugar: SugarLevel
+    /// The add-ons, in the order chosen.
     public let addOns: [AddOn]
+    /// The number of cups (`numberOfCups` in `OrderDrink`).
     public let quantity: Int
     /// One cup with its add-ons, in NT$: the size's price plus `AddOn.price` per add-on.
     public let unitPrice: Int
+    /// A note for the person making the drink, trimmed; nil for none.
     public let note: String?
 
     /// Checks `choices` against `drink` and prices the line.
@@ -21,8 +28,10 @@ public struct OrderLine: Sendable, Hashable {
         try self.init(drink: drink, choices: choices, checkSoldOut: true)
     }
 
-    /// Rebuilds a line read from storage, as it was stored; no rule is checked because the
-    /// line was valid when ordered and the menu may have changed since.
+    /// Rebuilds a line read from storage, as it was stored. Ordering rules are not checked (the
+    /// line was valid when ordered and the menu may have changed since), only sane bounds.
+    /// - Throws: `StoredOrderError` for an empty drink name, or a quantity or unit price
+    ///   outside `StoredOrderError.quantityRange` / `.unitPriceRange`.
     public init(
         drinkName: String,
         category: DrinkCategory,
@@ -33,7 +42,10 @@ public struct OrderLine: Sendable, Hashable {
         quantity: Int,
         unitPrice: Int,
         note: String?
-    ) {
+    ) throws(StoredOrderError) {
+        guard !drinkName.trimmed.isEmpty else { throw .emptyDrinkName }
+        guard StoredOrderError.quantityRange.contains(quantity) else { throw .quantityOutOfRange(quantity) }
+        guard StoredOrderError.unitPriceRange.contains(unitPrice) else { throw .unitPriceOutOfRange(unitPrice) }
         self.drinkName = drinkName
         self.category = category
         self.size = size
@@ -54,9 +66,15 @@ public struct OrderLine: Sendable, Hashable {
         guard let unitPrice = OrderLine.unitPrice(of: drink, size: size, addOns: choices.addOns) else {
             throw .sizeUnavailable(drink: drink.name, size: size)
         }
-        self.init(
-            drinkName: drink.name, category: drink.category, size: size, ice: ice, sugar: sugar,
-            addOns: choices.addOns, quantity: choices.quantity, unitPrice: unitPrice, note: choices.normalizedNote)
+        self.drinkName = drink.name
+        self.category = drink.category
+        self.size = size
+        self.ice = ice
+        self.sugar = sugar
+        self.addOns = choices.addOns
+        self.quantity = choices.quantity
+        self.unitPrice = unitPrice
+        self.note = choices.normalizedNote
     }
 
     /// The price of one cup of `drink` in `size` with `addOns`; nil when the size is not sold.

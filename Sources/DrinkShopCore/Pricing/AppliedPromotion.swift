@@ -1,10 +1,12 @@
 /// The promotion an order got, with the discount on each of its lines, so each discount can be
 /// stored beside the line's price.
 public struct AppliedPromotion: Sendable, Hashable {
+    /// The promotion's name.
     public let name: String
     /// NT$ off each line, in line order.
     public let lineDiscounts: [Int]
 
+    /// The promotion `name` with `lineDiscounts[i]` NT$ off line `i`.
     public init(name: String, lineDiscounts: [Int]) {
         self.name = name
         self.lineDiscounts = lineDiscounts

@@ -10,7 +10,9 @@ import Foundation
 /// than one dollar: half a cup is `cupPrice / 2` (a NT$55 cup gets NT$27 off), and a percentage
 /// of a line is `lineTotal * percent / 100`.
 public struct Promotion: Sendable, Hashable {
+    /// The name customers see ("第二杯半價"); promotions are told apart by it.
     public let name: String
+    /// What it takes off.
     public let kind: PromotionKind
     /// The drinks it covers; nil for the whole menu.
     public let scope: PromotionScope?
@@ -72,15 +74,21 @@ public struct Promotion: Sendable, Hashable {
                 discounts[index] = line.lineTotal * percent / 100
             }
         case .secondCupHalfPrice, .buyOneGetOne:
-            let cups = lines.enumerated()
-                .filter { covers($0.element) && $0.element.quantity > 0 }
-                .flatMap { index, line in Array(repeating: (line: index, price: line.cupPrice), count: line.quantity) }
-                .enumerated()
-                .sorted { ($1.element.price, $0.offset) < ($0.element.price, $1.offset) }
-                .map(\.element)
-            for rank in stride(from: 1, to: cups.count, by: 2) {
-                let cup = cups[rank]
-                discounts[cup.line] += kind == .buyOneGetOne ? cup.price : cup.price / 2
+            // Rank the covered lines dearest cup first (ties by line order). A line's cups then
+            // take the ranks [first, first + quantity), counting from 0; the odd ranks are the
+            // cheaper cup of their pair.
+            // Counting instead of listing cups keeps this cheap for any quantity.
+            let ranked = lines.indices
+                .filter { covers(lines[$0]) && lines[$0].quantity > 0 }
+                .sorted { (lines[$1].cupPrice, $0) < (lines[$0].cupPrice, $1) }
+            var first = 0
+            for index in ranked {
+                let line = lines[index]
+                let end = first + line.quantity
+                let discountedCups = end / 2 - first / 2
+                let perCup = kind == .buyOneGetOne ? line.cupPrice : line.cupPrice / 2
+                discounts[index] = discountedCups * perCup
+                first = end
             }
         }
         return discounts

@@ -1,15 +1,20 @@
 /// What a customer asked for about one line, before it is checked against the drink: the
 /// options (any may still be missing), the number of cups and a note.
 public struct DrinkChoices: Sendable, Hashable {
+    /// The cup size, if chosen.
     public var size: CupSize?
+    /// The ice level or temperature, if chosen.
     public var ice: IceLevel?
+    /// The sugar level, if chosen.
     public var sugar: SugarLevel?
     /// Add-ons in the order chosen; duplicates are kept so the rules can report them.
     public var addOns: [AddOn]
+    /// The number of cups; 1 unless told.
     public var quantity: Int
     /// A note for the person making the drink; nil or empty for none.
     public var note: String?
 
+    /// Choices made so far; anything left out is still to choose.
     public init(
         size: CupSize? = nil,
         ice: IceLevel? = nil,

@@ -7,6 +7,7 @@ import Foundation
 /// The rules for a person's name (a user, the customer an order is for, the staff member who
 /// placed it): trimmed, not empty, one line, at most `maximumLength` characters.
 public enum PersonName {
+    /// The longest name, in characters.
     public static let maximumLength = 50
 
     /// The name trimmed of surrounding whitespace.

@@ -13,7 +13,9 @@ public enum UserRole: String, CaseIterable, Sendable, Hashable {
 
 /// A person the shop knows by name.
 public struct User: Sendable, Hashable {
+    /// The name, trimmed.
     public let name: String
+    /// What the person is to the shop.
     public let role: UserRole
 
     /// Validates the name (see `PersonName`) and creates the user.
