@@ -37,6 +37,7 @@ let package = Package(
         // Test targets, one per source target (each added with its first tests).
         .testTarget(name: "AirtableTests", dependencies: ["Airtable"], swiftSettings: strict),
         .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable"], swiftSettings: strict),
+        .testTarget(name: "DrinkShopCoreTests", dependencies: ["DrinkShopCore"], swiftSettings: strict),
 
     ]
 )

@@ -1,0 +1,48 @@
+/// The drinks on offer, in display order: by category (季節限定 first), then in the order given.
+public struct Menu: Sendable, Hashable {
+    /// All drinks, sold-out ones included, in display order.
+    public let drinks: [Drink]
+
+    /// Orders `drinks` for display. Duplicate names are kept (a base edited by hand may hold
+    /// them); looking such a name up reports it as ambiguous rather than picking one silently.
+    public init(drinks: [Drink]) {
+        // Sorting by (category, original position) keeps the given order inside a category.
+        self.drinks = drinks.enumerated()
+            .sorted { ($0.element.category, $0.offset) < ($1.element.category, $1.offset) }
+            .map(\.element)
+    }
+
+    /// Whether the menu has no drinks at all.
+    public var isEmpty: Bool { drinks.isEmpty }
+    /// The number of drinks, sold-out ones included.
+    public var count: Int { drinks.count }
+
+    /// The drinks of one category, in display order.
+    public func drinks(in category: DrinkCategory) -> [Drink] {
+        drinks.filter { $0.category == category }
+    }
+
+    /// The drink whose Chinese or English name is exactly `name` (ignoring case and surrounding
+    /// whitespace); the first one if the name is duplicated.
+    public func drink(named name: String) -> Drink? {
+        let key = name.matchingKey
+        return drinks.first { $0.matchingKeys.contains(key) }
+    }
+
+    /// Every Chinese and English drink name, for Tab completion.
+    public var names: [String] {
+        drinks.flatMap { [$0.name] + ($0.englishName.map { [$0] } ?? []) }
+    }
+
+    /// The seasonal (季節限定) drinks that can be ordered now.
+    public var availableSeasonalDrinks: [Drink] {
+        drinks.filter { $0.isSeasonal && $0.available }
+    }
+}
+
+extension Drink {
+    /// The name keys a person may type for this drink.
+    var matchingKeys: [String] {
+        [name.matchingKey] + (englishName.map { [$0.matchingKey] } ?? [])
+    }
+}

@@ -1,0 +1,41 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An order, or a change to one, that does not make sense as a whole.
+public enum OrderError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+    /// An order needs at least one line.
+    case noLines
+    /// Pickup numbers start at 1.
+    case invalidPickupNumber(Int)
+    /// There is no such line; `line` is 1-based, as staff count.
+    case lineOutOfRange(order: Int, line: Int, count: Int)
+    /// The drink given for an edit is not the line's drink (an edit cannot swap drinks).
+    case wrongDrink(line: String, given: String)
+    /// Removing the only line would leave an empty order.
+    case lastLine(order: Int)
+    /// The edit names nothing to change.
+    case nothingToChange(order: Int)
+
+    public var description: String {
+        switch self {
+        case .noLines:
+            return "an order needs at least one drink"
+        case .invalidPickupNumber(let number):
+            return "pickup numbers start at 1, not \(number)"
+        case .lineOutOfRange(let order, let line, let count):
+            let lines = count == 1 ? "1 line" : "\(count) lines"
+            return "order #\(order) has \(lines); there is no line \(line)"
+        case .wrongDrink(let line, let given):
+            return "this line is \(line), not \(given); to change the drink, remove the line and add a new one"
+        case .lastLine(let order):
+            return "line is the only one in order #\(order); cancel the order instead"
+        case .nothingToChange(let order):
+            return "say what to change in order #\(order) (size, ice, sugar, add-ons, cups or note)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

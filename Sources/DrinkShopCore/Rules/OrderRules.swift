@@ -1,0 +1,57 @@
+/// The shop's rules for one line of an order, checked against the drink as the menu has it now.
+public enum OrderRules {
+    /// At most this many add-ons per cup (加料最多選擇2項).
+    public static let maximumAddOns = 2
+    /// The number of cups one line may have.
+    public static let quantityRange = 1...99
+    /// The longest note, in characters.
+    public static let maximumNoteLength = 100
+
+    /// Every rule `choices` breaks for `drink`, in a fixed order: sold out, missing options,
+    /// size, temperature, add-ons, quantity, note. Empty when the line may be ordered.
+    ///
+    /// - Parameter checkSoldOut: false when re-checking a line that was already ordered and is
+    ///   not growing (a drink that sells out later does not freeze the orders already taken).
+    public static func violations(
+        of choices: DrinkChoices, for drink: Drink, checkSoldOut: Bool = true
+    ) -> [OrderRuleViolation] {
+        var found: [OrderRuleViolation] = []
+        if checkSoldOut, !drink.available { found.append(.soldOut(drink: drink.name)) }
+
+        var missing: [OptionGroup] = []
+        if choices.size == nil { missing.append(.size) }
+        if choices.ice == nil { missing.append(.ice) }
+        if choices.sugar == nil { missing.append(.sugar) }
+        if !missing.isEmpty { found.append(.missingRequired(missing)) }
+
+        if let size = choices.size, drink.price(for: size) == nil {
+            found.append(.sizeUnavailable(drink: drink.name, size: size))
+        }
+        if let ice = choices.ice, ice.isHot, !drink.hotAvailable {
+            found.append(.notServedHot(drink: drink.name, ice: ice))
+        }
+        if choices.addOns.count > maximumAddOns { found.append(.tooManyAddOns(count: choices.addOns.count)) }
+        var seen: Set<AddOn> = []
+        for addOn in choices.addOns where !seen.insert(addOn).inserted {
+            found.append(.duplicateAddOn(addOn))
+            break
+        }
+        if let ice = choices.ice, ice.isHot,
+           let melting = choices.addOns.first(where: { !$0.canBeServedHot }) {
+            found.append(.addOnNotServedHot(melting, ice: ice))
+        }
+        if !quantityRange.contains(choices.quantity) { found.append(.quantityOutOfRange(choices.quantity)) }
+        if let note = choices.normalizedNote {
+            if note.count > maximumNoteLength { found.append(.noteTooLong(length: note.count)) }
+            if note.containsControlCharacter { found.append(.noteHasControlCharacters) }
+        }
+        return found
+    }
+
+    /// Throws the first rule `choices` breaks for `drink`, if any (see `violations`).
+    public static func check(
+        _ choices: DrinkChoices, for drink: Drink, checkSoldOut: Bool = true
+    ) throws(OrderRuleViolation) {
+        if let first = violations(of: choices, for: drink, checkSoldOut: checkSoldOut).first { throw first }
+    }
+}

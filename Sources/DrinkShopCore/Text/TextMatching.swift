@@ -1,0 +1,35 @@
+// Small text operations shared by the parsers. Written against the standard library so the core
+// needs no Foundation beyond `Date`.
+
+extension String {
+    /// The text without leading or trailing whitespace and newlines.
+    var trimmed: String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }),
+              let last = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return String(self[first...last])
+    }
+
+    /// The key used for case-insensitive matching: trimmed, lowercased, inner whitespace runs
+    /// collapsed to one space (so "Room  Temp" and "room temp" match).
+    var matchingKey: String {
+        trimmed.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// Whether the text holds a control character (newline, tab, escape...), which would break
+    /// the one-line tables and receipts the shop prints.
+    var containsControlCharacter: Bool {
+        unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+}
+
+extension Array where Element == String {
+    /// The items joined as English prose: "a", "a and b", "a, b and c".
+    var joinedAsList: String {
+        switch count {
+        case 0: return ""
+        case 1: return self[0]
+        default: return dropLast().joined(separator: ", ") + " and " + self[count - 1]
+        }
+    }
+}

@@ -1,0 +1,43 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The rules for a person's name (a user, the customer an order is for, the staff member who
+/// placed it): trimmed, not empty, one line, at most `maximumLength` characters.
+public enum PersonName {
+    /// The longest name, in characters.
+    public static let maximumLength = 50
+
+    /// The name trimmed of surrounding whitespace.
+    /// - Parameter field: what the name is, for the error ("name", "orderName", "placedBy").
+    /// - Throws: `PersonNameError` saying what is wrong with it.
+    public static func validated(_ raw: String, field: String = "name") throws(PersonNameError) -> String {
+        let name = raw.trimmed
+        guard !name.isEmpty else { throw .empty(field: field) }
+        guard name.count <= maximumLength else { throw .tooLong(field: field, length: name.count) }
+        guard !name.containsControlCharacter else { throw .controlCharacters(field: field) }
+        return name
+    }
+}
+
+/// Why a person's name was refused.
+public enum PersonNameError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+    case empty(field: String)
+    case tooLong(field: String, length: Int)
+    case controlCharacters(field: String)
+
+    public var description: String {
+        switch self {
+        case .empty(let field):
+            return "\(field): a name is required (請輸入名稱)"
+        case .tooLong(let field, let length):
+            return "\(field): the name is \(length) characters long; at most \(PersonName.maximumLength) are allowed"
+        case .controlCharacters(let field):
+            return "\(field): the name must be one line of text (no newlines or tabs)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}
