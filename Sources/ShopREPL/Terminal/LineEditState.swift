@@ -38,13 +38,10 @@ public struct LineEditState: Sendable, Equatable {
     /// arrives on its own joins the character before it, as it does on screen.
     public mutating func insert(_ text: String) {
         guard !text.isEmpty else { return }
-        let before = String(buffer[..<cursor]) + text
-        let merged = Array(before)
-        buffer = merged + buffer[cursor...]
-        // Re-cluster across the end of the insertion too: a mark typed before a combining mark.
-        let whole = Array(String(buffer))
-        cursor = min(merged.count, whole.count)
-        buffer = whole
+        // Clustering the joined strings again merges marks with their neighbours on both sides.
+        let throughInsertion = Array(String(buffer[..<cursor]) + text)
+        buffer = Array(String(throughInsertion) + String(buffer[cursor...]))
+        cursor = min(throughInsertion.count, buffer.count)
     }
 
     /// Deletes the character before the cursor (Backspace).

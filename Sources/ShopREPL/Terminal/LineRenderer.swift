@@ -19,9 +19,10 @@ public enum LineRenderer {
         let columns = max(width, 2)
         let shownPrompt = prompt.displayWidth > columns / 2 ? prompt.truncated(toWidth: columns / 2) : prompt
         let room = columns - 1 - shownPrompt.displayWidth
-        let window = visibleWindow(of: buffer, cursor: min(max(cursor, 0), buffer.count), room: room)
+        let cursor = min(max(cursor, 0), buffer.count)
+        let window = visibleWindow(of: buffer, cursor: cursor, room: room)
         let cursorColumn = shownPrompt.displayWidth
-            + buffer[window.lowerBound..<min(max(cursor, 0), buffer.count)].reduce(0) { $0 + $1.displayWidth }
+            + buffer[window.lowerBound..<cursor].reduce(0) { $0 + $1.displayWidth }
         var output = "\r" + shownPrompt + String(buffer[window]) + "\u{1B}[0K\r"
         if cursorColumn > 0 { output += "\u{1B}[\(cursorColumn)C" }
         return output

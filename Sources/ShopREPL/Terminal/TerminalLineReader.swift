@@ -103,14 +103,13 @@ public final class TerminalLineReader: LineReader {
         guard let normalMode = RawTerminalMode.current(input) else {
             return secret ? fallback.readSecretLine(prompt: prompt) : fallback.readLine(prompt: prompt)
         }
-        // Lines above the prompt are written once; only the prompt's last line is redrawn.
-        var prompt = prompt
-        if let lastBreak = prompt.lastIndex(of: "\n") {
-            let above = prompt[...lastBreak]
-            write(above.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n"))
-            prompt = String(prompt[prompt.index(after: lastBreak)...])
-        }
+        // Lines above the prompt are written once, before raw mode (so "\n" still ends a line); only
+        // the prompt's last line is redrawn.
+        let lastBreak = prompt.lastIndex(of: "\n")
+        let linesAbove = lastBreak.map { prompt[...$0] } ?? ""
+        let prompt = lastBreak.map { String(prompt[prompt.index(after: $0)...]) } ?? prompt
         return state.withLock { state in
+            write(String(linesAbove))
             guard enterRawMode(from: normalMode) else {
                 return secret ? fallback.readSecretLine(prompt: prompt) : fallback.readLine(prompt: prompt)
             }

@@ -81,19 +81,20 @@ public struct TextTable: Sendable, Equatable {
         return line
     }
 
-    /// A cell's text made safe for one grid line.
+    /// A cell's text made safe for one grid line. Escape keeps its place: it starts the styles.
     private static func clean(_ text: String) -> String {
         var result = ""
         for character in text {
-            if character == "\n" || character == "\r\n" || character == "\r" || character == "\t" {
+            if character.isNewline || character == "\t" {
                 result.append(" ")
-            } else if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
-                      scalar.value < 0x20 && scalar != "\u{1B}" || scalar.value == 0x7F {
-                continue
-            } else {
+            } else if character == "\u{1B}" || !character.unicodeScalars.allSatisfy(isControl) {
                 result.append(character)
             }
         }
         return result
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control
     }
 }
