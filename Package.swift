@@ -38,6 +38,7 @@ let package = Package(
         .testTarget(name: "AirtableTests", dependencies: ["Airtable"], swiftSettings: strict),
         .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable"], swiftSettings: strict),
         .testTarget(name: "DrinkShopCoreTests", dependencies: ["DrinkShopCore"], swiftSettings: strict),
+        .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL"], swiftSettings: strict),
 
     ]
 )

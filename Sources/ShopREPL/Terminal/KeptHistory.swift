@@ -1,0 +1,39 @@
+/// The history a terminal reader offers, and the file that keeps it across runs (if any).
+///
+/// A history file that cannot be read or written does not stop the reader: the history simply lives
+/// in memory, and the first problem is kept for the caller to show once.
+struct KeptHistory: Sendable {
+    private(set) var history: LineHistory
+    private let file: HistoryFile?
+    /// Lines in the file as far as this process knows: what it loaded plus what it appended.
+    private var linesInFile: Int
+    /// The first history file failure, if any.
+    private(set) var problem: HistoryFileError?
+
+    init(file: HistoryFile?, limit: Int) {
+        self.file = file
+        do {
+            history = try file?.load() ?? LineHistory(limit: limit)
+        } catch {
+            history = LineHistory(limit: limit)
+            problem = error
+        }
+        linesInFile = history.entries.count
+    }
+
+    /// Keeps `line` in memory and appends it to the file; cuts the file back once it holds twice the
+    /// limit.
+    mutating func record(_ line: String) {
+        guard history.add(line), let file else { return }
+        do {
+            try file.append(line)
+            linesInFile += 1
+            if linesInFile >= 2 * history.limit {
+                try file.rewrite(history.entries)
+                linesInFile = history.entries.count
+            }
+        } catch {
+            problem = problem ?? error
+        }
+    }
+}

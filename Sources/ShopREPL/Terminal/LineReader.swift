@@ -1,0 +1,66 @@
+import Foundation
+
+/// Where the REPL gets its lines: a terminal with a line editor, or a pipe.
+///
+/// `readLine` blocks until a line is complete, so call it from a thread of its own (or through
+/// `nextLine`, which does that) and never on the cooperative pool.
+public protocol LineReader: Sendable {
+    /// The next line without its line end, after showing `prompt` where that makes sense; nil at the
+    /// end of input (Ctrl-D, a closed pipe).
+    func readLine(prompt: String) -> String?
+
+    /// Like `readLine`, for a line that must stay private (a token): not echoed at a terminal and
+    /// never kept in history.
+    func readSecretLine(prompt: String) -> String?
+}
+
+extension LineReader {
+    /// Secret lines are plain lines where nothing is echoed or kept anyway.
+    public func readSecretLine(prompt: String) -> String? {
+        readLine(prompt: prompt)
+    }
+
+    /// `readLine` run on a thread of its own, so an async caller waits without blocking the pool.
+    public func nextLine(prompt: String, secret: Bool = false) async -> String? {
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(returning: secret ? readSecretLine(prompt: prompt) : readLine(prompt: prompt))
+            }
+            thread.name = "line reader"
+            thread.start()
+        }
+    }
+}
+
+/// Chooses the line reader for standard input and output.
+public enum LineReaders {
+    /// The line editor when both standard input and standard output are terminals and `TERM` allows
+    /// cursor movement; otherwise plain line reading (which shows the prompt only when standard input
+    /// is a terminal, so piped commands produce clean output).
+    ///
+    /// - Parameters:
+    ///   - historyFile: where the editor keeps history across runs; nil keeps it in memory only.
+    ///   - completer: Tab completion for the editor.
+    ///   - isSecret: lines for which this is true are never written to history.
+    public static func make(
+        historyFile: HistoryFile? = nil,
+        completer: LineCompleter? = nil,
+        isSecret: @escaping @Sendable (String) -> Bool = { _ in false },
+        environment: [String: String] = TerminalDevice.environment
+    ) -> any LineReader {
+        let edits = usesLineEditor(
+            inputIsTerminal: TerminalDevice.isTerminal(0), outputIsTerminal: TerminalDevice.isTerminal(1),
+            environment: environment)
+        if edits {
+            return TerminalLineReader(historyFile: historyFile, completer: completer, isSecret: isSecret)
+        }
+        return PlainLineReader()
+    }
+
+    /// The rule `make` applies: edit lines only between two terminals and under a capable `TERM`.
+    public static func usesLineEditor(
+        inputIsTerminal: Bool, outputIsTerminal: Bool, environment: [String: String]
+    ) -> Bool {
+        inputIsTerminal && outputIsTerminal && TerminalDevice.supportsLineEditing(environment: environment)
+    }
+}

@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Questions about the terminal behind a file descriptor, asked of the operating system.
+public enum TerminalDevice {
+    /// Whether `fileDescriptor` is a terminal (`isatty`).
+    public static func isTerminal(_ fileDescriptor: Int32) -> Bool {
+        isatty(fileDescriptor) == 1
+    }
+
+    /// The terminal's width in columns (`TIOCGWINSZ`), or `fallback` when it cannot be told.
+    public static func columns(_ fileDescriptor: Int32, fallback: Int = 80) -> Int {
+        var size = winsize()
+        #if canImport(Darwin)
+        let status = ioctl(fileDescriptor, TIOCGWINSZ, &size)
+        #else
+        let status = ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size)
+        #endif
+        guard status == 0, size.ws_col > 0 else { return fallback }
+        return Int(size.ws_col)
+    }
+
+    /// Whether the `TERM` variable names a terminal that understands cursor movement: set, non-empty
+    /// and not `dumb`.
+    public static func supportsLineEditing(environment: [String: String]) -> Bool {
+        guard let term = environment["TERM"], !term.isEmpty else { return false }
+        return term != "dumb"
+    }
+
+    /// This process's environment variables.
+    public static var environment: [String: String] { ProcessInfo.processInfo.environment }
+}

@@ -1,0 +1,236 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Reads lines at a terminal with a line editor: cursor keys, Emacs keys, history kept across runs
+/// and Tab completion, drawn correctly over Chinese text.
+///
+/// Each `readLine` puts the terminal into raw mode and restores its previous mode before returning,
+/// whichever way it returns; SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGTSTP restore it too (see
+/// `TerminalSignalGuard`). Ctrl-C abandons the line: `readLine` returns an empty string. Ctrl-D on an
+/// empty line, or the terminal going away, is the end of input (nil). Keys typed ahead after Enter are
+/// kept for the next line. When `input` turns out not to be a terminal, lines are read plainly.
+public final class TerminalLineReader: LineReader {
+    private struct State {
+        var decoder = KeyDecoder()
+        var typedAhead: [EditorKey] = []
+        var history: KeptHistory
+    }
+
+    /// How a line ended.
+    private enum Ending {
+        case line(String)
+        case endOfInput
+    }
+
+    private enum InputEvent {
+        case bytes([UInt8])
+        case quiet
+        case woken
+        case interrupted
+        case closed
+    }
+
+    private let input: Int32
+    private let output: Int32
+    private let completer: LineCompleter?
+    private let isSecret: @Sendable (String) -> Bool
+    private let fallback: PlainLineReader
+    /// A pipe a signal handler writes to, so a reader waiting for keys wakes up to redraw.
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let state: Mutex<State>
+
+    /// - Parameters:
+    ///   - input: the terminal to read keys from (standard input by default).
+    ///   - output: where the line is drawn (standard output by default).
+    ///   - historyFile: keeps history across runs; nil keeps it for this process only.
+    ///   - historyLimit: lines kept when there is no history file (a file brings its own limit).
+    ///   - completer: offers completions on Tab; nil makes Tab ring the bell.
+    ///   - isSecret: lines for which this is true are never kept in history or written to the file.
+    public init(
+        input: Int32 = 0,
+        output: Int32 = 1,
+        historyFile: HistoryFile? = nil,
+        historyLimit: Int = 1000,
+        completer: LineCompleter? = nil,
+        isSecret: @escaping @Sendable (String) -> Bool = { _ in false }
+    ) {
+        self.input = input
+        self.output = output
+        self.completer = completer
+        self.isSecret = isSecret
+        fallback = PlainLineReader(input: input, output: output)
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends {
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(end, F_SETFL, O_NONBLOCK)
+            }
+        }
+        wakeRead = ends[0]
+        wakeWrite = ends[1]
+        state = Mutex(State(history: KeptHistory(file: historyFile, limit: historyFile?.limit ?? historyLimit)))
+    }
+
+    deinit {
+        if wakeRead >= 0 { close(wakeRead) }
+        if wakeWrite >= 0 { close(wakeWrite) }
+    }
+
+    /// The lines kept in history, oldest first.
+    public var history: [String] { state.withLock { $0.history.history.entries } }
+
+    /// The first failure to read or write the history file, for the caller to mention once.
+    public var historyProblem: HistoryFileError? { state.withLock { $0.history.problem } }
+
+    public func readLine(prompt: String) -> String? {
+        read(prompt: prompt, secret: false)
+    }
+
+    public func readSecretLine(prompt: String) -> String? {
+        read(prompt: prompt, secret: true)
+    }
+
+    // MARK: Reading a line
+
+    private func read(prompt: String, secret: Bool) -> String? {
+        guard let normalMode = RawTerminalMode.current(input) else {
+            return secret ? fallback.readSecretLine(prompt: prompt) : fallback.readLine(prompt: prompt)
+        }
+        // Lines above the prompt are written once, before raw mode (so "\n" still ends a line); only
+        // the prompt's last line is redrawn.
+        let lastBreak = prompt.lastIndex(of: "\n")
+        let linesAbove = lastBreak.map { prompt[...$0] } ?? ""
+        let prompt = lastBreak.map { String(prompt[prompt.index(after: $0)...]) } ?? prompt
+        return state.withLock { state in
+            write(String(linesAbove))
+            guard enterRawMode(from: normalMode) else {
+                return secret ? fallback.readSecretLine(prompt: prompt) : fallback.readLine(prompt: prompt)
+            }
+            let slot = TerminalSignalGuard.arm(terminal: input, output: output, wake: wakeWrite, normalMode: normalMode)
+            defer {
+                if let slot { TerminalSignalGuard.disarm(slot) }
+                leaveRawMode(to: normalMode)
+            }
+            let entries = state.history.history.entries
+            var editor = LineEditor(history: entries, isSecret: secret, completer: completer)
+            switch edit(&editor, prompt: prompt, normalMode: normalMode, state: &state) {
+            case .endOfInput:
+                return nil
+            case .line(let line):
+                if !secret && !isSecret(line) { state.history.record(line) }
+                return line
+            }
+        }
+    }
+
+    /// Feeds keys to the editor until the line ends.
+    private func edit(_ editor: inout LineEditor, prompt: String, normalMode: termios, state: inout State) -> Ending {
+        draw(prompt, editor)
+        while true {
+            var keys = state.typedAhead
+            state.typedAhead = []
+            if keys.isEmpty {
+                let timeout: Int32 = state.decoder.isInsidePaste ? 1000 : (state.decoder.hasPendingBytes ? 50 : -1)
+                switch waitForInput(timeout: timeout) {
+                case .bytes(let bytes): keys = state.decoder.feed(bytes)
+                case .quiet: keys = state.decoder.flush()
+                case .interrupted: continue
+                case .woken:
+                    _ = enterRawMode(from: normalMode)
+                    draw(prompt, editor)
+                    continue
+                case .closed:
+                    write("\r\n")
+                    return .endOfInput
+                }
+            }
+            for (index, key) in keys.enumerated() {
+                if let ending = perform(editor.handle(key), editor: editor, prompt: prompt, normalMode: normalMode) {
+                    state.typedAhead = Array(keys[(index + 1)...])
+                    return ending
+                }
+            }
+        }
+    }
+
+    /// Shows what a key did; the ending when the line is finished.
+    private func perform(_ outcome: EditOutcome, editor: LineEditor, prompt: String, normalMode: termios) -> Ending? {
+        switch outcome {
+        case .redraw:
+            draw(prompt, editor)
+        case .unchanged:
+            break
+        case .bell:
+            write("\u{7}")
+        case .submit(let line):
+            draw(prompt, editor, cursorAtEnd: true)
+            write("\r\n")
+            return .line(line)
+        case .endOfInput:
+            write("\r\n")
+            return .endOfInput
+        case .abandon:
+            write("^C\r\n")
+            return .line("")
+        case .clearScreen:
+            write("\u{1B}[H\u{1B}[2J")
+            draw(prompt, editor)
+        case .showCompletions(let candidates):
+            let lines = CompletionListing.lines(candidates, width: TerminalDevice.columns(output))
+            write("\r\n" + lines.map { $0 + "\r\n" }.joined())
+            draw(prompt, editor)
+        case .suspend:
+            leaveRawMode(to: normalMode)
+            _ = raise(SIGTSTP)
+            _ = enterRawMode(from: normalMode)
+            draw(prompt, editor)
+        }
+        return nil
+    }
+
+    // MARK: Terminal
+
+    private func enterRawMode(from normalMode: termios) -> Bool {
+        guard RawTerminalMode.apply(RawTerminalMode.raw(from: normalMode), to: input) else { return false }
+        write("\u{1B}[?2004h")  // bracketed paste: pasted text arrives marked, never run as keys
+        return true
+    }
+
+    private func leaveRawMode(to normalMode: termios) {
+        write("\u{1B}[?2004l")
+        RawTerminalMode.apply(normalMode, to: input)
+    }
+
+    private func draw(_ prompt: String, _ editor: LineEditor, cursorAtEnd: Bool = false) {
+        let buffer = editor.isSecret ? [] : editor.state.buffer
+        let cursor = cursorAtEnd || editor.isSecret ? buffer.count : editor.state.cursor
+        write(LineRenderer.render(prompt: prompt, buffer: buffer, cursor: cursor, width: TerminalDevice.columns(output)))
+    }
+
+    private func write(_ text: String) {
+        FileDescriptorIO.writeAll(output, text)
+    }
+
+    /// Waits for keys, for a signal's wake-up, or (with a timeout) for the input to go quiet.
+    private func waitForInput(timeout: Int32) -> InputEvent {
+        var watched = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        let ready = poll(&watched, nfds_t(watched.count), timeout)
+        if ready < 0 { return errno == EINTR ? .interrupted : .closed }
+        if ready == 0 { return .quiet }
+        if watched[1].revents & Int16(POLLIN) != 0 {
+            while !FileDescriptorIO.readSome(wakeRead, limit: 64).isEmpty {}  // non-blocking: stops when empty
+            return .woken
+        }
+        guard watched[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 else { return .closed }
+        let bytes = FileDescriptorIO.readSome(input, limit: 1024)
+        return bytes.isEmpty ? .closed : .bytes(bytes)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import ShopREPL
+
+@Suite struct TerminalPlainLineReaderTests {
+    /// A pipe holding `text`, already closed for writing; returns the read end.
+    private func pipeHolding(_ text: String) throws -> Int32 {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        FileDescriptorIO.writeAll(ends[1], text)
+        close(ends[1])
+        return ends[0]
+    }
+
+    @Test func readsLinesUntilTheEnd() throws {
+        let input = try pipeHolding("menu\r\norder 白玉歐蕾 大杯\n\nlast")
+        defer { close(input) }
+        let reader = PlainLineReader(input: input, output: input)
+        #expect(reader.readLine(prompt: "> ") == "menu")
+        #expect(reader.readLine(prompt: "> ") == "order 白玉歐蕾 大杯")
+        #expect(reader.readLine(prompt: "> ") == "")
+        #expect(reader.readLine(prompt: "> ") == "last")
+        #expect(reader.readLine(prompt: "> ") == nil)
+        #expect(reader.readLine(prompt: "> ") == nil)
+    }
+
+    @Test func showsNoPromptWhenTheInputIsAPipe() throws {
+        let input = try pipeHolding("menu\n")
+        defer { close(input) }
+        var outputEnds: [Int32] = [0, 0]
+        try #require(pipe(&outputEnds) == 0)
+        defer { close(outputEnds[0]) }
+        let reader = PlainLineReader(input: input, output: outputEnds[1])
+        #expect(reader.readSecretLine(prompt: "> ") == "menu")
+        FileDescriptorIO.writeAll(outputEnds[1], "end")
+        close(outputEnds[1])
+        #expect(FileDescriptorIO.readSome(outputEnds[0]) == Array("end".utf8))
+    }
+
+    @Test func showsThePromptWhenAsked() throws {
+        let input = try pipeHolding("x\n")
+        defer { close(input) }
+        var outputEnds: [Int32] = [0, 0]
+        try #require(pipe(&outputEnds) == 0)
+        defer { close(outputEnds[0]) }
+        let reader = PlainLineReader(input: input, output: outputEnds[1], showsPrompt: true)
+        #expect(reader.readLine(prompt: "drinkshop> ") == "x")
+        close(outputEnds[1])
+        #expect(FileDescriptorIO.readSome(outputEnds[0]) == Array("drinkshop> ".utf8))
+    }
+
+    @Test func nextLineWaitsOnItsOwnThread() async throws {
+        let input = try pipeHolding("orders\n")
+        defer { close(input) }
+        let reader: any LineReader = PlainLineReader(input: input, output: input)
+        #expect(await reader.nextLine(prompt: "> ") == "orders")
+        #expect(await reader.nextLine(prompt: "> ") == nil)
+    }
+
+    @Test func editsOnlyBetweenTwoTerminalsUnderACapableTERM() {
+        let xterm = ["TERM": "xterm-256color"]
+        #expect(LineReaders.usesLineEditor(inputIsTerminal: true, outputIsTerminal: true, environment: xterm))
+        #expect(!LineReaders.usesLineEditor(inputIsTerminal: false, outputIsTerminal: true, environment: xterm))
+        #expect(!LineReaders.usesLineEditor(inputIsTerminal: true, outputIsTerminal: false, environment: xterm))
+        #expect(!LineReaders.usesLineEditor(inputIsTerminal: true, outputIsTerminal: true, environment: ["TERM": "dumb"]))
+        #expect(!LineReaders.usesLineEditor(inputIsTerminal: true, outputIsTerminal: true, environment: ["TERM": ""]))
+        #expect(!LineReaders.usesLineEditor(inputIsTerminal: true, outputIsTerminal: true, environment: [:]))
+    }
+}
