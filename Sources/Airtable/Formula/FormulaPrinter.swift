@@ -22,15 +22,10 @@ enum FormulaPrinter {
             out += Formula.field(name)
         case .unary(.negate, let operand):
             out += "-"
-            // `-(5)` keeps a negated literal apart from the literal -5, and `-(-5)` from `--5`.
-            if case .binary = operand {
-                writeParenthesized(operand, into: &out)
-            } else if case .number = operand {
-                writeParenthesized(operand, into: &out)
-            } else if case .unary = operand {
-                writeParenthesized(operand, into: &out)
-            } else {
-                write(operand, into: &out)
+            // `-(5)` keeps a negated literal apart from the literal -5 (which `-5` reads as).
+            switch operand {
+            case .binary, .number: writeParenthesized(operand, into: &out)
+            default: write(operand, into: &out)
             }
         case .binary(let op, let left, let right):
             writeOperand(left, of: op, needsParenthesesAtSamePrecedence: false, into: &out)
