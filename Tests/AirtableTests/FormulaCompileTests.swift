@@ -93,3 +93,15 @@ import Testing
         #expect(results.allSatisfy { if case .text(let t) = $0 { t.hasPrefix("1") } else { false } })
     }
 }
+
+@Suite struct FormulaRecordTests {
+    @Test func recordsKeyedByNameOrIDAreReKeyedByID() throws {
+        let record = Record(id: "recAAAAAAAAAAAAA9", createdTime: FormulaFixture.created,
+                            fields: ["Name": "紅茶", "fldQty000000000001": 2, "Ghost": "ignored"])
+        let formulaRecord = FormulaRecord(record, fields: FormulaFixture.fields, now: FormulaFixture.now)
+        #expect(formulaRecord.cells == ["fldName00000000001": "紅茶", "fldQty000000000001": 2])
+        let compiled = try CompiledFormula("AND({Name} = '紅茶', {Qty} = 2, RECORD_ID() = 'recAAAAAAAAAAAAA9')",
+                                           fields: FormulaFixture.fields)
+        #expect(compiled.matches(formulaRecord))
+    }
+}

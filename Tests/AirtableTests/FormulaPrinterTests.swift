@@ -37,7 +37,8 @@ import Testing
         #expect(((8 - 3) - .field("x")).description == "8 - 3 - {x}")
         #expect((.field("a") & .text(" ") & .field("b") == .text("x y")).description == "{a} & ' ' & {b}='x y'")
         #expect((-(.field("a") + 1)).description == "-({a} + 1)")
-        #expect((.field("a") - (-3)).description == "{a} - (-3)")
+        #expect((.field("a") - (-3)).description == "{a} - -3")
+        #expect((.field("a") >= -1).description == "{a}>=-1")
     }
 
     @Test func printsNumbersWithoutExponents() {

@@ -49,9 +49,6 @@ enum FormulaPrinter {
            op.precedence < parent.precedence || (needsParenthesesAtSamePrecedence && op.precedence == parent.precedence)
         {
             writeParenthesized(operand, into: &out)
-        } else if case .number(let value) = operand, value < 0 || (value == 0 && value.sign == .minus) {
-            // `2*-3` would read back fine, but `a - -3` is clearer as `a - (-3)`; both parse the same.
-            writeParenthesized(operand, into: &out)
         } else {
             write(operand, into: &out)
         }
