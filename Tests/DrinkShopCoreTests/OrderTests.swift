@@ -176,9 +176,12 @@ import Testing
             try Order(pickupNumber: 1, orderName: "Amy", placedBy: "Ben", status: .placed, createdAt: Fixtures.noon,
                       lines: [valid], promotion: AppliedPromotion(name: "x", lineDiscounts: [1, 1]))
         }
-        #expect(throws: StoredOrderError.pickupNumberOutOfRange(0)) {
-            try Order(pickupNumber: 0, orderName: "Amy", placedBy: "Ben", status: .placed, createdAt: Fixtures.noon,
+        #expect(throws: StoredOrderError.pickupNumberOutOfRange(-1)) {
+            try Order(pickupNumber: -1, orderName: "Amy", placedBy: "Ben", status: .placed, createdAt: Fixtures.noon,
                       lines: [valid])
         }
+        // 0: an order the KEBUKE app wrote, which has no pickup number yet.
+        #expect(try Order(pickupNumber: 0, orderName: "Amy", placedBy: "", status: .placed, createdAt: Fixtures.noon,
+                          lines: [valid]).pickupNumber == 0)
     }
 }

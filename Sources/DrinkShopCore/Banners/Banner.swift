@@ -20,7 +20,7 @@ public struct Banner: Sendable, Hashable, Identifiable {
 
     /// The banner announcing `promotion`.
     public init(promotion: Promotion) {
-        self.init(id: "promotion:\(promotion.name)", text: "\(promotion.name): \(promotion.summary)")
+        self.init(id: "promotion:\(promotion.name)", text: promotion.banner ?? "\(promotion.name): \(promotion.summary)")
     }
 
     /// The banner featuring a seasonal drink, with its prices.

@@ -52,7 +52,8 @@ public struct Order: Sendable, Hashable {
     }
 
     /// Rebuilds an order read from storage, exactly as stored: nothing is repriced, and only
-    /// the stored discounts are checked (one per line, each within its line's total).
+    /// the stored discounts are checked (one per line, each within its line's total). A pickup number
+    /// of 0 means the order has none yet: another client (the KEBUKE app) wrote it without one.
     /// - Throws: `StoredOrderError`.
     public init(
         pickupNumber: Int,
@@ -64,7 +65,7 @@ public struct Order: Sendable, Hashable {
         lines: [OrderLine],
         promotion: AppliedPromotion? = nil
     ) throws(StoredOrderError) {
-        guard pickupNumber >= 1 else { throw .pickupNumberOutOfRange(pickupNumber) }
+        guard pickupNumber >= 0 else { throw .pickupNumberOutOfRange(pickupNumber) }
         if let promotion {
             guard promotion.lineDiscounts.count == lines.count else {
                 throw .discountCountMismatch(lines: lines.count, discounts: promotion.lineDiscounts.count)

@@ -46,7 +46,7 @@ public enum StoredOrderError: Error, Sendable, Hashable, CustomStringConvertible
             let range = Self.unitPriceRange
             return "unitPrice: \(price) is outside \(range.lowerBound)...\(range.upperBound)"
         case .pickupNumberOutOfRange(let number):
-            return "pickupNumber: \(number) is not a pickup number (they start at 1)"
+            return "pickupNumber: \(number) is not a pickup number (they start at 1; 0 means none)"
         case .discountCountMismatch(let lines, let discounts):
             return "discount: the order has \(lines) lines but \(discounts) discounts"
         case .discountOutOfRange(let line, let discount, let lineTotal):

@@ -20,6 +20,8 @@ public struct Promotion: Sendable, Hashable {
     public let startsAt: Date?
     /// When it ends (exclusive); nil for "until further notice".
     public let endsAt: Date?
+    /// The text shown in the banner rotation; nil shows the name and summary.
+    public let banner: String?
 
     /// Validates and creates a promotion.
     /// - Throws: `PromotionValidationError`: an empty name, a percentage outside 1...100, a
@@ -29,7 +31,8 @@ public struct Promotion: Sendable, Hashable {
         kind: PromotionKind,
         scope: PromotionScope? = nil,
         startsAt: Date? = nil,
-        endsAt: Date? = nil
+        endsAt: Date? = nil,
+        banner: String? = nil
     ) throws(PromotionValidationError) {
         let name = name.trimmed
         guard !name.isEmpty else { throw .emptyName }
@@ -47,6 +50,8 @@ public struct Promotion: Sendable, Hashable {
         self.scope = scope
         self.startsAt = startsAt
         self.endsAt = endsAt
+        let banner = banner?.trimmed
+        self.banner = (banner?.isEmpty ?? true) ? nil : banner
     }
 
     /// Whether the promotion runs at `date`: from `startsAt` (inclusive) to `endsAt` (exclusive).

@@ -1,6 +1,6 @@
 /// Levenshtein distance between two strings, counted in characters (so one Chinese character
 /// counts as one edit, as a person typing it would see it).
-func editDistance(_ a: String, _ b: String) -> Int {
+public func editDistance(_ a: String, _ b: String) -> Int {
     let source = Array(a)
     let target = Array(b)
     if source.isEmpty { return target.count }
