@@ -1,0 +1,61 @@
+import Airtable
+import DrinkShopCore
+
+/// How a `Drink` is stored in the `Drink` table.
+enum DrinkRecord {
+    /// The cells the shop manages for a drink. Every managed field is present: `nil` (JSON null)
+    /// clears a cell, so a seed that drops the large size really drops it.
+    static func fields(of drink: Drink) -> Fields {
+        [
+            "name": .string(drink.name),
+            "englishName": drink.englishName.map(JSONValue.string) ?? .null,
+            "description": drink.description.isEmpty ? .null : .string(drink.description),
+            "category": .string(drink.category.rawValue),
+            "medium": .int(drink.mediumPrice),
+            "large": drink.largePrice.map(JSONValue.int) ?? .null,
+            "image": drink.imageURLs.isEmpty ? .null : .array(drink.imageURLs.map { ["url": .string($0)] }),
+            "hotAvailable": .bool(drink.hotAvailable),
+            "soldOut": .bool(!drink.available),
+        ]
+    }
+
+    /// A drink from a stored record; the error says which field of which drink is unusable.
+    static func drink(from record: Record) throws(ShopError) -> Drink {
+        let cells = record.fields
+        let name = cells["name"]?.stringValue ?? ""
+        let label = name.isEmpty ? "record \(record.id)" : "drink \"\(name)\""
+        guard let categoryText = cells["category"]?.stringValue else {
+            throw .storedData("\(label) in table Drink has no category")
+        }
+        guard let category = DrinkCategory(parsing: categoryText) else {
+            throw .storedData("\(label) in table Drink has an unknown category \"\(categoryText)\"")
+        }
+        guard let medium = cells["medium"]?.intValue else {
+            throw .storedData("\(label) in table Drink has no whole-number medium price")
+        }
+        let images = cells["image"]?.arrayValue?.compactMap { $0["url"]?.stringValue } ?? []
+        do {
+            return try Drink(
+                name: name, englishName: cells["englishName"]?.stringValue,
+                description: cells["description"]?.stringValue ?? "", category: category, mediumPrice: medium,
+                largePrice: cells["large"]?.intValue, imageURLs: images,
+                hotAvailable: cells["hotAvailable"]?.boolValue ?? false,
+                available: !(cells["soldOut"]?.boolValue ?? false))
+        } catch {
+            throw .storedData("\(label) in table Drink: \(error)")
+        }
+    }
+
+    /// Whether a stored record already holds exactly these managed cells (empty and missing alike).
+    static func matches(_ record: Record, _ fields: Fields) -> Bool {
+        fields.allSatisfy { key, value in
+            let stored = record.fields[key] ?? .null
+            if value.isEmptyCell { return stored.isEmptyCell }
+            if key == "image" {
+                let urls = stored.arrayValue?.compactMap { $0["url"]?.stringValue }
+                return urls == value.arrayValue?.compactMap { $0["url"]?.stringValue }
+            }
+            return stored == value
+        }
+    }
+}

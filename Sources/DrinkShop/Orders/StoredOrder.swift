@@ -1,0 +1,150 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+
+/// An order as the store holds it: the domain order plus what ties it to its records.
+public struct StoredOrder: Sendable {
+    public var order: Order
+    /// Shared by the order's line records; nil for a line the KEBUKE app created on its own.
+    public var orderRef: String
+    /// The record of each line, in line order.
+    public var recordIDs: [String]
+    /// The business day the order belongs to.
+    public var businessDay: String
+    /// Whether the lines came from another client without the shop's fields (no pickup number).
+    public var isForeign: Bool
+}
+
+/// How orders map to `OrderDrink` records: one record per line, the order's own fields repeated on each.
+enum OrderRecord {
+    /// The line's key for upserts: stable across retries and edits.
+    static func lineRef(orderRef: String, line: Int) -> String { "\(orderRef)-\(line)" }
+
+    /// The cells of every line of `order`.
+    static func fields(of order: Order, orderRef: String, businessDay: String, menu: Menu) -> [Fields] {
+        order.lines.enumerated().map { index, line in
+            let image = menu.drink(named: line.drinkName)?.imageURLs.first
+            return [
+                "drinkName": .string(line.drinkName),
+                "size": .string(line.size.rawValue),
+                "ice": .string(line.ice.rawValue),
+                "sugar": .string(line.sugar.rawValue),
+                "addOns": .array(line.addOns.map { .string($0.rawValue) }),
+                "price": .int(line.lineTotal),
+                "orderName": .string(order.orderName),
+                "numberOfCups": .int(line.quantity),
+                "imageUrl": image.map(JSONValue.string) ?? .null,
+                "status": .string(order.status.rawValue),
+                "pickupNumber": .int(order.pickupNumber),
+                "businessDay": .string(businessDay),
+                "orderRef": .string(orderRef),
+                "ref": .string(lineRef(orderRef: orderRef, line: index + 1)),
+                "line": .int(index + 1),
+                "unitPrice": .int(line.unitPrice),
+                "discount": .int(order.discount(forLine: index)),
+                "promotion": order.promotion.map { .string($0.name) } ?? .null,
+                "note": line.note.map(JSONValue.string) ?? .null,
+                "placedBy": .string(order.placedBy),
+                "cancelReason": order.cancelReason.map(JSONValue.string) ?? .null,
+            ]
+        }
+    }
+
+    /// Groups line records into orders, in pickup-number order (foreign lines last, by time).
+    /// Records that cannot be read are returned as problems, so one bad record hides nothing else.
+    static func orders(from records: [Record], menu: Menu, clock: ShopClock) -> (orders: [StoredOrder], problems: [String]) {
+        var groups: [String: [Record]] = [:]
+        var order: [String] = []
+        for record in records {
+            let key = record.fields["orderRef"]?.stringValue ?? record.id
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(record)
+        }
+        var result: [StoredOrder] = []
+        var problems: [String] = []
+        for key in order {
+            guard let lines = groups[key] else { continue }
+            do {
+                result.append(try storedOrder(key: key, records: lines, menu: menu, clock: clock))
+            } catch {
+                problems.append("\(error)")
+            }
+        }
+        result.sort { a, b in
+            switch (a.isForeign, b.isForeign) {
+            case (false, false): return a.order.pickupNumber < b.order.pickupNumber
+            case (true, true): return a.order.createdAt < b.order.createdAt
+            case (false, true): return true
+            case (true, false): return false
+            }
+        }
+        return (result, problems)
+    }
+
+    private static func storedOrder(key: String, records: [Record], menu: Menu, clock: ShopClock) throws(ShopError)
+        -> StoredOrder
+    {
+        let sorted = records.sorted { ($0.fields["line"]?.intValue ?? 0, $0.createdTime) < ($1.fields["line"]?.intValue ?? 0, $1.createdTime) }
+        guard let first = sorted.first else { throw .storedData("an order without lines (\(key))") }
+        let cells = first.fields
+        let createdAt = sorted.map(\.createdTime).min() ?? first.createdTime
+        var lines: [OrderLine] = []
+        var discounts: [Int] = []
+        for record in sorted {
+            lines.append(try line(from: record, menu: menu))
+            discounts.append(record.fields["discount"]?.intValue ?? 0)
+        }
+        let statusText = cells["status"]?.stringValue ?? OrderStatus.placed.rawValue
+        guard let status = OrderStatus(rawValue: statusText) else {
+            throw .storedData("record \(first.id) in OrderDrink has an unknown status \"\(statusText)\"")
+        }
+        let promotion = cells["promotion"]?.stringValue.map { AppliedPromotion(name: $0, lineDiscounts: discounts) }
+        let pickup = cells["pickupNumber"]?.intValue
+        let order: Order
+        do {
+            order = try Order(
+            pickupNumber: pickup ?? 0, orderName: cells["orderName"]?.stringValue ?? "",
+            placedBy: cells["placedBy"]?.stringValue ?? "", status: status,
+            cancelReason: cells["cancelReason"]?.stringValue, createdAt: createdAt, lines: lines, promotion: promotion)
+        } catch {
+            throw .storedData("order \(key) in OrderDrink: \(error)")
+        }
+        return StoredOrder(order: order, orderRef: key, recordIDs: sorted.map(\.id),
+                           businessDay: cells["businessDay"]?.stringValue ?? clock.businessDay(of: createdAt),
+                           isForeign: pickup == nil || cells["orderRef"] == nil)
+    }
+
+    private static func line(from record: Record, menu: Menu) throws(ShopError) -> OrderLine {
+        let cells = record.fields
+        func need<T>(_ field: String, _ parse: (String) -> T?) throws(ShopError) -> T {
+            guard let text = cells[field]?.stringValue, let value = parse(text) else {
+                let shown = cells[field].map { JSONWriter.string($0) } ?? "nothing"
+                throw .storedData("record \(record.id) in OrderDrink: \(field) is \(shown)")
+            }
+            return value
+        }
+        let name = try need("drinkName") { $0.isEmpty ? nil : $0 }
+        let size = try need("size", CupSize.init(rawValue:))
+        let ice = try need("ice", IceLevel.init(rawValue:))
+        let sugar = try need("sugar", SugarLevel.init(rawValue:))
+        var addOns: [AddOn] = []
+        for value in cells["addOns"]?.arrayValue ?? [] {
+            guard let text = value.stringValue, let addOn = AddOn(rawValue: text) else {
+                throw .storedData("record \(record.id) in OrderDrink: unknown add-on \(JSONWriter.string(value))")
+            }
+            addOns.append(addOn)
+        }
+        let cups = max(1, cells["numberOfCups"]?.intValue ?? 1)
+        // The KEBUKE app stores only the line total; recover the unit price from it as the app does.
+        let unit = cells["unitPrice"]?.intValue ?? (cells["price"]?.intValue ?? 0) / cups
+        // A line whose drink has left the menu keeps its stored prices and discount; its category only
+        // matters when the order is repriced, and repricing needs the drink on the menu anyway.
+        let category = menu.drink(named: name)?.category ?? .classicTea
+        do {
+            return try OrderLine(drinkName: name, category: category, size: size, ice: ice, sugar: sugar, addOns: addOns,
+                                 quantity: cups, unitPrice: unit, note: cells["note"]?.stringValue)
+        } catch {
+            throw .storedData("record \(record.id) in OrderDrink: \(error)")
+        }
+    }
+}

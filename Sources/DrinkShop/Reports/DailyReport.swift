@@ -1,0 +1,67 @@
+import DrinkShopCore
+
+/// The end-of-day figures (a Z report): what was sold, what it brought in, what was cancelled.
+/// Cancelled orders count only in the cancelled figures; revenue is after discounts.
+public struct DailyReport: Sendable, Equatable {
+    public struct Row: Sendable, Equatable {
+        public var name: String
+        public var cups: Int
+        public var revenue: Int
+    }
+
+    public var day: String
+    public var orders = 0
+    public var cups = 0
+    public var subtotal = 0
+    public var discounts = 0
+    public var revenue: Int { subtotal - discounts }
+    public var cancelledOrders = 0
+    public var cancelledAmount = 0
+    /// Orders not yet picked up (nor cancelled): the day is not closed while there are any.
+    public var openOrders = 0
+    public var byDrink: [Row] = []
+    public var byCategory: [Row] = []
+    public var bySize: [Row] = []
+    public var addOns: [Row] = []
+
+    public init(day: String, orders: [Order]) {
+        self.day = day
+        var drinks: [String: Row] = [:]
+        var categories: [String: Row] = [:]
+        var sizes: [String: Row] = [:]
+        var toppings: [String: Row] = [:]
+        for order in orders {
+            if order.status == .cancelled {
+                cancelledOrders += 1
+                cancelledAmount += order.total
+                continue
+            }
+            self.orders += 1
+            if !order.status.isFinal { openOrders += 1 }
+            cups += order.cupCount
+            subtotal += order.subtotal
+            discounts += order.discount
+            for (index, line) in order.lines.enumerated() {
+                let net = line.lineTotal - order.discount(forLine: index)
+                DailyReport.add(&drinks, line.drinkName, cups: line.quantity, revenue: net)
+                DailyReport.add(&categories, line.category.rawValue, cups: line.quantity, revenue: net)
+                DailyReport.add(&sizes, line.size.rawValue, cups: line.quantity, revenue: net)
+                for addOn in line.addOns {
+                    DailyReport.add(&toppings, addOn.rawValue, cups: line.quantity, revenue: AddOn.price * line.quantity)
+                }
+            }
+        }
+        let ranked = { (rows: [String: Row]) in rows.values.sorted { ($1.cups, $0.name) < ($0.cups, $1.name) } }
+        byDrink = ranked(drinks)
+        byCategory = DrinkCategory.allCases.compactMap { categories[$0.rawValue] }
+        bySize = CupSize.allCases.compactMap { sizes[$0.rawValue] }
+        addOns = AddOn.allCases.compactMap { toppings[$0.rawValue] }
+    }
+
+    private static func add(_ rows: inout [String: Row], _ name: String, cups: Int, revenue: Int) {
+        var row = rows[name] ?? Row(name: name, cups: 0, revenue: 0)
+        row.cups += cups
+        row.revenue += revenue
+        rows[name] = row
+    }
+}

@@ -1,0 +1,187 @@
+import Airtable
+import DrinkShopCore
+
+/// A menu file, read and validated whole before anything is written: drinks in Airtable's records shape
+/// (`{"records":[{"fields":{…}}], "promotions":[…]}`) or a bare array of field objects.
+public struct SeedFile: Sendable {
+    public var drinks: [Drink]
+    public var promotions: [Promotion]
+
+    /// The drink fields a seed file may carry.
+    static let drinkKeys: Set<String> = ["name", "englishName", "description", "category", "medium", "large", "image",
+                                         "hotAvailable", "available", "soldOut"]
+
+    /// Parses and validates `bytes`. The error names the record (by index) and the field.
+    /// - Parameter knownDrinks: drink names already on the menu, which promotions may refer to.
+    public static func parse(_ bytes: [UInt8], path: String, knownDrinks: Set<String> = []) throws(SeedError)
+        -> SeedFile
+    {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes)
+        } catch {
+            throw SeedError(path: path, location: "line \(error.line), column \(error.column)",
+                            problem: "invalid JSON: \(error.message)")
+        }
+        var drinkItems: [JSONValue] = []
+        var promotionItems: [JSONValue] = []
+        var drinkPrefix = "records"
+        switch json {
+        case .array(let items):
+            drinkItems = items
+            drinkPrefix = ""
+        case .object(let object):
+            for key in object.keys.sorted() where key != "records" && key != "promotions" {
+                throw SeedError(path: path, location: key, problem: "unknown top-level key; expected records or promotions")
+            }
+            if let records = object["records"] {
+                guard let items = records.arrayValue else {
+                    throw SeedError(path: path, location: "records", problem: "must be an array of records")
+                }
+                drinkItems = items
+            }
+            if let promotions = object["promotions"] {
+                guard let items = promotions.arrayValue else {
+                    throw SeedError(path: path, location: "promotions", problem: "must be an array of promotions")
+                }
+                promotionItems = items
+            }
+            if object["records"] == nil && object["promotions"] == nil {
+                throw SeedError(path: path, location: "top level", problem: "has neither records nor promotions")
+            }
+        default:
+            throw SeedError(path: path, location: "top level",
+                            problem: "must be an object with records, or an array of drinks, not \(json.kindDescription)")
+        }
+
+        var drinks: [Drink] = []
+        var seen: [String: Int] = [:]
+        for (index, item) in drinkItems.enumerated() {
+            let location = drinkPrefix.isEmpty ? "[\(index)]" : "\(drinkPrefix)[\(index)]"
+            let (fields, fieldsLocation) = try cells(of: item, at: location, path: path)
+            let drink = try drink(from: fields, at: fieldsLocation, path: path)
+            if let first = seen[drink.name] {
+                throw SeedError(path: path, location: "\(fieldsLocation).name",
+                                problem: "duplicate drink name \"\(drink.name)\" (first at record \(first))")
+            }
+            seen[drink.name] = index
+            drinks.append(drink)
+        }
+
+        var promotions: [Promotion] = []
+        var promotionNames: Set<String> = []
+        let drinkNames = knownDrinks.union(drinks.map(\.name))
+        for (index, item) in promotionItems.enumerated() {
+            let (fields, location) = try cells(of: item, at: "promotions[\(index)]", path: path)
+            do {
+                let promotion = try PromotionRecord.promotion(from: fields, knownDrinks: drinkNames)
+                guard promotionNames.insert(promotion.name).inserted else {
+                    throw SeedError(path: path, location: "\(location).name",
+                                    problem: "duplicate promotion name \"\(promotion.name)\"")
+                }
+                promotions.append(promotion)
+            } catch let error as PromotionFieldError {
+                throw SeedError(path: path, location: "\(location).\(error.field)", problem: error.problem)
+            } catch let error as SeedError {
+                throw error
+            } catch {
+                throw SeedError(path: path, location: location, problem: "\(error)")
+            }
+        }
+        return SeedFile(drinks: drinks, promotions: promotions)
+    }
+
+    /// The cells of one record: `{"fields": {…}}` (also with Airtable's id/createdTime) or a bare object.
+    private static func cells(of item: JSONValue, at location: String, path: String) throws(SeedError)
+        -> (Fields, String)
+    {
+        guard case .object(let object) = item else {
+            throw SeedError(path: path, location: location, problem: "must be an object, not \(item.kindDescription)")
+        }
+        if let fields = object["fields"] {
+            guard case .object(let cells) = fields else {
+                throw SeedError(path: path, location: "\(location).fields", problem: "must be an object")
+            }
+            for key in object.keys.sorted() where !["fields", "id", "createdTime"].contains(key) {
+                throw SeedError(path: path, location: "\(location).\(key)", problem: "unknown key beside \"fields\"")
+            }
+            return (cells, "\(location).fields")
+        }
+        return (object, location)
+    }
+
+    private static func drink(from fields: Fields, at location: String, path: String) throws(SeedError) -> Drink {
+        func fail(_ field: String, _ problem: String) -> SeedError {
+            SeedError(path: path, location: "\(location).\(field)", problem: problem)
+        }
+        for key in fields.keys.sorted() where !drinkKeys.contains(key) {
+            throw fail(key, "unknown field; a drink has " + drinkKeys.sorted().joined(separator: ", "))
+        }
+        guard let nameValue = fields["name"] else { throw fail("name", "missing: every drink needs a name") }
+        guard let name = nameValue.stringValue else { throw fail("name", "must be a string") }
+        guard let categoryValue = fields["category"] else { throw fail("category", "missing") }
+        guard let categoryText = categoryValue.stringValue else { throw fail("category", "must be a string") }
+        guard let category = DrinkCategory(parsing: categoryText) else {
+            throw fail("category", "unknown category \"\(categoryText)\"; expected one of "
+                + DrinkCategory.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        guard let mediumValue = fields["medium"] else { throw fail("medium", "missing: every drink needs a medium price") }
+        let medium = try price(mediumValue, fail: { fail("medium", $0) })
+        var large: Int?
+        if let largeValue = fields["large"], !largeValue.isNull { large = try price(largeValue, fail: { fail("large", $0) }) }
+        let text = { (key: String) throws(SeedError) -> String? in
+            guard let value = fields[key], !value.isNull else { return nil }
+            guard let string = value.stringValue else { throw fail(key, "must be a string") }
+            return string
+        }
+        let flag = { (key: String) throws(SeedError) -> Bool? in
+            guard let value = fields[key], !value.isNull else { return nil }
+            guard let bool = value.boolValue else { throw fail(key, "must be true or false") }
+            return bool
+        }
+        var images: [String] = []
+        if let image = fields["image"], !image.isNull {
+            guard let items = image.arrayValue else { throw fail("image", "must be an array of {\"url\": …}") }
+            for (i, item) in items.enumerated() {
+                guard let url = item["url"]?.stringValue ?? item.stringValue, url.hasPrefix("http") else {
+                    throw fail("image[\(i)]", "must be {\"url\": \"https://…\"}")
+                }
+                images.append(url)
+            }
+        }
+        let available = try flag("available")
+        let soldOut = try flag("soldOut")
+        if let available, let soldOut, available == soldOut {
+            throw fail("soldOut", "contradicts available")
+        }
+        let englishName = try text("englishName")
+        let description = try text("description") ?? ""
+        let hot = try flag("hotAvailable") ?? false
+        do {
+            return try Drink(name: name, englishName: englishName, description: description, category: category,
+                             mediumPrice: medium, largePrice: large, imageURLs: images, hotAvailable: hot,
+                             available: available ?? !(soldOut ?? false))
+        } catch {
+            let prefix = error.field + ": "
+            let text = error.description
+            throw fail(error.field, text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text)
+        }
+    }
+
+    private static func price(_ value: JSONValue, fail: (String) -> SeedError) throws(SeedError) -> Int {
+        guard let number = value.numberValue else { throw fail("must be a number of NT$, not \(value.kindDescription)") }
+        guard let whole = value.intValue else { throw fail("must be a whole number of NT$, not \(number)") }
+        guard whole > 0 else { throw fail("must be a positive number of NT$, not \(whole)") }
+        return whole
+    }
+}
+
+/// Why a seed file was refused: the file, where in it, and what is wrong. Nothing was written.
+public struct SeedError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    /// e.g. `records[3].fields.medium`, or `line 4, column 12` for bad JSON.
+    public var location: String
+    public var problem: String
+
+    public var description: String { "\(path): \(location): \(problem)" }
+}

@@ -1,0 +1,76 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+
+/// What a seed did, per table.
+public struct SeedReport: Sendable, Equatable {
+    public struct Counts: Sendable, Equatable {
+        public var created = 0
+        public var updated = 0
+        public var unchanged = 0
+    }
+
+    public var drinks = Counts()
+    public var promotions = Counts()
+}
+
+extension Shop {
+    /// Reads, validates and applies a seed file. A file with any error is refused whole, before anything
+    /// is written.
+    public func seed(contentsOf path: String) async throws(ShopError) -> SeedReport {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
+            throw .seed(SeedError(path: path, location: "file", problem: reason))
+        }
+        let known = Set(try await menu(refresh: true).names)
+        let file: SeedFile
+        do { file = try SeedFile.parse(Array(data), path: path, knownDrinks: known) } catch { throw .seed(error) }
+        return try await seed(file)
+    }
+
+    /// Upserts the file's drinks by name and promotions by name. Running the same file twice changes
+    /// nothing the second time.
+    public func seed(_ file: SeedFile) async throws(ShopError) -> SeedReport {
+        var report = SeedReport()
+        report.drinks = try await upsertByName(table: ShopSchema.drinkTable, file.drinks.map(DrinkRecord.fields(of:)))
+        report.promotions = try await upsertByName(table: ShopSchema.promotionTable,
+                                                   file.promotions.map(PromotionRecord.fields(of:)))
+        forgetCatalog()
+        return report
+    }
+
+    /// Writes only the records that differ from what is stored, in one upsert on `name`.
+    private func upsertByName(table: String, _ wanted: [Fields]) async throws(ShopError) -> SeedReport.Counts {
+        guard !wanted.isEmpty else { return SeedReport.Counts() }
+        var counts = SeedReport.Counts()
+        do {
+            let existing = try await store.allRecords(in: table)
+            var byName: [String: Record] = [:]
+            for record in existing {
+                if let name = record.fields["name"]?.stringValue { byName[name] = record }
+            }
+            var changes: [UpsertRecord] = []
+            for fields in wanted {
+                guard let name = fields["name"]?.stringValue else { continue }
+                if let record = byName[name] {
+                    if DrinkRecord.matches(record, fields) {
+                        counts.unchanged += 1
+                    } else {
+                        counts.updated += 1
+                        changes.append(UpsertRecord(fields: fields))
+                    }
+                } else {
+                    counts.created += 1
+                    changes.append(UpsertRecord(fields: fields))
+                }
+            }
+            if !changes.isEmpty {
+                _ = try await store.upsertRecords(in: table, changes, mergeOn: ["name"], replace: false,
+                                                  options: WriteOptions(typecast: true))
+            }
+        } catch {
+            throw .store(error)
+        }
+        return counts
+    }
+}

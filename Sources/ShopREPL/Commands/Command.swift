@@ -1,0 +1,35 @@
+import DrinkShop
+import DrinkShopCore
+
+/// One thing staff asked for, parsed and checked for shape (not yet for business rules).
+public enum Command: Sendable, Equatable {
+    case menu(filter: String?, json: Bool)
+    case order(OrderDraft)
+    case orders(OrdersFilter, json: Bool)
+    case edit(pickupNumber: Int, line: Int?, LineChangeDraft)
+    case advance(pickupNumber: Int)
+    case cancel(pickupNumber: Int, reason: String?)
+    case delete(pickupNumber: Int, confirmed: Bool)
+    case seed(path: String)
+    case banner(BannerMove?)
+    case promos
+    case report(json: Bool)
+    case login(String)
+    case logout
+    case help(topic: String?)
+    case quit
+}
+
+/// A manual move of the banner.
+public enum BannerMove: Sendable, Equatable {
+    case next
+    case previous
+}
+
+/// Which of today's orders `orders` lists.
+public enum OrdersFilter: Sendable, Equatable {
+    /// Not yet picked up or cancelled (the default).
+    case open
+    case all
+    case status(OrderStatus)
+}

@@ -1,0 +1,121 @@
+import DrinkShop
+import DrinkShopCore
+
+/// Turns words into a `Command`. Options may come in any order and in Chinese or English; the words
+/// that are not options name the drink.
+public enum CommandParser {
+    /// Parses a typed line.
+    public static func parse(line: String) throws(CommandError) -> Command? {
+        let words = try Tokenizer.tokenize(line)
+        return try parse(words: words)
+    }
+
+    /// Parses words already split (one-shot commands get them from the shell). Nil for an empty line.
+    public static func parse(words: [String]) throws(CommandError) -> Command? {
+        guard let first = words.first else { return nil }
+        guard let info = CommandCatalog.find(first) else {
+            let known = CommandCatalog.all.map(\.name)
+            let near = known.filter { editDistance($0, first.lowercased()) <= 2 }
+            let hint = near.isEmpty ? "type help for the list" : "did you mean \(near.joined(separator: " or "))?"
+            throw .syntax("unknown command \"\(first)\"; \(hint)")
+        }
+        var arguments = Array(words.dropFirst())
+        let usage = info.usage
+        func fail(_ message: String) -> CommandError { CommandError(message: message, usage: usage) }
+        let json = take(flag: "--json", from: &arguments)
+
+        switch info.name {
+        case "menu":
+            return .menu(filter: arguments.isEmpty ? nil : arguments.joined(separator: " "), json: json)
+        case "order":
+            guard !arguments.isEmpty else { throw fail("what should the order be?") }
+            return .order(try orderDraft(arguments, usage: usage))
+        case "orders":
+            return .orders(try ordersFilter(arguments, usage: usage), json: json)
+        case "edit":
+            let (number, rest) = try pickupNumber(arguments, usage: usage)
+            var remaining = rest
+            var line: Int?
+            if let word = remaining.first, let index = Int(word) {
+                line = index
+                remaining.removeFirst()
+            }
+            let change = try lineChange(remaining, usage: usage)
+            guard !change.isEmpty else { throw fail("what should change? give options, xN or note \"...\"") }
+            return .edit(pickupNumber: number, line: line, change)
+        case "advance":
+            let (number, rest) = try pickupNumber(arguments, usage: usage)
+            guard rest.isEmpty else { throw fail("unexpected \"\(rest.joined(separator: " "))\"") }
+            return .advance(pickupNumber: number)
+        case "cancel":
+            let (number, rest) = try pickupNumber(arguments, usage: usage)
+            return .cancel(pickupNumber: number, reason: rest.isEmpty ? nil : rest.joined(separator: " "))
+        case "delete":
+            let confirmed = take(flag: "--yes", from: &arguments) || take(flag: "-y", from: &arguments)
+            let (number, rest) = try pickupNumber(arguments, usage: usage)
+            guard rest.isEmpty else { throw fail("unexpected \"\(rest.joined(separator: " "))\"") }
+            return .delete(pickupNumber: number, confirmed: confirmed)
+        case "seed":
+            guard arguments.count == 1 else { throw fail("give exactly one file") }
+            return .seed(path: arguments[0])
+        case "banner":
+            switch arguments.map({ $0.lowercased() }) {
+            case []: return .banner(nil)
+            case ["next"], ["n"]: return .banner(.next)
+            case ["prev"], ["previous"], ["p"]: return .banner(.previous)
+            default: throw fail("banner takes next or prev")
+            }
+        case "promos": return try noArguments(.promos, arguments, usage: usage)
+        case "report": return try noArguments(.report(json: json), arguments, usage: usage)
+        case "login":
+            guard !arguments.isEmpty else { throw fail("who are you? login NAME") }
+            return .login(arguments.joined(separator: " "))
+        case "logout": return try noArguments(.logout, arguments, usage: usage)
+        case "help": return .help(topic: arguments.first)
+        case "quit": return .quit
+        default: throw fail("unknown command")
+        }
+    }
+
+    // MARK: - Pieces
+
+    private static func noArguments(_ command: Command, _ arguments: [String], usage: String) throws(CommandError)
+        -> Command
+    {
+        guard arguments.isEmpty else {
+            throw CommandError(message: "unexpected \"\(arguments.joined(separator: " "))\"", usage: usage)
+        }
+        return command
+    }
+
+    private static func take(flag: String, from arguments: inout [String]) -> Bool {
+        guard let index = arguments.firstIndex(where: { $0.lowercased() == flag }) else { return false }
+        arguments.remove(at: index)
+        return true
+    }
+
+    /// `#12` or `12` at the front.
+    private static func pickupNumber(_ arguments: [String], usage: String) throws(CommandError) -> (Int, [String]) {
+        guard let word = arguments.first else {
+            throw CommandError(message: "which order? give its pickup number, e.g. #12", usage: usage)
+        }
+        let digits = word.hasPrefix("#") || word.hasPrefix("＃") ? String(word.dropFirst()) : word
+        guard let number = Int(digits), number > 0 else {
+            throw CommandError(message: "\"\(word)\" is not a pickup number like #12", usage: usage)
+        }
+        return (number, Array(arguments.dropFirst()))
+    }
+
+    private static func ordersFilter(_ arguments: [String], usage: String) throws(CommandError) -> OrdersFilter {
+        let text = arguments.joined(separator: " ").lowercased()
+        switch text {
+        case "", "open": return .open
+        case "all": return .all
+        default:
+            guard let status = OrderStatus(parsing: text) else {
+                throw CommandError(message: "unknown status \"\(text)\"", usage: usage)
+            }
+            return .status(status)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import DrinkShop
+import DrinkShopCore
+
+/// The order and edit grammar: `<drink words> <options…> [xN] [note "…"]`, lines separated by commas,
+/// and `for NAME` anywhere (once) for the whole order.
+extension CommandParser {
+    static func orderDraft(_ words: [String], usage: String) throws(CommandError) -> OrderDraft {
+        var orderName: String?
+        var lines: [LineDraft] = []
+        for (index, segment) in split(words).enumerated() {
+            var parsed = try lineWords(segment, usage: usage, line: index + 1)
+            if let name = parsed.orderName {
+                if orderName != nil {
+                    throw CommandError(message: "say `for NAME` once per order", usage: usage)
+                }
+                orderName = name
+            }
+            guard !parsed.drinkWords.isEmpty else {
+                let where_ = lines.isEmpty && split(words).count == 1 ? "" : " (drink \(index + 1))"
+                throw CommandError(message: "which drink?\(where_) name it before or after its options", usage: usage)
+            }
+            parsed.line.drink = parsed.drinkWords.joined(separator: " ")
+            lines.append(parsed.line)
+        }
+        return OrderDraft(orderName: orderName, lines: lines)
+    }
+
+    static func lineChange(_ words: [String], usage: String) throws(CommandError) -> LineChangeDraft {
+        var change = LineChangeDraft()
+        var index = 0
+        while index < words.count {
+            let lower = words[index].lowercased()
+            if ["no add-ons", "noaddons", "不加料", "無加料"].contains(lower) {
+                change.clearAddOns = true
+                index += 1
+            } else if lower == "no", index + 1 < words.count, ["add-ons", "addons", "toppings"].contains(words[index + 1].lowercased()) {
+                change.clearAddOns = true
+                index += 2
+            } else if let quantity = quantity(words[index]) {
+                change.quantity = quantity
+                index += 1
+            } else if lower == "note" || lower == "備註" {
+                guard index + 1 < words.count else { throw CommandError(message: "note needs a text in quotes", usage: usage) }
+                change.note = words[index + 1]
+                index += 2
+            } else if let match = OptionVocabulary.match(words, at: index) {
+                change.options.append(match.option)
+                index += match.tokenCount
+            } else {
+                throw CommandError(message: "\"\(words[index])\" is not an option; the drink of a line cannot change "
+                    + "(cancel it and order again)", usage: usage)
+            }
+        }
+        return change
+    }
+
+    private struct ParsedLine {
+        var line = LineDraft(drink: "")
+        var drinkWords: [String] = []
+        var orderName: String?
+    }
+
+    private static func lineWords(_ words: [String], usage: String, line number: Int) throws(CommandError) -> ParsedLine {
+        var parsed = ParsedLine()
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            let lower = word.lowercased()
+            if lower == "for" || lower == "給" {
+                let name = words[(index + 1)...].prefix { !["note", "備註"].contains($0.lowercased()) }
+                guard !name.isEmpty else { throw CommandError(message: "for whom? `for NAME`", usage: usage) }
+                parsed.orderName = name.joined(separator: " ")
+                index += 1 + name.count
+            } else if lower == "note" || lower == "備註" {
+                guard index + 1 < words.count else {
+                    throw CommandError(message: "note needs a text in quotes, e.g. note \"less milk\"", usage: usage)
+                }
+                parsed.line.note = words[index + 1]
+                index += 2
+            } else if let quantity = quantity(word) {
+                guard parsed.line.quantity == nil else {
+                    throw CommandError(message: "two quantities for drink \(number)", usage: usage)
+                }
+                parsed.line.quantity = quantity
+                index += 1
+            } else if let match = OptionVocabulary.match(words, at: index) {
+                parsed.line.options.append(match.option)
+                index += match.tokenCount
+            } else {
+                parsed.drinkWords.append(word)
+                index += 1
+            }
+        }
+        return parsed
+    }
+
+    /// `x2`, `X2`, `×2`, `*2`, `2杯`: a quantity; anything else is not one.
+    static func quantity(_ word: String) -> Int? {
+        var text = Substring(word)
+        if let first = text.first, "xX×*".contains(first) {
+            text = text.dropFirst()
+        } else if text.hasSuffix("杯") {
+            text = text.dropLast()
+        } else {
+            return nil
+        }
+        guard !text.isEmpty, text.allSatisfy(\.isASCII), let value = Int(text) else { return nil }
+        return value
+    }
+
+    private static func split(_ words: [String]) -> [[String]] {
+        var segments: [[String]] = [[]]
+        for word in words {
+            if word == "," { segments.append([]) } else { segments[segments.count - 1].append(word) }
+        }
+        return segments.filter { !$0.isEmpty }
+    }
+}

@@ -1,0 +1,70 @@
+/// Splits a command line into words: whitespace separates, a word starting with `"`, `'`, `“` or `「` is
+/// quoted up to the matching close (a backslash escapes the next character inside double quotes; an
+/// apostrophe inside a word, as in O'Brien, is just a letter), and a comma (`,` or `，`) outside quotes is a word of its own,
+/// because it separates the lines of an order.
+enum Tokenizer {
+    /// Opening quote to closing quote: straight quotes, and the curly and corner quotes a Chinese
+    /// input method types.
+    private static let closingQuote: [Character: Character] = ["\"": "\"", "'": "'", "“": "”", "「": "」"]
+
+    static func tokenize(_ line: String) throws(CommandError) -> [String] {
+        var tokens: [String] = []
+        var current = ""
+        var inToken = false
+        var quote: Character?  // the closing character of the open quote
+        var quoteColumn = 0
+        var escaped = false
+        for (column, character) in line.enumerated() {
+            if let close = quote {
+                if escaped {
+                    current.append(character)
+                    escaped = false
+                } else if character == "\\" && close == "\"" {
+                    escaped = true
+                } else if character == close {
+                    quote = nil
+                } else {
+                    current.append(character)
+                }
+                continue
+            }
+            if !inToken, let close = closingQuote[character] {
+                quote = close
+                quoteColumn = column + 1
+                inToken = true
+                continue
+            }
+            switch character {
+            case ",", "，":
+                if inToken { tokens.append(current) }
+                tokens.append(",")
+                current = ""
+                inToken = false
+            default:
+                if character.isWhitespace {
+                    if inToken { tokens.append(current) }
+                    current = ""
+                    inToken = false
+                } else {
+                    current.append(character)
+                    inToken = true
+                }
+            }
+        }
+        if quote != nil { throw .syntax("unterminated quote starting at column \(quoteColumn)") }
+        if inToken { tokens.append(current) }
+        return tokens
+    }
+}
+
+/// A command line that could not be understood: what is wrong, and the usage of the command if known.
+public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var usage: String?
+
+    static func syntax(_ message: String) -> CommandError { CommandError(message: message, usage: nil) }
+
+    public var description: String {
+        usage.map { "\(message)\nusage: \($0)" } ?? message
+    }
+}

@@ -1,0 +1,210 @@
+import Airtable
+import DrinkShop
+import DrinkShopCore
+import Foundation
+
+/// Runs commands against a `Shop` and writes what staff see. One interpreter serves one counter
+/// session: it remembers who is logged in and where the banner rotation is.
+public final class ShopInterpreter {
+    /// What became of a command.
+    public enum Outcome: Equatable, Sendable {
+        case succeeded
+        case failed
+        case quit
+    }
+
+    public let shop: Shop
+    let output: any ShopOutput
+    let style: ColorPolicy
+    /// Asks staff a yes/no question at a terminal; nil when there is nobody to ask (pipes, one-shot).
+    let confirm: ((String) -> Bool)?
+    let instant: @Sendable () -> BannerRotator.Instant
+    /// The staff member at the counter, once logged in.
+    public private(set) var staff: String?
+    /// Who places orders when nobody has logged in (the OS user, or DRINKSHOP_STAFF).
+    let defaultStaff: String
+    var rotator: BannerRotator
+
+    public init(shop: Shop, output: any ShopOutput, style: ColorPolicy = .plain, defaultStaff: String,
+                confirm: ((String) -> Bool)? = nil,
+                instant: @escaping @Sendable () -> BannerRotator.Instant = { ContinuousClock.now }) {
+        self.shop = shop
+        self.output = output
+        self.style = style
+        self.defaultStaff = defaultStaff
+        self.confirm = confirm
+        self.instant = instant
+        rotator = BannerRotator(banners: [], startingAt: instant())
+    }
+
+    /// Parses and runs one typed line. Errors are written to the error stream.
+    public func run(line: String) async -> Outcome {
+        do {
+            guard let command = try CommandParser.parse(line: line) else { return .succeeded }
+            return await run(command)
+        } catch {
+            fail(error.description)
+            return .failed
+        }
+    }
+
+    /// Runs one command given as words (a one-shot command from the shell).
+    public func run(words: [String]) async -> Outcome {
+        do {
+            guard let command = try CommandParser.parse(words: words) else { return .succeeded }
+            return await run(command)
+        } catch {
+            fail(error.description)
+            return .failed
+        }
+    }
+
+    /// Runs a parsed command.
+    public func run(_ command: Command) async -> Outcome {
+        do {
+            try await execute(command)
+            return command == .quit ? .quit : .succeeded
+        } catch let error as ShopError {
+            fail(error.description)
+        } catch let error as CommandError {
+            fail(error.description)
+        } catch {
+            fail("\(error)")
+        }
+        return .failed
+    }
+
+    private func execute(_ command: Command) async throws {
+        switch command {
+        case .menu(let filter, let json): try await showMenu(filter: filter, json: json)
+        case .order(let draft):
+            let stored = try await shop.placeOrder(draft, placedBy: staff ?? defaultStaff)
+            say(OrderView.receipt(stored, title: "Order placed", style: style))
+        case .orders(let filter, let json): try await listOrders(filter, json: json)
+        case .edit(let number, let line, let change):
+            let stored = try await shop.editOrder(number: number, line: line, change: change)
+            say(OrderView.receipt(stored, title: "Order #\(number) changed", style: style))
+        case .advance(let number):
+            let stored = try await shop.advanceOrder(number: number)
+            let order = stored.order
+            if order.status == .ready {
+                say(style.paint("取餐號 \(order.pickupNumber) 可取餐 — order #\(order.pickupNumber) for \(order.orderName) is ready",
+                                .green, .bold) + "\n")
+            } else {
+                say("#\(order.pickupNumber) is now \(order.status.rawValue) (\(order.status.chineseLabel))\n")
+            }
+        case .cancel(let number, let reason):
+            let stored = try await shop.cancelOrder(number: number, reason: reason)
+            say("#\(number) cancelled: \(stored.order.cancelReason ?? "")\n")
+        case .delete(let number, let confirmed): try await delete(number, confirmed: confirmed)
+        case .seed(let path):
+            let report = try await shop.seed(contentsOf: path)
+            say(SeedView.summary(report, path: path))
+        case .banner(let move): try await showBanner(move)
+        case .promos: try await showPromotions()
+        case .report(let json): try await showReport(json: json)
+        case .login(let name):
+            let (user, isNew) = try await shop.logIn(name: name)
+            staff = user.name
+            say("Hello, \(user.name)." + (isNew ? " (added to staff)" : "") + " Orders you place record your name.\n")
+        case .logout:
+            say(staff.map { "Goodbye, \($0).\n" } ?? "Nobody was logged in.\n")
+            staff = nil
+        case .help(let topic): say(try HelpView.text(topic: topic, style: style))
+        case .quit: break
+        }
+    }
+
+    // MARK: - Commands with more to say
+
+    private func showMenu(filter: String?, json: Bool) async throws {
+        if json {
+            let records = try await shop.drinkRecords()
+            let menu = try await shop.menu(refresh: true)
+            let wanted = filter.map { text in Set(MenuView.select(menu, filter: text).map(\.name)) }
+            let chosen = records.filter { wanted?.contains($0.fields["name"]?.stringValue ?? "") ?? true }
+            say(JSONWriter.string(.array(chosen.map { ["id": .string($0.id), "fields": .object($0.fields)] })) + "\n")
+            return
+        }
+        let menu = try await shop.menu(refresh: true)
+        guard !menu.isEmpty else {
+            say("The menu is empty. Load one with: seed Seeds/menu.json\n")
+            return
+        }
+        let drinks = filter.map { MenuView.select(menu, filter: $0) } ?? menu.drinks
+        if drinks.isEmpty, let filter {
+            throw ShopError.order("no drink matches \"\(filter)\"; try a category (季節限定 單品茶 調茶 雲蓋 歐蕾) "
+                + "or the start of a name")
+        }
+        say(MenuView.render(drinks, style: style))
+    }
+
+    private func listOrders(_ filter: OrdersFilter, json: Bool) async throws {
+        if json {
+            let records = try await shop.todaysOrderRecords()
+            let (orders, _) = try await shop.todaysOrders()
+            let wanted = Set(OrderView.select(orders, filter).flatMap(\.recordIDs))
+            let chosen = records.filter { wanted.contains($0.id) }
+            say(JSONWriter.string(.array(chosen.map { ["id": .string($0.id), "fields": .object($0.fields)] })) + "\n")
+            return
+        }
+        let (orders, problems) = try await shop.todaysOrders()
+        say(OrderView.list(OrderView.select(orders, filter), filter: filter, day: shop.clock.today, style: style))
+        for problem in problems { warn(problem) }
+    }
+
+    private func delete(_ number: Int, confirmed: Bool) async throws {
+        let stored = try await shop.order(number: number)
+        if !confirmed {
+            guard let confirm else {
+                throw ShopError.order("delete removes order #\(number) for good; add --yes to confirm")
+            }
+            let summary = OrderView.oneLine(stored.order)
+            guard confirm("Delete order #\(number) (\(summary)) for good? [y/N] ") else {
+                say("Kept order #\(number).\n")
+                return
+            }
+        }
+        _ = try await shop.deleteOrder(number: number)
+        say("Order #\(number) deleted.\n")
+    }
+
+    private func showPromotions() async throws {
+        let promotions = try await shop.promotions(refresh: true)
+        say(PromotionView.render(promotions, now: shop.clock.now(), timeZone: shop.clock.timeZone, style: style))
+    }
+
+    private func showReport(json: Bool) async throws {
+        let (orders, problems) = try await shop.todaysOrders()
+        let report = DailyReport(day: shop.clock.today, orders: orders.map(\.order))
+        say(json ? ReportView.json(report) + "\n" : ReportView.render(report, style: style))
+        for problem in problems { warn(problem) }
+    }
+
+    // MARK: - Banner
+
+    /// Reloads the banners (promotions start and end) and returns the one to show now.
+    public func currentBanner() async -> Banner? {
+        if let banners = try? await shop.banners() { rotator.update(banners: banners, at: instant()) }
+        return rotator.current(at: instant())
+    }
+
+    private func showBanner(_ move: BannerMove?) async throws {
+        rotator.update(banners: try await shop.banners(), at: instant())
+        let banner: Banner?
+        switch move {
+        case nil: banner = rotator.current(at: instant())
+        case .next: banner = rotator.next(at: instant())
+        case .previous: banner = rotator.previous(at: instant())
+        }
+        say(banner.map { BannerView.line($0, style: style) + "\n" } ?? "No promotions or seasonal drinks to show.\n")
+    }
+
+    // MARK: - Output
+
+    func say(_ text: String) { output.write(text) }
+
+    func fail(_ message: String) { output.writeError(style.paint("error: ", .red, .bold) + message + "\n") }
+
+    func warn(_ message: String) { output.writeError(style.paint("warning: ", .yellow) + message + "\n") }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Synchronization
+
+/// Where the interpreter writes: normal output and errors apart, so a one-shot command's error goes
+/// to standard error. Injected, so tests read exactly what staff would see.
+public protocol ShopOutput: Sendable {
+    func write(_ text: String)
+    func writeError(_ text: String)
+}
+
+/// Standard output and standard error, unbuffered line by line.
+public struct StandardOutput: ShopOutput {
+    public init() {}
+
+    public func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    public func writeError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+/// Collects output in memory (tests, and the server's one-line logs).
+public final class CapturedOutput: ShopOutput {
+    private let buffer = Mutex<(out: String, err: String)>(("", ""))
+
+    public init() {}
+
+    public func write(_ text: String) { buffer.withLock { $0.out += text } }
+    public func writeError(_ text: String) { buffer.withLock { $0.err += text } }
+
+    /// Everything written to the output so far.
+    public var text: String { buffer.withLock { $0.out } }
+    /// Everything written as errors so far.
+    public var errors: String { buffer.withLock { $0.err } }
+}

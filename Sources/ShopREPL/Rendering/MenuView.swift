@@ -1,0 +1,39 @@
+import DrinkShopCore
+
+/// The menu as tables, one per category, aligned by display width.
+enum MenuView {
+    /// The drinks a `menu` filter selects: a whole category, or a name search.
+    static func select(_ menu: Menu, filter: String) -> [Drink] {
+        if let category = DrinkCategory(parsing: filter) { return menu.drinks(in: category) }
+        return menu.search(filter)
+    }
+
+    static func render(_ drinks: [Drink], style: ColorPolicy) -> String {
+        var out = ""
+        for category in DrinkCategory.allCases {
+            let inCategory = drinks.filter { $0.category == category }
+            guard !inCategory.isEmpty else { continue }
+            out += style.paint("\(category.rawValue) \(category.englishName)", .bold, .cyan) + "\n"
+            var table = TextTable(columns: [
+                .init("Drink"), .init("English"), .init("中 M", alignment: .right), .init("大 L", alignment: .right),
+                .init(""),
+            ])
+            for drink in inCategory {
+                var marks: [String] = []
+                if drink.hotAvailable { marks.append("♨ hot ok") }
+                if !drink.available { marks.append(style.paint("售完 sold out", .red)) }
+                table.append([drink.name, drink.englishName ?? "", "$\(drink.mediumPrice)",
+                              drink.largePrice.map { "$\($0)" } ?? "—", marks.joined(separator: "  ")])
+            }
+            out += table.render(style: style) + "\n"
+        }
+        return out
+    }
+}
+
+/// One promotion or seasonal drink, above the prompt.
+enum BannerView {
+    static func line(_ banner: Banner, style: ColorPolicy) -> String {
+        style.paint("★ \(banner.text)", .yellow)
+    }
+}

@@ -1,0 +1,81 @@
+import DrinkShop
+import DrinkShopCore
+
+/// Receipts and order lists.
+enum OrderView {
+    static func select(_ orders: [StoredOrder], _ filter: OrdersFilter) -> [StoredOrder] {
+        switch filter {
+        case .all: return orders
+        case .open: return orders.filter { !$0.order.status.isFinal }
+        case .status(let status): return orders.filter { $0.order.status == status }
+        }
+    }
+
+    /// The receipt of one order: pickup number, lines, discount and total.
+    static func receipt(_ stored: StoredOrder, title: String, style: ColorPolicy) -> String {
+        let order = stored.order
+        var out = style.paint("\(title) — 取餐號 #\(order.pickupNumber)", .bold, .green) + "\n"
+        out += "for \(order.orderName) · placed by \(order.placedBy) · \(order.status.rawValue)\n"
+        var table = TextTable(columns: [
+            .init("#", alignment: .right), .init("Drink"), .init("Options"), .init("Cups", alignment: .right),
+            .init("Each", alignment: .right), .init("Total", alignment: .right),
+        ])
+        for (index, line) in order.lines.enumerated() {
+            table.append(["\(index + 1)", line.drinkName, line.optionSummary, "\(line.quantity)", "$\(line.unitPrice)",
+                          "$\(line.lineTotal)"])
+            if let note = line.note { table.append(["", "", "note: \(note)", "", "", ""]) }
+        }
+        out += table.render(style: style)
+        out += "Subtotal $\(order.subtotal)\n"
+        if let promotion = order.promotion {
+            out += style.paint("Discount -$\(order.discount) (\(promotion.name))", .yellow) + "\n"
+        }
+        out += style.paint("Total $\(order.total)", .bold) + "  (\(order.cupCount) cup\(order.cupCount == 1 ? "" : "s"))\n"
+        return out
+    }
+
+    /// Today's orders as a table.
+    static func list(_ orders: [StoredOrder], filter: OrdersFilter, day: String, style: ColorPolicy) -> String {
+        guard !orders.isEmpty else {
+            switch filter {
+            case .open: return "No open orders on \(day). (orders all shows finished ones)\n"
+            case .all: return "No orders yet on \(day).\n"
+            case .status(let status): return "No \(status.rawValue) orders on \(day).\n"
+            }
+        }
+        var table = TextTable(columns: [
+            .init("#", alignment: .right), .init("Status"), .init("For"), .init("Drinks", maxWidth: 60),
+            .init("Cups", alignment: .right), .init("Total", alignment: .right),
+        ])
+        for stored in orders {
+            let order = stored.order
+            let number = stored.isForeign ? "app" : "\(order.pickupNumber)"
+            let status = statusLabel(order.status, style: style)
+            table.append([number, status, order.orderName, drinks(order), "\(order.cupCount)", "$\(order.total)"])
+        }
+        let cups = orders.reduce(0) { $0 + $1.order.cupCount }
+        let total = orders.filter { $0.order.status != .cancelled }.reduce(0) { $0 + $1.order.total }
+        return table.render(style: style) + "\(orders.count) order\(orders.count == 1 ? "" : "s"), \(cups) cups, $\(total)\n"
+    }
+
+    /// "白玉歐蕾 大杯•少冰•半糖 x2; 熟成紅茶 …"
+    static func drinks(_ order: Order) -> String {
+        order.lines.map { line in
+            line.drinkName + " " + line.optionSummary + (line.quantity > 1 ? " x\(line.quantity)" : "")
+        }.joined(separator: "; ")
+    }
+
+    static func oneLine(_ order: Order) -> String {
+        "for \(order.orderName): \(drinks(order)), $\(order.total)"
+    }
+
+    private static func statusLabel(_ status: OrderStatus, style: ColorPolicy) -> String {
+        let text = "\(status.chineseLabel) \(status.rawValue)"
+        switch status {
+        case .ready: return style.paint(text, .green, .bold)
+        case .cancelled: return style.paint(text, .red)
+        case .pickedUp: return style.paint(text, .dim)
+        case .placed, .preparing: return text
+        }
+    }
+}

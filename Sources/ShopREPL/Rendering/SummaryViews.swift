@@ -1,0 +1,100 @@
+import Airtable
+import DrinkShop
+import DrinkShopCore
+import Foundation
+
+enum SeedView {
+    static func summary(_ report: SeedReport, path: String) -> String {
+        let d = report.drinks
+        let p = report.promotions
+        return "Seeded \(path): drinks \(d.created) created, \(d.updated) updated, \(d.unchanged) unchanged; "
+            + "promotions \(p.created) created, \(p.updated) updated, \(p.unchanged) unchanged\n"
+    }
+}
+
+enum PromotionView {
+    static func render(_ promotions: [Promotion], now: Date, timeZone: TimeZone, style: ColorPolicy) -> String {
+        guard !promotions.isEmpty else { return "No promotions. Add some with seed Seeds/promotions.json\n" }
+        var table = TextTable(columns: [.init("Promotion"), .init("What"), .init("When"), .init("Now")])
+        for promotion in promotions.sorted(by: { $0.name < $1.name }) {
+            let active = promotion.isActive(at: now)
+            let state: String
+            if active {
+                state = style.paint("active", .green)
+            } else if let start = promotion.startsAt, now < start {
+                state = "upcoming"
+            } else {
+                state = style.paint("ended", .dim)
+            }
+            table.append([promotion.name, promotion.summary, window(promotion, timeZone: timeZone), state])
+        }
+        return table.render(style: style)
+    }
+
+    private static func window(_ promotion: Promotion, timeZone: TimeZone) -> String {
+        let format = { (date: Date) -> String in
+            let formatter = DateFormatter()
+            formatter.timeZone = timeZone
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.dateFormat = "yyyy-MM-dd HH:mm"
+            return formatter.string(from: date)
+        }
+        switch (promotion.startsAt, promotion.endsAt) {
+        case (nil, nil): return "always"
+        case (let start?, nil): return "from \(format(start))"
+        case (nil, let end?): return "until \(format(end))"
+        case (let start?, let end?): return "\(format(start)) – \(format(end))"
+        }
+    }
+}
+
+enum ReportView {
+    static func render(_ report: DailyReport, style: ColorPolicy) -> String {
+        var out = style.paint("Daily report \(report.day)", .bold) + "\n"
+        out += "Orders \(report.orders) · cups \(report.cups) · sales $\(report.subtotal) · discounts -$\(report.discounts)"
+            + " · revenue $\(report.revenue)\n"
+        out += "Cancelled \(report.cancelledOrders) order\(report.cancelledOrders == 1 ? "" : "s") ($\(report.cancelledAmount))\n"
+        if report.openOrders > 0 {
+            out += style.paint("\(report.openOrders) order\(report.openOrders == 1 ? " is" : "s are") still open; "
+                + "close them before ending the day", .yellow) + "\n"
+        }
+        for (title, rows) in [("By drink", report.byDrink), ("By category", report.byCategory), ("By size", report.bySize),
+                              ("Add-ons", report.addOns)] where !rows.isEmpty {
+            out += "\n" + style.paint(title, .bold) + "\n"
+            var table = TextTable(columns: [.init(""), .init("Cups", alignment: .right), .init("NT$", alignment: .right)])
+            for row in rows { table.append([row.name, "\(row.cups)", "\(row.revenue)"]) }
+            out += table.render(style: style)
+        }
+        return out
+    }
+
+    static func json(_ report: DailyReport) -> String {
+        let rows = { (rows: [DailyReport.Row]) -> JSONValue in
+            .array(rows.map { ["name": .string($0.name), "cups": .int($0.cups), "revenue": .int($0.revenue)] })
+        }
+        return JSONWriter.string([
+            "day": .string(report.day), "orders": .int(report.orders), "cups": .int(report.cups),
+            "subtotal": .int(report.subtotal), "discounts": .int(report.discounts), "revenue": .int(report.revenue),
+            "cancelledOrders": .int(report.cancelledOrders), "cancelledAmount": .int(report.cancelledAmount),
+            "openOrders": .int(report.openOrders), "byDrink": rows(report.byDrink), "byCategory": rows(report.byCategory),
+            "bySize": rows(report.bySize), "addOns": rows(report.addOns),
+        ])
+    }
+}
+
+enum HelpView {
+    static func text(topic: String?, style: ColorPolicy) throws(CommandError) -> String {
+        guard let topic else {
+            var table = TextTable(columns: [.init("Command"), .init("What it does")])
+            for info in CommandCatalog.all { table.append([info.usage, info.summary]) }
+            return table.render(style: style) + "Type help <command> for details. Chinese or English options both work.\n"
+        }
+        guard let info = CommandCatalog.find(topic) else {
+            throw .syntax("no command \"\(topic)\"; type help for the list")
+        }
+        var out = style.paint(info.usage, .bold) + "\n  \(info.summary)\n"
+        for line in info.details { out += "  \(line)\n" }
+        if !info.aliases.isEmpty { out += "  also: \(info.aliases.joined(separator: ", "))\n" }
+        return out
+    }
+}

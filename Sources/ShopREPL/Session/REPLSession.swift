@@ -1,0 +1,50 @@
+import DrinkShop
+import DrinkShopCore
+import Foundation
+
+/// The read-eval-print loop: a header, the current banner above each prompt, one command per line.
+/// At a terminal a failed command just shows its error; from a pipe every line still runs, and the
+/// exit status says whether any failed.
+public struct REPLSession {
+    let interpreter: ShopInterpreter
+    let reader: any LineReader
+    let completer: ShopCompleter?
+    let output: any ShopOutput
+    /// Whether a person is typing (prompts, banners and the goodbye are for them).
+    let interactive: Bool
+
+    public init(interpreter: ShopInterpreter, reader: any LineReader, completer: ShopCompleter?, output: any ShopOutput,
+                interactive: Bool) {
+        self.interpreter = interpreter
+        self.reader = reader
+        self.completer = completer
+        self.output = output
+        self.interactive = interactive
+    }
+
+    /// Runs until `quit` or the end of input. Returns the process exit status.
+    public func run(header: String) async -> Int32 {
+        if interactive { output.write(header) }
+        var failures = 0
+        while true {
+            var prompt = "drinkshop" + (interpreter.staff.map { " [\($0)]" } ?? "") + "> "
+            if interactive {
+                if let names = try? await interpreter.shop.menu().names { completer?.update(drinkNames: names) }
+                if let banner = await interpreter.currentBanner() {
+                    prompt = BannerView.line(banner, style: interpreter.style) + "\n" + prompt
+                }
+            }
+            guard let line = await reader.nextLine(prompt: prompt) else {
+                if interactive { output.write("\n") }
+                break
+            }
+            switch await interpreter.run(line: line) {
+            case .succeeded: continue
+            case .failed: failures += 1
+            case .quit: return failures > 0 && !interactive ? 1 : 0
+            }
+        }
+        if interactive { output.write("Bye. 謝謝光臨!\n") }
+        return failures > 0 && !interactive ? 1 : 0
+    }
+}
