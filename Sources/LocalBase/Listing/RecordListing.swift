@@ -78,7 +78,10 @@ extension BaseContext {
 
     /// Every matching record's (seq, id), sorted; done once, at a sorted listing's first page.
     private func sortedEntries(_ plan: ListPlan, _ rows: RecordRows) throws -> [(seq: Int64, id: String)] {
-        let candidates = try rows.scan(after: 0, ceiling: .max, limit: .max, equalities: plan.filter.equalities)
+        // Without a formula to run, only the sort fields are needed, and SQLite extracts them.
+        let candidates = plan.filter.test == nil
+            ? try rows.scanCells(of: plan.order.keys.map(\.field), equalities: plan.filter.equalities)
+            : try rows.scan(after: 0, ceiling: .max, limit: .max, equalities: plan.filter.equalities)
         var keyed: [(seq: Int64, id: String, values: [RecordOrder.Value])] = []
         for record in candidates where plan.filter.keeps(record) {
             keyed.append((record.seq, record.id, plan.order.values(of: record)))

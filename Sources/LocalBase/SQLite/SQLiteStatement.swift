@@ -79,6 +79,8 @@ final class SQLiteStatement {
 
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
+    func isText(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_TEXT }
+
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
     func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }

@@ -100,6 +100,46 @@ struct RecordRows {
         return records
     }
 
+    /// Every record (optionally only those with the given field values), carrying only the cells of
+    /// `fields`: read with json_extract, so sorting a large table never parses whole records.
+    func scanCells(of fields: [FieldSchema], equalities: [(fieldID: String, value: SQLiteValue)]) throws
+        -> [StoredRecord]
+    {
+        let stored = fields.filter { !$0.type.isComputed }
+        var sql = "SELECT seq, id, created_ms, modified_ms"
+        for field in stored { sql += ", " + BaseFile.cellExpression(field.id) }
+        sql += " FROM \(name) WHERE 1"
+        var values: [SQLiteValue] = []
+        for (fieldID, value) in equalities {
+            values.append(value)
+            sql += " AND \(BaseFile.cellExpression(fieldID)) = ?\(values.count)"
+        }
+        var records: [StoredRecord] = []
+        try file.connection.query(sql + " ORDER BY seq", values) { row in
+            var cells: [String: JSONValue] = [:]
+            for (index, field) in stored.enumerated() {
+                if let value = Self.extracted(row, column: Int32(4 + index), type: field.type) { cells[field.id] = value }
+            }
+            records.append(StoredRecord(seq: row.int64(0), id: row.text(1) ?? "", createdMillis: row.int64(2),
+                                        modifiedMillis: row.int64(3), cells: cells))
+        }
+        return records
+    }
+
+    /// A json_extract result as the cell it came from: arrays come back as JSON text, booleans as 0/1.
+    private static func extracted(_ row: SQLiteStatement, column: Int32, type: FieldType) -> JSONValue? {
+        if row.isNull(column) { return nil }
+        switch type {
+        case .multipleSelects, .multipleAttachments:
+            return row.text(column).flatMap { try? JSONParser.parse($0) }
+        case .checkbox:
+            return .bool(row.int64(column) != 0)
+        default:
+            if row.isText(column) { return row.text(column).map(JSONValue.string) }
+            return .number(row.double(column))
+        }
+    }
+
     static func read(_ row: SQLiteStatement) throws -> StoredRecord {
         let id = row.text(1) ?? ""
         let text = row.text(4) ?? "{}"
