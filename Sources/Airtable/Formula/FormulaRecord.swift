@@ -1,0 +1,29 @@
+import Foundation
+
+/// What evaluating a formula sees of one record.
+public struct FormulaRecord: Sendable {
+    /// The record id, for `RECORD_ID()`.
+    public var id: String
+    /// When the record was created, for `CREATED_TIME()` and createdTime fields with no stored cell.
+    public var createdTime: Date
+    /// The cells, keyed by **field id**; a missing key is an empty cell.
+    public var cells: [String: JSONValue]
+    /// The moment `NOW()` and `TODAY()` read: injected, so evaluation never reads a clock.
+    public var now: Date
+    /// The zone in which calendar dates are read and written: `TODAY()`'s midnight, date-only cells
+    /// and times without a zone, `DATETIME_FORMAT`, `YEAR`…`WEEKDAY`, `IS_SAME` by day, and a date's
+    /// text. Airtable computes formulas in UTC (GMT), which is the default.
+    public var timeZone: TimeZone
+
+    public init(id: String, createdTime: Date, cells: [String: JSONValue], now: Date,
+                timeZone: TimeZone = FormulaRecord.utc) {
+        self.id = id
+        self.createdTime = createdTime
+        self.cells = cells
+        self.now = now
+        self.timeZone = timeZone
+    }
+
+    /// UTC, the zone Airtable's formulas work in.
+    public static let utc: TimeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
+}
