@@ -40,8 +40,7 @@ struct ListPlan {
                                              userLocale: query.userLocale)
         output = RecordOutput(table: table, byFieldID: query.returnFieldsByFieldId, text: text, only: only)
         if let formula = query.filterByFormula, !formula.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            let zone = query.timeZone.flatMap(TimeZones.named) ?? TimeZones.utc
-            filter = try FormulaFilter.make(formula, table: table, now: now, timeZone: zone)
+            filter = try FormulaFilter.make(formula, table: table, now: now)
         } else {
             filter = .all
         }
