@@ -5,7 +5,7 @@ import Foundation
 /// (`2026-11-29T06:30:00.000Z`), whatever zone the client wrote it in.
 enum CellDates {
     /// A date cell. Any timestamp Airtable accepts is read; its own calendar day (as written) is kept.
-    static func date(_ value: JSONValue, typecast: Bool, _ reject: (String) -> APIError) throws -> JSONValue {
+    static func date(_ value: JSONValue, _ reject: (String) -> APIError) throws -> JSONValue {
         guard case .string(let raw) = value else { throw reject("a date \"YYYY-MM-DD\" is needed, not \(describe(value))") }
         let text = raw.trimmingCharacters(in: .whitespaces)
         if text.isEmpty { return .null }

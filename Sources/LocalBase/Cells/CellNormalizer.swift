@@ -67,7 +67,7 @@ struct CellNormalizer {
         case .multipleSelects:
             stored = .array(try multipleChoices(value, field: field, reject).map { .string($0) })
         case .date:
-            stored = try CellDates.date(value, typecast: typecast, reject)
+            stored = try CellDates.date(value, reject)
         case .dateTime:
             stored = try CellDates.dateTime(value, zone: field.options?["timeZone"]?.stringValue, reject)
         case .multipleAttachments:
