@@ -228,6 +228,64 @@ import Testing
         #expect(zone?.message?.contains("Mars/Olympus") == true)
     }
 
+    @Test func theOldestUnfinishedListingsAreForgottenFirst() async throws {
+        let clock = TestClock()
+        let base = try await baseWith(3, clock: clock)
+        var offsets: [String] = []
+        for _ in 0..<130 {
+            clock.advance(seconds: 1)
+            offsets.append(try #require(try await base.listRecords(in: "Orders", query: ListQuery(pageSize: 1)).offset))
+        }
+        #expect(await apiError { try await base.listRecords(in: "Orders", query: ListQuery(pageSize: 1, offset: offsets[0])) }
+            == .iteratorNotAvailable)
+        let recent = try await base.listRecords(in: "Orders", query: ListQuery(pageSize: 1, offset: offsets[129]))
+        #expect(qtys(recent.records) == [2])
+    }
+
+    @Test func sortedListingSkipsRecordsDeletedMeanwhileAndShowsCurrentValues() async throws {
+        let base = try await baseWith(6)
+        let first = try await base.listRecords(in: "Orders", query: ListQuery(sort: [SortKey(field: "qty")], pageSize: 2))
+        let rest = try await base.allRecords(in: "Orders").filter { [3, 5].contains($0.fields["qty"]?.intValue) }
+        _ = try await base.deleteRecords(in: "Orders", ids: [rest[0].id])
+        _ = try await base.updateRecord(in: "Orders", id: rest[1].id, ["name": "changed"])
+        var query = ListQuery(sort: [SortKey(field: "qty")], pageSize: 2, offset: first.offset)
+        var later: [Record] = []
+        while let offset = query.offset {
+            let page = try await base.listRecords(in: "Orders", query: query)
+            later += page.records
+            query.offset = page.offset
+            #expect(page.offset != offset)
+        }
+        #expect(qtys(first.records) + qtys(later) == [1, 2, 4, 5, 6])
+        #expect(later.first { $0.fields["qty"] == 5 }?.fields["name"] == "changed")
+    }
+
+    @Test func sortsDatesTimesAndComputedFields() async throws {
+        let clock = TestClock()
+        let (base, _) = try await makeOrdersBase(clock: clock)
+        for (day, time) in [("2026-12-01", "2026-11-29T10:00:00Z"), ("2025-01-31", "2026-11-29T09:00:00Z"),
+                            ("2026-11-30", "2026-11-29T11:00:00Z")] {
+            clock.advance(seconds: 1)
+            _ = try await base.createRecord(in: "Orders", ["day": .string(day), "pickedUpAt": .string(time)])
+        }
+        func days(_ key: SortKey) async throws -> [String] {
+            try await base.allRecords(in: "Orders", query: ListQuery(sort: [key])).compactMap { $0.fields["day"]?.stringValue }
+        }
+        #expect(try await days(SortKey(field: "day")) == ["2025-01-31", "2026-11-30", "2026-12-01"])
+        #expect(try await days(SortKey(field: "pickedUpAt")) == ["2025-01-31", "2026-12-01", "2026-11-30"])
+        #expect(try await days(SortKey(field: "created", direction: .descending)) == ["2026-11-30", "2025-01-31", "2026-12-01"])
+        #expect(try await days(SortKey(field: "number", direction: .descending)) == ["2026-11-30", "2025-01-31", "2026-12-01"])
+    }
+
+    @Test func cellFormatStringKeyedByFieldId() async throws {
+        let (base, table) = try await makeOrdersBase()
+        _ = try await base.createRecord(in: "Orders", ["size": "大杯", "paid": false])
+        let sizeID = try #require(table.field("size")?.id)
+        let query = ListQuery(fields: ["size", "paid"], cellFormat: .string, timeZone: "Asia/Taipei", userLocale: "zh-tw",
+                              returnFieldsByFieldId: true)
+        #expect(try await base.listRecords(in: "Orders", query: query).records[0].fields == [sizeID: "大杯"])
+    }
+
     @Test func commentCountIsAccepted() async throws {
         let base = try await baseWith(3)
         let page = try await base.listRecords(in: "Orders", query: ListQuery(includeCommentCount: true))

@@ -108,6 +108,24 @@ import Testing
         #expect(other.createdRecords.count == 1)
     }
 
+    @Test func typecastUpsertCreatesOptionsAndMatchesConvertedValues() async throws {
+        let (base, table) = try await makeOrdersBase()
+        let existing = try await base.createRecord(in: "Orders", ["qty": 12, "name": "x"])
+        let result = try await base.upsertRecords(in: "Orders", [UpsertRecord(fields: ["qty": "12", "size": "特大杯"])],
+                                                  mergeOn: ["qty"], replace: false, options: WriteOptions(typecast: true))
+        #expect(result.updatedRecords == [existing.id])
+        #expect(result.records[0].fields["size"] == "特大杯")
+        #expect(try await base.schema().table(table.id)?.field("size")?.choices.last == "特大杯")
+    }
+
+    @Test func returnsFieldsByIdWhenAsked() async throws {
+        let (base, table) = try await makeOrdersBase()
+        let nameID = try #require(table.field("name")?.id)
+        let result = try await base.upsertRecords(in: "Orders", [UpsertRecord(fields: [nameID: "a"])], mergeOn: [nameID],
+                                                  replace: false, options: WriteOptions(returnFieldsByFieldId: true))
+        #expect(result.records[0].fields[nameID] == "a")
+    }
+
     @Test func nullMergeValueMatchesNothing() async throws {
         let (base, _) = try await makeOrdersBase()
         _ = try await base.createRecord(in: "Orders", ["qty": 1])

@@ -29,8 +29,9 @@ final class ListIterators {
 
     private let lifetime: TimeInterval
     private var live: [String: Iterator] = [:]
-    /// Bounds the memory a client that never finishes its listings can pin.
-    private let capacity = 256
+    /// Bounds the memory a client that never finishes its listings can pin (a sorted listing keeps the
+    /// ids of all its matches).
+    private let capacity = 128
 
     init(lifetime: Duration) {
         let parts = lifetime.components
@@ -60,6 +61,9 @@ final class ListIterators {
     func store(_ iterator: Iterator, key: String?) -> String {
         let key = key ?? AirtableID.make("itr")
         live[key] = iterator
+        if live.count > capacity {
+            live = live.filter { iterator.lastUsed.timeIntervalSince($0.value.lastUsed) <= lifetime }
+        }
         if live.count > capacity { evictOldest() }
         return key + "/" + iterator.nextRecordID
     }
