@@ -133,6 +133,22 @@ import Testing
         #expect(bad?.message?.contains("does not read as a number") == true)
     }
 
+    @Test func typecastReadsDatesAsPeopleTypeThemAndBlankNumbers() async throws {
+        let (base, _) = try await makeOrdersBase()
+        let options = WriteOptions(typecast: true)
+        let record = try await base.createRecords(in: "Orders", [[
+            "day": "11/29/2026", "pickedUpAt": "2026/11/29 22:30", "qty": " ",
+        ]], options: options)[0]
+        #expect(record.fields["day"] == "2026-11-29")
+        #expect(record.fields["pickedUpAt"] == "2026-11-29T14:30:00.000Z")  // read in the field's zone, Taipei
+        #expect(record.fields["qty"] == nil)
+        // Without typecast the same values are refused.
+        #expect(await apiError { try await base.createRecord(in: "Orders", ["day": "11/29/2026"]) }?.type == "INVALID_VALUE_FOR_COLUMN")
+        #expect(await apiError { try await base.createRecord(in: "Orders", ["qty": " "]) }?.type == "INVALID_VALUE_FOR_COLUMN")
+        let impossible = await apiError { try await base.createRecords(in: "Orders", [["day": "2/30/2026"]], options: options) }
+        #expect(impossible?.message?.contains("is not a date") == true)
+    }
+
     @Test func typecastCheckboxWords() async throws {
         let (base, _) = try await makeOrdersBase()
         let options = WriteOptions(typecast: true)

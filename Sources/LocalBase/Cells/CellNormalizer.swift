@@ -50,6 +50,9 @@ struct CellNormalizer {
         case .singleLineText, .multilineText, .richText, .email, .url, .phoneNumber:
             stored = .string(try text(value, reject))
         case .number, .currency, .percent, .duration:
+            if typecast, case .string(let text) = value, text.trimmingCharacters(in: .whitespaces).isEmpty {
+                return .null  // typecast reads blank text as an empty cell
+            }
             stored = .number(try number(value, percent: field.type == .percent, duration: field.type == .duration,
                                         reject))
         case .rating:
@@ -67,9 +70,10 @@ struct CellNormalizer {
         case .multipleSelects:
             stored = .array(try multipleChoices(value, field: field, reject).map { .string($0) })
         case .date:
-            stored = try CellDates.date(value, reject)
+            stored = try CellDates.date(value, typecast: typecast, reject)
         case .dateTime:
-            stored = try CellDates.dateTime(value, zone: field.options?["timeZone"]?.stringValue, reject)
+            stored = try CellDates.dateTime(value, zone: field.options?["timeZone"]?.stringValue, typecast: typecast,
+                                          reject)
         case .multipleAttachments:
             stored = try CellAttachments.normalize(value, typecast: typecast, reject)
         case .autoNumber, .createdTime, .lastModifiedTime:
