@@ -27,7 +27,7 @@ struct FormulaEvaluator {
         case .call(let function, let arguments):
             return try call(function, arguments)
         case .regexMatch(let textNode, let regex):
-            return .bool(regex.matches(try evaluate(textNode).string(timeZone)))
+            return .bool(try regex.matches(try evaluate(textNode).string(timeZone)))
         }
     }
 

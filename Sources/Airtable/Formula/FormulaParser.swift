@@ -40,7 +40,7 @@ struct FormulaParser {
             index += 1
             let (right, rightDepth) = try parseBinary(minimumPrecedence: op.precedence + 1, depth: depth + 1)
             let combined = max(leftDepth, rightDepth) + 1
-            try checkDepth(depth + combined, at: operatorToken)
+            try checkDepth(max(depth, combined), at: operatorToken)
             left = .binary(op, left, right)
             leftDepth = combined
         }

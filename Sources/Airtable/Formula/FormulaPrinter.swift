@@ -22,15 +22,10 @@ enum FormulaPrinter {
             out += Formula.field(name)
         case .unary(.negate, let operand):
             out += "-"
-            // `-(5)` keeps a negated literal apart from the literal -5, and `-(-5)` from `--5`.
-            if case .binary = operand {
-                writeParenthesized(operand, into: &out)
-            } else if case .number = operand {
-                writeParenthesized(operand, into: &out)
-            } else if case .unary = operand {
-                writeParenthesized(operand, into: &out)
-            } else {
-                write(operand, into: &out)
+            // `-(5)` keeps a negated literal apart from the literal -5 (which `-5` reads as).
+            switch operand {
+            case .binary, .number: writeParenthesized(operand, into: &out)
+            default: write(operand, into: &out)
             }
         case .binary(let op, let left, let right):
             writeOperand(left, of: op, needsParenthesesAtSamePrecedence: false, into: &out)
@@ -53,9 +48,6 @@ enum FormulaPrinter {
         if case .binary(let op, _, _) = operand,
            op.precedence < parent.precedence || (needsParenthesesAtSamePrecedence && op.precedence == parent.precedence)
         {
-            writeParenthesized(operand, into: &out)
-        } else if case .number(let value) = operand, value < 0 || (value == 0 && value.sign == .minus) {
-            // `2*-3` would read back fine, but `a - -3` is clearer as `a - (-3)`; both parse the same.
             writeParenthesized(operand, into: &out)
         } else {
             write(operand, into: &out)

@@ -27,3 +27,20 @@ public struct FormulaRecord: Sendable {
     /// UTC, the zone Airtable's formulas work in.
     public static let utc: TimeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
 }
+
+extension FormulaRecord {
+    /// The record as a formula sees it, with its cells re-keyed from field names (or ids, either is
+    /// accepted) to field ids. Cells naming no field of `fields` are left out.
+    public init(_ record: Record, fields: [FieldSchema], now: Date, timeZone: TimeZone = FormulaRecord.utc) {
+        var idsByKey: [String: String] = [:]
+        for field in fields {
+            idsByKey[field.id] = field.id
+            if idsByKey[field.name] == nil { idsByKey[field.name] = field.id }
+        }
+        var cells: [String: JSONValue] = [:]
+        for (key, value) in record.fields {
+            if let id = idsByKey[key] { cells[id] = value }
+        }
+        self.init(id: record.id, createdTime: record.createdTime, cells: cells, now: now, timeZone: timeZone)
+    }
+}

@@ -2,7 +2,8 @@ import Foundation
 
 /// FIND, SEARCH, LOWER, UPPER, LEN, TRIM, LEFT, RIGHT, MID, SUBSTITUTE, REPLACE, CONCATENATE, REPT, T,
 /// VALUE, REGEX_MATCH. Positions and lengths count characters as a person does (`'珍珠🧋'` has 3), and
-/// positions are 1-based.
+/// positions are 1-based. FIND and SEARCH are both case-sensitive; they differ only in what they give
+/// when there is no match (0 and blank).
 extension FormulaEvaluator {
     func text(_ function: FormulaFunction, _ arguments: [FormulaValue]) throws(FormulaFailure) -> FormulaValue {
         let name = function.rawValue
@@ -59,6 +60,7 @@ extension FormulaEvaluator {
         case .rept:
             let piece = try arguments[0].string(timeZone)
             let times = try count(arguments[1], name, "number of times")
+            guard !piece.isEmpty else { return .text("") }
             try Self.checkLength(piece.utf8.count.multipliedReportingOverflow(by: times).overflow
                 ? Int.max : piece.utf8.count * times)
             return .text(String(repeating: piece, count: times))
