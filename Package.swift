@@ -39,6 +39,7 @@ let package = Package(
         .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable"], swiftSettings: strict),
         .testTarget(name: "DrinkShopCoreTests", dependencies: ["DrinkShopCore"], swiftSettings: strict),
         .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL"], swiftSettings: strict),
+        .testTarget(name: "LocalBaseTests", dependencies: ["LocalBase", "Airtable"], swiftSettings: strict),
 
     ]
 )

@@ -1,0 +1,106 @@
+import Airtable
+import Foundation
+
+/// List records (reference §2): parameters checked, then one page read from one snapshot of the file.
+extension BaseContext {
+    func listRecords(in tableName: String, query: ListQuery) throws -> RecordPage {
+        let plan = try ListPlan(query: query, table: table(tableName), now: clock())
+        // Indexes are made before the read transaction: creating one writes, and a read transaction
+        // that tries to upgrade fails at once when another connection writes.
+        for (fieldID, _) in plan.filter.equalities where try !file.hasIndex(tableID: plan.table.id, fieldID: fieldID) {
+            try file.connection.writeTransaction { try file.ensureIndex(tableID: plan.table.id, fieldID: fieldID) }
+        }
+        return try file.connection.readTransaction { try page(plan, query: query) }
+    }
+
+    private func page(_ plan: ListPlan, query: ListQuery) throws -> RecordPage {
+        let now = clock()
+        let rows = RecordRows(file: file, tableID: plan.table.id)
+        var resumed: (key: String, iterator: ListIterators.Iterator)?
+        if let offset = query.offset, !offset.isEmpty {
+            resumed = try iterators.resume(offset, tableID: plan.table.id, now: now)
+        }
+        let remaining = resumed.map { $0.iterator.remaining } ?? query.maxRecords
+        if plan.pageSize == 0 || remaining == 0 {
+            iterators.finish(resumed?.key)
+            return RecordPage(records: [])
+        }
+        let take = min(plan.pageSize, remaining ?? Int.max)
+
+        var page: [StoredRecord]
+        var next: ListIterators.Position?
+        var nextID: String?
+        switch resumed?.iterator.position {
+        case .sorted(let entries, let start)?:
+            (page, next, nextID) = try sortedPage(entries, from: start, take: take, rows: rows)
+        case .creationOrder(let after, let ceiling)?:
+            (page, next, nextID) = try creationOrderPage(after: after, ceiling: ceiling, take: take, plan, rows)
+        case nil where plan.order.keys.isEmpty:
+            (page, next, nextID) = try creationOrderPage(after: 0, ceiling: rows.maxSeq(), take: take, plan, rows)
+        case nil:
+            let entries = try sortedEntries(plan, rows)
+            (page, next, nextID) = try sortedPage(entries, from: 0, take: take, rows: rows)
+        }
+
+        let left = remaining.map { $0 - take }
+        var offset: String?
+        if let next, let nextID, left.map({ $0 > 0 }) ?? true {
+            let iterator = ListIterators.Iterator(tableID: plan.table.id, position: next, remaining: left,
+                                                  nextRecordID: nextID, lastUsed: now)
+            offset = iterators.store(iterator, key: resumed?.key)
+        } else {
+            iterators.finish(resumed?.key)
+        }
+        return RecordPage(records: page.map(plan.output.record), offset: offset)
+    }
+
+    /// Up to `take` matching records after `after` in creation order, and where the next page starts.
+    private func creationOrderPage(after: Int64, ceiling: Int64, take: Int, _ plan: ListPlan, _ rows: RecordRows)
+        throws -> ([StoredRecord], ListIterators.Position?, String?)
+    {
+        var found: [StoredRecord] = []
+        var cursor = after
+        let batch = max(64, take + 1)
+        scanning: while true {
+            let chunk = try rows.scan(after: cursor, ceiling: ceiling, limit: batch, equalities: plan.filter.equalities)
+            for record in chunk {
+                cursor = record.seq
+                if plan.filter.keeps(record) {
+                    found.append(record)
+                    if found.count > take { break scanning }
+                }
+            }
+            if chunk.count < batch { break }
+        }
+        guard found.count > take else { return (found, nil, nil) }
+        return (Array(found.prefix(take)), .creationOrder(after: found[take - 1].seq, ceiling: ceiling), found[take].id)
+    }
+
+    /// Every matching record's (seq, id), sorted; done once, at a sorted listing's first page.
+    private func sortedEntries(_ plan: ListPlan, _ rows: RecordRows) throws -> [(seq: Int64, id: String)] {
+        // Without a formula to run, only the sort fields are needed, and SQLite extracts them.
+        let candidates = plan.filter.test == nil
+            ? try rows.scanCells(of: plan.order.keys.map(\.field), equalities: plan.filter.equalities)
+            : try rows.scan(after: 0, ceiling: .max, limit: .max, equalities: plan.filter.equalities)
+        var keyed: [(seq: Int64, id: String, values: [RecordOrder.Value])] = []
+        for record in candidates where plan.filter.keeps(record) {
+            keyed.append((record.seq, record.id, plan.order.values(of: record)))
+        }
+        keyed.sort { a, b in plan.order.precedes(a.values, b.values) ?? (a.seq < b.seq) }
+        return keyed.map { ($0.seq, $0.id) }
+    }
+
+    /// One page of a sorted snapshot. Records deleted since the first page are skipped; the others are
+    /// read as they are now.
+    private func sortedPage(_ entries: [(seq: Int64, id: String)], from start: Int, take: Int, rows: RecordRows)
+        throws -> ([StoredRecord], ListIterators.Position?, String?)
+    {
+        let end = min(entries.count, start + take)
+        var page: [StoredRecord] = []
+        for entry in entries[min(start, end)..<end] {
+            if let record = try rows.find(seq: entry.seq) { page.append(record) }
+        }
+        guard end < entries.count else { return (page, nil, nil) }
+        return (page, .sorted(entries: entries, next: end), entries[end].id)
+    }
+}

@@ -1,0 +1,124 @@
+import Airtable
+import Dispatch
+import Foundation
+
+/// An Airtable base stored in one SQLite file: tables and fields described by Airtable's own metadata
+/// JSON, records with Airtable's ids, cell types, errors, formula filtering, sorting and expiring offsets.
+///
+/// Every call runs on the base's own serial dispatch queue, off Swift's cooperative thread pool, and is
+/// bridged back with a continuation, so a slow disk never stalls other tasks. Several instances (in one
+/// process or several) may share a file: writes take SQLite's write lock up front (`BEGIN IMMEDIATE`),
+/// wait for each other (busy timeout), and commit durably (WAL with `synchronous=FULL`).
+public final class LocalBase: SchemaEditing, @unchecked Sendable {
+    // Only `queue` touches `context`: that confinement is what @unchecked Sendable stands for here.
+    private let queue: DispatchQueue
+    private let context: BaseContext
+    private let id: String
+    /// The file this base lives in (":memory:" for an in-memory base).
+    public let path: String
+
+    /// Opens the base at `path`, creating the file and an empty schema if it is new.
+    ///
+    /// - Parameters:
+    ///   - clock: the time of createdTime, lastModifiedTime and offset expiry (injectable for tests).
+    ///   - iteratorLifetime: how long an unused offset stays valid.
+    /// - Throws: `.transport` when the file cannot be opened or is not a base.
+    public init(path: String, clock: @escaping @Sendable () -> Date = Date.init,
+                iteratorLifetime: Duration = .seconds(600)) throws(AirtableError)
+    {
+        self.path = path
+        queue = DispatchQueue(label: "LocalBase \(path)")
+        do {
+            let file = try BaseFile(path: path)
+            id = file.baseID
+            context = BaseContext(file: file, clock: clock, iteratorLifetime: iteratorLifetime)
+        } catch {
+            throw Self.airtableError(error, path: path)
+        }
+    }
+
+    /// A base that lives in memory only and vanishes with this object.
+    public static func inMemory(clock: @escaping @Sendable () -> Date = Date.init,
+                                iteratorLifetime: Duration = .seconds(600)) throws(AirtableError) -> LocalBase
+    {
+        try LocalBase(path: ":memory:", clock: clock, iteratorLifetime: iteratorLifetime)
+    }
+
+    /// `app` + 14 base62 characters, made once when the file was created and kept in it.
+    public var baseID: String { id }
+
+    /// Runs `work` on the base's queue and hands back its result or its error as an AirtableError.
+    private func perform<T: Sendable>(_ work: @escaping @Sendable (BaseContext) throws -> T)
+        async throws(AirtableError) -> T
+    {
+        let result: Result<T, AirtableError> = await withCheckedContinuation { continuation in
+            queue.async { [context, path] in
+                do {
+                    continuation.resume(returning: .success(try work(context)))
+                } catch {
+                    continuation.resume(returning: .failure(Self.airtableError(error, path: path)))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    static func airtableError(_ error: any Error, path: String) -> AirtableError {
+        switch error {
+        case let error as AirtableError: return error
+        case let error as APIError: return .api(error)
+        case let error as SQLiteError where error.isBusy:
+            return .transport("the local base \(path) stayed locked by another writer: \(error.message)")
+        case let error as SQLiteError: return .transport("the local base \(path) failed: \(error)")
+        default: return .transport("the local base \(path) failed: \(error)")
+        }
+    }
+
+    // MARK: RecordStore
+
+    public func listRecords(in table: String, query: ListQuery) async throws(AirtableError) -> RecordPage {
+        try await perform { try $0.listRecords(in: table, query: query) }
+    }
+
+    public func getRecord(in table: String, id: String, options: ReadOptions) async throws(AirtableError) -> Record {
+        try await perform { try $0.getRecord(in: table, id: id, options: options) }
+    }
+
+    public func createRecords(in table: String, _ records: [Fields], options: WriteOptions)
+        async throws(AirtableError) -> [Record]
+    {
+        try await perform { try $0.createRecords(in: table, records, options: options) }
+    }
+
+    public func updateRecords(in table: String, _ updates: [RecordUpdate], replace: Bool, options: WriteOptions)
+        async throws(AirtableError) -> [Record]
+    {
+        try await perform { try $0.updateRecords(in: table, updates, replace: replace, options: options) }
+    }
+
+    public func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
+                              options: WriteOptions) async throws(AirtableError) -> UpsertResult
+    {
+        try await perform {
+            try $0.upsertRecords(in: table, records, mergeOn: mergeOn, replace: replace, options: options)
+        }
+    }
+
+    public func deleteRecords(in table: String, ids: [String]) async throws(AirtableError) -> [String] {
+        try await perform { try $0.deleteRecords(in: table, ids: ids) }
+    }
+
+    public func schema() async throws(AirtableError) -> BaseSchema {
+        try await perform { try $0.schema() }
+    }
+
+    // MARK: SchemaEditing
+
+    public func createTable(_ spec: TableSpec) async throws(AirtableError) -> TableSchema {
+        try await perform { try $0.createTable(spec) }
+    }
+
+    public func createField(in table: String, _ spec: FieldSpec) async throws(AirtableError) -> FieldSchema {
+        try await perform { try $0.createField(in: table, spec) }
+    }
+}

@@ -1,0 +1,48 @@
+import Airtable
+import Foundation
+
+/// How stored records are turned into API records: keys by name or id, JSON or user-facing strings,
+/// all fields or a chosen few.
+struct RecordOutput {
+    let table: TableSchema
+    let byFieldID: Bool
+    /// Set for `cellFormat=string`.
+    let text: CellText?
+    /// The field ids to include; nil means all.
+    let only: Set<String>?
+
+    init(table: TableSchema, byFieldID: Bool, text: CellText? = nil, only: Set<String>? = nil) {
+        self.table = table
+        self.byFieldID = byFieldID
+        self.text = text
+        self.only = only
+    }
+
+    /// Checks a read's format options: `string` needs a known time zone and a locale.
+    static func cellText(format: CellFormat, timeZone: String?, userLocale: String?) throws -> CellText? {
+        guard format == .string else { return nil }
+        guard let zoneName = timeZone, !zoneName.isEmpty, let locale = userLocale, !locale.isEmpty else {
+            throw APIError.invalidRequest("cellFormat \"string\" needs both timeZone and userLocale")
+        }
+        guard let zone = TimeZones.named(zoneName) else {
+            throw APIError.invalidRequest("timeZone \"\(zoneName)\" is not a known time zone")
+        }
+        return CellText(timeZone: zone, locale: locale)
+    }
+
+    func record(_ stored: StoredRecord) -> Record {
+        var fields: Fields = [:]
+        for field in table.fields {
+            if let only, !only.contains(field.id) { continue }
+            guard let value = stored.value(of: field), !value.isEmptyCell else { continue }
+            let key = byFieldID ? field.id : field.name
+            if let text {
+                let rendered = text.render(value, field: field)
+                if !rendered.isEmpty { fields[key] = .string(rendered) }
+            } else {
+                fields[key] = value
+            }
+        }
+        return Record(id: stored.id, createdTime: stored.createdTime, fields: fields)
+    }
+}

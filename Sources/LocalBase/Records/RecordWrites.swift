@@ -1,0 +1,91 @@
+import Airtable
+import Foundation
+
+/// Create, update, delete: each request is checked whole first, then applied in one transaction.
+extension BaseContext {
+    func createRecords(in tableName: String, _ records: [Fields], options: WriteOptions) throws -> [Record] {
+        try file.connection.writeTransaction {
+            let table = try table(tableName)
+            var normalizer = CellNormalizer(table: table, typecast: options.typecast)
+            var all: [[String: JSONValue]] = []
+            for (index, fields) in records.enumerated() {
+                all.append(try normalizer.normalize(fields, record: records.count > 1 ? index + 1 : nil))
+            }
+            if normalizer.schemaChanged { try save(normalizer.table) }
+            let rows = RecordRows(file: file, tableID: table.id)
+            let output = RecordOutput(table: normalizer.table, byFieldID: options.returnFieldsByFieldId)
+            let created = now()
+            return try all.map { cells in
+                output.record(try rows.insert(id: AirtableID.make("rec"), created: created, cells: cells.filter { !$0.value.isNull }))
+            }
+        }
+    }
+
+    func updateRecords(in tableName: String, _ updates: [RecordUpdate], replace: Bool, options: WriteOptions)
+        throws -> [Record]
+    {
+        try file.connection.writeTransaction {
+            let table = try table(tableName)
+            var normalizer = CellNormalizer(table: table, typecast: options.typecast)
+            var changes: [[String: JSONValue]] = []
+            for (index, update) in updates.enumerated() {
+                changes.append(try normalizer.normalize(update.fields, record: updates.count > 1 ? index + 1 : nil))
+            }
+            let rows = RecordRows(file: file, tableID: table.id)
+            for update in updates where try rows.find(id: update.id) == nil {
+                throw APIError.rowDoesNotExist(update.id)
+            }
+            if normalizer.schemaChanged { try save(normalizer.table) }
+            let output = RecordOutput(table: normalizer.table, byFieldID: options.returnFieldsByFieldId)
+            let modified = now()
+            var results: [Record] = []
+            for (update, cells) in zip(updates, changes) {
+                guard var stored = try rows.find(id: update.id) else { throw APIError.rowDoesNotExist(update.id) }
+                stored.apply(cells, replace: replace, at: modified)
+                try rows.update(stored)
+                results.append(output.record(stored))
+            }
+            return results
+        }
+    }
+
+    func deleteRecords(in tableName: String, ids: [String]) throws -> [String] {
+        try file.connection.writeTransaction {
+            let table = try table(tableName)
+            let rows = RecordRows(file: file, tableID: table.id)
+            var seen = Set<String>()
+            for id in ids {
+                guard seen.insert(id).inserted else {
+                    throw APIError.invalidRequest("record \(id) is listed twice in one delete")
+                }
+                guard try rows.find(id: id) != nil else { throw APIError.recordNotFound(id) }
+            }
+            for id in ids { try rows.delete(id: id) }
+            return ids
+        }
+    }
+
+    func getRecord(in tableName: String, id: String, options: ReadOptions) throws -> Record {
+        try file.connection.readTransaction {
+            let table = try table(tableName)
+            let text = try RecordOutput.cellText(format: options.cellFormat, timeZone: options.timeZone,
+                                                 userLocale: options.userLocale)
+            guard let stored = try RecordRows(file: file, tableID: table.id).find(id: id) else {
+                throw APIError.modelNotFound
+            }
+            return RecordOutput(table: table, byFieldID: options.returnFieldsByFieldId, text: text).record(stored)
+        }
+    }
+}
+
+extension StoredRecord {
+    /// Applies normalized cells: merged (PATCH), or replacing every stored cell (PUT; computed fields
+    /// are never stored, so they stay). `.null` clears a cell.
+    mutating func apply(_ changes: [String: JSONValue], replace: Bool, at time: Int64) {
+        if replace { cells = [:] }
+        for (fieldID, value) in changes {
+            if value.isNull { cells[fieldID] = nil } else { cells[fieldID] = value }
+        }
+        modifiedMillis = time
+    }
+}

@@ -1,0 +1,113 @@
+import CSQLite
+
+/// One SQLite connection with a cache of prepared statements.
+///
+/// Not thread-safe by itself (it is opened with `SQLITE_OPEN_NOMUTEX`): its owner serializes every
+/// call, which `LocalBase` does with its own serial queue.
+final class SQLiteConnection {
+    private let handle: OpaquePointer
+    private var statements: [String: SQLiteStatement] = [:]
+    /// Statements built with field ids in them vary per table and field; the cache is bounded so a long
+    /// life of schema changes cannot grow it without end.
+    private let cacheLimit = 256
+
+    /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory one.
+    init(path: String) throws(SQLiteError) {
+        var database: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &database, flags, nil)
+        guard code == SQLITE_OK, let database else {
+            // SQLite allocates a handle even when opening fails; it must be closed all the same.
+            let message = database.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(database)
+            throw SQLiteError(code: code, message: "cannot open \(path): \(message)", sql: nil)
+        }
+        self.handle = database
+        sqlite3_extended_result_codes(database, 1)
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL that may hold several statements and returns no rows (DDL, pragmas that only set).
+    func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw SQLiteError(code: code, message: text, sql: sql)
+        }
+    }
+
+    /// The cached prepared statement for `sql`, preparing it on first use.
+    func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let cached = statements[sql] { return cached }
+        let prepared = try SQLiteStatement(database: handle, sql: sql)
+        if statements.count >= cacheLimit { statements.removeAll(keepingCapacity: true) }
+        statements[sql] = prepared
+        return prepared
+    }
+
+    /// Runs one statement that returns no rows.
+    func run(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        defer { statement.finish() }
+        while try statement.step() {}
+    }
+
+    /// Runs one query and hands each row to `row`.
+    func query(_ sql: String, _ values: [SQLiteValue] = [], row: (SQLiteStatement) throws -> Void) throws {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        defer { statement.finish() }
+        while try statement.step() { try row(statement) }
+    }
+
+    /// The first column of the first row as text, if any.
+    func textValue(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> String? {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        defer { statement.finish() }
+        return try statement.step() ? statement.text(0) : nil
+    }
+
+    /// The first column of the first row as an integer, if any row.
+    func integerValue(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> Int64? {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        defer { statement.finish() }
+        return try statement.step() ? statement.int64(0) : nil
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// The rowid of the last row this connection inserted.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Runs `body` in a write transaction taken with `BEGIN IMMEDIATE`, so the write lock is held from
+    /// the start (a deferred read-to-write upgrade fails with SQLITE_BUSY without waiting). Commits when
+    /// `body` returns, rolls back when it throws: all of it or none of it.
+    func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        try run("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try run("COMMIT")
+            return result
+        } catch {
+            try? run("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs `body` in a read transaction, so every query in it sees one snapshot of the file.
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try run("BEGIN")
+        defer { try? run("COMMIT") }
+        return try body()
+    }
+}

@@ -1,0 +1,143 @@
+import Airtable
+import Foundation
+
+/// The SQLite file of one base: its metadata rows (base id, schema JSON, schema generation) and one
+/// SQL table of records per Airtable table.
+///
+/// Layout: `base_meta(key, value)` holds `baseID`, `schema` (Airtable's metadata JSON for the base) and
+/// `generation` (bumped on every schema change, so another process's change is noticed). Each Airtable
+/// table `tblX` has `"records_tblX"(seq, id, created_ms, modified_ms, cells)`: `seq` is an
+/// AUTOINCREMENT key, so it grows in commit order and is never reused, which makes it both the
+/// creation order and the autoNumber value; `cells` is a JSON object keyed by field id.
+final class BaseFile {
+    /// The file format this code reads and writes (`PRAGMA user_version`).
+    static let formatVersion: Int64 = 1
+
+    let connection: SQLiteConnection
+    let path: String
+    private(set) var baseID = ""
+
+    init(path: String) throws {
+        self.path = path
+        connection = try SQLiteConnection(path: path)
+        // Set first, so that everything after (the WAL switch included) waits for another process's lock
+        // instead of failing at once.
+        try connection.execute("PRAGMA busy_timeout = 10000")
+        let mode = try connection.textValue("PRAGMA journal_mode = WAL")?.lowercased()
+        let inMemory = path == ":memory:" || path.isEmpty
+        guard mode == "wal" || (inMemory && mode == "memory") else {
+            throw SQLiteError(code: 1, message: "cannot switch \(path) to WAL mode (journal mode is \(mode ?? "unknown"))",
+                              sql: "PRAGMA journal_mode = WAL")
+        }
+        // FULL: a transaction that has committed survives a power cut, not just a crash of the process.
+        try connection.execute("PRAGMA synchronous = FULL")
+        try bootstrap()
+    }
+
+    /// Creates the metadata table and a base id in a new file; checks the format of an existing one.
+    private func bootstrap() throws {
+        try connection.writeTransaction {
+            let version = try connection.integerValue("PRAGMA user_version") ?? 0
+            let hasMeta = try connection.integerValue(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'base_meta'") ?? 0
+            if version == 0 && hasMeta == 0 {
+                let tables = try connection.integerValue("SELECT count(*) FROM sqlite_master") ?? 0
+                guard tables == 0 else {
+                    throw LocalBaseFileError.notALocalBase(path: path, detail: "it already holds other SQLite tables")
+                }
+                try connection.execute("""
+                    CREATE TABLE base_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                    PRAGMA user_version = \(Self.formatVersion);
+                    """)
+                try setMeta("baseID", AirtableID.make("app"))
+                try setMeta("schema", JSONWriter.string(BaseSchema(tables: []).json))
+                try setMeta("generation", "0")
+            } else if version != Self.formatVersion {
+                throw LocalBaseFileError.notALocalBase(
+                    path: path, detail: "its format version is \(version), this program reads \(Self.formatVersion)")
+            }
+            guard let id = try meta("baseID") else {
+                throw LocalBaseFileError.notALocalBase(path: path, detail: "it has no base id")
+            }
+            baseID = id
+        }
+    }
+
+    // MARK: Metadata
+
+    func meta(_ key: String) throws -> String? {
+        try connection.textValue("SELECT value FROM base_meta WHERE key = ?1", [.text(key)])
+    }
+
+    func setMeta(_ key: String, _ value: String) throws {
+        try connection.run("INSERT OR REPLACE INTO base_meta(key, value) VALUES (?1, ?2)", [.text(key), .text(value)])
+    }
+
+    /// The schema generation: it changes whenever any process changes the schema.
+    func schemaGeneration() throws -> Int64 {
+        Int64(try meta("generation") ?? "0") ?? 0
+    }
+
+    func loadSchema() throws -> BaseSchema {
+        guard let text = try meta("schema") else {
+            throw LocalBaseFileError.notALocalBase(path: path, detail: "it has no schema")
+        }
+        do {
+            return try BaseSchema(json: try JSONParser.parse(text))
+        } catch {
+            throw LocalBaseFileError.notALocalBase(path: path, detail: "its schema cannot be read: \(error)")
+        }
+    }
+
+    /// Writes the schema and bumps the generation. Call inside a write transaction.
+    func saveSchema(_ schema: BaseSchema) throws {
+        try setMeta("schema", JSONWriter.string(schema.json))
+        try setMeta("generation", String(try schemaGeneration() + 1))
+    }
+
+    // MARK: Record tables
+
+    /// The SQL name of the records of table `tableID`; ids are base62, so quoting is all it needs.
+    static func recordTable(_ tableID: String) -> String { "\"records_\(tableID)\"" }
+
+    func createRecordTable(_ tableID: String) throws {
+        try connection.execute("""
+            CREATE TABLE \(Self.recordTable(tableID)) (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                id TEXT NOT NULL UNIQUE,
+                created_ms INTEGER NOT NULL,
+                modified_ms INTEGER NOT NULL,
+                cells TEXT NOT NULL
+            )
+            """)
+    }
+
+    /// Creates, if missing, the expression index on one field's value that filters and upserts use.
+    func ensureIndex(tableID: String, fieldID: String) throws {
+        try connection.execute("""
+            CREATE INDEX IF NOT EXISTS "index_\(tableID)_\(fieldID)"
+            ON \(Self.recordTable(tableID)) (\(Self.cellExpression(fieldID)))
+            """)
+    }
+
+    /// The SQL expression of a field's stored value; the same text in index and query lets SQLite use
+    /// the index.
+    static func cellExpression(_ fieldID: String) -> String { "json_extract(cells, '$.\(fieldID)')" }
+
+    /// Whether the expression index of this field exists.
+    func hasIndex(tableID: String, fieldID: String) throws -> Bool {
+        try connection.integerValue("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?1",
+                                    [.text("index_\(tableID)_\(fieldID)")]) == 1
+    }
+}
+
+/// A file that is not a base this program can open.
+enum LocalBaseFileError: Error, CustomStringConvertible {
+    case notALocalBase(path: String, detail: String)
+
+    var description: String {
+        switch self {
+        case .notALocalBase(let path, let detail): return "\(path) is not a DrinkShop local base: \(detail)"
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Airtable
+import Foundation
+
+/// A record as the file holds it: its cells keyed by field id, empty cells and computed fields left out.
+struct StoredRecord {
+    /// The row key: creation (commit) order, and the value of every autoNumber field.
+    var seq: Int64
+    var id: String
+    var createdMillis: Int64
+    var modifiedMillis: Int64
+    var cells: [String: JSONValue]
+
+    var createdTime: Date { Date(timeIntervalSince1970: Double(createdMillis) / 1000) }
+    var modifiedTime: Date { Date(timeIntervalSince1970: Double(modifiedMillis) / 1000) }
+
+    /// The value of `field` including the computed ones; nil when empty.
+    func value(of field: FieldSchema) -> JSONValue? {
+        switch field.type {
+        case .autoNumber: return .number(Double(seq))
+        case .createdTime: return .string(AirtableTimestamp.format(createdTime))
+        case .lastModifiedTime: return .string(AirtableTimestamp.format(modifiedTime))
+        default: return cells[field.id]
+        }
+    }
+
+    /// Every non-empty cell keyed by field id, computed fields included (what formulas and sorting see).
+    func allCells(_ table: TableSchema) -> [String: JSONValue] {
+        var all = cells
+        for field in table.fields where field.type.isComputed {
+            all[field.id] = value(of: field)
+        }
+        return all
+    }
+}
+
+/// Milliseconds since 1970 of `date`, as createdTime keeps them.
+func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+
+/// Reading and writing record rows of one table's SQL table.
+struct RecordRows {
+    let file: BaseFile
+    let tableID: String
+
+    private var name: String { BaseFile.recordTable(tableID) }
+    static let columns = "seq, id, created_ms, modified_ms, cells"
+
+    func insert(id: String, created: Int64, cells: [String: JSONValue]) throws -> StoredRecord {
+        try file.connection.run(
+            "INSERT INTO \(name)(id, created_ms, modified_ms, cells) VALUES (?1, ?2, ?2, ?3)",
+            [.text(id), .integer(created), .text(JSONWriter.string(.object(cells)))])
+        let seq = file.connection.lastInsertRowID
+        return StoredRecord(seq: seq, id: id, createdMillis: created, modifiedMillis: created, cells: cells)
+    }
+
+    func update(_ record: StoredRecord) throws {
+        try file.connection.run("UPDATE \(name) SET modified_ms = ?2, cells = ?3 WHERE seq = ?1",
+                                [.integer(record.seq), .integer(record.modifiedMillis),
+                                 .text(JSONWriter.string(.object(record.cells)))])
+    }
+
+    func delete(id: String) throws {
+        try file.connection.run("DELETE FROM \(name) WHERE id = ?1", [.text(id)])
+    }
+
+    func find(id: String) throws -> StoredRecord? {
+        var found: StoredRecord?
+        try file.connection.query("SELECT \(Self.columns) FROM \(name) WHERE id = ?1", [.text(id)]) { row in
+            found = try Self.read(row)
+        }
+        return found
+    }
+
+    func find(seq: Int64) throws -> StoredRecord? {
+        var found: StoredRecord?
+        try file.connection.query("SELECT \(Self.columns) FROM \(name) WHERE seq = ?1", [.integer(seq)]) { row in
+            found = try Self.read(row)
+        }
+        return found
+    }
+
+    /// The largest seq so far (0 for an empty table): a listing's snapshot ceiling.
+    func maxSeq() throws -> Int64 {
+        try file.connection.integerValue("SELECT coalesce(max(seq), 0) FROM \(name)") ?? 0
+    }
+
+    /// Records with seq in `after+1 ... ceiling`, in seq order, at most `limit`, optionally only those
+    /// whose field values equal the given SQL values (all of them).
+    func scan(after: Int64, ceiling: Int64, limit: Int, equalities: [(fieldID: String, value: SQLiteValue)] = [])
+        throws -> [StoredRecord]
+    {
+        var sql = "SELECT \(Self.columns) FROM \(name) WHERE seq > ?1 AND seq <= ?2"
+        var values: [SQLiteValue] = [.integer(after), .integer(ceiling), .integer(Int64(limit))]
+        for (fieldID, value) in equalities {
+            values.append(value)
+            sql += " AND \(BaseFile.cellExpression(fieldID)) = ?\(values.count)"
+        }
+        sql += " ORDER BY seq LIMIT ?3"
+        var records: [StoredRecord] = []
+        try file.connection.query(sql, values) { row in records.append(try Self.read(row)) }
+        return records
+    }
+
+    /// Every record (optionally only those with the given field values), carrying only the cells of
+    /// `fields`: read with json_extract, so sorting a large table never parses whole records.
+    func scanCells(of fields: [FieldSchema], equalities: [(fieldID: String, value: SQLiteValue)]) throws
+        -> [StoredRecord]
+    {
+        let stored = fields.filter { !$0.type.isComputed }
+        var sql = "SELECT seq, id, created_ms, modified_ms"
+        for field in stored { sql += ", " + BaseFile.cellExpression(field.id) }
+        sql += " FROM \(name) WHERE 1"
+        var values: [SQLiteValue] = []
+        for (fieldID, value) in equalities {
+            values.append(value)
+            sql += " AND \(BaseFile.cellExpression(fieldID)) = ?\(values.count)"
+        }
+        var records: [StoredRecord] = []
+        try file.connection.query(sql + " ORDER BY seq", values) { row in
+            var cells: [String: JSONValue] = [:]
+            for (index, field) in stored.enumerated() {
+                if let value = Self.extracted(row, column: Int32(4 + index), type: field.type) { cells[field.id] = value }
+            }
+            records.append(StoredRecord(seq: row.int64(0), id: row.text(1) ?? "", createdMillis: row.int64(2),
+                                        modifiedMillis: row.int64(3), cells: cells))
+        }
+        return records
+    }
+
+    /// A json_extract result as the cell it came from: arrays come back as JSON text, booleans as 0/1.
+    private static func extracted(_ row: SQLiteStatement, column: Int32, type: FieldType) -> JSONValue? {
+        if row.isNull(column) { return nil }
+        switch type {
+        case .multipleSelects, .multipleAttachments:
+            return row.text(column).flatMap { try? JSONParser.parse($0) }
+        case .checkbox:
+            return .bool(row.int64(column) != 0)
+        default:
+            if row.isText(column) { return row.text(column).map(JSONValue.string) }
+            return .number(row.double(column))
+        }
+    }
+
+    static func read(_ row: SQLiteStatement) throws -> StoredRecord {
+        let id = row.text(1) ?? ""
+        let text = row.text(4) ?? "{}"
+        let cells: [String: JSONValue]
+        do {
+            cells = try JSONParser.parse(text).objectValue ?? [:]
+        } catch {
+            throw SQLiteError(code: 11, message: "record \(id) has unreadable cells: \(error)", sql: nil)
+        }
+        return StoredRecord(seq: row.int64(0), id: id, createdMillis: row.int64(2), modifiedMillis: row.int64(3),
+                            cells: cells)
+    }
+}

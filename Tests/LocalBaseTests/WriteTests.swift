@@ -1,0 +1,110 @@
+import Airtable
+import Foundation
+import LocalBase
+import Testing
+
+@Suite struct WriteTests {
+    @Test func patchMergesAndPutReplaces() async throws {
+        let clock = TestClock()
+        let (base, _) = try await makeOrdersBase(clock: clock)
+        let record = try await base.createRecord(in: "Orders", ["name": "紅茶", "qty": 1, "size": "中杯"])
+        clock.advance(seconds: 5)
+        let patched = try await base.updateRecords(in: "Orders", [RecordUpdate(id: record.id, fields: ["qty": 2])],
+                                                   replace: false, options: WriteOptions())[0]
+        #expect(patched.fields["name"] == "紅茶")
+        #expect(patched.fields["size"] == "中杯")
+        #expect(patched.fields["qty"] == 2)
+        #expect(patched.createdTime == record.createdTime)
+        #expect(patched.fields["modified"] == .string(AirtableTimestamp.format(clock.now)))
+
+        let replaced = try await base.updateRecords(in: "Orders", [RecordUpdate(id: record.id, fields: ["qty": 3])],
+                                                    replace: true, options: WriteOptions())[0]
+        // PUT cleared every field it was not given, but computed fields stay.
+        #expect(Set(replaced.fields.keys) == ["qty", "number", "created", "modified"])
+        #expect(replaced.fields["number"] == record.fields["number"])
+        let read = try await base.getRecord(in: "Orders", id: record.id, options: ReadOptions())
+        #expect(read == replaced)
+    }
+
+    @Test func updatesReturnRecordsInRequestOrder() async throws {
+        let (base, _) = try await makeOrdersBase()
+        let records = try await base.createRecords(in: "Orders", [["name": "a"], ["name": "b"], ["name": "c"]],
+                                                   options: WriteOptions())
+        let updates = records.reversed().map { RecordUpdate(id: $0.id, fields: ["qty": 7]) }
+        let updated = try await base.updateRecords(in: "Orders", updates, replace: false, options: WriteOptions())
+        #expect(updated.map(\.id) == records.reversed().map(\.id))
+        #expect(updated.allSatisfy { $0.fields["qty"] == 7 })
+    }
+
+    @Test func oneBadRecordWritesNothing() async throws {
+        let (base, _) = try await makeOrdersBase()
+        var batch: [Fields] = (1...30).map { ["name": .string("drink \($0)"), "qty": .int($0)] }
+        batch[17]["qty"] = "many"
+        let error = await apiError { try await base.createRecords(in: "Orders", batch, options: WriteOptions()) }
+        #expect(error?.type == "INVALID_VALUE_FOR_COLUMN")
+        #expect(error?.message?.contains("in record 18 of the request") == true)
+        #expect(try await base.allRecords(in: "Orders").isEmpty)
+
+        // The same for updates: the good updates in the batch are not applied either.
+        let kept = try await base.createRecords(in: "Orders", [["name": "a", "qty": 1], ["name": "b", "qty": 2]],
+                                                options: WriteOptions())
+        let updates = [RecordUpdate(id: kept[0].id, fields: ["qty": 10]), RecordUpdate(id: kept[1].id, fields: ["size": "XL"])]
+        #expect(await apiError { try await base.updateRecords(in: "Orders", updates, replace: false, options: WriteOptions()) }
+            == .invalidChoice("XL"))
+        let now = try await base.allRecords(in: "Orders")
+        #expect(now.map { $0.fields["qty"] } == [1, 2])
+    }
+
+    @Test func typecastOptionsAreNotKeptWhenTheBatchFails() async throws {
+        let (base, table) = try await makeOrdersBase()
+        let error = await apiError {
+            try await base.createRecords(in: "Orders", [["size": "特大杯"], ["qty": "x"]], options: WriteOptions(typecast: true))
+        }
+        #expect(error?.type == "INVALID_VALUE_FOR_COLUMN")
+        #expect(try await base.schema().table(table.id)?.field("size")?.choices == ["中杯", "大杯"])
+    }
+
+    @Test func missingIdsGetTheirOwnErrors() async throws {
+        let (base, _) = try await makeOrdersBase()
+        let record = try await base.createRecord(in: "Orders", ["name": "a"])
+        let ghost = "rec" + String(repeating: "A", count: 14)
+        let update = await apiError {
+            try await base.updateRecords(in: "Orders", [RecordUpdate(id: record.id, fields: ["qty": 1]),
+                                                        RecordUpdate(id: ghost, fields: ["qty": 2])],
+                                         replace: false, options: WriteOptions())
+        }
+        #expect(update == .rowDoesNotExist(ghost))
+        #expect(try await base.getRecord(in: "Orders", id: record.id, options: ReadOptions()).fields["qty"] == nil)
+
+        #expect(await apiError { try await base.deleteRecords(in: "Orders", ids: [record.id, ghost]) } == .recordNotFound(ghost))
+        #expect(try await base.allRecords(in: "Orders").count == 1)  // the good id was not deleted either
+
+        #expect(await apiError { try await base.getRecord(in: "Orders", id: ghost, options: ReadOptions()) } == .modelNotFound)
+        #expect(await apiError { try await base.getRecord(in: "Orders", id: "nonsense", options: ReadOptions()) } == .modelNotFound)
+    }
+
+    @Test func deleteRemovesAndReturnsIdsInOrder() async throws {
+        let (base, _) = try await makeOrdersBase()
+        let records = try await base.createRecords(in: "Orders", [["name": "a"], ["name": "b"], ["name": "c"]],
+                                                   options: WriteOptions())
+        let deleted = try await base.deleteRecords(in: "Orders", ids: [records[2].id, records[0].id])
+        #expect(deleted == [records[2].id, records[0].id])
+        #expect(try await base.allRecords(in: "Orders").map(\.id) == [records[1].id])
+        let twice = await apiError { try await base.deleteRecords(in: "Orders", ids: [records[1].id, records[1].id]) }
+        #expect(twice?.message?.contains("listed twice") == true)
+        #expect(try await base.allRecords(in: "Orders").count == 1)
+    }
+
+    @Test func getRendersStringsWhenAsked() async throws {
+        let (base, _) = try await makeOrdersBase()
+        let record = try await base.createRecord(in: "Orders", ["qty": 2, "price": 1250])
+        let text = try await base.getRecord(in: "Orders", id: record.id,
+                                            options: ReadOptions(cellFormat: .string, timeZone: "Asia/Taipei", userLocale: "zh-tw"))
+        #expect(text.fields["price"] == "NT$1250")
+        let missing = await apiError {
+            try await base.getRecord(in: "Orders", id: record.id, options: ReadOptions(cellFormat: .string))
+        }
+        #expect(missing?.status == 422)
+        #expect(missing?.message?.contains("needs both timeZone and userLocale") == true)
+    }
+}
