@@ -36,6 +36,7 @@ let package = Package(
 
         // Test targets, one per source target (each added with its first tests).
         .testTarget(name: "AirtableTests", dependencies: ["Airtable"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
 
     ]
 )
