@@ -30,7 +30,9 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// The target up to (not including) the first `?`, still percent-encoded.
-    public var path: String {
+    public var path: String { Self.pathOf(target) }
+
+    static func pathOf(_ target: String) -> String {
         guard let mark = target.firstIndex(of: "?") else { return target }
         return String(target[..<mark])
     }
