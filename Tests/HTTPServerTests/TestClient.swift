@@ -20,7 +20,9 @@ struct TestClientError: Error, CustomStringConvertible {
 /// a broken server fails a test instead of hanging it.
 final class TestClient: @unchecked Sendable {
     private let fd: Int32
-    private let queue = DispatchQueue(label: "TestClient")
+    private let queue = DispatchQueue(label: "TestClient.receive")
+    /// Sends have their own queue so a test can send while a read waits.
+    private let sendQueue = DispatchQueue(label: "TestClient.send")
     /// Bytes received but not yet consumed; touched only on `queue`.
     private var pending: [UInt8] = []
 
@@ -50,7 +52,7 @@ final class TestClient: @unchecked Sendable {
     func send(_ text: String) async throws { try await send(Array(text.utf8)) }
 
     func send(_ bytes: [UInt8]) async throws {
-        try await onQueue {
+        try await onQueue(sendQueue) {
             var sent = 0
             while sent < bytes.count {
                 let count = bytes[sent...].withUnsafeBytes {
@@ -93,9 +95,11 @@ final class TestClient: @unchecked Sendable {
 
     // MARK: Internals
 
-    private func onQueue<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    private func onQueue<T: Sendable>(
+        _ chosen: DispatchQueue? = nil, _ work: @escaping @Sendable () throws -> T
+    ) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try work() }) }
+            (chosen ?? queue).async { continuation.resume(with: Result { try work() }) }
         }
     }
 
