@@ -27,7 +27,7 @@ final class TestClient: @unchecked Sendable {
     private var pending: [UInt8] = []
 
     init(port: Int, readTimeout: Int = 5) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestClientError(description: "socket: \(errno)") }
         var timeout = timeval(tv_sec: readTimeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -45,6 +45,9 @@ final class TestClient: @unchecked Sendable {
             Glibc.close(fd)
             throw TestClientError(description: "connect: \(String(cString: strerror(code)))")
         }
+        // Assigned last: an initializer that throws after every property is set still runs deinit,
+        // which would close the descriptor a second time (and maybe someone else's by then).
+        self.fd = fd
     }
 
     deinit { Glibc.close(fd) }
