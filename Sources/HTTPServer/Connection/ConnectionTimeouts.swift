@@ -16,6 +16,7 @@ public struct ConnectionTimeouts: Sendable, Equatable {
     /// client receives that response instead of a reset.
     public var linger: Duration
 
+    /// Timeouts with the given values; the defaults suit a server on a trusted network.
     public init(
         header: Duration = .seconds(10), body: Duration = .seconds(30), idle: Duration = .seconds(60),
         write: Duration = .seconds(30), linger: Duration = .seconds(2)

@@ -7,10 +7,12 @@ public struct HTTPRequestLogEntry: Sendable, Equatable, CustomStringConvertible 
     public var method: String
     /// The target's path without the query string, still percent-encoded, or `-` when unknown.
     public var path: String
+    /// The status code sent.
     public var status: Int
     /// From the request's first byte to its response being queued for sending.
     public var milliseconds: Double
 
+    /// An entry with the given fields.
     public init(method: String, path: String, status: Int, milliseconds: Double) {
         self.method = method
         self.path = path

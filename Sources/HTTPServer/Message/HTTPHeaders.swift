@@ -7,9 +7,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 {
     /// One header field line: its name as spelled on the wire and its value without surrounding whitespace.
     public struct Field: Sendable, Equatable {
+        /// The field name, spelled as sent or added.
         public var name: String
+        /// The field value, without leading or trailing whitespace.
         public var value: String
 
+        /// A field line with this name and value.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
@@ -28,6 +31,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         self.fields = fields.map { Field(name: $0.name, value: $0.value) }
     }
 
+    /// Headers from a literal, in its order; a name may appear more than once.
     public init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { Field(name: $0.0, value: $0.1) }
     }
@@ -38,6 +42,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// Whether there are no fields at all.
     public var isEmpty: Bool { fields.isEmpty }
 
+    /// Iterates over the field lines in order.
     public func makeIterator() -> IndexingIterator<[Field]> {
         fields.makeIterator()
     }
@@ -92,6 +97,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.removeAll { Self.sameName($0.name, name) }
     }
 
+    /// One `Name: value` line per field, for debugging (it shows values: never log it).
     public var description: String {
         fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
     }

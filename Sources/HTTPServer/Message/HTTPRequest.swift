@@ -7,7 +7,9 @@ public struct HTTPRequest: Sendable, Equatable {
     public var method: String
     /// The request target as sent: the raw, undecoded path and query, e.g. `/v0/app1/Drink?maxRecords=3`.
     public var target: String
+    /// The version from the request line.
     public var version: HTTPVersion
+    /// The header fields in the order sent.
     public var headers: HTTPHeaders
     /// The body, already de-chunked when it came with `Transfer-Encoding: chunked`.
     public var body: [UInt8]
@@ -16,6 +18,7 @@ public struct HTTPRequest: Sendable, Equatable {
     /// The peer as `host:port` (`[v6]:port` for IPv6) when the request came over a socket.
     public var remoteAddress: String?
 
+    /// A request; handlers under test can be called with one built by hand.
     public init(
         method: String, target: String, version: HTTPVersion = .http1_1, headers: HTTPHeaders = [:],
         body: [UInt8] = [], trailers: HTTPHeaders = [:], remoteAddress: String? = nil

@@ -4,10 +4,14 @@
 /// `Content-Length` or `Transfer-Encoding` set here), adds `Date`, and decides `Connection`.
 /// A handler may set `Connection: close` to have the connection closed after this response.
 public struct HTTPResponse: Sendable, Equatable {
+    /// The status code; one outside 200...999 is sent as 500.
     public var status: Int
+    /// Header fields to send; lines holding CR, LF or an invalid name are left out.
     public var headers: HTTPHeaders
+    /// The body; not sent for HEAD requests nor with 204 and 304.
     public var body: [UInt8]
 
+    /// A response with the given status, headers and body.
     public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers

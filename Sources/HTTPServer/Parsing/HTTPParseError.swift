@@ -3,23 +3,39 @@
 /// After any of these the byte stream can no longer be trusted to be framed correctly, so the
 /// connection is always closed after the error response.
 public enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// 414: the request line (mostly the target) exceeds the limit.
     case requestLineTooLong(limit: Int)
+    /// 400: the request line is not `METHOD TARGET HTTP/x.y`.
     case malformedRequestLine(String)
+    /// 505: a well-formed version other than HTTP/1.x.
     case unsupportedVersion(String)
+    /// 431: one field line exceeds the limit.
     case headerLineTooLong(line: Int, limit: Int)
+    /// 431: more field lines than allowed.
     case tooManyHeaders(limit: Int)
+    /// 431: the field lines together exceed the limit.
     case headersTooLarge(limit: Int)
     /// A field line that breaks the syntax; `line` counts the request line as line 1.
     case malformedHeader(line: Int, reason: String)
+    /// 400: Host missing on HTTP/1.1, repeated, or not a host.
     case invalidHost(String)
+    /// 400: a Content-Length that is not plain decimal digits.
     case invalidContentLength(String)
+    /// 400: Content-Length values that disagree.
     case conflictingContentLengths([String])
+    /// 400: both Content-Length and Transfer-Encoding, the classic smuggling setup.
     case contentLengthWithTransferEncoding
+    /// 400: Transfer-Encoding on an HTTP/1.0 request, whose framing cannot be trusted.
     case transferEncodingInHTTP10
+    /// 501: a transfer coding other than chunked.
     case unsupportedTransferCoding(String)
+    /// 400: chunked repeated, or an empty coding list.
     case chunkedNotFinal(String)
+    /// 413: the declared or received body exceeds the limit.
     case bodyTooLarge(limit: Int)
+    /// 400: a chunk size, extension or chunk terminator that breaks the syntax.
     case malformedChunk(String)
+    /// 417: an Expect value other than 100-continue.
     case unsupportedExpectation(String)
 
     /// The status code to answer with.
@@ -38,6 +54,7 @@ public enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
+    /// What was wrong, for the body of the error response; it quotes at most a short, escaped excerpt of the input.
     public var description: String {
         switch self {
         case .requestLineTooLong(let limit):

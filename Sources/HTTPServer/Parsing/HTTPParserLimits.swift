@@ -15,6 +15,7 @@ public struct HTTPParserLimits: Sendable, Equatable {
     /// The longest chunk-size line (size plus extensions); longer gets 400.
     public var maxChunkLineLength: Int
 
+    /// Limits with the given values; the defaults allow any request the Airtable API can take.
     public init(
         maxRequestLineLength: Int = 16_384, maxHeaderLineLength: Int = 16_384, maxHeaderCount: Int = 100,
         maxHeaderBytes: Int = 32_768, maxBodyBytes: Int = 2 * 1_024 * 1_024, maxChunkLineLength: Int = 4_096

@@ -13,15 +13,20 @@ public enum HTTPBodyFraming: Sendable, Equatable {
 /// The parser emits it as soon as the header section ends, so the server can answer
 /// `Expect: 100-continue` and switch from the header deadline to the body deadline.
 public struct HTTPRequestHead: Sendable, Equatable {
+    /// The method token as sent.
     public var method: String
     /// The raw target (absolute-form targets are reduced to their path and query).
     public var target: String
+    /// The version from the request line.
     public var version: HTTPVersion
+    /// The header fields in the order sent.
     public var headers: HTTPHeaders
+    /// How the body that follows is delimited.
     public var framing: HTTPBodyFraming
     /// Whether the client sent `Expect: 100-continue` on HTTP/1.1 and waits before sending a body.
     public var expectsContinue: Bool
 
+    /// A head with the given parts.
     public init(
         method: String, target: String, version: HTTPVersion, headers: HTTPHeaders,
         framing: HTTPBodyFraming, expectsContinue: Bool

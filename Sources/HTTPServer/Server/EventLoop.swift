@@ -20,6 +20,9 @@ final class EventLoop: @unchecked Sendable {
     private struct Inbox {
         var responses: [(id: UInt64, response: HTTPResponse)] = []
         var shutdownRequested = false
+        /// Set, under the lock, just before the wake-up sockets close: a handler finishing later must not
+        /// write to a descriptor number the process may have reused for someone else's socket.
+        var finished = false
     }
 
     /// Rejected connections still being told 503, at most; past this they are closed unanswered.
@@ -57,8 +60,10 @@ final class EventLoop: @unchecked Sendable {
 
     /// Asks the loop to stop accepting, finish what is under way and exit. Safe from any thread.
     func requestShutdown() {
-        inbox.withLock { $0.shutdownRequested = true }
-        wake()
+        inbox.withLock { inbox in
+            inbox.shutdownRequested = true
+            wake(inbox)
+        }
     }
 
     /// The loop itself; runs on its dedicated thread until shutdown completes.
@@ -68,7 +73,8 @@ final class EventLoop: @unchecked Sendable {
             if let shutdownDeadline, connections.isEmpty || clock.now >= shutdownDeadline { break }
             var fds = pollDescriptors()
             let status = poll(&fds, nfds_t(fds.count), pollTimeout(now: clock.now))
-            if status < 0, errno != EINTR { acceptPausedUntil = clock.now + .milliseconds(10) }
+            // poll only fails for want of memory; pausing this (dedicated) thread beats spinning on it.
+            if status < 0, errno != EINTR { usleep(10_000) }
             let now = clock.now
             if status > 0 { handleReadiness(fds, now: now) }
             for id in Array(connections.keys) {
@@ -79,8 +85,11 @@ final class EventLoop: @unchecked Sendable {
         }
         for id in Array(connections.keys) { closeConnection(id) }
         if let listener { POSIXSocket.close(listener) }
-        POSIXSocket.close(wakeReader)
-        POSIXSocket.close(wakeWriter)
+        inbox.withLock { inbox in
+            inbox.finished = true
+            POSIXSocket.close(wakeReader)
+            POSIXSocket.close(wakeWriter)
+        }
         onFinish()
     }
 
@@ -92,7 +101,7 @@ final class EventLoop: @unchecked Sendable {
         var fds = [pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)]
         let accepting = listener != nil && acceptPausedUntil.map { clock.now >= $0 } ?? true
         fds.append(pollfd(fd: accepting ? listener ?? -1 : -1, events: Int16(POLLIN), revents: 0))
-        orderedIDs = connections.keys.sorted()
+        orderedIDs = Array(connections.keys)
         for id in orderedIDs {
             guard let connection = connections[id] else { continue }
             var events: Int16 = 0
@@ -241,8 +250,11 @@ final class EventLoop: @unchecked Sendable {
     // MARK: Cross-thread inbox
 
     private func post(_ response: HTTPResponse, for id: UInt64) {
-        inbox.withLock { $0.responses.append((id, response)) }
-        wake()
+        inbox.withLock { inbox in
+            guard !inbox.finished else { return }
+            inbox.responses.append((id, response))
+            wake(inbox)
+        }
     }
 
     private func drainInbox(now: ContinuousClock.Instant) {
@@ -261,9 +273,11 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    private func wake() {
+    /// Called with the inbox locked, so the wake-up socket cannot be closed meanwhile.
+    private func wake(_ inbox: borrowing Inbox) {
+        guard !inbox.finished else { return }
         var byte: UInt8 = 1
-        // A full socket already holds a pending wake-up, so a failed send loses nothing.
+        // Non-blocking: a full socket already holds a pending wake-up, so a failed send loses nothing.
         _ = Glibc.send(wakeWriter, &byte, 1, Int32(MSG_NOSIGNAL))
     }
 

@@ -22,7 +22,9 @@ public final class HTTPServer: Sendable {
         public var host: String
         /// The port to bind; 0 picks a free one (see the value `start()` returns).
         public var port: Int
+        /// Size limits of request lines, headers and bodies.
         public var limits: HTTPParserLimits
+        /// Deadlines of each stage of a connection.
         public var timeouts: ConnectionTimeouts
         /// Connections served at once; one more is answered 503 and closed.
         public var maxConnections: Int
@@ -34,6 +36,7 @@ public final class HTTPServer: Sendable {
         /// keep it quick. It receives no headers and no query string, so no credential can leak into a log.
         public var log: (@Sendable (HTTPRequestLogEntry) -> Void)?
 
+        /// A configuration; only the port usually needs choosing.
         public init(
             host: String = "127.0.0.1", port: Int = 8080, limits: HTTPParserLimits = HTTPParserLimits(),
             timeouts: ConnectionTimeouts = ConnectionTimeouts(), maxConnections: Int = 512, backlog: Int32 = 512,
@@ -61,6 +64,7 @@ public final class HTTPServer: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
+    /// The configuration the server was created with.
     public let configuration: Configuration
     private let handler: @Sendable (HTTPRequest) async -> HTTPResponse
     private let state = Mutex(State())

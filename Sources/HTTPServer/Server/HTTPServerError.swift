@@ -7,6 +7,7 @@ public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible
     /// `start()` or `run()` after `shutdown()`: a server runs once.
     case alreadyShutDown
 
+    /// What went wrong, with the address involved.
     public var description: String {
         switch self {
         case .invalidPort(let port):
