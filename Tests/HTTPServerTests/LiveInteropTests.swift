@@ -1,4 +1,5 @@
 import Foundation
+@preconcurrency import Glibc
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -60,6 +61,32 @@ import Testing
             let client = try TestClient(port: port)
             try await client.send("GET /after HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await client.readResponse().text == "GET /after ")
+        }
+    }
+
+    /// Whether this machine has an IPv6 loopback to bind (containers sometimes do not).
+    static let hasIPv6Loopback: Bool = {
+        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_addr = in6addr_loopback
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0
+            }
+        }
+    }()
+
+    @Test(.enabled(if: hasIPv6Loopback))
+    func servesOverIPv6WithTheBracketedPeerAddress() async throws {
+        try await withServer(HTTPServer.Configuration(host: "::1", port: 0), handler: { request in
+            .text(request.remoteAddress ?? "none")
+        }) { _, port in
+            let client = try TestClient(host: "::1", port: port)
+            try await client.send("GET / HTTP/1.1\r\nHost: [::1]\r\n\r\n")
+            #expect(try await client.readResponse().text.hasPrefix("[::1]:"))
         }
     }
 }

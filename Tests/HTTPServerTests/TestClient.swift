@@ -26,20 +26,20 @@ final class TestClient: @unchecked Sendable {
     /// Bytes received but not yet consumed; touched only on `queue`.
     private var pending: [UInt8] = []
 
-    init(port: Int, readTimeout: Int = 5) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    init(host: String = "127.0.0.1", port: Int, readTimeout: Int = 5) throws {
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var results: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &results) == 0, let info = results else {
+            throw TestClientError(description: "cannot resolve \(host)")
+        }
+        defer { freeaddrinfo(results) }
+        let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestClientError(description: "socket: \(errno)") }
         var timeout = timeval(tv_sec: readTimeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let status = connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen)
         guard status == 0 else {
             let code = errno
             Glibc.close(fd)
