@@ -1,0 +1,50 @@
+/// Turns a handler's response into the bytes sent on the wire, with the framing the server owns.
+enum ResponseEncoder {
+    /// The interim response that tells a client waiting on `Expect: 100-continue` to send its body.
+    static let continueResponse: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    /// - Parameters:
+    ///   - isHeadRequest: HEAD gets the headers a GET would, `Content-Length` included, but no body.
+    ///   - keepAlive: whether the connection stays open; when not, `Connection: close` is sent.
+    ///   - requestVersion: an HTTP/1.0 client kept alive is told so with `Connection: keep-alive`.
+    ///   - date: the `Date` header value.
+    static func encode(
+        _ response: HTTPResponse, isHeadRequest: Bool, keepAlive: Bool, requestVersion: HTTPVersion, date: String
+    ) -> [UInt8] {
+        // A handler that returns an impossible status is a bug, but the client still gets a valid reply.
+        let status = (200...999).contains(response.status) ? response.status : 500
+        let mayHaveBody = status != 204 && status != 304
+        var text = "HTTP/1.1 \(status) \(HTTPResponse.reasonPhrase(for: status))\r\n"
+        var hasDate = false
+        for field in response.headers where isSafe(field) {
+            switch field.name.lowercased() {
+            case "content-length", "transfer-encoding", "connection": continue
+            case "date": hasDate = true
+            default: break
+            }
+            text += "\(field.name): \(field.value)\r\n"
+        }
+        if !hasDate { text += "Date: \(date)\r\n" }
+        if mayHaveBody { text += "Content-Length: \(response.body.count)\r\n" }
+        if !keepAlive {
+            text += "Connection: close\r\n"
+        } else if requestVersion < .http1_1 {
+            text += "Connection: keep-alive\r\n"
+        }
+        text += "\r\n"
+        var bytes = Array(text.utf8)
+        if mayHaveBody, !isHeadRequest { bytes += response.body }
+        return bytes
+    }
+
+    /// The response for a request the parser refused or that timed out; the connection closes after it.
+    static func errorResponse(status: Int, message: String) -> HTTPResponse {
+        HTTPResponse.text(message + "\n", status: status)
+    }
+
+    /// Field lines that could split the response (CR, LF) or are not valid syntax are left out, so a
+    /// handler echoing client input can never inject headers.
+    private static func isSafe(_ field: HTTPHeaders.Field) -> Bool {
+        HTTPSyntax.isToken(field.name.utf8) && field.value.utf8.allSatisfy(HTTPSyntax.isFieldValueByte)
+    }
+}
