@@ -1,5 +1,5 @@
-// The composition root is wired up as the shop's modules land.
 import Foundation
 
-print("drinkshop: this build has no shop yet")
-exit(1)
+let status = await DrinkShopCLI.run(arguments: Array(CommandLine.arguments.dropFirst()),
+                                    environment: ProcessInfo.processInfo.environment)
+exit(status)

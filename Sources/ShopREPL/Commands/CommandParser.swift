@@ -10,7 +10,25 @@ public enum CommandParser {
         return try parse(words: words)
     }
 
-    /// Parses words already split (one-shot commands get them from the shell). Nil for an empty line.
+    /// Parses words already split by the shell (one-shot commands). A comma at the start or end of a
+    /// word separates order lines as it does in the REPL (`熟成紅茶 M hot, 冷露歐蕾 L`); a comma inside a
+    /// quoted note stays part of it. Nil for no words.
+    public static func parse(shellWords: [String]) throws(CommandError) -> Command? {
+        var words: [String] = []
+        for word in shellWords {
+            var core = Substring(word)
+            var leading = 0
+            var trailing = 0
+            while let first = core.first, first == "," || first == "，" { core = core.dropFirst(); leading += 1 }
+            while let last = core.last, last == "," || last == "，" { core = core.dropLast(); trailing += 1 }
+            words += Array(repeating: ",", count: leading)
+            if !core.isEmpty { words.append(String(core)) }
+            words += Array(repeating: ",", count: trailing)
+        }
+        return try parse(words: words)
+    }
+
+    /// Parses words already split into tokens. Nil for an empty line.
     public static func parse(words: [String]) throws(CommandError) -> Command? {
         guard let first = words.first else { return nil }
         guard let info = CommandCatalog.find(first) else {

@@ -17,7 +17,7 @@ public final class ShopInterpreter {
     let output: any ShopOutput
     let style: ColorPolicy
     /// Asks staff a yes/no question at a terminal; nil when there is nobody to ask (pipes, one-shot).
-    let confirm: ((String) -> Bool)?
+    let confirm: (@Sendable (String) async -> Bool)?
     let instant: @Sendable () -> BannerRotator.Instant
     /// The staff member at the counter, once logged in.
     public private(set) var staff: String?
@@ -26,7 +26,7 @@ public final class ShopInterpreter {
     var rotator: BannerRotator
 
     public init(shop: Shop, output: any ShopOutput, style: ColorPolicy = .plain, defaultStaff: String,
-                confirm: ((String) -> Bool)? = nil,
+                confirm: (@Sendable (String) async -> Bool)? = nil,
                 instant: @escaping @Sendable () -> BannerRotator.Instant = { ContinuousClock.now }) {
         self.shop = shop
         self.output = output
@@ -51,7 +51,7 @@ public final class ShopInterpreter {
     /// Runs one command given as words (a one-shot command from the shell).
     public func run(words: [String]) async -> Outcome {
         do {
-            guard let command = try CommandParser.parse(words: words) else { return .succeeded }
+            guard let command = try CommandParser.parse(shellWords: words) else { return .succeeded }
             return await run(command)
         } catch {
             fail(error.description)
@@ -160,7 +160,7 @@ public final class ShopInterpreter {
                 throw ShopError.order("delete removes order #\(number) for good; add --yes to confirm")
             }
             let summary = OrderView.oneLine(stored.order)
-            guard confirm("Delete order #\(number) (\(summary)) for good? [y/N] ") else {
+            guard await confirm("Delete order #\(number) (\(summary)) for good? [y/N] ") else {
                 say("Kept order #\(number).\n")
                 return
             }

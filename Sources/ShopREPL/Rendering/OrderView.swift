@@ -53,7 +53,7 @@ enum OrderView {
             let status = statusLabel(order.status, style: style)
             table.append([number, status, order.orderName, drinks(order), "\(order.cupCount)", "$\(order.total)"])
         }
-        let cups = orders.reduce(0) { $0 + $1.order.cupCount }
+        let cups = orders.filter { $0.order.status != .cancelled }.reduce(0) { $0 + $1.order.cupCount }
         let total = orders.filter { $0.order.status != .cancelled }.reduce(0) { $0 + $1.order.total }
         return table.render(style: style) + "\(orders.count) order\(orders.count == 1 ? "" : "s"), \(cups) cups, $\(total)\n"
     }

@@ -1,0 +1,92 @@
+import Airtable
+import DrinkShop
+import DrinkShopCore
+import Foundation
+import ShopREPL
+
+/// The composition root: reads the command line, opens the store, and runs the REPL, the server or one
+/// command.
+enum DrinkShopCLI {
+    static let version = "0.1.0"
+
+    static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let invocation: Invocation
+        do { invocation = try Invocation.parse(arguments) } catch {
+            printError("drinkshop: \(error)\n\(Usage.short)")
+            return 2
+        }
+        if invocation.showVersion {
+            print("drinkshop \(version)")
+            return 0
+        }
+        if invocation.showHelp {
+            let style = ColorPolicy.detect()
+            if let topic = invocation.words.first, topic != "serve" {
+                let interpreterHelp = try? HelpText.command(topic, style: style)
+                print(interpreterHelp ?? Usage.long, terminator: "")
+            } else {
+                print(Usage.long, terminator: "")
+            }
+            return 0
+        }
+        let path = StoreLocation.databasePath(option: invocation.databasePath, environment: environment)
+        do {
+            if invocation.words.first == "serve" {
+                let command = try ServeCommand.parse(Array(invocation.words.dropFirst()))
+                let store = try await EmbeddedStore.open(path: path, environment: environment, notes: printError)
+                return try await command.run(store: store, environment: environment)
+            }
+            let store = try await EmbeddedStore.open(path: path, environment: environment, notes: printError)
+            let shop = Shop(store: store.base)
+            let description = "embedded store \(store.path)"
+            return await runShop(shop, invocation: invocation, storeDescription: description, environment: environment)
+        } catch {
+            printError("drinkshop: \(error)")
+            return 1
+        }
+    }
+
+    /// The REPL when no command is given, otherwise the one command.
+    private static func runShop(_ shop: Shop, invocation: Invocation, storeDescription: String,
+                                environment: [String: String]) async -> Int32 {
+        let output = StandardOutput()
+        let interactive = TerminalDevice.isTerminal(0)
+        var style = ColorPolicy.detect()
+        if let forced = invocation.color { style = forced ? (ColorPolicy.detect().usesStyles ? .styled : .plain) : .plain }
+        let staff = invocation.staff ?? environment["DRINKSHOP_STAFF"] ?? environment["USER"] ?? "staff"
+
+        if !invocation.words.isEmpty {
+            let interpreter = ShopInterpreter(shop: shop, output: output, style: style, defaultStaff: staff,
+                                              confirm: interactive ? confirmAtTerminal : nil)
+            return await interpreter.run(words: invocation.words) == .failed ? 1 : 0
+        }
+
+        let completer = ShopCompleter()
+        let history = HistoryFile(path: StoreLocation.historyPath(environment: environment))
+        let reader = LineReaders.make(historyFile: history,
+                                      completer: { line, cursor in completer.complete(line: line, cursor: cursor) })
+        let askAtCounter: @Sendable (String) async -> Bool = { question in
+            let answer = await reader.nextLine(prompt: question)
+            return ["y", "yes", "是"].contains(answer?.lowercased() ?? "")
+        }
+        let interpreter = ShopInterpreter(shop: shop, output: output, style: style, defaultStaff: staff,
+                                          confirm: interactive ? askAtCounter : nil)
+        let drinkCount = (try? await shop.menu().count) ?? 0
+        let header = style.paint("可不可熟成紅茶 KEBUKE · DrinkShop", .bold) + "\n"
+            + "\(storeDescription) · \(drinkCount) drinks · staff: \(staff) (login NAME to change) · help for commands\n"
+        let session = REPLSession(interpreter: interpreter, reader: reader, completer: completer, output: output,
+                                  interactive: interactive)
+        return await session.run(header: header)
+    }
+
+    /// A yes/no question for one-shot commands run at a terminal.
+    private static let confirmAtTerminal: @Sendable (String) async -> Bool = { question in
+        let answer = await PlainLineReader().nextLine(prompt: question)
+        return ["y", "yes", "是"].contains(answer?.lowercased() ?? "")
+    }
+
+    static func printError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}

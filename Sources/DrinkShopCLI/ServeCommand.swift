@@ -1,0 +1,137 @@
+import Airtable
+import AirtableServer
+import Dispatch
+import Foundation
+import HTTPServer
+
+/// `drinkshop serve`: the embedded base over Airtable's REST API.
+/// Lines for the person who started the server, written at once (standard output may be a pipe).
+private func print(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+struct ServeCommand {
+    var host = "127.0.0.1"
+    var port = 8080
+    var tokenFile: String?
+    var rateLimit: Double?
+    var rateLimitPenalty: Double = 30
+
+    static func parse(_ words: [String]) throws(UsageError) -> ServeCommand {
+        var command = ServeCommand()
+        var index = 0
+        func value(_ name: String) throws(UsageError) -> String {
+            guard index + 1 < words.count else { throw UsageError("\(name) needs a value") }
+            index += 1
+            return words[index]
+        }
+        while index < words.count {
+            let word = words[index]
+            switch word {
+            case "--host": command.host = try value(word)
+            case "--port":
+                let text = try value(word)
+                guard let port = Int(text), (0...65_535).contains(port) else {
+                    throw UsageError("--port must be a number from 0 to 65535, not \(text)")
+                }
+                command.port = port
+            case "--tokens": command.tokenFile = try value(word)
+            case "--rate-limit":
+                let text = try value(word)
+                guard let rate = Double(text), rate > 0 else {
+                    throw UsageError("--rate-limit must be a positive number of requests per second, not \(text)")
+                }
+                command.rateLimit = rate
+            case "--rate-limit-penalty":
+                let text = try value(word)
+                guard let seconds = Double(text), seconds >= 0 else {
+                    throw UsageError("--rate-limit-penalty must be a number of seconds, not \(text)")
+                }
+                command.rateLimitPenalty = seconds
+            default: throw UsageError("serve does not know \(word); see drinkshop --help")
+            }
+            index += 1
+        }
+        return command
+    }
+
+    func run(store: EmbeddedStore, environment: [String: String]) async throws -> Int32 {
+        let tokens = try accessTokens(databasePath: store.path, environment: environment)
+        let limiter = rateLimit.map { RateLimiter(requestsPerSecond: $0, penalty: rateLimitPenalty) }
+        let api = AirtableAPI(store: store.base, baseID: store.base.baseID, tokens: tokens, rateLimiter: limiter)
+        var configuration = HTTPServer.Configuration()
+        configuration.host = host
+        configuration.port = port
+        configuration.log = { entry in
+            FileHandle.standardError.write(Data((entry.description + "\n").utf8))
+        }
+        let server = HTTPServer(configuration: configuration) { request in await api.handle(request) }
+        let bound = try server.start()
+        let display = host.contains(":") ? "[\(host)]" : host
+        print("DrinkShop is serving \(store.path)")
+        print("  endpoint  http://\(display):\(bound)   (AIRTABLE_ENDPOINT_URL for clients)")
+        print("  base id   \(store.base.baseID)")
+        print("  tables    Drink, OrderDrink, User, Promotion, PickupTicket")
+        if let limiter { print("  rate limit \(limiter.requestsPerSecond) requests/s per base") }
+        print("Press Ctrl-C to stop.")
+
+        let signals = ShutdownSignals { Task { await server.shutdown() } }
+        defer { signals.cancel() }
+        try await server.run()
+        print("Stopped.")
+        return 0
+    }
+
+    /// `DRINKSHOP_API_TOKEN`, else `--tokens FILE`, else a generated token kept (mode 0600) beside the
+    /// database. The token itself is never printed.
+    private func accessTokens(databasePath: String, environment: [String: String]) throws -> AccessTokens {
+        if let token = environment["DRINKSHOP_API_TOKEN"], !token.isEmpty {
+            print("  tokens    DRINKSHOP_API_TOKEN (read-write)")
+            return AccessTokens([(token, .readWrite)])
+        }
+        if let tokenFile {
+            guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
+                throw UsageError("cannot read the token file \(tokenFile)")
+            }
+            let tokens = try AccessTokens.parseFile(text, path: tokenFile)
+            print("  tokens    \(tokens) from \(tokenFile)")
+            return tokens
+        }
+        let path = databasePath + ".token"
+        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !token.isEmpty {
+                print("  token     in \(path) (read-write)")
+                return AccessTokens([(token, .readWrite)])
+            }
+        }
+        let token = AccessTokens.generateToken()
+        guard FileManager.default.createFile(atPath: path, contents: Data((token + "\n").utf8),
+                                             attributes: [.posixPermissions: 0o600]) else {
+            throw UsageError("cannot write the token file \(path)")
+        }
+        print("  token     generated, stored in \(path) (mode 0600, read-write)")
+        return AccessTokens([(token, .readWrite)])
+    }
+}
+
+/// Calls `action` once on SIGINT or SIGTERM (graceful shutdown), through dispatch sources so no Swift
+/// code runs inside a signal handler. The sources are set once and only cancelled afterwards, which
+/// dispatch allows from any thread.
+final class ShutdownSignals: @unchecked Sendable {
+    private let sources: [any DispatchSourceSignal]
+
+    init(action: @escaping @Sendable () -> Void) {
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: action)
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+    }
+}

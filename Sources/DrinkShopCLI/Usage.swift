@@ -1,0 +1,35 @@
+import ShopREPL
+
+enum Usage {
+    static let short = "usage: drinkshop [--db PATH] [command ...]   (drinkshop --help for more)"
+
+    static var long: String {
+        var text = """
+        drinkshop: the ordering backend of a KEBUKE-style bubble-tea shop
+
+        usage:
+          drinkshop [options]                 the counter REPL on the store
+          drinkshop [options] <command> ...   one command, e.g. drinkshop order 白玉歐蕾 大杯 半糖 少冰 x2 for Amy
+          drinkshop [options] serve [--host 127.0.0.1] [--port 8080] [--tokens FILE] [--rate-limit N]
+                                              serve the embedded base with Airtable's REST API
+
+        options (before or after the command):
+          --db PATH        the embedded store (default: $DRINKSHOP_DB, else $XDG_DATA_HOME/drinkshop/drinkshop.sqlite)
+          --staff NAME     who places orders when nobody has logged in (default: $DRINKSHOP_STAFF or $USER)
+          --no-color       plain output (colours are also off when NO_COLOR is set or output is not a terminal)
+          --help, --version
+
+        commands:
+
+        """
+        for info in CommandCatalog.all { text += "  \(info.usage)\n      \(info.summary)\n" }
+        return text
+    }
+}
+
+enum HelpText {
+    static func command(_ name: String, style: ColorPolicy) throws -> String {
+        guard let info = CommandCatalog.find(name) else { throw UsageError("no command \(name)") }
+        return "usage: drinkshop \(info.usage)\n  \(info.summary)\n" + info.details.map { "  \($0)\n" }.joined()
+    }
+}
