@@ -218,6 +218,12 @@ import Testing
         #expect(try value("WEEKDAY('2024-06-16')", cells) == .number(0))
         #expect(try value("HOUR({When})", cells, timeZone: FormulaFixture.taipei) == .number(18))
         #expect(try value("YEAR('1969-12-31T23:59:59Z')") == .number(1969))
+        #expect(try value("TIMESTR({When})", cells) == .text("10:30:45"))
+        #expect(try value("WEEKNUM('2024-01-06')") == .number(1))
+        #expect(try value("WEEKNUM('2024-01-07')") == .number(2))
+        #expect(try value("WEEKNUM('2024-01-07', 'Monday')") == .number(1))
+        #expect(try value("WEEKNUM('2024-01-08', 'Monday')") == .number(2))
+        #expect(try value("WEEKNUM('2024-12-31')") == .number(53))
     }
 
     @Test func minAndMaxPickDates() throws {
