@@ -147,6 +147,7 @@ import Testing
         ("DATETIME_PARSE('24-1-2', 'YY-M-D')", "2024-01-02T00:00:00.000Z"),
         ("DATETIME_PARSE('10:30', 'HH:mm')", "2024-06-15T10:30:00.000Z"),
         ("DATETIME_PARSE('2024-01-02', 'YYYY-MM-DD', 'en')", "2024-01-02T00:00:00.000Z"),
+        ("DATETIME_PARSE('2024年1月2日', 'YYYY年M月D日')", "2024-01-02T00:00:00.000Z"),
     ])
     func datetimeParseReadsFormatsAndISO(formula: String, expected: String) throws {
         #expect(try value(formula) == instant(expected), "\(formula)")
@@ -191,6 +192,7 @@ import Testing
         ("DATETIME_FORMAT({When}, 'X')", "1704207845"),
         ("DATETIME_FORMAT({When}, 'Z ZZ')", "+00:00 +0000"),
         ("DATESTR({When})", "2024-01-02"),
+        ("DATETIME_FORMAT({When}, 'YYYY年M月D日 HH:mm')", "2024年1月2日 15:04"),
     ])
     func datetimeFormatWritesTokens(formula: String, expected: String) throws {
         let cells: [String: JSONValue] = ["When": "2024-01-02T15:04:05.678Z"]
