@@ -147,6 +147,7 @@ import Testing
         ("DATETIME_PARSE('24-1-2', 'YY-M-D')", "2024-01-02T00:00:00.000Z"),
         ("DATETIME_PARSE('10:30', 'HH:mm')", "2024-06-15T10:30:00.000Z"),
         ("DATETIME_PARSE('2024-01-02', 'YYYY-MM-DD', 'en')", "2024-01-02T00:00:00.000Z"),
+        ("DATETIME_PARSE('2024年1月2日', 'YYYY年M月D日')", "2024-01-02T00:00:00.000Z"),
     ])
     func datetimeParseReadsFormatsAndISO(formula: String, expected: String) throws {
         #expect(try value(formula) == instant(expected), "\(formula)")
@@ -191,6 +192,7 @@ import Testing
         ("DATETIME_FORMAT({When}, 'X')", "1704207845"),
         ("DATETIME_FORMAT({When}, 'Z ZZ')", "+00:00 +0000"),
         ("DATESTR({When})", "2024-01-02"),
+        ("DATETIME_FORMAT({When}, 'YYYY年M月D日 HH:mm')", "2024年1月2日 15:04"),
     ])
     func datetimeFormatWritesTokens(formula: String, expected: String) throws {
         let cells: [String: JSONValue] = ["When": "2024-01-02T15:04:05.678Z"]
@@ -218,6 +220,12 @@ import Testing
         #expect(try value("WEEKDAY('2024-06-16')", cells) == .number(0))
         #expect(try value("HOUR({When})", cells, timeZone: FormulaFixture.taipei) == .number(18))
         #expect(try value("YEAR('1969-12-31T23:59:59Z')") == .number(1969))
+        #expect(try value("TIMESTR({When})", cells) == .text("10:30:45"))
+        #expect(try value("WEEKNUM('2024-01-06')") == .number(1))
+        #expect(try value("WEEKNUM('2024-01-07')") == .number(2))
+        #expect(try value("WEEKNUM('2024-01-07', 'Monday')") == .number(1))
+        #expect(try value("WEEKNUM('2024-01-08', 'Monday')") == .number(2))
+        #expect(try value("WEEKNUM('2024-12-31')") == .number(53))
     }
 
     @Test func minAndMaxPickDates() throws {

@@ -44,6 +44,12 @@ import Testing
         #expect(try FormulaFixture.matches("{Name} = 'Black Tea'", ["Name": "Black Tea"]))
         #expect(try !FormulaFixture.matches("{Name} = 'black tea'", ["Name": "Black Tea"]))
         #expect(try FormulaFixture.matches("LOWER({Name}) = 'black tea'", ["Name": "Black Tea"]))
+        // The same letter written as one code point or as e + combining accent is different text.
+        #expect(try !FormulaFixture.matches("{Name} = 'caf\u{E9}'", ["Name": "cafe\u{301}"]))
+        #expect(try FormulaFixture.matches("{Name} = 'caf\u{E9}'", ["Name": "caf\u{E9}"]))
+        #expect(try FormulaFixture.matches("'Z' < 'a'"))
+        #expect(try FormulaFixture.matches("'紅茶' > '奶茶'"))
+        #expect(try FormulaFixture.matches("'ab' < 'abc'"))
     }
 
     @Test func blankEqualsEmptyTextZeroAndFalse() throws {

@@ -94,8 +94,26 @@ import Testing
         ("COUNT(1, 'a', 2, BLANK())", .number(2)),
         ("COUNTA(1, 'a', '', BLANK())", .number(2)),
         ("COUNTALL(1, 'a', '', BLANK())", .number(4)),
+        ("EXP(0)", .number(1)),
+        ("LOG(1000)", .number(3)),
+        ("LOG(8, 2)", .number(3)),
+        ("EVEN(1.5)", .number(2)),
+        ("EVEN(3)", .number(4)),
+        ("EVEN(-1)", .number(-2)),
+        ("EVEN(0)", .number(0)),
+        ("ODD(1.5)", .number(3)),
+        ("ODD(2)", .number(3)),
+        ("ODD(0)", .number(1)),
+        ("ODD(-2)", .number(-3)),
+        // Patterns
+        ("REGEX_EXTRACT('Order 42 of 99', '\\d+')", .text("42")),
+        ("REGEX_REPLACE('Order 42 of 99', '\\d+', '#')", .text("Order # of #")),
+        ("REGEX_REPLACE('珍珠奶茶', '(珍珠)(奶茶)', '$2$1')", .text("奶茶珍珠")),
+        ("REGEX_REPLACE('🧋a🧋', 'a', 'b')", .text("🧋b🧋")),
+        ("ENCODE_URL_COMPONENT('a b&c=紅茶/(x)')", .text("a%20b%26c%3D%E7%B4%85%E8%8C%B6%2F(x)")),
         // Arrays
         ("ARRAYJOIN(ARRAYCOMPACT('a'))", .text("a")),
+        ("ARRAYJOIN(ARRAYFLATTEN('a'), '-')", .text("a")),
     ])
     func computes(formula: String, expected: FormulaValue) throws {
         #expect(try value(formula) == expected, "\(formula)")
@@ -111,7 +129,8 @@ import Testing
     @Test(arguments: [
         "LEFT('abc', -1)", "MID('abc', 0, 1)", "REPLACE('abc', 0, 1, 'x')", "REPT('x', -1)", "VALUE('tea')",
         "AVERAGE('x')", "REGEX_MATCH('a', {Name} & '(')", "WEEKDAY(NOW(), 'Friday')", "ROUND('x')",
-        "SUBSTITUTE('a', 'a', 'b', 0)", "LOWER(ERROR())", "SUM(1, ERROR())",
+        "SUBSTITUTE('a', 'a', 'b', 0)", "LOWER(ERROR())", "SUM(1, ERROR())", "REGEX_EXTRACT('abc', '\\d')",
+        "REGEX_REPLACE('a', {Name} & '[', 'b')",
     ])
     func refusesBadArgumentsWithAnErrorValue(formula: String) throws {
         let result = try value(formula)

@@ -100,6 +100,8 @@ import Testing
         ("{a} # 1", "unexpected character '#'", 5),
         ("珍珠 = @", "unexpected character '@'", 6),
         ("'🧋' = ", "ends where a value is expected", 7),
+        ("AND（{a}, 1)", "did you mean '('?", 4),
+        ("{Name} = 'x' and {Qty} > 1", "logic is written as a function: AND(a, b)", 14),
     ])
     func reportsWhatAndWhere(text: String, fragment: String, position: Int) throws {
         let error = try #require(parseError(text), "expected \(text) to be refused")

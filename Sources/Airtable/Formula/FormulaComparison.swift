@@ -9,8 +9,8 @@ import Foundation
 ///    in the record's zone), the instants too; against anything else, the date's ISO text.
 /// 4. A number or boolean (TRUE() is 1) against a number, boolean, blank or numeric text compares
 ///    numerically; blank and "" count as 0 there. Against other text, the number's text is compared.
-/// 5. Otherwise both sides compare as text, blank as "": exactly and case-sensitively for `=`, by
-///    Unicode order for `<`/`>`.
+/// 5. Otherwise both sides compare as text, blank as "": exactly (code point for code point, so
+///    case-sensitively) for `=`, by code point order for `<`/`>`.
 /// So blank equals "", 0 and FALSE(), and an unchecked checkbox equals 0 and FALSE().
 enum FormulaComparison {
     static func evaluate(_ op: FormulaBinaryOperator, _ left: FormulaValue, _ right: FormulaValue,
@@ -40,19 +40,36 @@ enum FormulaComparison {
             return order(a.timeIntervalSince1970, b.timeIntervalSince1970)
         case (.date(let a), .text(let text)):
             if let b = FormulaDateParsing.parse(text, in: timeZone) { return order(a.timeIntervalSince1970, b.timeIntervalSince1970) }
-            return order(left.text(in: timeZone), text)
+            return textOrder(left.text(in: timeZone), text)
         case (.text(let text), .date(let b)):
             if let a = FormulaDateParsing.parse(text, in: timeZone) { return order(a.timeIntervalSince1970, b.timeIntervalSince1970) }
-            return order(text, right.text(in: timeZone))
+            return textOrder(text, right.text(in: timeZone))
         case (.date, _), (_, .date):
-            return order(left.text(in: timeZone), right.text(in: timeZone))
+            return textOrder(left.text(in: timeZone), right.text(in: timeZone))
         default:
             break
         }
         if isNumeric(left) || isNumeric(right), let a = numericValue(left), let b = numericValue(right) {
             return order(a, b)
         }
-        return order(left.text(in: timeZone), right.text(in: timeZone))
+        return textOrder(left.text(in: timeZone), right.text(in: timeZone))
+    }
+
+    /// Text compared code point by code point (the order of their UTF-8 bytes), not by Swift's
+    /// canonical equivalence: `'é'` written as one code point and as `e` + accent are different text,
+    /// as they are to Airtable and to SQLite's binary collation.
+    static func textOrder(_ a: String, _ b: String) -> Order {
+        var left = a.utf8.makeIterator()
+        var right = b.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return .same
+            case (nil, _): return .ascending
+            case (_, nil): return .descending
+            case let (x?, y?) where x != y: return x < y ? .ascending : .descending
+            default: continue
+            }
+        }
     }
 
     private static func flattenList(_ value: FormulaValue, _ timeZone: TimeZone) -> FormulaValue {

@@ -42,12 +42,17 @@ struct FormulaCompiler {
             var compiled: [FormulaNode] = []
             compiled.reserveCapacity(arguments.count)
             for argument in arguments { compiled.append(try compile(argument)) }
-            if function == .regexMatch, case .constant(.text(let pattern)) = compiled[1] {
+            // A pattern written in the formula is checked now, so a typo is a 422, not a silent #ERROR!.
+            if [.regexMatch, .regexExtract, .regexReplace].contains(function),
+               case .constant(.text(let pattern)) = compiled[1]
+            {
+                let regex: FormulaRegex
                 do {
-                    return .regexMatch(compiled[0], try FormulaRegex(pattern))
+                    regex = try FormulaRegex(pattern, for: upper)
                 } catch {
                     throw FormulaError("Invalid formula: " + error.message)
                 }
+                if function == .regexMatch { return .regexMatch(compiled[0], regex) }
             }
             return .call(function, compiled)
         }

@@ -100,15 +100,18 @@ struct FormulaEvaluator {
         case .and, .or, .not, .xor, .if, .switch, .isError, .error, .true, .false, .blank:
             return try logic(function, arguments)
         case .find, .search, .lower, .upper, .len, .trim, .left, .right, .mid, .substitute, .replace, .concatenate,
-             .rept, .t, .value, .regexMatch:
+             .rept, .t, .value:
             return try text(function, arguments)
+        case .regexMatch, .regexExtract, .regexReplace, .encodeURLComponent:
+            return try pattern(function, arguments)
         case .abs, .round, .roundUp, .roundDown, .ceiling, .floor, .int, .mod, .power, .sqrt, .min, .max, .sum,
-             .average, .count, .countA, .countAll:
+             .average, .count, .countA, .countAll, .exp, .log, .even, .odd:
             return try numeric(function, arguments)
         case .recordID, .createdTime, .now, .today, .isBefore, .isAfter, .isSame, .dateAdd, .datetimeDiff,
-             .datetimeParse, .datetimeFormat, .dateString, .year, .month, .day, .hour, .minute, .second, .weekday:
+             .datetimeParse, .datetimeFormat, .dateString, .year, .month, .day, .hour, .minute, .second, .weekday,
+             .weekNumber, .timeString:
             return try date(function, arguments)
-        case .arrayJoin, .arrayCompact, .arrayUnique:
+        case .arrayJoin, .arrayCompact, .arrayUnique, .arrayFlatten:
             return try array(function, arguments)
         }
     }

@@ -67,7 +67,12 @@ struct FormulaLexer {
             throw error("unexpected '}' at character \(position(start)) with no '{' before it", at: start)
         default:
             guard Self.startsIdentifier(scalar) else {
-                throw error("unexpected character '\(scalar)' at character \(position(start))", at: start)
+                var message = "unexpected character '\(scalar)' at character \(position(start))"
+                // Full-width punctuation (（ ） ， ＝) is easy to type with a CJK input method.
+                if (0xFF01...0xFF5E).contains(scalar.value), let ascii = Unicode.Scalar(scalar.value - 0xFEE0) {
+                    message += "; did you mean '\(ascii)'?"
+                }
+                throw error(message, at: start)
             }
             while index < scalars.count, Self.continuesIdentifier(scalars[index]) { index += 1 }
             kind = .identifier(String(String.UnicodeScalarView(scalars[start..<index])))

@@ -21,8 +21,11 @@ struct FormulaParser {
             if current.kind == .rightParenthesis {
                 throw error("')' at character \(position(current)) has no '(' to close", at: current)
             }
-            throw error("expected an operator at character \(position(current)), found \(describe(current))",
-                        at: current)
+            var message = "expected an operator at character \(position(current)), found \(describe(current))"
+            if case .identifier(let word) = current.kind, ["AND", "OR", "NOT", "XOR"].contains(word.uppercased()) {
+                message += "; logic is written as a function: \(word.uppercased())(a, b)"
+            }
+            throw error(message, at: current)
         }
         return expression
     }

@@ -1,4 +1,4 @@
-/// ARRAYJOIN, ARRAYCOMPACT, ARRAYUNIQUE. A value that is not a list counts as a list of itself.
+/// ARRAYJOIN, ARRAYCOMPACT, ARRAYUNIQUE, ARRAYFLATTEN. A value that is not a list counts as a list of itself.
 extension FormulaEvaluator {
     func array(_ function: FormulaFunction, _ arguments: [FormulaValue]) throws(FormulaFailure) -> FormulaValue {
         let elements = try arguments[0].flattened()
@@ -13,6 +13,8 @@ extension FormulaEvaluator {
                 try Self.checkLength(result.utf8.count)
             }
             return .text(result)
+        case .arrayFlatten:
+            return .array(elements)
         case .arrayCompact:
             return .array(elements.filter { !$0.isEmptyValue })
         case .arrayUnique:

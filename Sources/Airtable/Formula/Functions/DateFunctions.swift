@@ -1,7 +1,8 @@
 import Foundation
 
 /// RECORD_ID, CREATED_TIME, NOW, TODAY, IS_BEFORE, IS_AFTER, IS_SAME, DATEADD, DATETIME_DIFF,
-/// DATETIME_PARSE, DATETIME_FORMAT, DATESTR, YEAR, MONTH, DAY, HOUR, MINUTE, SECOND, WEEKDAY.
+/// DATETIME_PARSE, DATETIME_FORMAT, DATESTR, TIMESTR, YEAR, MONTH, DAY, HOUR, MINUTE, SECOND, WEEKDAY,
+/// WEEKNUM.
 ///
 /// Calendar fields are read in the record's time zone. A date argument may be a date or text that
 /// reads as one; a blank date is an error, so `IS_BEFORE({Due}, TODAY())` drops records with no due date.
@@ -53,15 +54,31 @@ extension FormulaEvaluator {
             return .number(Double(fields[function] ?? 0))
         case .weekday:
             let weekday = CivilDateTime(try arguments[0].instant(timeZone, for: name), in: timeZone).weekday
-            guard arguments.count > 1, !arguments[1].isEmptyValue else { return .number(Double(weekday)) }
-            switch try arguments[1].string(timeZone).lowercased() {
-            case "sunday": return .number(Double(weekday))
-            case "monday": return .number(Double((weekday + 6) % 7))
-            case let other:
-                throw FormulaFailure("WEEKDAY's week starts on 'Sunday' or 'Monday', not \(FormulaValue.excerpt(other))")
-            }
+            return .number(Double(try weekStartsOnMonday(arguments, name) ? (weekday + 6) % 7 : weekday))
+        case .weekNumber:
+            // Week 1 holds January 1st; weeks start on Sunday unless told 'Monday'.
+            let civil = CivilDateTime(try arguments[0].instant(timeZone, for: name), in: timeZone)
+            let mondayStart = try weekStartsOnMonday(arguments, name)
+            let januaryFirst = CivilDateTime(year: civil.year, month: 1, day: 1)
+            let shift = mondayStart ? (januaryFirst.weekday + 6) % 7 : januaryFirst.weekday
+            return .number(Double((civil.dayNumber - januaryFirst.dayNumber + shift) / 7 + 1))
+        case .timeString:
+            let c = CivilDateTime(try arguments[0].instant(timeZone, for: name), in: timeZone)
+            return .text(CivilDateTime.pad(c.hour, 2) + ":" + CivilDateTime.pad(c.minute, 2) + ":"
+                + CivilDateTime.pad(c.second, 2))
         default:
             throw FormulaFailure("\(name) is not a date function")
+        }
+    }
+
+    /// The optional second argument of WEEKDAY and WEEKNUM: 'Sunday' (the default) or 'Monday'.
+    private func weekStartsOnMonday(_ arguments: [FormulaValue], _ function: String) throws(FormulaFailure) -> Bool {
+        guard arguments.count > 1, !arguments[1].isEmptyValue else { return false }
+        switch try arguments[1].string(timeZone).lowercased() {
+        case "sunday": return false
+        case "monday": return true
+        case let other:
+            throw FormulaFailure("\(function)'s week starts on 'Sunday' or 'Monday', not \(FormulaValue.excerpt(other))")
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// ABS, ROUND, ROUNDUP, ROUNDDOWN, CEILING, FLOOR, INT, MOD, POWER, SQRT, MIN, MAX, SUM, AVERAGE,
-/// COUNT, COUNTA, COUNTALL. Arithmetic follows Airtable's JavaScript numbers: MOD keeps the sign of
+/// ABS, ROUND, ROUNDUP, ROUNDDOWN, CEILING, FLOOR, INT, MOD, POWER, SQRT, EXP, LOG, EVEN, ODD, MIN, MAX,
+/// SUM, AVERAGE, COUNT, COUNTA, COUNTALL. Arithmetic follows Airtable's JavaScript numbers: MOD keeps the sign of
 /// the dividend, and impossible results (MOD by 0, SQRT of a negative) are NaN, which filters treat as
 /// false.
 extension FormulaEvaluator {
@@ -18,6 +18,18 @@ extension FormulaEvaluator {
             return .number(fmod(try arguments[0].number(), try arguments[1].number()))
         case .power: return .number(pow(try arguments[0].number(), try arguments[1].number()))
         case .sqrt: return .number(Foundation.sqrt(try arguments[0].number()))
+        case .exp: return .number(Foundation.exp(try arguments[0].number()))
+        case .log:
+            let value = try arguments[0].number()
+            let base = arguments.count > 1 ? try arguments[1].number() : 10
+            // log10 and log2 are exact on powers of their base, where a quotient of logs is not (LOG(1000) = 3).
+            switch base {
+            case 10: return .number(log10(value))
+            case 2: return .number(log2(value))
+            default: return .number(Foundation.log(value) / Foundation.log(base))
+            }
+        case .even: return .number(try awayFromZero(arguments[0].number(), toMultipleOf: 2, offset: 0))
+        case .odd: return .number(try awayFromZero(arguments[0].number(), toMultipleOf: 2, offset: 1))
         case .min, .max: return try extreme(function, arguments)
         case .sum: return .number(try numbers(arguments).reduce(0, +))
         case .average:
@@ -85,6 +97,16 @@ extension FormulaEvaluator {
         if Swift.abs(scaled - nearest) <= 1e-9 * Swift.max(1, Swift.abs(scaled)) { scaled = nearest }
         let result = scaled.rounded(rule)
         return places >= 0 ? result / scale : result * scale
+    }
+
+    /// EVEN/ODD: away from zero to the nearest integer of the form `k * multiple + offset`
+    /// (EVEN(1.5) is 2, EVEN(-1) is -2, ODD(2) is 3, ODD(0) is 1).
+    private func awayFromZero(_ value: Double, toMultipleOf multiple: Double, offset: Double) -> Double {
+        guard value.isFinite else { return value }
+        let sign: Double = value < 0 ? -1 : 1
+        let magnitude = Swift.abs(value).rounded(.up)
+        let steps = ((magnitude - offset) / multiple).rounded(.up)
+        return sign * Swift.max(offset == 0 ? 0 : 1, steps * multiple + offset)
     }
 
     /// CEILING/FLOOR: the nearest multiple of the significance (default 1) at or above/below the value.

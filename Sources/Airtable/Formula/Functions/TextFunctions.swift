@@ -1,7 +1,7 @@
 import Foundation
 
 /// FIND, SEARCH, LOWER, UPPER, LEN, TRIM, LEFT, RIGHT, MID, SUBSTITUTE, REPLACE, CONCATENATE, REPT, T,
-/// VALUE, REGEX_MATCH. Positions and lengths count characters as a person does (`'珍珠🧋'` has 3), and
+/// VALUE. Positions and lengths count characters as a person does (`'珍珠🧋'` has 3), and
 /// positions are 1-based. FIND and SEARCH are both case-sensitive; they differ only in what they give
 /// when there is no match (0 and blank).
 extension FormulaEvaluator {
@@ -70,9 +70,6 @@ extension FormulaEvaluator {
             return .blank
         case .value:
             return .number(try numberFromText(arguments[0]))
-        case .regexMatch:
-            let subject = try arguments[0].string(timeZone)
-            return .bool(try FormulaRegex(try arguments[1].string(timeZone)).matches(subject))
         default:
             throw FormulaFailure("\(name) is not a text function")
         }
