@@ -41,6 +41,8 @@ let package = Package(
         .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL"], swiftSettings: strict),
         .testTarget(name: "LocalBaseTests", dependencies: ["LocalBase", "Airtable"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable"],
+                    swiftSettings: strict),
 
     ]
 )

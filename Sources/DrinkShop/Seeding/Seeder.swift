@@ -8,6 +8,12 @@ public struct SeedReport: Sendable, Equatable {
         public var created = 0
         public var updated = 0
         public var unchanged = 0
+
+        public init(created: Int = 0, updated: Int = 0, unchanged: Int = 0) {
+            self.created = created
+            self.updated = updated
+            self.unchanged = unchanged
+        }
     }
 
     public var drinks = Counts()

@@ -1,0 +1,181 @@
+import Airtable
+import DrinkShop
+import DrinkShopCore
+import Foundation
+import Testing
+
+@Suite struct OrderWorkflowTests {
+    @Test func placingStoresOneKEBUKEShapedRecordPerLine() async throws {
+        let fixture = try await ShopFixture()
+        let draft = OrderDraft(orderName: "Amy", lines: [
+            fixture.line("白玉歐蕾", [.size(.large), .sugar(.half), .ice(.less)], quantity: 2),
+            fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.hot), .addOn(.whiteTapioca)], note: "去冰塊"),
+        ])
+        let stored = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
+        #expect(stored.order.pickupNumber == 1)
+        #expect(stored.order.subtotal == 70 * 2 + 45)
+        let records = try await fixture.records("OrderDrink").sorted { ($0.fields["line"]?.intValue ?? 0) < ($1.fields["line"]?.intValue ?? 0) }
+        #expect(records.count == 2)
+        let first = records[0].fields
+        #expect(first["drinkName"] == "白玉歐蕾" && first["size"] == "大杯" && first["ice"] == "少冰" && first["sugar"] == "半糖")
+        #expect(first["price"] == 140 && first["numberOfCups"] == 2 && first["unitPrice"] == 70)
+        #expect(first["orderName"] == "Amy" && first["placedBy"] == "Ken" && first["status"] == "placed")
+        #expect(first["pickupNumber"] == 1 && first["businessDay"] == "2026-11-29")
+        #expect(records[1].fields["addOns"] == ["加白玉"] && records[1].fields["note"] == "去冰塊")
+        // The stored discount of each line adds up to the order's discount.
+        let discounts = records.compactMap { $0.fields["discount"]?.intValue }.reduce(0, +)
+        #expect(discounts == stored.order.discount && stored.order.discount > 0)
+        #expect(first["ref"]?.stringValue?.hasPrefix(stored.orderRef) == true)
+    }
+
+    @Test func pickupNumbersCountUpAndStayUniqueAcrossCounters() async throws {
+        let fixture = try await ShopFixture()
+        let other = fixture.secondCounter()
+        let draft = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.half), .ice(.less)])])
+        let numbers = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<20 {
+                let shop = index.isMultiple(of: 2) ? fixture.shop : other
+                group.addTask { try await shop.placeOrder(draft, placedBy: "Ken").order.pickupNumber }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(numbers).count == 20)
+        #expect(Set(numbers) == Set(1...20))
+    }
+
+    @Test func aNewBusinessDayStartsAgainAtOne() async throws {
+        let fixture = try await ShopFixture()
+        let draft = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.half), .ice(.less)])])
+        _ = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
+        _ = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
+        fixture.clock.advance(by: 86_400)
+        let tomorrow = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
+        #expect(tomorrow.order.pickupNumber == 1)
+        let (orders, _) = try await fixture.shop.todaysOrders()
+        #expect(orders.map(\.order.pickupNumber) == [1])
+    }
+
+    @Test func unknownAndAmbiguousDrinksAreExplained() async throws {
+        let fixture = try await ShopFixture()
+        let typo = OrderDraft(lines: [fixture.line("白玉歐雷", [.size(.large), .sugar(.half), .ice(.less)])])
+        await #expect { try await fixture.shop.placeOrder(typo, placedBy: "Ken") } throws: { error in
+            "\(error)".contains("did you mean 白玉歐蕾")
+        }
+        let vague = OrderDraft(lines: [fixture.line("熟成", [.size(.large), .sugar(.half), .ice(.less)])])
+        await #expect { try await fixture.shop.placeOrder(vague, placedBy: "Ken") } throws: { error in
+            "\(error)".contains("熟成紅茶") && "\(error)".contains("熟成歐蕾")
+        }
+        #expect(try await fixture.records("OrderDrink").isEmpty)
+    }
+
+    @Test(arguments: [
+        ([DrinkOption.size(.large), .sugar(.half)], "ice"),
+        ([.size(.large), .sugar(.half), .ice(.hot), .addOn(.fruitJelly)], "菓玉"),
+        ([.size(.large), .sugar(.half), .ice(.less), .addOn(.whiteTapioca), .addOn(.agarPearl), .addOn(.fruitJelly)], "2"),
+    ])
+    func ruleViolationsNameTheRuleAndWriteNothing(options: [DrinkOption], mention: String) async throws {
+        let fixture = try await ShopFixture()
+        let draft = OrderDraft(lines: [fixture.line("白玉歐蕾", options)])
+        await #expect { try await fixture.shop.placeOrder(draft, placedBy: "Ken") } throws: { error in
+            "\(error)".contains(mention)
+        }
+        #expect(try await fixture.records("OrderDrink").isEmpty)
+        #expect(try await fixture.records("PickupTicket").isEmpty)
+    }
+
+    @Test func soldOutAndColdOnlyDrinksAreRefused() async throws {
+        let fixture = try await ShopFixture()
+        let soldOut = OrderDraft(lines: [fixture.line("草莓檸果", [.size(.large), .sugar(.half), .ice(.less)])])
+        await #expect { try await fixture.shop.placeOrder(soldOut, placedBy: "Ken") } throws: { "\($0)".contains("sold out") }
+        let hot = OrderDraft(lines: [fixture.line("雲蓋熟成", [.size(.large), .sugar(.half), .ice(.hot)])])
+        await #expect { try await fixture.shop.placeOrder(hot, placedBy: "Ken") } throws: { "\($0)".contains("hot") }
+        let large = OrderDraft(lines: [fixture.line("雪藏紅茶", [.size(.large), .sugar(.half), .ice(.less)])])
+        await #expect { try await fixture.shop.placeOrder(large, placedBy: "Ken") } throws: { "\($0)".contains("大杯") }
+    }
+
+    @Test func editingRepricesAndIsOnlyAllowedWhilePlaced() async throws {
+        let fixture = try await ShopFixture()
+        let draft = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.half), .ice(.less)])])
+        let placed = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
+        #expect(placed.order.total == 35)
+        let edited = try await fixture.shop.editOrder(number: 1, line: nil,
+                                                      change: LineChangeDraft(options: [.size(.large), .addOn(.whiteTapioca)], quantity: 2))
+        // Two large cups with 白玉 (50 each); second cup half price takes 20 off the cup, not the add-on.
+        #expect(edited.order.subtotal == 100)
+        #expect(edited.order.discount == 20)
+        let reread = try await fixture.shop.order(number: 1)
+        #expect(reread.order.total == 80)
+        #expect(try await fixture.records("OrderDrink").count == 1)
+
+        _ = try await fixture.shop.advanceOrder(number: 1)
+        await #expect { try await fixture.shop.editOrder(number: 1, line: nil, change: LineChangeDraft(quantity: 3)) }
+            throws: { "\($0)".contains("only placed orders can be edited") }
+    }
+
+    @Test func statusMovesOnThenStopsAndCancelKeepsTheReason() async throws {
+        let fixture = try await ShopFixture()
+        let draft = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.half), .ice(.less)])])
+        _ = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
+        _ = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
+        #expect(try await fixture.shop.advanceOrder(number: 1).order.status == .preparing)
+        #expect(try await fixture.shop.advanceOrder(number: 1).order.status == .ready)
+        await #expect(throws: ShopError.self) { try await fixture.shop.cancelOrder(number: 1, reason: nil) }
+        #expect(try await fixture.shop.advanceOrder(number: 1).order.status == .pickedUp)
+        await #expect(throws: ShopError.self) { try await fixture.shop.advanceOrder(number: 1) }
+
+        let cancelled = try await fixture.shop.cancelOrder(number: 2, reason: "customer left")
+        #expect(cancelled.order.status == .cancelled)
+        let record = try #require(try await fixture.records("OrderDrink").first { $0.fields["pickupNumber"] == 2 })
+        #expect(record.fields["status"] == "cancelled" && record.fields["cancelReason"] == "customer left")
+    }
+
+    @Test func deleteRemovesEveryLineAndUnknownNumbersAreReported() async throws {
+        let fixture = try await ShopFixture()
+        let draft = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.half), .ice(.less)]),
+                                       fixture.line("冷露歐蕾", [.size(.large), .sugar(.half), .ice(.less)])])
+        _ = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
+        _ = try await fixture.shop.deleteOrder(number: 1)
+        #expect(try await fixture.records("OrderDrink").isEmpty)
+        await #expect { try await fixture.shop.deleteOrder(number: 1) } throws: { "\($0)".contains("no order #1") }
+    }
+
+    @Test func ordersTheKEBUKEAppWroteShowUp() async throws {
+        let fixture = try await ShopFixture()
+        _ = try await fixture.base.createRecord(in: "OrderDrink", [
+            "drinkName": "白玉歐蕾", "size": "大杯", "ice": "少冰", "sugar": "半糖", "addOns": ["加白玉"], "price": 150,
+            "orderName": "Joanna", "numberOfCups": 2, "imageUrl": "https://example.com/a.jpg",
+        ])
+        let (orders, problems) = try await fixture.shop.todaysOrders()
+        #expect(problems.isEmpty)
+        let order = try #require(orders.first)
+        #expect(order.isForeign && order.order.orderName == "Joanna" && order.order.total == 150)
+        #expect(order.order.lines.first?.unitPrice == 75)
+    }
+
+    @Test func staffLogInOnceAndCustomersCannot() async throws {
+        let fixture = try await ShopFixture()
+        #expect(try await fixture.shop.logIn(name: "Ken").isNew)
+        #expect(try await fixture.shop.logIn(name: " Ken ").isNew == false)
+        _ = try await fixture.base.createRecord(in: "User", ["name": "Amy", "role": "customer"])
+        await #expect(throws: ShopError.self) { try await fixture.shop.logIn(name: "Amy") }
+        await #expect(throws: ShopError.self) { try await fixture.shop.logIn(name: "   ") }
+    }
+
+    @Test func theDailyReportAddsUp() async throws {
+        let fixture = try await ShopFixture()
+        let two = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.half), .ice(.less)], quantity: 2)])
+        let one = OrderDraft(lines: [fixture.line("白玉歐蕾", [.size(.large), .sugar(.half), .ice(.less), .addOn(.whiteTapioca)])])
+        _ = try await fixture.shop.placeOrder(two, placedBy: "Ken")
+        _ = try await fixture.shop.placeOrder(one, placedBy: "Ken")
+        _ = try await fixture.shop.placeOrder(one, placedBy: "Ken")
+        _ = try await fixture.shop.cancelOrder(number: 3, reason: "changed mind")
+        let (orders, _) = try await fixture.shop.todaysOrders()
+        let report = DailyReport(day: "2026-11-29", orders: orders.map(\.order))
+        #expect(report.orders == 2 && report.cancelledOrders == 1)
+        #expect(report.cups == 3)
+        // 2 x 35 with the second cup half price (17 off); 80 less 20% of the 歐蕾 line (16 off).
+        #expect(report.subtotal == 150 && report.discounts == 17 + 16 && report.revenue == 117)
+        #expect(report.addOns.first?.name == "加白玉" && report.addOns.first?.cups == 1)
+        #expect(report.openOrders == 2)
+    }
+}

@@ -1,0 +1,76 @@
+import Airtable
+import DrinkShop
+import DrinkShopCore
+import Foundation
+import LocalBase
+import Synchronization
+
+/// A moment the tests can move: noon in Taipei on a fixed day unless told otherwise.
+final class TestClock: Sendable {
+    private let current: Mutex<Date>
+
+    init(_ start: Date = TestClock.noon) { current = Mutex(start) }
+
+    var now: Date { current.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+
+    /// 2026-11-29 12:00 in Asia/Taipei.
+    static let noon = Date(timeIntervalSince1970: 1_795_924_800)
+    static let taipei = TimeZone(identifier: "Asia/Taipei") ?? .current
+}
+
+/// A shop on a fresh in-memory (or file) LocalBase with the shop's tables, seeded from the repo's menu.
+struct ShopFixture {
+    let clock: TestClock
+    let base: LocalBase
+    let shop: Shop
+
+    init(seeded: Bool = true, path: String? = nil) async throws {
+        let clock = TestClock()
+        self.clock = clock
+        let now: @Sendable () -> Date = { clock.now }
+        base = try path.map { try LocalBase(path: $0, clock: now) } ?? LocalBase.inMemory(clock: now)
+        shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: now))
+        try await shop.createMissingSchema()
+        if seeded {
+            _ = try await shop.seed(contentsOf: ShopFixture.seeds + "/menu.json")
+            _ = try await shop.seed(contentsOf: ShopFixture.seeds + "/promotions.json")
+        }
+    }
+
+    /// The repository's Seeds folder.
+    static let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Seeds").path
+
+    /// A new shop (another counter) on the same base.
+    func secondCounter() -> Shop {
+        let clock = self.clock
+        return Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: { clock.now }))
+    }
+
+    func records(_ table: String) async throws -> [Record] {
+        try await base.allRecords(in: table)
+    }
+
+    func line(_ drink: String, _ options: [DrinkOption], quantity: Int? = nil, note: String? = nil) -> LineDraft {
+        LineDraft(drink: drink, options: options, quantity: quantity, note: note)
+    }
+}
+
+/// A temporary file path, removed with its folder when the test's scope ends.
+struct TemporaryDirectory: ~Copyable {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "drinkshop-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String, contents: String) throws -> String {
+        let file = path + "/" + name
+        try contents.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
