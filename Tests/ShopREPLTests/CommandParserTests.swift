@@ -1,0 +1,103 @@
+import DrinkShop
+import DrinkShopCore
+import Testing
+@testable import ShopREPL
+
+@Suite struct TokenizerTests {
+    @Test func splitsOnSpacesQuotesAndCommas() throws {
+        #expect(try Tokenizer.tokenize(#"order 白玉歐蕾 大杯, 熟成紅茶 M note "少 冰, 謝謝" for O'Brien"#)
+                == ["order", "白玉歐蕾", "大杯", ",", "熟成紅茶", "M", "note", "少 冰, 謝謝", "for", "O'Brien"])
+        #expect(try Tokenizer.tokenize("order 熟成紅茶，冷露歐蕾") == ["order", "熟成紅茶", ",", "冷露歐蕾"])
+        #expect(try Tokenizer.tokenize(#"note 「不要吸管」 x "a \"b\"""#) == ["note", "不要吸管", "x", #"a "b""#])
+        #expect(try Tokenizer.tokenize("   ") == [])
+    }
+
+    @Test func anUnclosedQuoteSaysWhere() {
+        #expect(throws: CommandError.syntax("unterminated quote starting at column 14")) {
+            try Tokenizer.tokenize(#"order x note "oops"#)
+        }
+    }
+}
+
+@Suite struct CommandParserTests {
+    private func parse(_ line: String) throws -> Command? { try CommandParser.parse(line: line) }
+
+    @Test func readsAnOrderWithOptionsInAnyOrderAndSeveralDrinks() throws {
+        let command = try parse(#"order 半糖 白玉歐蕾 less ice L x2, white jade au lait M no sugar hot 白玉 note "no straw" for Amy Chen"#)
+        let expected = OrderDraft(orderName: "Amy Chen", lines: [
+            LineDraft(drink: "白玉歐蕾", options: [.sugar(.half), .ice(.less), .size(.large)], quantity: 2),
+            LineDraft(drink: "white jade au lait", options: [.size(.medium), .sugar(.free), .ice(.hot), .addOn(.whiteTapioca)],
+                      note: "no straw"),
+        ])
+        #expect(command == .order(expected))
+    }
+
+    @Test func readsEveryOtherCommand() throws {
+        #expect(try parse("menu 歐蕾 --json") == .menu(filter: "歐蕾", json: true))
+        #expect(try parse("menu") == .menu(filter: nil, json: false))
+        #expect(try parse("orders") == .orders(.open, json: false))
+        #expect(try parse("orders picked up --json") == .orders(.status(.pickedUp), json: true))
+        #expect(try parse("orders all") == .orders(.all, json: false))
+        #expect(try parse("edit #12 2 大杯 無糖 x3") == .edit(pickupNumber: 12, line: 2,
+                                                            LineChangeDraft(options: [.size(.large), .sugar(.free)], quantity: 3)))
+        #expect(try parse("edit 3 no add-ons") == .edit(pickupNumber: 3, line: nil, LineChangeDraft(clearAddOns: true)))
+        #expect(try parse("advance #4") == .advance(pickupNumber: 4))
+        #expect(try parse("cancel #4 customer left") == .cancel(pickupNumber: 4, reason: "customer left"))
+        #expect(try parse("delete #4 --yes") == .delete(pickupNumber: 4, confirmed: true))
+        #expect(try parse("seed Seeds/menu.json") == .seed(path: "Seeds/menu.json"))
+        #expect(try parse("banner prev") == .banner(.previous))
+        #expect(try parse("login Ken") == .login("Ken"))
+        #expect(try parse("help order") == .help(topic: "order"))
+        #expect(try parse("QUIT") == .quit)
+        #expect(try parse("  ") == nil)
+    }
+
+    @Test func oneShotWordsSplitCommasAtWordEdges() throws {
+        let command = try CommandParser.parse(shellWords: ["order", "熟成紅茶", "M", "hot,", "冷露歐蕾", "L", "半糖", "去冰",
+                                                           "note", "少冰, 謝謝"])
+        guard case .order(let draft)? = command else {
+            Issue.record("not an order: \(String(describing: command))")
+            return
+        }
+        #expect(draft.lines.map(\.drink) == ["熟成紅茶", "冷露歐蕾"])
+        #expect(draft.lines[1].note == "少冰, 謝謝")
+    }
+
+    @Test(arguments: [
+        ("fly", "unknown command \"fly\""),
+        ("ordr 熟成紅茶", "did you mean order"),
+        ("order", "what should the order be?"),
+        ("order M half less ice", "which drink?"),
+        ("order 熟成紅茶 M for", "for whom?"),
+        ("order 熟成紅茶 M note", "note needs a text"),
+        ("order 熟成紅茶 M x2 x3", "two quantities"),
+        ("order 熟成紅茶 M for A, 冷露歐蕾 L for B", "once per order"),
+        ("edit", "which order?"),
+        ("edit #x L", "not a pickup number"),
+        ("edit #2", "what should change?"),
+        ("edit #2 冷露歐蕾", "not an option"),
+        ("orders someday", "unknown status"),
+        ("seed", "exactly one file"),
+        ("banner sideways", "next or prev"),
+        ("advance #2 now", "unexpected"),
+        ("promos please", "unexpected"),
+    ])
+    func explainsWhatIsWrong(line: String, message: String) {
+        do {
+            _ = try CommandParser.parse(line: line)
+            Issue.record("accepted: \(line)")
+        } catch {
+            #expect(error.description.contains(message), "\(error)")
+        }
+    }
+
+    @Test func quantitiesComeInSeveralSpellings() {
+        #expect(CommandParser.quantity("x2") == 2)
+        #expect(CommandParser.quantity("×3") == 3)
+        #expect(CommandParser.quantity("*4") == 4)
+        #expect(CommandParser.quantity("5杯") == 5)
+        #expect(CommandParser.quantity("x") == nil)
+        #expect(CommandParser.quantity("xl") == nil)
+        #expect(CommandParser.quantity("2") == nil)
+    }
+}
