@@ -42,6 +42,8 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "LocalBaseTests", dependencies: ["LocalBase", "Airtable"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
+        // Runs the built `drinkshop` binary (depending on the executable makes `swift test` build it).
+        .testTarget(name: "EndToEndTests", dependencies: ["DrinkShopCLI", "Airtable"], swiftSettings: strict),
         .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable"],
                     swiftSettings: strict),
 
