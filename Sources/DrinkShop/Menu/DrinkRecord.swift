@@ -45,17 +45,4 @@ enum DrinkRecord {
             throw .storedData("\(label) in table Drink: \(error)")
         }
     }
-
-    /// Whether a stored record already holds exactly these managed cells (empty and missing alike).
-    static func matches(_ record: Record, _ fields: Fields) -> Bool {
-        fields.allSatisfy { key, value in
-            let stored = record.fields[key] ?? .null
-            if value.isEmptyCell { return stored.isEmptyCell }
-            if key == "image" {
-                let urls = stored.arrayValue?.compactMap { $0["url"]?.stringValue }
-                return urls == value.arrayValue?.compactMap { $0["url"]?.stringValue }
-            }
-            return stored == value
-        }
-    }
 }

@@ -59,7 +59,7 @@ extension Shop {
             for fields in wanted {
                 guard let name = fields["name"]?.stringValue else { continue }
                 if let record = byName[name] {
-                    if DrinkRecord.matches(record, fields) {
+                    if StoredCells.match(record, fields) {
                         counts.unchanged += 1
                     } else {
                         counts.updated += 1
