@@ -10,6 +10,9 @@ public final class Shop: Sendable {
     public let clock: ShopClock
     let pickupNumbers: PickupNumbers
     let makeOrderRef: @Sendable () -> String
+    /// Where orders wait while the store cannot be reached; nil when the store is local (it always is).
+    public let outbox: Outbox?
+    let connection = ConnectionState()
     private let catalogCache = Mutex<Catalog?>(nil)
 
     /// The menu and promotions as last read, and when.
@@ -23,10 +26,11 @@ public final class Shop: Sendable {
     /// How long the menu is reused before it is read again (other counters may change it).
     static let catalogLifetime: TimeInterval = 30
 
-    public init(store: any RecordStore, clock: ShopClock = ShopClock(),
+    public init(store: any RecordStore, clock: ShopClock = ShopClock(), outbox: Outbox? = nil,
                 makeOrderRef: @escaping @Sendable () -> String = { AirtableID.make("ord") }) {
         self.store = store
         self.clock = clock
+        self.outbox = outbox
         self.makeOrderRef = makeOrderRef
         pickupNumbers = PickupNumbers(store: store)
     }
@@ -100,17 +104,24 @@ public final class Shop: Sendable {
 
     func catalog(refresh: Bool) async throws(ShopError) -> Catalog {
         let now = clock.now()
-        if !refresh, let cached = catalogCache.withLock({ $0 }), now.timeIntervalSince(cached.loadedAt) < Shop.catalogLifetime,
-           now >= cached.loadedAt {
+        let cached = catalogCache.withLock { $0 }
+        if !refresh, let cached, now.timeIntervalSince(cached.loadedAt) < Shop.catalogLifetime, now >= cached.loadedAt {
             return cached
         }
+        // Offline, the last menu read is still the menu: orders keep being taken from it.
+        if let cached, outbox != nil, !connection.shouldTry(at: now) { return cached }
         let drinkRecords: [Record]
         let promotionRecords: [Record]
         do {
             drinkRecords = try await store.allRecords(in: ShopSchema.drinkTable)
             promotionRecords = try await store.allRecords(in: ShopSchema.promotionTable)
         } catch {
-            throw .store(error)
+            let failure = ShopError.store(error)
+            if let cached, outbox != nil, ConnectionState.isUnreachable(failure) {
+                connection.markOffline(at: now)
+                return cached
+            }
+            throw failure
         }
         var problems: [String] = []
         var drinks: [Drink] = []

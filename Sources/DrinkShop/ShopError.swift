@@ -17,8 +17,8 @@ public enum ShopError: Error, Sendable, CustomStringConvertible {
     case status(OrderStatusError)
     /// Another order problem (line numbers, names…).
     case order(String)
-    /// No order with this pickup number today.
-    case noSuchOrder(Int)
+    /// No order with this number today.
+    case noSuchOrder(OrderNumber)
     /// The store lacks tables or fields the shop needs.
     case missingSchema([String])
 
@@ -31,7 +31,7 @@ public enum ShopError: Error, Sendable, CustomStringConvertible {
         case .rule(let violation, let drink, let line): return prefix(line) + "\(drink): \(violation)"
         case .status(let error): return error.description
         case .order(let detail): return detail
-        case .noSuchOrder(let number): return "there is no order #\(number) today"
+        case .noSuchOrder(let number): return "there is no order \(number) today"
         case .missingSchema(let missing):
             return "the base lacks what the shop needs: " + missing.joined(separator: "; ")
                 + " (run `drinkshop setup`)"

@@ -98,17 +98,17 @@ import Testing
         let draft = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.half), .ice(.less)])])
         let placed = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
         #expect(placed.order.total == 35)
-        let edited = try await fixture.shop.editOrder(number: 1, line: nil,
+        let edited = try await fixture.shop.editOrder(.pickup(1), line: nil,
                                                       change: LineChangeDraft(options: [.size(.large), .addOn(.whiteTapioca)], quantity: 2))
         // Two large cups with 白玉 (50 each); second cup half price takes 20 off the cup, not the add-on.
         #expect(edited.order.subtotal == 100)
         #expect(edited.order.discount == 20)
-        let reread = try await fixture.shop.order(number: 1)
+        let reread = try await fixture.shop.order(.pickup(1))
         #expect(reread.order.total == 80)
         #expect(try await fixture.records("OrderDrink").count == 1)
 
-        _ = try await fixture.shop.advanceOrder(number: 1)
-        await #expect { try await fixture.shop.editOrder(number: 1, line: nil, change: LineChangeDraft(quantity: 3)) }
+        _ = try await fixture.shop.advanceOrder(.pickup(1))
+        await #expect { try await fixture.shop.editOrder(.pickup(1), line: nil, change: LineChangeDraft(quantity: 3)) }
             throws: { "\($0)".contains("only placed orders can be edited") }
     }
 
@@ -117,13 +117,13 @@ import Testing
         let draft = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.half), .ice(.less)])])
         _ = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
         _ = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
-        #expect(try await fixture.shop.advanceOrder(number: 1).order.status == .preparing)
-        #expect(try await fixture.shop.advanceOrder(number: 1).order.status == .ready)
-        await #expect(throws: ShopError.self) { try await fixture.shop.cancelOrder(number: 1, reason: nil) }
-        #expect(try await fixture.shop.advanceOrder(number: 1).order.status == .pickedUp)
-        await #expect(throws: ShopError.self) { try await fixture.shop.advanceOrder(number: 1) }
+        #expect(try await fixture.shop.advanceOrder(.pickup(1)).order.status == .preparing)
+        #expect(try await fixture.shop.advanceOrder(.pickup(1)).order.status == .ready)
+        await #expect(throws: ShopError.self) { try await fixture.shop.cancelOrder(.pickup(1), reason: nil) }
+        #expect(try await fixture.shop.advanceOrder(.pickup(1)).order.status == .pickedUp)
+        await #expect(throws: ShopError.self) { try await fixture.shop.advanceOrder(.pickup(1)) }
 
-        let cancelled = try await fixture.shop.cancelOrder(number: 2, reason: "customer left")
+        let cancelled = try await fixture.shop.cancelOrder(.pickup(2), reason: "customer left")
         #expect(cancelled.order.status == .cancelled)
         let record = try #require(try await fixture.records("OrderDrink").first { $0.fields["pickupNumber"] == 2 })
         #expect(record.fields["status"] == "cancelled" && record.fields["cancelReason"] == "customer left")
@@ -134,9 +134,9 @@ import Testing
         let draft = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.half), .ice(.less)]),
                                        fixture.line("冷露歐蕾", [.size(.large), .sugar(.half), .ice(.less)])])
         _ = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
-        _ = try await fixture.shop.deleteOrder(number: 1)
+        _ = try await fixture.shop.deleteOrder(.pickup(1))
         #expect(try await fixture.records("OrderDrink").isEmpty)
-        await #expect { try await fixture.shop.deleteOrder(number: 1) } throws: { "\($0)".contains("no order #1") }
+        await #expect { try await fixture.shop.deleteOrder(.pickup(1)) } throws: { "\($0)".contains("no order #1") }
     }
 
     @Test func ordersTheKEBUKEAppWroteShowUp() async throws {
@@ -168,7 +168,7 @@ import Testing
         _ = try await fixture.shop.placeOrder(two, placedBy: "Ken")
         _ = try await fixture.shop.placeOrder(one, placedBy: "Ken")
         _ = try await fixture.shop.placeOrder(one, placedBy: "Ken")
-        _ = try await fixture.shop.cancelOrder(number: 3, reason: "changed mind")
+        _ = try await fixture.shop.cancelOrder(.pickup(3), reason: "changed mind")
         let (orders, _) = try await fixture.shop.todaysOrders()
         let report = DailyReport(day: "2026-11-29", orders: orders.map(\.order))
         #expect(report.orders == 2 && report.cancelledOrders == 1)

@@ -38,12 +38,12 @@ import Testing
         #expect(try parse("orders") == .orders(.open, json: false))
         #expect(try parse("orders picked up --json") == .orders(.status(.pickedUp), json: true))
         #expect(try parse("orders all") == .orders(.all, json: false))
-        #expect(try parse("edit #12 2 大杯 無糖 x3") == .edit(pickupNumber: 12, line: 2,
+        #expect(try parse("edit #12 2 大杯 無糖 x3") == .edit(.pickup(12), line: 2,
                                                             LineChangeDraft(options: [.size(.large), .sugar(.free)], quantity: 3)))
-        #expect(try parse("edit 3 no add-ons") == .edit(pickupNumber: 3, line: nil, LineChangeDraft(clearAddOns: true)))
-        #expect(try parse("advance #4") == .advance(pickupNumber: 4))
-        #expect(try parse("cancel #4 customer left") == .cancel(pickupNumber: 4, reason: "customer left"))
-        #expect(try parse("delete #4 --yes") == .delete(pickupNumber: 4, confirmed: true))
+        #expect(try parse("edit 3 no add-ons") == .edit(.pickup(3), line: nil, LineChangeDraft(clearAddOns: true)))
+        #expect(try parse("advance #4") == .advance(.pickup(4)))
+        #expect(try parse("cancel #4 customer left") == .cancel(.pickup(4), reason: "customer left"))
+        #expect(try parse("delete #4 --yes") == .delete(.pickup(4), confirmed: true))
         #expect(try parse("seed Seeds/menu.json") == .seed(path: "Seeds/menu.json"))
         #expect(try parse("banner prev") == .banner(.previous))
         #expect(try parse("login Ken") == .login("Ken"))

@@ -10,12 +10,15 @@ import Synchronization
 /// lost reads as taken and moves on: that can leave a gap in the numbers, never a duplicate.
 final class PickupNumbers: Sendable {
     private let store: any RecordStore
+    private let table: String
     /// The next number worth trying, per business day (a hint; the store decides).
     private let hints = Mutex<[String: Int]>([:])
     static let maximumAttempts = 50
 
-    init(store: any RecordStore) {
+    /// - Parameter table: the ticket table (`PickupTicket`; the outbox keeps its own for provisional numbers).
+    init(store: any RecordStore, table: String = ShopSchema.ticketTable) {
         self.store = store
+        self.table = table
     }
 
     /// Claims the next free number of `day`.
@@ -31,7 +34,7 @@ final class PickupNumbers: Sendable {
                                   "number": .int(candidate)]
             let result: UpsertResult
             do {
-                result = try await store.upsertRecords(in: ShopSchema.ticketTable, [UpsertRecord(fields: ticket)],
+                result = try await store.upsertRecords(in: table, [UpsertRecord(fields: ticket)],
                                                        mergeOn: ["key"], replace: false, options: WriteOptions())
             } catch {
                 throw .store(error)
@@ -55,7 +58,7 @@ final class PickupNumbers: Sendable {
                               sort: [SortKey(field: "number", direction: .descending)], fields: ["number"],
                               pageSize: 1, maxRecords: 1)
         do {
-            let page = try await store.listRecords(in: ShopSchema.ticketTable, query: query)
+            let page = try await store.listRecords(in: table, query: query)
             return page.records.first?.fields["number"]?.intValue ?? 0
         } catch {
             throw .store(error)

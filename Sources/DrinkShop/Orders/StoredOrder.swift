@@ -13,6 +13,16 @@ public struct StoredOrder: Sendable {
     public var businessDay: String
     /// Whether the lines came from another client without the shop's fields (no pickup number).
     public var isForeign: Bool
+    /// Whether the order waits in this counter's outbox, not yet sent to the store.
+    public var isPending = false
+    /// The provisional number of an order taken offline before it could get a pickup number.
+    public var pendingNumber: Int?
+
+    /// How staff name the order: `#12`, or `#P3` while it has only a provisional number.
+    public var number: OrderNumber? {
+        if order.pickupNumber > 0 { return .pickup(order.pickupNumber) }
+        return pendingNumber.map(OrderNumber.pending)
+    }
 }
 
 /// How orders map to `OrderDrink` records: one record per line, the order's own fields repeated on each.

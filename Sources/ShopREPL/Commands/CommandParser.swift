@@ -60,19 +60,19 @@ public enum CommandParser {
             }
             let change = try lineChange(remaining, usage: usage)
             guard !change.isEmpty else { throw fail("what should change? give options, xN or note \"...\"") }
-            return .edit(pickupNumber: number, line: line, change)
+            return .edit(number, line: line, change)
         case "advance":
             let (number, rest) = try pickupNumber(arguments, usage: usage)
             guard rest.isEmpty else { throw fail("unexpected \"\(rest.joined(separator: " "))\"") }
-            return .advance(pickupNumber: number)
+            return .advance(number)
         case "cancel":
             let (number, rest) = try pickupNumber(arguments, usage: usage)
-            return .cancel(pickupNumber: number, reason: rest.isEmpty ? nil : rest.joined(separator: " "))
+            return .cancel(number, reason: rest.isEmpty ? nil : rest.joined(separator: " "))
         case "delete":
             let confirmed = take(flag: "--yes", from: &arguments) || take(flag: "-y", from: &arguments)
             let (number, rest) = try pickupNumber(arguments, usage: usage)
             guard rest.isEmpty else { throw fail("unexpected \"\(rest.joined(separator: " "))\"") }
-            return .delete(pickupNumber: number, confirmed: confirmed)
+            return .delete(number, confirmed: confirmed)
         case "seed":
             guard arguments.count == 1 else { throw fail("give exactly one file") }
             return .seed(path: arguments[0])
@@ -112,14 +112,16 @@ public enum CommandParser {
         return true
     }
 
-    /// `#12` or `12` at the front.
-    private static func pickupNumber(_ arguments: [String], usage: String) throws(CommandError) -> (Int, [String]) {
+    /// `#12` or `12` (or `#P3`, an order taken offline) at the front.
+    private static func pickupNumber(_ arguments: [String], usage: String) throws(CommandError)
+        -> (OrderNumber, [String])
+    {
         guard let word = arguments.first else {
             throw CommandError(message: "which order? give its pickup number, e.g. #12", usage: usage)
         }
-        let digits = word.hasPrefix("#") || word.hasPrefix("＃") ? String(word.dropFirst()) : word
-        guard let number = Int(digits), number > 0 else {
-            throw CommandError(message: "\"\(word)\" is not a pickup number like #12", usage: usage)
+        guard let number = OrderNumber(parsing: word) else {
+            throw CommandError(message: "\"\(word)\" is not a pickup number like #12 (or #P3 for an unsent order)",
+                               usage: usage)
         }
         return (number, Array(arguments.dropFirst()))
     }

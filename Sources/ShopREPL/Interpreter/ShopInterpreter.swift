@@ -82,20 +82,21 @@ public final class ShopInterpreter {
             say(OrderView.receipt(stored, title: "Order placed", style: style))
         case .orders(let filter, let json): try await listOrders(filter, json: json)
         case .edit(let number, let line, let change):
-            let stored = try await shop.editOrder(number: number, line: line, change: change)
-            say(OrderView.receipt(stored, title: "Order #\(number) changed", style: style))
+            let stored = try await shop.editOrder(number, line: line, change: change)
+            say(OrderView.receipt(stored, title: "Order \(number) changed", style: style))
         case .advance(let number):
-            let stored = try await shop.advanceOrder(number: number)
+            let stored = try await shop.advanceOrder(number)
             let order = stored.order
             if order.status == .ready {
-                say(style.paint("取餐號 \(order.pickupNumber) 可取餐 — order #\(order.pickupNumber) for \(order.orderName) is ready",
-                                .green, .bold) + "\n")
+                let label = number.description.dropFirst()
+                say(style.paint("取餐號 \(label) 可取餐 — order \(number) for \(order.orderName) is ready", .green, .bold)
+                    + "\n")
             } else {
-                say("#\(order.pickupNumber) is now \(order.status.rawValue) (\(order.status.chineseLabel))\n")
+                say("\(number) is now \(order.status.rawValue) (\(order.status.chineseLabel))\n")
             }
         case .cancel(let number, let reason):
-            let stored = try await shop.cancelOrder(number: number, reason: reason)
-            say("#\(number) cancelled: \(stored.order.cancelReason ?? "")\n")
+            let stored = try await shop.cancelOrder(number, reason: reason)
+            say("\(number) cancelled: \(stored.order.cancelReason ?? "")\n")
         case .delete(let number, let confirmed): try await delete(number, confirmed: confirmed)
         case .seed(let path):
             let report = try await shop.seed(contentsOf: path)
@@ -153,20 +154,20 @@ public final class ShopInterpreter {
         for problem in problems { warn(problem) }
     }
 
-    private func delete(_ number: Int, confirmed: Bool) async throws {
-        let stored = try await shop.order(number: number)
+    private func delete(_ number: OrderNumber, confirmed: Bool) async throws {
+        let stored = try await shop.order(number)
         if !confirmed {
             guard let confirm else {
-                throw ShopError.order("delete removes order #\(number) for good; add --yes to confirm")
+                throw ShopError.order("delete removes order \(number) for good; add --yes to confirm")
             }
             let summary = OrderView.oneLine(stored.order)
-            guard await confirm("Delete order #\(number) (\(summary)) for good? [y/N] ") else {
-                say("Kept order #\(number).\n")
+            guard await confirm("Delete order \(number) (\(summary)) for good? [y/N] ") else {
+                say("Kept order \(number).\n")
                 return
             }
         }
-        _ = try await shop.deleteOrder(number: number)
-        say("Order #\(number) deleted.\n")
+        _ = try await shop.deleteOrder(number)
+        say("Order \(number) deleted.\n")
     }
 
     private func showPromotions() async throws {
@@ -179,6 +180,31 @@ public final class ShopInterpreter {
         let report = DailyReport(day: shop.clock.today, orders: orders.map(\.order))
         say(json ? ReportView.json(report) + "\n" : ReportView.render(report, style: style))
         for problem in problems { warn(problem) }
+    }
+
+    // MARK: - Outbox
+
+    /// Sends orders kept while the store was unreachable and says what became of them.
+    public func sendOutbox(force: Bool) async {
+        guard shop.outbox != nil else { return }
+        do {
+            for sent in try await shop.sendOutbox(force: force) {
+                if case .pending = sent.queuedAs {
+                    say(style.paint("Sent order \(sent.queuedAs): its pickup number is #\(sent.pickupNumber) (取餐號 \(sent.pickupNumber))",
+                                    .green) + "\n")
+                } else {
+                    say(style.paint("Sent order \(sent.queuedAs) to the store.", .green) + "\n")
+                }
+            }
+        } catch {
+            warn("could not send the outbox: \(error)")
+        }
+    }
+
+    /// How many orders wait in the outbox; nil without one.
+    public func unsentCount() async -> Int? {
+        guard let outbox = shop.outbox else { return nil }
+        return try? await outbox.count()
     }
 
     // MARK: - Banner

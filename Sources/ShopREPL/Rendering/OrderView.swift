@@ -13,8 +13,15 @@ enum OrderView {
 
     /// The receipt of one order: pickup number, lines, discount and total.
     static func receipt(_ stored: StoredOrder, title: String, style: ColorPolicy) -> String {
+        var out = ""
         let order = stored.order
-        var out = style.paint("\(title) — 取餐號 #\(order.pickupNumber)", .bold, .green) + "\n"
+        if stored.isPending, order.pickupNumber == 0 {
+            out += style.paint("\(title) — kept on this counter as #P\(stored.pendingNumber ?? 0): the store cannot be "
+                + "reached; it gets its pickup number when it is sent", .bold, .yellow) + "\n"
+        } else {
+            out += style.paint("\(title) — 取餐號 #\(order.pickupNumber)", .bold, .green) + "\n"
+            if stored.isPending { out += style.paint("not yet sent: the store cannot be reached", .yellow) + "\n" }
+        }
         out += "for \(order.orderName) · placed by \(order.placedBy) · \(order.status.rawValue)\n"
         var table = TextTable(columns: [
             .init("#", alignment: .right), .init("Drink"), .init("Options"), .init("Cups", alignment: .right),
@@ -49,8 +56,9 @@ enum OrderView {
         ])
         for stored in orders {
             let order = stored.order
-            let number = stored.isForeign ? "app" : "\(order.pickupNumber)"
-            let status = statusLabel(order.status, style: style)
+            let number = stored.isForeign ? "app" : stored.number.map { String($0.description.dropFirst()) } ?? "?"
+            var status = statusLabel(order.status, style: style)
+            if stored.isPending { status += style.paint(" (unsent)", .yellow) }
             table.append([number, status, order.orderName, drinks(order), "\(order.cupCount)", "$\(order.total)"])
         }
         let cups = orders.filter { $0.order.status != .cancelled }.reduce(0) { $0 + $1.order.cupCount }

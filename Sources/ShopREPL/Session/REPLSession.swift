@@ -27,7 +27,12 @@ public struct REPLSession {
         if interactive { output.write(header) }
         var failures = 0
         while true {
-            var prompt = "drinkshop" + (interpreter.staff.map { " [\($0)]" } ?? "") + "> "
+            await interpreter.sendOutbox(force: false)
+            var prompt = "drinkshop" + (interpreter.staff.map { " [\($0)]" } ?? "")
+            if let unsent = await interpreter.unsentCount(), unsent > 0 || interpreter.shop.isOffline {
+                prompt += interpreter.style.paint(" (offline · \(unsent) unsent)", .yellow)
+            }
+            prompt += "> "
             if interactive {
                 if let names = try? await interpreter.shop.menu().names { completer?.update(drinkNames: names) }
                 if let banner = await interpreter.currentBanner() {
@@ -41,8 +46,19 @@ public struct REPLSession {
             switch await interpreter.run(line: line) {
             case .succeeded: continue
             case .failed: failures += 1
-            case .quit: return failures > 0 && !interactive ? 1 : 0
+            case .quit: return await finish(failures: failures)
             }
+        }
+        return await finish(failures: failures)
+    }
+
+    /// Sends what the outbox still holds, warns about what stays, and says goodbye.
+    private func finish(failures: Int) async -> Int32 {
+        await interpreter.sendOutbox(force: true)
+        if let unsent = await interpreter.unsentCount(), unsent > 0, let outbox = interpreter.shop.outbox {
+            output.writeError(interpreter.style.paint("warning: ", .yellow)
+                + "\(unsent) order\(unsent == 1 ? " is" : "s are") not yet sent: the store cannot be reached. "
+                + "They stay in \(outbox.location) and are sent the next time drinkshop runs.\n")
         }
         if interactive { output.write("Bye. 謝謝光臨!\n") }
         return failures > 0 && !interactive ? 1 : 0

@@ -1,0 +1,113 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+
+/// Orders this counter took while the store could not be reached, kept durably on this machine (a
+/// local base) until they are sent. Each is sent exactly once: its lines are upserted on their `ref`,
+/// so a send that is retried after a lost answer cannot duplicate them.
+public final class Outbox: Sendable {
+    public static let lineTable = "OutboxLine"
+    public static let ticketTable = "OutboxTicket"
+
+    /// The lines as `OrderDrink` holds them, plus the provisional number and when the order was queued.
+    static let schema: [TableSpec] = [
+        TableSpec(name: lineTable, description: "Order lines not yet sent to the store",
+                  fields: ShopSchema.order.fields + [
+                      FieldSpec(name: "pendingNumber", type: .number, options: ["precision": 0]),
+                      FieldSpec(name: "queuedAt", type: .dateTime, options: [
+                          "timeZone": "client", "dateFormat": ["name": "iso", "format": "YYYY-MM-DD"],
+                          "timeFormat": ["name": "24hour", "format": "HH:mm"],
+                      ]),
+                  ]),
+        TableSpec(name: ticketTable, description: "Provisional numbers handed out offline",
+                  fields: ShopSchema.ticket.fields),
+    ]
+
+    let store: any RecordStore
+    /// Where the outbox lives, for messages ("kept in …").
+    public let location: String
+    let provisionalNumbers: PickupNumbers
+
+    /// - Parameter store: a local store (the CLI uses a LocalBase file beside the embedded store).
+    public init(store: any RecordStore, location: String) {
+        self.store = store
+        self.location = location
+        provisionalNumbers = PickupNumbers(store: store, table: Outbox.ticketTable)
+    }
+
+    /// Creates the outbox tables when missing.
+    public func prepare() async throws(ShopError) {
+        guard let editor = store as? any SchemaEditing else { return }
+        do {
+            let schema = try await store.schema()
+            for spec in Outbox.schema where schema.table(spec.name) == nil { _ = try await editor.createTable(spec) }
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// A provisional number for an order that could not get a pickup number.
+    func provisionalNumber(day: String) async throws(ShopError) -> Int {
+        try await provisionalNumbers.claim(day: day)
+    }
+
+    /// Keeps (or replaces) an order until it is sent.
+    func keep(_ stored: StoredOrder, menu: Menu, queuedAt: Date) async throws(ShopError) {
+        var lines = OrderRecord.fields(of: stored.order, orderRef: stored.orderRef, businessDay: stored.businessDay,
+                                       menu: menu)
+        for index in lines.indices {
+            if stored.order.pickupNumber == 0 { lines[index]["pickupNumber"] = .null }
+            lines[index]["pendingNumber"] = stored.pendingNumber.map(JSONValue.int) ?? .null
+            lines[index]["queuedAt"] = .string(AirtableTimestamp.format(queuedAt))
+        }
+        do {
+            _ = try await store.upsertRecords(in: Outbox.lineTable, lines.map { UpsertRecord(fields: $0) },
+                                              mergeOn: ["ref"], replace: false, options: WriteOptions(typecast: true))
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// Every order waiting to be sent, oldest first (from any day: an order from before midnight
+    /// still has to reach the store).
+    func pendingOrders(menu: Menu, clock: ShopClock) async throws(ShopError) -> [StoredOrder] {
+        let records: [Record]
+        do { records = try await store.allRecords(in: Outbox.lineTable) } catch { throw .store(error) }
+        var pendingNumbers: [String: Int] = [:]
+        for record in records {
+            if let ref = record.fields["orderRef"]?.stringValue, let number = record.fields["pendingNumber"]?.intValue {
+                pendingNumbers[ref] = number
+            }
+        }
+        let (orders, problems) = OrderRecord.orders(from: records, menu: menu, clock: clock)
+        if let problem = problems.first { throw .storedData("in the outbox at \(location): \(problem)") }
+        return orders.map { order in
+            var pending = order
+            pending.pendingNumber = pendingNumbers[order.orderRef]
+            pending.isForeign = false
+            pending.isPending = true
+            return pending
+        }.sorted { $0.order.createdAt < $1.order.createdAt }
+    }
+
+    /// Forgets an order: it was sent, or deleted before it ever was.
+    func remove(_ stored: StoredOrder) async throws(ShopError) {
+        do {
+            let records = try await store.allRecords(in: Outbox.lineTable, query: ListQuery(
+                filterByFormula: (FormulaExpression.field("orderRef") == .text(stored.orderRef)).description))
+            if !records.isEmpty { _ = try await store.deleteRecords(in: Outbox.lineTable, ids: records.map(\.id)) }
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// How many orders wait to be sent.
+    public func count() async throws(ShopError) -> Int {
+        do {
+            let records = try await store.allRecords(in: Outbox.lineTable, query: ListQuery(fields: ["orderRef"]))
+            return Set(records.compactMap { $0.fields["orderRef"]?.stringValue }).count
+        } catch {
+            throw .store(error)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+
+/// What happened to an order sent from the outbox.
+public struct SentOrder: Sendable, Equatable {
+    /// The number staff knew it by (`#P3`, or its pickup number when it already had one).
+    public var queuedAs: OrderNumber
+    public var pickupNumber: Int
+
+    public init(queuedAs: OrderNumber, pickupNumber: Int) {
+        self.queuedAs = queuedAs
+        self.pickupNumber = pickupNumber
+    }
+}
+
+extension Shop {
+    /// Whether the store failed to answer lately (orders are being kept in the outbox).
+    public var isOffline: Bool { connection.offlineSince != nil }
+
+    /// Keeps an order the store could not take: with its pickup number if one was claimed before the
+    /// failure (the lines may even have arrived; sending again is harmless), else a provisional `P` number.
+    func keepForLater(_ order: Order, number: Int, orderRef: String, day: String, menu: Menu)
+        async throws(ShopError) -> StoredOrder
+    {
+        guard let outbox else { throw .order("no outbox to keep the order in") }
+        var stored = StoredOrder(order: try placed(order, number: number), orderRef: orderRef, recordIDs: [],
+                                 businessDay: day, isForeign: false)
+        stored.isPending = true
+        if number == 0 { stored.pendingNumber = try await outbox.provisionalNumber(day: day) }
+        try await outbox.keep(stored, menu: menu, queuedAt: clock.now())
+        return stored
+    }
+
+    /// Sends every order waiting in the outbox, oldest first: claims a pickup number for those that
+    /// have none, upserts the lines on `ref` (so an order is never there twice), then forgets it
+    /// locally. Stops at the first failure to reach the store; the rest wait for the next try.
+    /// Other errors (the store refusing an order) are reported and the order stays for staff to fix.
+    /// - Parameter force: try even within the probe interval after a failure.
+    @discardableResult
+    public func sendOutbox(force: Bool = false) async throws(ShopError) -> [SentOrder] {
+        guard let outbox else { return [] }
+        let now = clock.now()
+        guard force || connection.shouldTry(at: now) else { return [] }
+        let menu = try await catalog(refresh: false).menu
+        let pending = try await outbox.pendingOrders(menu: menu, clock: clock)
+        var sent: [SentOrder] = []
+        for var stored in pending {
+            guard let queuedAs = stored.number else { continue }
+            do throws(ShopError) {
+                if stored.order.pickupNumber == 0 {
+                    let number = try await pickupNumbers.claim(day: stored.businessDay)
+                    stored.order = try placed(stored.order, number: number)
+                    // Remember the real number before sending, so a failure now cannot claim another one.
+                    stored.pendingNumber = nil
+                    try await outbox.keep(stored, menu: menu, queuedAt: now)
+                }
+                _ = try await writeLines(of: stored.order, orderRef: stored.orderRef, day: stored.businessDay, menu: menu)
+                try await outbox.remove(stored)
+                sent.append(SentOrder(queuedAs: queuedAs, pickupNumber: stored.order.pickupNumber))
+            } catch where ConnectionState.isUnreachable(error) {
+                connection.markOffline(at: now)
+                return sent
+            }
+        }
+        connection.markOnline()
+        return sent
+    }
+}

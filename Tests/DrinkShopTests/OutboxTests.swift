@@ -1,0 +1,188 @@
+import Airtable
+import DrinkShop
+import DrinkShopCore
+import Foundation
+import LocalBase
+import Synchronization
+import Testing
+
+/// A store in front of a LocalBase that can be "unplugged": while down every call fails as a network
+/// failure would; `dropAnswers` makes writes commit and then lose their answer.
+final class FlakyStore: RecordStore {
+    let base: LocalBase
+    private let state = Mutex((down: false, dropAnswers: false))
+
+    init(_ base: LocalBase) { self.base = base }
+
+    func unplug() { state.withLock { $0.down = true } }
+    func plugIn() { state.withLock { $0 = (false, false) } }
+    func loseAnswers() { state.withLock { $0.dropAnswers = true } }
+
+    private func check() throws(AirtableError) {
+        if state.withLock({ $0.down }) { throw .transport("connection refused") }
+    }
+
+    private func answer<T>(_ value: T) throws(AirtableError) -> T {
+        if state.withLock({ $0.dropAnswers }) { throw .transport("the connection closed before the answer") }
+        return value
+    }
+
+    func listRecords(in table: String, query: ListQuery) async throws(AirtableError) -> RecordPage {
+        try check()
+        return try await base.listRecords(in: table, query: query)
+    }
+
+    func getRecord(in table: String, id: String, options: ReadOptions) async throws(AirtableError) -> Record {
+        try check()
+        return try await base.getRecord(in: table, id: id, options: options)
+    }
+
+    func createRecords(in table: String, _ records: [Fields], options: WriteOptions) async throws(AirtableError) -> [Record] {
+        try check()
+        return try answer(try await base.createRecords(in: table, records, options: options))
+    }
+
+    func updateRecords(in table: String, _ updates: [RecordUpdate], replace: Bool, options: WriteOptions)
+        async throws(AirtableError) -> [Record]
+    {
+        try check()
+        return try answer(try await base.updateRecords(in: table, updates, replace: replace, options: options))
+    }
+
+    func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
+                       options: WriteOptions) async throws(AirtableError) -> UpsertResult {
+        try check()
+        let result = try await base.upsertRecords(in: table, records, mergeOn: mergeOn, replace: replace, options: options)
+        // Ticket claims are left alone so the test isolates the order lines.
+        return table == "OrderDrink" ? try answer(result) : result
+    }
+
+    func deleteRecords(in table: String, ids: [String]) async throws(AirtableError) -> [String] {
+        try check()
+        return try answer(try await base.deleteRecords(in: table, ids: ids))
+    }
+
+    func schema() async throws(AirtableError) -> BaseSchema {
+        try check()
+        return try await base.schema()
+    }
+}
+
+@Suite struct OutboxTests {
+    /// A shop over a flaky store, with an outbox on its own local base.
+    struct Counter {
+        let fixture: ShopFixture
+        let flaky: FlakyStore
+        let outbox: Outbox
+        let shop: Shop
+
+        init(outboxPath: String? = nil) async throws {
+            fixture = try await ShopFixture()
+            flaky = FlakyStore(fixture.base)
+            let clock = fixture.clock
+            let local = try outboxPath.map { try LocalBase(path: $0) } ?? LocalBase.inMemory()
+            outbox = Outbox(store: local, location: outboxPath ?? "memory")
+            try await outbox.prepare()
+            shop = Shop(store: flaky, clock: ShopClock(timeZone: TestClock.taipei, now: { clock.now }), outbox: outbox)
+            _ = try await shop.menu()
+        }
+
+        func order(_ name: String = "Amy") async throws -> StoredOrder {
+            try await shop.placeOrder(OrderDraft(orderName: name, lines: [
+                LineDraft(drink: "熟成紅茶", options: [.size(.medium), .sugar(.half), .ice(.less)], quantity: 2),
+            ]), placedBy: "Ken")
+        }
+
+        func storedLines() async throws -> [Record] { try await fixture.records("OrderDrink") }
+    }
+
+    @Test func ordersTakenOfflineWaitAndAreSentOnceWhenTheStoreAnswers() async throws {
+        let counter = try await Counter()
+        _ = try await counter.order("first")
+        counter.flaky.unplug()
+        let p1 = try await counter.order("Amy")
+        let p2 = try await counter.order("Bo")
+        #expect(p1.isPending && p1.number == .pending(1))
+        #expect(p2.number == .pending(2))
+        #expect(counter.shop.isOffline)
+        #expect(try await counter.outbox.count() == 2)
+
+        let (orders, problems) = try await counter.shop.todaysOrders()
+        #expect(orders.map(\.number) == [.pending(1), .pending(2)])
+        #expect(problems.contains { $0.contains("cannot be reached") })
+
+        counter.flaky.plugIn()
+        let sent = try await counter.shop.sendOutbox(force: true)
+        #expect(sent == [SentOrder(queuedAs: .pending(1), pickupNumber: 2), SentOrder(queuedAs: .pending(2), pickupNumber: 3)])
+        #expect(try await counter.outbox.count() == 0)
+        #expect(!counter.shop.isOffline)
+        let lines = try await counter.storedLines()
+        #expect(lines.count == 3)
+        #expect(Set(lines.compactMap { $0.fields["pickupNumber"]?.intValue }) == [1, 2, 3])
+        // Sending again sends nothing.
+        #expect(try await counter.shop.sendOutbox(force: true).isEmpty)
+        #expect(try await counter.storedLines().count == 3)
+    }
+
+    @Test func editsCancellationsAndDeletesOfUnsentOrdersApplyLocally() async throws {
+        let counter = try await Counter()
+        counter.flaky.unplug()
+        _ = try await counter.order("Amy")
+        _ = try await counter.order("Bo")
+        _ = try await counter.order("Cy")
+        let edited = try await counter.shop.editOrder(.pending(1), line: nil, change: LineChangeDraft(options: [.size(.large)]))
+        #expect(edited.order.lines[0].size == .large)
+        _ = try await counter.shop.cancelOrder(.pending(2), reason: "left")
+        _ = try await counter.shop.deleteOrder(.pending(3))
+        let (orders, _) = try await counter.shop.todaysOrders()
+        #expect(orders.count == 2)
+        #expect(orders[0].order.lines[0].size == .large)
+        #expect(orders[1].order.status == .cancelled)
+
+        counter.flaky.plugIn()
+        _ = try await counter.shop.sendOutbox(force: true)
+        let lines = try await counter.storedLines()
+        #expect(lines.count == 2)
+        #expect(lines.contains { $0.fields["size"] == "大杯" && $0.fields["orderName"] == "Amy" })
+        #expect(lines.contains { $0.fields["status"] == "cancelled" && $0.fields["cancelReason"] == "left" })
+    }
+
+    @Test func anAnswerLostAfterTheWriteCommittedNeverDuplicatesTheOrder() async throws {
+        let counter = try await Counter()
+        counter.flaky.loseAnswers()
+        let kept = try await counter.order("Amy")
+        // The number was claimed before the answer was lost: the order keeps it.
+        #expect(kept.isPending && kept.number == .pickup(1))
+        #expect(try await counter.storedLines().count == 1)
+        counter.flaky.plugIn()
+        let sent = try await counter.shop.sendOutbox(force: true)
+        #expect(sent == [SentOrder(queuedAs: .pickup(1), pickupNumber: 1)])
+        let lines = try await counter.storedLines()
+        #expect(lines.count == 1)
+        #expect(lines[0].fields["numberOfCups"] == 2)
+    }
+
+    @Test func unsentOrdersSurviveARestart() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/outbox.sqlite"
+        do {
+            let counter = try await Counter(outboxPath: path)
+            counter.flaky.unplug()
+            _ = try await counter.order("Amy")
+        }
+        let reopened = Outbox(store: try LocalBase(path: path), location: path)
+        #expect(try await reopened.count() == 1)
+    }
+
+    @Test func offlineOrdersDoNotWaitForTheStoreEachTime() async throws {
+        let counter = try await Counter()
+        counter.flaky.unplug()
+        _ = try await counter.order()
+        // Within the probe interval the store is not tried again: the order goes straight to the outbox.
+        #expect(try await counter.shop.sendOutbox(force: false).isEmpty)
+        counter.flaky.plugIn()
+        #expect(try await counter.shop.sendOutbox(force: false).isEmpty)
+        counter.fixture.clock.advance(by: 5)
+        #expect(try await counter.shop.sendOutbox(force: false).count == 1)
+    }
+}
