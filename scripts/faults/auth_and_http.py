@@ -1,0 +1,197 @@
+"""Faults 4, 5 and 7: HTTP fuzzing, slow clients, and authentication on every route."""
+import os
+import random
+import socket
+import struct
+import threading
+import time
+
+ROUTES = [
+    ("GET", "/v0/{base}/Drink", None, False), ("POST", "/v0/{base}/Drink/listRecords", {}, False),
+    ("GET", "/v0/{base}/Drink/{rec}", None, False), ("GET", "/v0/meta/bases/{base}/tables", None, False),
+    ("GET", "/v0/meta/whoami", None, False), ("GET", "/v0/meta/bases", None, False),
+    ("POST", "/v0/{base}/Drink", {"fields": {"name": "x"}}, True),
+    ("PATCH", "/v0/{base}/Drink", {"records": [{"id": "{rec}", "fields": {"description": "x"}}]}, True),
+    ("PUT", "/v0/{base}/Drink", {"records": [{"id": "{rec}", "fields": {"name": "x"}}]}, True),
+    ("PATCH", "/v0/{base}/Drink/{rec}", {"fields": {"description": "x"}}, True),
+    ("PUT", "/v0/{base}/Drink/{rec}", {"fields": {"name": "x"}}, True),
+    ("DELETE", "/v0/{base}/Drink?records%5B%5D={rec}", None, True), ("DELETE", "/v0/{base}/Drink/{rec}", None, True),
+    ("POST", "/v0/meta/bases/{base}/tables", {"name": "T", "fields": [{"name": "n", "type": "singleLineText"}]}, True),
+    ("POST", "/v0/meta/bases/{base}/tables/Drink/fields", {"name": "n2", "type": "singleLineText"}, True),
+]
+
+
+def auth(server, read_token, write_token):
+    """Every route: no token and a wrong token -> 401; the read-only token writing -> 403; no token logged."""
+    status, body, _ = server.request("GET", f"/v0/{server.base_id}/Drink?maxRecords=1", token=write_token)
+    rec = body["records"][0]["id"]
+    failures = []
+    checks = 0
+    for method, path, body, writes in ROUTES:
+        path = path.replace("{base}", server.base_id).replace("{rec}", rec)
+        payload = None
+        if body is not None:
+            import json
+            payload = json.loads(json.dumps(body).replace("{rec}", rec))
+        for token, label in [("", "no token"), ("patWRONG" + "0" * 20, "wrong token"), (write_token[:-1], "cut token")]:
+            status, _, _ = server.request(method, path, payload, token=token)
+            checks += 1
+            if status != 401:
+                failures.append(f"{method} {path} with {label}: {status}, not 401")
+        if writes:
+            status, _, _ = server.request(method, path, payload, token=read_token)
+            checks += 1
+            if status != 403:
+                failures.append(f"{method} {path} with the read-only token: {status}, not 403")
+    logged = [line for line in server.log_lines() if read_token in line or write_token in line or "Bearer" in line]
+    if logged:
+        failures.append(f"{len(logged)} log lines show a token")
+    return not failures, f"{checks} unauthorised requests on {len(ROUTES)} routes refused; tokens in log lines: {len(logged)}", failures
+
+
+def _templates(base):
+    body = b'{"records":[{"fields":{"drinkName":"x","numberOfCups":1}}]}'
+    return [
+        f"GET /v0/{base}/Drink?maxRecords=2 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\n\r\n".encode(),
+        (f"POST /v0/{base}/OrderDrink HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+         f"Content-Length: {len(body)}\r\nAuthorization: Bearer t\r\n\r\n").encode() + body,
+        (f"PATCH /v0/{base}/OrderDrink HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+         f"{len(body):x}\r\n").encode() + body + b"\r\n0\r\n\r\n",
+        f"DELETE /v0/{base}/OrderDrink?records%5B%5D=recAAAAAAAAAAAAAA HTTP/1.1\r\nHost: x\r\n\r\n".encode(),
+    ]
+
+
+def _mutate(data, rng):
+    data = bytearray(data)
+    for _ in range(rng.randint(1, 6)):
+        choice = rng.random()
+        if choice < 0.25 and data:
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        elif choice < 0.4 and data:
+            del data[rng.randrange(len(data)):][: rng.randint(1, 40)]
+        elif choice < 0.55:
+            position = rng.randrange(len(data) + 1)
+            data[position:position] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 30)))
+        elif choice < 0.65:
+            position = rng.randrange(len(data) + 1)
+            data[position:position] = rng.choice([b"\r\n", b"\r\n\r\n", b":", b" ", b"\x00", b"%", b"\n"])
+        elif choice < 0.72:
+            data = data[: rng.randrange(len(data) + 1)]
+        elif choice < 0.78:
+            data[0:0] = rng.choice([b"GETT ", b"\xff\xfe", b"PRI * HTTP/2.0\r\n", b" "])
+        elif choice < 0.84:
+            data = data.replace(b"HTTP/1.1", rng.choice([b"HTTP/9.9", b"HTTP/1.", b"HTTX/1.1", b""]), 1)
+        elif choice < 0.9:
+            data = data.replace(b"\r\n\r\n", b"\r\nX-Big: " + b"a" * rng.choice([100, 9000, 70000]) + b"\r\n\r\n", 1)
+        elif choice < 0.95:
+            data = data.replace(b"Content-Length: ", rng.choice([b"Content-Length: -", b"Content-Length: 99999999999",
+                                                                 b"Content-Length: 1, 2\r\nContent-Length: ",
+                                                                 b"Transfer-Encoding: chunked\r\nContent-Length: "]), 1)
+        else:
+            data = data * rng.randint(2, 4)
+    return bytes(data)
+
+
+def fuzz(server, count, seed=2026, threads=4, deadline=15.0):
+    """Sends `count` malformed or mutated requests; every one must be answered or closed within the deadline."""
+    templates = _templates(server.base_id)
+    results = {"answered": 0, "closed": 0, "hung": 0, "slowest": 0.0}
+    lock = threading.Lock()
+
+    def worker(index):
+        rng = random.Random(seed + index)
+        local = {"answered": 0, "closed": 0, "hung": 0, "slowest": 0.0}
+        for _ in range(count // threads):
+            data = _mutate(rng.choice(templates), rng)
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=deadline)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            start = time.perf_counter()
+            try:
+                sock.sendall(data)
+                sock.shutdown(socket.SHUT_WR)
+                got = b""
+                while True:
+                    chunk = sock.recv(65536)
+                    if not chunk:
+                        break
+                    got += chunk
+                local["answered" if got.startswith(b"HTTP/1.1 ") else "closed"] += 1
+            except socket.timeout:
+                local["hung"] += 1
+            except OSError:
+                local["closed"] += 1
+            finally:
+                local["slowest"] = max(local["slowest"], time.perf_counter() - start)
+                sock.close()
+        with lock:
+            for key in ("answered", "closed", "hung"):
+                results[key] += local[key]
+            results["slowest"] = max(results["slowest"], local["slowest"])
+
+    started = time.perf_counter()
+    workers = [threading.Thread(target=worker, args=(i,)) for i in range(threads)]
+    for thread in workers:
+        thread.start()
+    for thread in workers:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    status, _, _ = server.request("GET", f"/v0/{server.base_id}/Drink?maxRecords=1")
+    alive = server.process.poll() is None
+    sent = results["answered"] + results["closed"] + results["hung"]
+    ok = results["hung"] == 0 and alive and status == 200 and sent == count // threads * threads
+    figure = (f"{sent} malformed/mutated requests in {elapsed:.0f} s: {results['answered']} answered, "
+              f"{results['closed']} closed, {results['hung']} hung (slowest {results['slowest'] * 1000:.0f} ms); "
+              f"server alive: {'yes' if alive else 'NO'}; a valid request afterwards: {status}")
+    return ok, figure, [] if ok else [figure]
+
+
+def slow_clients(server, connections=200, seconds=30):
+    """`connections` sockets trickle a byte per second; a normal request must still be served in under 100 ms."""
+    stop = threading.Event()
+    request = f"GET /v0/{server.base_id}/Drink HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\n".encode()
+    opened = [0]
+
+    def trickler():
+        sock = None
+        position = 0
+        while not stop.is_set():
+            try:
+                if sock is None:
+                    sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+                    opened[0] += 1
+                    position = 0
+                sock.send(request[position % len(request): position % len(request) + 1])
+                position += 1
+            except OSError:
+                if sock:
+                    sock.close()
+                sock = None  # closed by the server's deadline: come back, as an attacker would
+            stop.wait(1.0)
+        if sock:
+            sock.close()
+
+    threads = [threading.Thread(target=trickler, daemon=True) for _ in range(connections)]
+    for thread in threads:
+        thread.start()
+    time.sleep(2)
+    latencies = []
+    failures = []
+    end = time.time() + seconds
+    while time.time() < end:
+        start = time.perf_counter()
+        try:
+            status, _, _ = server.request("GET", f"/v0/{server.base_id}/Drink?maxRecords=3", timeout=5)
+        except OSError as error:
+            status = str(error)
+        latencies.append(time.perf_counter() - start)
+        if status != 200:
+            failures.append(f"a normal request got {status}")
+        time.sleep(0.25)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=5)
+    worst = max(latencies) * 1000
+    ok = not failures and worst < 100
+    figure = (f"{connections} trickling connections ({opened[0]} opened over {seconds} s); {len(latencies)} normal "
+              f"requests, slowest {worst:.1f} ms, median {sorted(latencies)[len(latencies) // 2] * 1000:.1f} ms")
+    return ok, figure, failures

@@ -1,0 +1,104 @@
+"""scripts/faults: what DrinkShop survives. Each item prints PASS or FAIL with its figure; the figures go to
+RELIABILITY.md; the exit status is non-zero if any item failed. `--quick` is the CI-sized run."""
+import argparse
+import os
+import shutil
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+sys.path.insert(0, os.path.dirname(__file__))
+
+import auth_and_http  # noqa: E402
+import bad_input  # noqa: E402
+import crash  # noqa: E402
+import drinkshop_harness as harness  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="the small run CI does")
+    parser.add_argument("--only", help="comma-separated item numbers to run")
+    parser.add_argument("--no-report", action="store_true", help="do not rewrite RELIABILITY.md")
+    args = parser.parse_args()
+    quick = args.quick
+    only = set(args.only.split(",")) if args.only else None
+
+    bin_dir = harness.build("release")
+    binary = os.path.join(bin_dir, "drinkshop")
+    workdir = harness.temp_dir("drinkshop-faults-")
+    env = dict(os.environ, HOME=workdir, XDG_STATE_HOME=workdir + "/state", NO_COLOR="1", DRINKSHOP_STAFF="faults",
+               DRINKSHOP_SEEDS=os.path.join(harness.ROOT, "Seeds"))
+    results = []
+
+    def item(number, title, run):
+        if only and str(number) not in only:
+            return
+        started = time.time()
+        try:
+            ok, figure, failures = run()
+        except Exception as error:  # a crashed check is a failed check, with its reason
+            ok, figure, failures = False, f"the check itself failed: {error!r}", []
+        status = "PASS" if ok else "FAIL"
+        print(f"{status} {number}. {title}: {figure} ({time.time() - started:.0f} s)", flush=True)
+        for failure in failures[:10]:
+            print(f"     - {failure}", flush=True)
+        results.append((number, title, status, figure))
+
+    def server(name, extra=(), tokens=None):
+        db = os.path.join(workdir, name + ".sqlite")
+        return lambda: harness.Server(binary, db, extra=extra, env=env)
+
+    # 1. Crash
+    item(1, "Crash: kill -9 under load", lambda: crash.run(server("crash"), kills=3 if quick else 20))
+
+    # 4. HTTP fuzz
+    def fuzz():
+        running = server("fuzz")().start()
+        try:
+            return auth_and_http.fuzz(running, 4_000 if quick else 100_000)
+        finally:
+            running.stop()
+    item(4, "HTTP fuzz", fuzz)
+
+    # 5. Slow clients
+    def slow():
+        running = server("slow")().start()
+        try:
+            return auth_and_http.slow_clients(running, 200, 10 if quick else 60)
+        finally:
+            running.stop()
+    item(5, "Slow clients", slow)
+
+    # 6. Bad input
+    item(6, "Bad input", lambda: bad_input.run(binary, workdir, env))
+
+    # 7. Auth
+    def auth():
+        write_token, read_token = "patFAULTSWRITE000000001", "patFAULTSREAD0000000002"
+        token_file = os.path.join(workdir, "tokens")
+        with open(token_file, "w") as handle:
+            handle.write(f"{write_token} read-write\n{read_token} read\n")
+        running = harness.Server(binary, os.path.join(workdir, "auth.sqlite"), token=write_token,
+                                 extra=["--tokens", token_file], env={k: v for k, v in env.items()})
+        running.env.pop("DRINKSHOP_API_TOKEN", None)
+        running.start()
+        try:
+            return auth_and_http.auth(running, read_token, write_token)
+        finally:
+            running.stop()
+    item(7, "Auth", auth)
+
+    shutil.rmtree(workdir, ignore_errors=True)
+    failed = [r for r in results if r[2] != "PASS"]
+    if not args.no_report and not quick and not only:
+        lines = ["| # | item | result | figure |", "|---|---|---|---|"]
+        lines += [f"| {n} | {t} | {s} | {f} |" for n, t, s, f in results]
+        harness.write_section("RELIABILITY.md", "scripts/faults (full run)",
+                              f"Run on {harness.machine_line()} with `scripts/faults/run`.\n\n" + "\n".join(lines))
+    print(f"{len(results) - len(failed)} of {len(results)} fault items passed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
