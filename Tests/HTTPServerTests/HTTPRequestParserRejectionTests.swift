@@ -19,6 +19,7 @@ import Testing
         Case(name: "version with two digits", raw: "GET / HTTP/1.10\r\nHost: x\r\n\r\n", status: 400),
         Case(name: "method with a slash", raw: "GE/T / HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
         Case(name: "relative target", raw: "GET index.html HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
+        Case(name: "asterisk target with GET", raw: "GET * HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
         Case(name: "tab in target", raw: "GET /a\tb HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
         Case(name: "bare CR in request line", raw: "GET /\r HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
         Case(name: "header without colon", raw: "GET / HTTP/1.1\r\nHost: x\r\nNoColon\r\n\r\n", status: 400),

@@ -27,6 +27,10 @@ import Testing
         #expect(parse("GET http://example.test?q HTTP/1.1\r\nHost: x\r\n\r\n").requests.first?.target == "/?q")
     }
 
+    @Test func acceptsTheAsteriskTargetForOPTIONS() {
+        #expect(parse("OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n").requests.first?.target == "*")
+    }
+
     @Test func keepsRepeatedHeadersInOrderAndTrimsOptionalWhitespace() throws {
         let outcome = parse("GET / HTTP/1.1\r\nHost: x\r\nX-Tag:  one \t\r\nx-tag:two\r\n\r\n")
         let request = try #require(outcome.requests.first)

@@ -1,3 +1,4 @@
+@preconcurrency import Glibc
 import Synchronization
 import Testing
 @testable import HTTPServer
@@ -187,5 +188,23 @@ import Testing
         #expect(throws: HTTPServerError.invalidPort(70_000)) {
             try HTTPServer(configuration: HTTPServer.Configuration(port: 70_000)) { _ in .text("") }.start()
         }
+    }
+}
+
+@Suite struct ShutdownSignalTests {
+    @Test func aWatchedSignalShutsTheServerDown() async throws {
+        let server = HTTPServer(configuration: HTTPServer.Configuration(port: 0)) { _ in .text("ok") }
+        _ = try server.start()
+        // SIGUSR2 rather than SIGTERM: the test process must not be asked to stop for real.
+        let watch = server.shutdownOnSignals([SIGUSR2])
+        let running = Task { try await server.run() }
+        // The dispatch source is armed asynchronously; until then the signal is ignored, so keep sending.
+        for _ in 0..<250 where server.port != nil {
+            kill(getpid(), SIGUSR2)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await running.value
+        #expect(server.port == nil)
+        watch.cancel()
     }
 }

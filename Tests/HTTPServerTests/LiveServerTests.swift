@@ -184,4 +184,19 @@ import Testing
             #expect(try await client.readResponse().text == "still here")
         }
     }
+
+    @Test func finishesALargeResponseBeforeTheNextPipelinedOne() async throws {
+        var pattern = [UInt8](repeating: 0x62, count: 6 * 1_024 * 1_024)
+        for index in stride(from: 0, to: pattern.count, by: 4_099) { pattern[index] = UInt8(truncatingIfNeeded: index) }
+        let big = pattern
+        try await withServer(handler: { request in
+            request.target == "/big" ? HTTPResponse(status: 200, body: big) : .text("small")
+        }) { _, port in
+            let client = try TestClient(port: port)
+            try await client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\nGET /small HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await Task.sleep(for: .milliseconds(50))  // let the socket buffers fill so writes must wait
+            #expect(try await client.readResponse().body == big)
+            #expect(try await client.readResponse().text == "small")
+        }
+    }
 }

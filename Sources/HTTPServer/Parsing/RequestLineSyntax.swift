@@ -21,6 +21,9 @@ enum RequestLineSyntax {
             throw .malformedRequestLine(
                 "target '\(HTTPSyntax.printable(target))' is empty or holds spaces, controls or non-ASCII bytes")
         }
+        if target.elementsEqual([UInt8(ascii: "*")]), !method.elementsEqual("OPTIONS".utf8) {
+            throw .malformedRequestLine("target '*' is only allowed with OPTIONS")
+        }
         return RequestLine(
             method: HTTPSyntax.ascii(method),
             target: try originForm(of: target),

@@ -208,6 +208,7 @@ final class EventLoop: @unchecked Sendable {
             let machine = ConnectionStateMachine.rejecting(
                 timeouts: configuration.timeouts, remoteAddress: remoteAddress, now: now, date: date())
             connections[id] = Connection(fd: fd, machine: machine, isRejection: true)
+            configuration.log?(HTTPRequestLogEntry(method: "-", path: "-", status: 503, milliseconds: 0))
             flush(id, now: now)
         } else {
             POSIXSocket.close(fd)
