@@ -35,6 +35,10 @@ let package = Package(
         ),
 
         // Test targets, one per source target (each added with its first tests).
+        // The Swift side of scripts/bench (not part of the drinkshop product).
+        .executableTarget(name: "DrinkShopBench", dependencies: ["DrinkShop", "DrinkShopCore", "Airtable", "LocalBase"],
+                          swiftSettings: strict),
+
         .testTarget(name: "AirtableTests", dependencies: ["Airtable"], swiftSettings: strict),
         .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable"], swiftSettings: strict),
         .testTarget(name: "DrinkShopCoreTests", dependencies: ["DrinkShopCore"], swiftSettings: strict),

@@ -134,3 +134,38 @@ import Testing
         #expect(try !file.hasIndex(tableID: table.id, fieldID: note))  // FIND is not an equality
     }
 }
+
+@Suite struct CreatedTimeFilterTests {
+    final class Clock: @unchecked Sendable {
+        var now = Date(timeIntervalSince1970: 1_795_900_000)
+    }
+
+    @Test func creationTimeBoundsGiveExactlyTheEvaluatorsResult() async throws {
+        let clock = Clock()
+        let base = try LocalBase.inMemory(clock: { clock.now })
+        _ = try await base.createTable(TableSpec(name: "Orders", fields: [FieldSpec(name: "n", type: .number)]))
+        // One record every 37 minutes over three days, some on exact bounds.
+        for n in 0..<120 {
+            _ = try await base.createRecord(in: "Orders", ["n": .int(n + 1)])
+            clock.now = clock.now.addingTimeInterval(37 * 60)
+        }
+        let start = AirtableTimestamp.format(Date(timeIntervalSince1970: 1_795_900_000 + 37 * 60 * 20))
+        let end = AirtableTimestamp.format(Date(timeIntervalSince1970: 1_795_900_000 + 37 * 60 * 70))
+        let formulas = [
+            "AND(NOT(IS_BEFORE(CREATED_TIME(), DATETIME_PARSE('\(start)'))), IS_BEFORE(CREATED_TIME(), DATETIME_PARSE('\(end)')))",
+            "IS_AFTER(CREATED_TIME(), DATETIME_PARSE('\(start)'))",
+            "NOT(IS_AFTER(CREATED_TIME(), DATETIME_PARSE('\(end)')))",
+            "IS_BEFORE(DATETIME_PARSE('\(start)'), CREATED_TIME())",
+            "AND(IS_AFTER(DATETIME_PARSE('\(end)'), CREATED_TIME()), {n} = 30)",
+        ]
+        for formula in formulas {
+            let fast = try await base.allRecords(in: "Orders", query: ListQuery(filterByFormula: formula, pageSize: 9))
+            let slow = try await base.allRecords(in: "Orders", query: ListQuery(filterByFormula: "OR(\(formula), FALSE())"))
+            #expect(fast.map(\.id) == slow.map(\.id), "\(formula)")
+            #expect(!fast.isEmpty, "\(formula) matched nothing")
+        }
+        let table = try #require(try await base.schema().table("Orders"))
+        let pushed = FormulaFilter.requiredConditions(try Formula.parse(formulas[0]), table: table)
+        #expect(pushed.count == 2)
+    }
+}

@@ -12,7 +12,7 @@ enum FormulaFilter {
             throw APIError.invalidFormula(error.message)
         }
         var filter = RecordFilter()
-        filter.equalities = requiredEqualities(compiled.expression, table: table)
+        filter.conditions = requiredConditions(compiled.expression, table: table)
         filter.test = { stored in
             // Airtable evaluates formulas in UTC unless the formula itself sets a zone.
             compiled.matches(FormulaRecord(id: stored.id, createdTime: stored.createdTime, cells: stored.allCells(table),
@@ -28,18 +28,65 @@ enum FormulaFilter {
     /// field against a non-zero number (blank equals 0, so 0 is left to the evaluator), and a date field
     /// against a `YYYY-MM-DD` literal (both sides are that day's midnight in one zone, so equal instants
     /// mean equal text). Anything else is left to the evaluator alone.
-    static func requiredEqualities(_ expression: FormulaExpression, table: TableSchema)
-        -> [(fieldID: String, value: SQLiteValue)]
-    {
+    ///
+    /// Creation-time bounds qualify too, in the form the shop's "today" filter and the formula builders
+    /// write them: `IS_BEFORE(CREATED_TIME(), DATETIME_PARSE('…Z'))`, `IS_AFTER(…)`, and either under
+    /// `NOT`, with a full UTC timestamp literal (`YYYY-MM-DDTHH:MM:SS.sssZ`), which is an exact instant.
+    static func requiredConditions(_ expression: FormulaExpression, table: TableSchema) -> [CandidateCondition] {
         switch expression {
-        case .call("AND", let arguments):
-            return arguments.flatMap { requiredEqualities($0, table: table) }
+        case .call(let name, let arguments) where name.uppercased() == "AND":
+            return arguments.flatMap { requiredConditions($0, table: table) }
         case .binary(.equal, .field(let name), let literal), .binary(.equal, let literal, .field(let name)):
             guard let field = table.field(name), let value = storedValue(literal, for: field) else { return [] }
-            return [(field.id, value)]
+            return [.cellEquals(fieldID: field.id, value: value)]
+        case .call(let name, let arguments) where name.uppercased() == "NOT" && arguments.count == 1:
+            return createdBound(arguments[0], negated: true).map { [$0] } ?? []
         default:
-            return []
+            return createdBound(expression, negated: false).map { [$0] } ?? []
         }
+    }
+
+    /// `IS_BEFORE`/`IS_AFTER` between CREATED_TIME() and an exact instant, as a bound on created_ms.
+    private static func createdBound(_ expression: FormulaExpression, negated: Bool) -> CandidateCondition? {
+        guard case .call(let name, let arguments) = expression, arguments.count == 2 else { return nil }
+        let isBefore: Bool
+        switch name.uppercased() {
+        case "IS_BEFORE": isBefore = true
+        case "IS_AFTER": isBefore = false
+        default: return nil
+        }
+        let createdFirst: Bool
+        let instant: Double
+        if isCreatedTime(arguments[0]), let value = exactInstant(arguments[1]) {
+            (createdFirst, instant) = (true, value)
+        } else if isCreatedTime(arguments[1]), let value = exactInstant(arguments[0]) {
+            (createdFirst, instant) = (false, value)
+        } else {
+            return nil
+        }
+        // created < t when CREATED_TIME() is before t (or t is after it); the rest follows.
+        let createdBelow = isBefore == createdFirst
+        let comparison: CandidateCondition.Comparison = switch (createdBelow, negated) {
+        case (true, false): .less
+        case (true, true): .greaterOrEqual
+        case (false, false): .greater
+        case (false, true): .lessOrEqual
+        }
+        return .createdTime(comparison, milliseconds: instant)
+    }
+
+    private static func isCreatedTime(_ expression: FormulaExpression) -> Bool {
+        if case .call(let name, let arguments) = expression { return name.uppercased() == "CREATED_TIME" && arguments.isEmpty }
+        return false
+    }
+
+    /// Milliseconds of `DATETIME_PARSE('YYYY-MM-DDTHH:MM:SS.sssZ')`, the only literal form trusted here.
+    private static func exactInstant(_ expression: FormulaExpression) -> Double? {
+        guard case .call(let name, let arguments) = expression, name.uppercased() == "DATETIME_PARSE",
+              arguments.count == 1, case .text(let text) = arguments[0], text.utf8.count == 24, text.hasSuffix("Z"),
+              let date = AirtableTimestamp.parse(text), AirtableTimestamp.format(date) == text
+        else { return nil }
+        return (date.timeIntervalSince1970 * 1000).rounded()
     }
 
     private static func storedValue(_ literal: FormulaExpression, for field: FieldSchema) -> SQLiteValue? {

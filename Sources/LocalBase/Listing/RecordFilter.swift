@@ -1,11 +1,11 @@
 import Airtable
 import Foundation
 
-/// Which records a listing keeps: SQL equalities on stored field values pick the candidates (through
-/// expression indexes), then `keeps` decides exactly. The equalities are only ever a necessary
-/// condition of `keeps`, so the result is `keeps`' alone; they just spare the scan.
+/// Which records a listing keeps: SQL conditions on stored values and creation times pick the
+/// candidates (through indexes), then `keeps` decides exactly. The conditions are only ever necessary
+/// conditions of `keeps`, so the result is `keeps`' alone; they just spare the scan.
 struct RecordFilter {
-    var equalities: [(fieldID: String, value: SQLiteValue)] = []
+    var conditions: [CandidateCondition] = []
     var test: ((StoredRecord) -> Bool)?
 
     static var all: RecordFilter { RecordFilter() }

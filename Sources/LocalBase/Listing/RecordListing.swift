@@ -7,8 +7,15 @@ extension BaseContext {
         let plan = try ListPlan(query: query, table: table(tableName), now: clock())
         // Indexes are made before the read transaction: creating one writes, and a read transaction
         // that tries to upgrade fails at once when another connection writes.
-        for (fieldID, _) in plan.filter.equalities where try !file.hasIndex(tableID: plan.table.id, fieldID: fieldID) {
-            try file.connection.writeTransaction { try file.ensureIndex(tableID: plan.table.id, fieldID: fieldID) }
+        for condition in plan.filter.conditions {
+            switch condition {
+            case .cellEquals(let fieldID, _) where try !file.hasIndex(tableID: plan.table.id, fieldID: fieldID):
+                try file.connection.writeTransaction { try file.ensureIndex(tableID: plan.table.id, fieldID: fieldID) }
+            case .createdTime where try !file.hasCreatedIndex(tableID: plan.table.id):
+                try file.connection.writeTransaction { try file.ensureCreatedIndex(tableID: plan.table.id) }
+            default:
+                break
+            }
         }
         return try file.connection.readTransaction { try page(plan, query: query) }
     }
@@ -62,7 +69,7 @@ extension BaseContext {
         var cursor = after
         let batch = max(64, take + 1)
         scanning: while true {
-            let chunk = try rows.scan(after: cursor, ceiling: ceiling, limit: batch, equalities: plan.filter.equalities)
+            let chunk = try rows.scan(after: cursor, ceiling: ceiling, limit: batch, conditions: plan.filter.conditions)
             for record in chunk {
                 cursor = record.seq
                 if plan.filter.keeps(record) {
@@ -80,8 +87,8 @@ extension BaseContext {
     private func sortedEntries(_ plan: ListPlan, _ rows: RecordRows) throws -> [(seq: Int64, id: String)] {
         // Without a formula to run, only the sort fields are needed, and SQLite extracts them.
         let candidates = plan.filter.test == nil
-            ? try rows.scanCells(of: plan.order.keys.map(\.field), equalities: plan.filter.equalities)
-            : try rows.scan(after: 0, ceiling: .max, limit: .max, equalities: plan.filter.equalities)
+            ? try rows.scanCells(of: plan.order.keys.map(\.field), conditions: plan.filter.conditions)
+            : try rows.scan(after: 0, ceiling: .max, limit: .max, conditions: plan.filter.conditions)
         var keyed: [(seq: Int64, id: String, values: [RecordOrder.Value])] = []
         for record in candidates where plan.filter.keeps(record) {
             keyed.append((record.seq, record.id, plan.order.values(of: record)))

@@ -90,16 +90,16 @@ extension BaseContext {
     private static func matches(of cells: [String: JSONValue], on fields: [FieldSchema], rows: RecordRows)
         throws -> [StoredRecord]
     {
-        var equalities: [(fieldID: String, value: SQLiteValue)] = []
+        var equalities: [CandidateCondition] = []
         for field in fields {
             guard let value = cells[field.id], !value.isNull else { return [] }
             switch value {
-            case .string(let text): equalities.append((field.id, .text(text)))
-            case .number(let number): equalities.append((field.id, .real(number)))
+            case .string(let text): equalities.append(.cellEquals(fieldID: field.id, value: .text(text)))
+            case .number(let number): equalities.append(.cellEquals(fieldID: field.id, value: .real(number)))
             default: break  // arrays (multiple selects) are compared below
             }
         }
-        let candidates = try rows.scan(after: 0, ceiling: .max, limit: .max, equalities: equalities)
+        let candidates = try rows.scan(after: 0, ceiling: .max, limit: .max, conditions: equalities)
         return candidates.filter { stored in
             fields.allSatisfy { field in
                 guard let wanted = cells[field.id], let have = stored.cells[field.id] else { return false }

@@ -120,6 +120,18 @@ final class BaseFile {
             """)
     }
 
+    /// Creates, if missing, the index on creation times that "today's records" filters use.
+    func ensureCreatedIndex(tableID: String) throws {
+        try connection.execute("""
+            CREATE INDEX IF NOT EXISTS "created_\(tableID)" ON \(Self.recordTable(tableID)) (created_ms)
+            """)
+    }
+
+    func hasCreatedIndex(tableID: String) throws -> Bool {
+        try connection.integerValue("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?1",
+                                    [.text("created_\(tableID)")]) == 1
+    }
+
     /// The SQL expression of a field's stored value; the same text in index and query lets SQLite use
     /// the index.
     static func cellExpression(_ fieldID: String) -> String { "json_extract(cells, '$.\(fieldID)')" }

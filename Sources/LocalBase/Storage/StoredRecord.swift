@@ -42,6 +42,14 @@ struct RecordRows {
     let tableID: String
 
     private var name: String { BaseFile.recordTable(tableID) }
+
+    /// The table to read, with the creation-time index forced when a creation-time bound narrows the
+    /// scan: without statistics SQLite would rather walk the whole table in `seq` order than sort the
+    /// few rows the index finds (the listing callers make sure the index exists).
+    private func source(for conditions: [CandidateCondition]) -> String {
+        let boundsCreation = conditions.contains { if case .createdTime = $0 { return true } else { return false } }
+        return boundsCreation ? "\(name) INDEXED BY \"created_\(tableID)\"" : name
+    }
     static let columns = "seq, id, created_ms, modified_ms, cells"
 
     func insert(id: String, created: Int64, cells: [String: JSONValue]) throws -> StoredRecord {
@@ -84,36 +92,28 @@ struct RecordRows {
     }
 
     /// Records with seq in `after+1 ... ceiling`, in seq order, at most `limit`, optionally only those
-    /// whose field values equal the given SQL values (all of them).
-    func scan(after: Int64, ceiling: Int64, limit: Int, equalities: [(fieldID: String, value: SQLiteValue)] = [])
+    /// meeting every candidate condition.
+    func scan(after: Int64, ceiling: Int64, limit: Int, conditions: [CandidateCondition] = [])
         throws -> [StoredRecord]
     {
-        var sql = "SELECT \(Self.columns) FROM \(name) WHERE seq > ?1 AND seq <= ?2"
+        var sql = "SELECT \(Self.columns) FROM \(source(for: conditions)) WHERE seq > ?1 AND seq <= ?2"
         var values: [SQLiteValue] = [.integer(after), .integer(ceiling), .integer(Int64(limit))]
-        for (fieldID, value) in equalities {
-            values.append(value)
-            sql += " AND \(BaseFile.cellExpression(fieldID)) = ?\(values.count)"
-        }
+        CandidateCondition.append(conditions, to: &sql, values: &values)
         sql += " ORDER BY seq LIMIT ?3"
         var records: [StoredRecord] = []
         try file.connection.query(sql, values) { row in records.append(try Self.read(row)) }
         return records
     }
 
-    /// Every record (optionally only those with the given field values), carrying only the cells of
-    /// `fields`: read with json_extract, so sorting a large table never parses whole records.
-    func scanCells(of fields: [FieldSchema], equalities: [(fieldID: String, value: SQLiteValue)]) throws
-        -> [StoredRecord]
-    {
+    /// Every record (optionally only those meeting the candidate conditions), carrying only the cells
+    /// of `fields`: read with json_extract, so sorting a large table never parses whole records.
+    func scanCells(of fields: [FieldSchema], conditions: [CandidateCondition]) throws -> [StoredRecord] {
         let stored = fields.filter { !$0.type.isComputed }
         var sql = "SELECT seq, id, created_ms, modified_ms"
         for field in stored { sql += ", " + BaseFile.cellExpression(field.id) }
-        sql += " FROM \(name) WHERE 1"
+        sql += " FROM \(source(for: conditions)) WHERE 1"
         var values: [SQLiteValue] = []
-        for (fieldID, value) in equalities {
-            values.append(value)
-            sql += " AND \(BaseFile.cellExpression(fieldID)) = ?\(values.count)"
-        }
+        CandidateCondition.append(conditions, to: &sql, values: &values)
         var records: [StoredRecord] = []
         try file.connection.query(sql + " ORDER BY seq", values) { row in
             var cells: [String: JSONValue] = [:]

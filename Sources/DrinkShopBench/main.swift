@@ -1,0 +1,7 @@
+import Foundation
+
+// The Swift side of scripts/bench: in-process measurements the Python driver cannot make itself.
+// Prints one JSON object per run on standard output.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let status = await BenchCommands.run(arguments)
+exit(status)
