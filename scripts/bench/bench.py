@@ -1,0 +1,81 @@
+"""scripts/bench: DrinkShop's speed next to what an engineer would use instead, measured side by side in
+one run. Prints each figure and writes them to BENCHMARKS.md. `--quick` is the CI-sized run."""
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+sys.path.insert(0, os.path.dirname(__file__))
+
+import counter_bench  # noqa: E402
+import drinkshop_harness as harness  # noqa: E402
+import server_bench  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="small sizes, no BENCHMARKS.md update")
+    parser.add_argument("--only", help="comma-separated bench numbers")
+    args = parser.parse_args()
+    quick = args.quick
+    only = set(args.only.split(",")) if args.only else None
+    bin_dir = harness.build("release")
+    workdir = harness.temp_dir("drinkshop-bench-")
+    sections = []
+    failed = []
+
+    def bench(number, title, run, verdict, table):
+        if only and str(number) not in only:
+            return
+        started = time.time()
+        result = run()
+        ok, summary = verdict(result)
+        print(f"{'PASS' if ok else 'MISS'} {number}. {title}: {summary} ({time.time() - started:.0f} s)", flush=True)
+        if not ok:
+            failed.append(number)
+        sections.append((number, title, ok, summary, table(result)))
+
+    bench(3, "Server write path vs the store's limit",
+          lambda: server_bench.write_path(bin_dir, workdir, 2_000 if quick else 10_000, 4),
+          lambda r: (r["ratio"] >= 0.5, f"HTTP {r['http_records_per_second']:.0f} records/s vs in-process "
+                                         f"{r['inprocess_records_per_second']:.0f} records/s: ratio {r['ratio']:.2f} (target >= 0.5)"),
+          lambda r: [("records (10 per request / per transaction)", f"{r['records']}"),
+                     ("HTTP, 4 concurrent clients", f"{r['http_seconds']:.2f} s, {r['http_records_per_second']:.0f} records/s"),
+                     ("in-process LocalBase, same durability", f"{r['inprocess_seconds']:.2f} s, {r['inprocess_records_per_second']:.0f} records/s"),
+                     ("ratio HTTP / in-process", f"{r['ratio']:.2f}")])
+
+    bench(4, "The counter: piped orders vs the sqlite3 shell",
+          lambda: counter_bench.run(os.path.join(bin_dir, "drinkshop"), 200 if quick else 1000),
+          lambda r: (r["median_ratio"] <= 2 and r["drinkshop_p99_ms"] < 10,
+                     f"median {r['drinkshop_median_ms']:.2f} ms vs {r['sqlite3_median_ms']:.2f} ms: ratio "
+                     f"{r['median_ratio']:.2f} (target <= 2); p99 {r['drinkshop_p99_ms']:.2f} ms (target < 10)"),
+          lambda r: [("orders", f"{r['orders']}"),
+                     ("drinkshop per order, median / p99", f"{r['drinkshop_median_ms']:.2f} ms / {r['drinkshop_p99_ms']:.2f} ms"),
+                     ("sqlite3 per row, median / p99", f"{r['sqlite3_median_ms']:.2f} ms / {r['sqlite3_p99_ms']:.2f} ms"),
+                     ("ratio median / p99", f"{r['median_ratio']:.2f} / {r['p99_ratio']:.2f}")])
+
+    bench(5, "Scale: 100,000 orders stored",
+          lambda: server_bench.scale(bin_dir, workdir, 20_000 if quick else 100_000, 100, 10 if quick else 30),
+          lambda r: (r["today_p50_ms"] < 50 and r["server_peak_rss_mb"] < 100,
+                     f"today's {r['today_orders']} orders p50 {r['today_p50_ms']:.1f} ms (target < 50); all "
+                     f"{r['all_records']} in {r['all_pages']} pages {r['all_seconds']:.1f} s; peak RSS "
+                     f"{r['server_peak_rss_mb']:.0f} MB (target < 100)"),
+          lambda r: [("orders stored", f"{r['orders']} over 100 days"),
+                     ("today's orders via the shop's filter, p50 / max", f"{r['today_orders']} orders, "
+                      f"{r['today_p50_ms']:.1f} ms / {r['today_max_ms']:.1f} ms"),
+                     ("every order by pages of 100", f"{r['all_records']} records, {r['all_pages']} pages, {r['all_seconds']:.2f} s"),
+                     ("server peak RSS", f"{r['server_peak_rss_mb']:.1f} MB")])
+
+    if not quick:
+        for number, title, ok, summary, rows in sections:
+            body = [f"Run on {harness.machine_line()} with `scripts/bench/run --only {number}` (part of `scripts/bench/run`).",
+                    "", f"**{'Target met' if ok else 'Target missed'}:** {summary}", "", "| measure | figure |", "|---|---|"]
+            body += [f"| {name} | {value} |" for name, value in rows]
+            harness.write_section("BENCHMARKS.md", f"{number}. {title}", "\n".join(body))
+    print(f"{len(sections) - len(failed)} of {len(sections)} benchmarks met their targets")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
