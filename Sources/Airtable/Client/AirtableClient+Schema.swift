@@ -6,6 +6,12 @@ public struct SchemaReading: Sendable, Hashable {
         public var table: String
         public var field: String
         public var type: String
+
+        public init(table: String, field: String, type: String) {
+            self.table = table
+            self.field = field
+            self.type = type
+        }
     }
 
     public var schema: BaseSchema
