@@ -36,6 +36,7 @@ let package = Package(
 
         // Test targets, one per source target (each added with its first tests).
         .testTarget(name: "AirtableTests", dependencies: ["Airtable"], swiftSettings: strict),
+        .testTarget(name: "ClientEndToEndTests", dependencies: ["Airtable", "AirtableServer", "HTTPServer", "LocalBase", "DrinkShop", "DrinkShopCore"], swiftSettings: strict),
         .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable"], swiftSettings: strict),
         .testTarget(name: "DrinkShopCoreTests", dependencies: ["DrinkShopCore"], swiftSettings: strict),
         .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL"], swiftSettings: strict),

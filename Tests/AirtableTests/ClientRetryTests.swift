@@ -182,6 +182,35 @@ import Testing
         #expect(transport.requests.count == 1)
     }
 
+    @Test func aStalledAttemptIsAbandonedAndRepeatedWhenSafe() async throws {
+        let clock = SteppingClock()
+        let stalling = StubTransport(clock: clock) { request, index throws(TransportError) in
+            if index == 0 {
+                clock.advance(by: 5)
+                throw TransportError(.timedOut, "api.airtable.com did not answer in time")
+            }
+            return ClientFixture.echoWrites(request)
+        }
+        let client = ClientFixture.client(stalling, clock: clock, deadline: 60, attemptTimeout: 5, randomUnit: { 0 })
+        _ = try await client.upsertRecords(in: "OrderDrink", [UpsertRecord(fields: ["ref": "ord1-1"])], mergeOn: ["ref"],
+                                           replace: false, options: WriteOptions())
+        #expect(stalling.timeouts == [5, 5])
+        #expect(stalling.sendTimes == [0, 5.25])
+
+        let createClock = SteppingClock()
+        let stallingCreate = StubTransport(clock: createClock) { _, _ throws(TransportError) in
+            throw TransportError(.timedOut, "api.airtable.com did not answer in time")
+        }
+        await #expect {
+            _ = try await ClientFixture.client(stallingCreate, clock: createClock, attemptTimeout: 5)
+                .createRecords(in: "Drink", [["name": "紅茶"]], options: WriteOptions())
+        } throws: { error in
+            "\(error)" == "cannot reach the store: no answer within 5 s during POST Drink; it may or may not have "
+                + "been applied, so it was not sent again"
+        }
+        #expect(stallingCreate.requests.count == 1)
+    }
+
     @Test func requestsArePacedBurstThenRate() async throws {
         let clock = SteppingClock()
         let transport = StubTransport(clock: clock) { _, _ in Self.page }

@@ -67,10 +67,10 @@ enum ClientFixture {
     static let base = "appTESTBASE000001"
 
     static func configuration(endpoint: String = "https://api.airtable.com", retry: RetryPolicy = RetryPolicy(),
-                              deadline: Double = 60) -> AirtableClient.Configuration {
+                              deadline: Double = 60, attemptTimeout: Double = 20) -> AirtableClient.Configuration {
         do {
             return try AirtableClient.Configuration(baseID: base, token: token, endpoint: endpoint, retry: retry,
-                                                    deadline: deadline)
+                                                    deadline: deadline, attemptTimeout: attemptTimeout)
         } catch {
             preconditionFailure("test configuration refused: \(error)")
         }
@@ -79,9 +79,10 @@ enum ClientFixture {
     /// A client on its own throttle (so tests never share pacing) that is fast unless told otherwise.
     static func client(_ transport: StubTransport, clock: any ClientClock = SteppingClock(),
                        endpoint: String = "https://api.airtable.com", retry: RetryPolicy = RetryPolicy(),
-                       deadline: Double = 60, requestsPerSecond: Double = 1000, burst: Int = 1000,
-                       randomUnit: @escaping @Sendable () -> Double = { 0.5 }) -> AirtableClient {
-        AirtableClient(configuration: configuration(endpoint: endpoint, retry: retry, deadline: deadline),
+                       deadline: Double = 60, attemptTimeout: Double = 20, requestsPerSecond: Double = 1000,
+                       burst: Int = 1000, randomUnit: @escaping @Sendable () -> Double = { 0.5 }) -> AirtableClient {
+        AirtableClient(configuration: configuration(endpoint: endpoint, retry: retry, deadline: deadline,
+                                                    attemptTimeout: attemptTimeout),
                        transport: transport, clock: clock,
                        throttle: RequestThrottle(requestsPerSecond: requestsPerSecond, burst: burst),
                        randomUnit: randomUnit)

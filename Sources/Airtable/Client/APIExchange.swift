@@ -41,21 +41,25 @@ extension AirtableClient {
             let failure: AirtableError
             let wait: Double
             let response: TransportResponse
+            let allowed = min(configuration.attemptTimeout, remaining)
             do {
-                response = try await transport.send(request, timeout: remaining)
+                response = try await transport.send(request, timeout: allowed)
             } catch {
+                var detail = error.detail
                 switch error.kind {
-                case .timedOut: throw .timedOut(seconds: configuration.deadline)
+                case .timedOut where allowed >= remaining: throw .timedOut(seconds: configuration.deadline)
                 case .cancelled: throw .transport(error.detail)
                 case .notSent: break
-                case .interrupted:
+                case .interrupted, .timedOut:
+                    // The request may have reached the server and been applied; only its answer is missing.
+                    if error.kind == .timedOut { detail = "no answer within \(Self.seconds(allowed)) s" }
                     if exchange.repetition == .onlyIfNotSent {
-                        throw .transport(error.detail + " during \(exchange.context); it may or may not have been "
+                        throw .transport(detail + " during \(exchange.context); it may or may not have been "
                             + "applied, so it was not sent again")
                     }
                     mayHaveApplied = true
                 }
-                try await retryOrThrow(.transport(error.detail), after: backoff(attempt), attempt: attempt,
+                try await retryOrThrow(.transport(detail), after: backoff(attempt), attempt: attempt,
                                        deadline: deadline)
                 continue
             }
@@ -92,6 +96,10 @@ extension AirtableClient {
         let resume = clock.now() + wait
         guard resume < deadline else { throw failure }
         try await sleep(until: resume)
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String((value * 10).rounded() / 10)
     }
 
     private func backoff(_ attempt: Int) -> Double {

@@ -19,13 +19,16 @@ extension AirtableClient {
         /// The most one request may take, in seconds, from asking for its turn to its answer, across
         /// every retry and wait.
         public var deadline: Double
+        /// The longest one attempt waits for its answer; a stalled attempt is abandoned and, if the
+        /// request is safe to repeat, sent again (within `deadline`).
+        public var attemptTimeout: Double
 
         public static let airtableEndpoint = "https://api.airtable.com"
 
         /// Checks and normalises the settings; the error says which one is wrong and how.
         public init(baseID: String, token: String, endpoint: String = Configuration.airtableEndpoint,
                     requestsPerSecond: Double = 5, burst: Int? = nil, retry: RetryPolicy = RetryPolicy(),
-                    deadline: Double = 60) throws(ClientConfigurationError) {
+                    deadline: Double = 60, attemptTimeout: Double = 20) throws(ClientConfigurationError) {
             guard !baseID.isEmpty, !baseID.unicodeScalars.contains(where: { $0.value <= 0x20 || $0 == "/" }) else {
                 throw ClientConfigurationError("the base id must be one word like appXXXXXXXXXXXXXX, not \"\(baseID)\"")
             }
@@ -36,8 +39,8 @@ extension AirtableClient {
             guard requestsPerSecond > 0, requestsPerSecond.isFinite else {
                 throw ClientConfigurationError("the request rate must be a positive number of requests per second")
             }
-            guard deadline > 0, deadline.isFinite else {
-                throw ClientConfigurationError("the deadline must be a positive number of seconds")
+            guard deadline > 0, deadline.isFinite, attemptTimeout > 0, attemptTimeout.isFinite else {
+                throw ClientConfigurationError("the deadline and the attempt timeout must be positive numbers of seconds")
             }
             if let burst, burst < 1 { throw ClientConfigurationError("the burst must be at least 1 request") }
             self.baseID = baseID
@@ -47,6 +50,7 @@ extension AirtableClient {
             self.burst = burst
             self.retry = retry
             self.deadline = deadline
+            self.attemptTimeout = attemptTimeout
         }
 
         /// The burst the throttle uses.
