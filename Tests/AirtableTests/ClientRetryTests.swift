@@ -121,6 +121,20 @@ import Testing
         #expect(transport.requests.count == 1)
     }
 
+    @Test func aGatewayTimeoutOnACreateIsNotRetriedButOnAReadItIs() async throws {
+        let clock = SteppingClock()
+        let timeout = ClientFixture.json(["error": "GATEWAY_TIMEOUT"], status: 504)
+        let create = scripted(clock, [.success(timeout)])
+        await #expect(throws: AirtableError.self) {
+            _ = try await ClientFixture.client(create, clock: clock).createRecords(in: "Drink", [["name": "紅茶"]],
+                                                                                  options: WriteOptions())
+        }
+        #expect(create.requests.count == 1)
+        let read = scripted(clock, [.success(timeout), .success(Self.page)])
+        _ = try await ClientFixture.client(read, clock: clock).listRecords(in: "Drink", query: ListQuery())
+        #expect(read.requests.count == 2)
+    }
+
     @Test func anUpsertWhoseAnswerWasLostIsSentAgain() async throws {
         let clock = SteppingClock()
         let transport = StubTransport(clock: clock) { request, index throws(TransportError) in

@@ -74,6 +74,8 @@ extension AirtableClient {
                 throttle.hold(until: clock.now() + wait)
                 failure = .rateLimited(retryAfter: wait)
             case 502, 503, 504:
+                // A gateway timeout may come after the server applied the request.
+                if response.status == 504, exchange.repetition == .onlyIfNotSent { throw .api(apiError(response)) }
                 failure = .api(apiError(response))
                 wait = RetryPolicy.retryAfterSeconds(response.header("Retry-After")) ?? backoff(attempt)
             default:

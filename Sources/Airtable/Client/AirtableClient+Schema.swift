@@ -3,8 +3,11 @@
 public struct SchemaReading: Sendable, Hashable {
     /// A field whose type this program does not model.
     public struct UnsupportedField: Sendable, Hashable {
+        /// The table's name.
         public var table: String
+        /// The field's name.
         public var field: String
+        /// The type as the API names it (`formula`, `multipleRecordLinks`, …).
         public var type: String
 
         public init(table: String, field: String, type: String) {
@@ -14,7 +17,9 @@ public struct SchemaReading: Sendable, Hashable {
         }
     }
 
+    /// The tables, with the fields this program models.
     public var schema: BaseSchema
+    /// The fields left out of `schema`.
     public var unsupportedFields: [UnsupportedField]
 
     /// Reads the `GET …/tables` answer. Airtable adds field types over time and asks clients to handle
@@ -55,6 +60,7 @@ extension AirtableClient {
         return try SchemaReading(json: try await perform(exchange))
     }
 
+    /// The schema without the unsupported fields (see `readSchema`).
     public func schema() async throws(AirtableError) -> BaseSchema {
         try await readSchema().schema
     }

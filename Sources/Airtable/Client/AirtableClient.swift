@@ -17,6 +17,7 @@
 /// `listRecords` returns one page; `allRecords` (on `RecordStore`) pages through and restarts, a bounded
 /// number of times, when Airtable says the cursor expired.
 public final class AirtableClient: SchemaEditing, CustomStringConvertible {
+    /// Where the client talks to and how politely.
     public let configuration: Configuration
     let transport: any HTTPTransport
     let clock: any ClientClock
@@ -52,6 +53,7 @@ public final class AirtableClient: SchemaEditing, CustomStringConvertible {
 
     // MARK: - Reading
 
+    /// One page: `GET …/{table}?…`, or `POST …/{table}/listRecords` when the URL would be too long.
     public func listRecords(in table: String, query: ListQuery) async throws(AirtableError) -> RecordPage {
         let path = tableURL(table)
         let items = ListQueryEncoding.queryItems(query)
@@ -68,6 +70,7 @@ public final class AirtableClient: SchemaEditing, CustomStringConvertible {
         return try ResponseDecoding.page(try await perform(exchange), context: exchange.context)
     }
 
+    /// `GET …/{table}/{id}`.
     public func getRecord(in table: String, id: String, options: ReadOptions) async throws(AirtableError) -> Record {
         var items: [(name: String, value: String)] = []
         if options.cellFormat != .json { items.append(("cellFormat", options.cellFormat.rawValue)) }
@@ -82,6 +85,8 @@ public final class AirtableClient: SchemaEditing, CustomStringConvertible {
 
     // MARK: - Writing
 
+    /// `POST …/{table}` per ten records. A batch whose answer was lost is not sent again (it may
+    /// have been applied); the error says so.
     public func createRecords(in table: String, _ records: [Fields], options: WriteOptions)
         async throws(AirtableError) -> [Record]
     {
@@ -95,6 +100,7 @@ public final class AirtableClient: SchemaEditing, CustomStringConvertible {
         return created
     }
 
+    /// `PATCH` (or, with `replace`, `PUT`) `…/{table}` per ten records.
     public func updateRecords(in table: String, _ updates: [RecordUpdate], replace: Bool, options: WriteOptions)
         async throws(AirtableError) -> [Record]
     {
@@ -110,6 +116,8 @@ public final class AirtableClient: SchemaEditing, CustomStringConvertible {
         return updated
     }
 
+    /// `PATCH`/`PUT …/{table}` with `performUpsert` per ten records; the answers are joined in order.
+    /// Refused before anything is sent when a record without an id lacks a merge field.
     public func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
                               options: WriteOptions) async throws(AirtableError) -> UpsertResult {
         try AirtableClient.checkUpsert(records, mergeOn: mergeOn)
@@ -135,6 +143,8 @@ public final class AirtableClient: SchemaEditing, CustomStringConvertible {
         return result
     }
 
+    /// `DELETE …/{table}?records[]=…` per ten ids. A repeat that finds the records gone after a lost
+    /// answer counts them as deleted.
     public func deleteRecords(in table: String, ids: [String]) async throws(AirtableError) -> [String] {
         var deleted: [String] = []
         for batch in AirtableClient.batches(ids) {

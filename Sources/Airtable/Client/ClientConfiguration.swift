@@ -23,6 +23,7 @@ extension AirtableClient {
         /// request is safe to repeat, sent again (within `deadline`).
         public var attemptTimeout: Double
 
+        /// Airtable's own API.
         public static let airtableEndpoint = "https://api.airtable.com"
 
         /// Checks and normalises the settings; the error says which one is wrong and how.

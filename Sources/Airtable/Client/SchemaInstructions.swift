@@ -1,6 +1,8 @@
 /// Instructions for creating a `SchemaPlan`'s tables and fields by hand in Airtable's web interface:
 /// names, types as the interface calls them (and as the API does), select options, number formats.
 public enum SchemaInstructions {
+    /// One block per table: `Create table "Drink" … with these fields:` or `In table "X", add these
+    /// fields:`, then a line per field. Empty when nothing is missing.
     public static func text(for plan: SchemaPlan) -> String {
         var out = ""
         for table in plan.missingTables {

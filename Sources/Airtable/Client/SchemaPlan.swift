@@ -3,8 +3,10 @@
 public struct SchemaPlan: Sendable, Hashable {
     /// Fields to add to a table that exists.
     public struct FieldAdditions: Sendable, Hashable {
+        /// The table's name and id.
         public var tableName: String
         public var tableID: String
+        /// The fields to add, in order.
         public var fields: [FieldSpec]
     }
 

@@ -12,6 +12,7 @@ public protocol ClientClock: Sendable {
 public struct MonotonicClock: ClientClock {
     private static let origin = ContinuousClock.now
 
+    /// The process's monotonic clock.
     public init() {}
 
     public func now() -> Double {

@@ -19,7 +19,9 @@ import Synchronization
 /// With the defaults (5 per second, burst 3) that tolerates 0.4 s of jitter; `burst` equal to `N`
 /// tolerates none.
 public final class RequestThrottle: Sendable {
+    /// The sustained rate.
     public let requestsPerSecond: Double
+    /// Requests allowed back to back.
     public let burst: Int
 
     private struct State {

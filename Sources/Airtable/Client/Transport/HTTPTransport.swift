@@ -11,6 +11,7 @@ public protocol HTTPTransport: Sendable {
 /// One HTTP request as the client sends it. Its textual forms leave the `Authorization` value out, so
 /// a request printed, logged or dumped never shows the token.
 public struct TransportRequest: Sendable, Equatable {
+    /// `GET`, `POST`, `PATCH`, `PUT` or `DELETE`.
     public var method: String
     /// The complete URL, already percent-encoded; a transport sends it byte for byte.
     public var url: String
@@ -46,8 +47,11 @@ extension TransportRequest: CustomStringConvertible, CustomDebugStringConvertibl
 
 /// A response: the status, the header fields (names in lower case) and the body.
 public struct TransportResponse: Sendable, Equatable {
+    /// The status code.
     public var status: Int
+    /// Header fields, names in lower case.
     public var headers: [String: String]
+    /// The body as received.
     public var body: [UInt8]
 
     public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
@@ -74,6 +78,7 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         case cancelled
     }
 
+    /// Whether the request may have been applied.
     public var kind: Kind
     /// What happened, for a person; never holds headers or the token.
     public var detail: String

@@ -28,6 +28,7 @@ public final class URLSessionTransport: HTTPTransport {
         session = URLSession(configuration: configuration)
     }
 
+    /// Sends over the shared session, racing the answer against `timeout`.
     public func send(_ request: TransportRequest, timeout: Double) async throws(TransportError) -> TransportResponse {
         guard let url = URL(string: request.url), let host = url.host else {
             throw TransportError(.notSent, "the address \(Self.redactedAddress(request.url)) is not a valid URL")
