@@ -32,7 +32,8 @@ enum DrinkShopCLI {
         }
         if invocation.words.first == "setup" {
             return await SetupCommand.run(words: Array(invocation.words.dropFirst()), environment: environment,
-                                          say: { print($0) }, complain: printError)
+                                          say: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+                                          complain: printError)
         }
         let path = StoreLocation.databasePath(option: invocation.databasePath, environment: environment)
         do {
