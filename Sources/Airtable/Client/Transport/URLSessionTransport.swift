@@ -37,9 +37,9 @@ public final class URLSessionTransport: HTTPTransport {
         let place = host + (url.port.map { ":\($0)" } ?? "")
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method
-        // Whole seconds, at least one: corelibs truncates fractions, and 0 fails at once. The real
-        // deadline is the race below.
-        urlRequest.timeoutInterval = max(1, timeout.rounded(.up))
+        // Whole seconds (corelibs truncates fractions, and 0 fails at once), a second beyond the race
+        // below: that race is the deadline, URLSession's idle timer only a backstop.
+        urlRequest.timeoutInterval = max(1, timeout.rounded(.up)) + 1
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         if let body = request.body {
             urlRequest.httpBody = Data(body)
