@@ -30,8 +30,26 @@ enum DrinkShopCLI {
             }
             return 0
         }
+        if invocation.words.first == "setup" {
+            return await SetupCommand.run(words: Array(invocation.words.dropFirst()), environment: environment,
+                                          say: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+                                          complain: printError)
+        }
         let path = StoreLocation.databasePath(option: invocation.databasePath, environment: environment)
         do {
+            if invocation.words.first != "serve", let remote = try RemoteStore.fromEnvironment(environment) {
+                // A remote base: never seeded or set up implicitly; say what is missing and point to setup.
+                if invocation.words.isEmpty, let problem = await remote.schemaProblem() {
+                    printError("drinkshop: \(problem)")
+                    return 1
+                }
+                let status = await runShop(Shop(store: remote.client), invocation: invocation,
+                                           storeDescription: remote.description, environment: environment)
+                if status != 0, !invocation.words.isEmpty, let problem = await remote.schemaProblem() {
+                    printError("drinkshop: \(problem)")
+                }
+                return status
+            }
             if invocation.words.first == "serve" {
                 let command = try ServeCommand.parse(Array(invocation.words.dropFirst()))
                 let store = try await EmbeddedStore.open(path: path, environment: environment, notes: printError)

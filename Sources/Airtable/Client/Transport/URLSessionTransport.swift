@@ -1,0 +1,136 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The live transport: Foundation's `URLSession`, with the Linux pitfalls avoided.
+///
+/// - One long-lived session per process (`shared`): creating and tearing down sessions per request is
+///   the documented crash family of swift-corelibs-foundation.
+/// - The deadline is enforced here, in Swift: on Linux `timeoutIntervalForResource` is never applied,
+///   and `timeoutInterval` is an idle timeout truncated to whole seconds.
+/// - No delegates (not called on Linux), no cookies, no cache; `Content-Type` set whenever there is a
+///   body (corelibs would otherwise send `application/x-www-form-urlencoded`).
+public final class URLSessionTransport: HTTPTransport {
+    /// The process's one session-backed transport.
+    public static let shared = URLSessionTransport()
+
+    private let session: URLSession
+
+    private init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.timeoutIntervalForRequest = 60
+        configuration.httpMaximumConnectionsPerHost = 6
+        session = URLSession(configuration: configuration)
+    }
+
+    /// Sends over the shared session, racing the answer against `timeout`.
+    public func send(_ request: TransportRequest, timeout: Double) async throws(TransportError) -> TransportResponse {
+        guard let url = URL(string: request.url), let host = url.host else {
+            throw TransportError(.notSent, "the address \(Self.redactedAddress(request.url)) is not a valid URL")
+        }
+        guard timeout > 0 else { throw TransportError(.timedOut, "no time left to send the request") }
+        let place = host + (url.port.map { ":\($0)" } ?? "")
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = request.method
+        // Whole seconds (corelibs truncates fractions, and 0 fails at once), a second beyond the race
+        // below: that race is the deadline, URLSession's idle timer only a backstop.
+        urlRequest.timeoutInterval = max(1, timeout.rounded(.up)) + 1
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        if let body = request.body {
+            urlRequest.httpBody = Data(body)
+            if urlRequest.value(forHTTPHeaderField: "Content-Type") == nil {
+                urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+        }
+        let finalRequest = urlRequest
+        let session = session
+
+        let outcome = await withTaskGroup(of: Outcome.self) { group -> Outcome in
+            group.addTask {
+                do {
+                    let (data, response) = try await session.data(for: finalRequest)
+                    guard let http = response as? HTTPURLResponse else {
+                        return .failed(TransportError(.interrupted, "\(place) answered with something other than HTTP"))
+                    }
+                    return .answered(Self.response(http, data))
+                } catch {
+                    return .failed(Self.classify(error, place: place))
+                }
+            }
+            group.addTask {
+                do {
+                    try await Task.sleep(for: .milliseconds(Int64((timeout * 1000).rounded(.up))))
+                    return .deadline
+                } catch {
+                    return .failed(TransportError(.cancelled, "the request to \(place) was cancelled"))
+                }
+            }
+            let first = await group.next() ?? .deadline
+            group.cancelAll()
+            return first
+        }
+        switch outcome {
+        case .answered(let response): return response
+        case .failed(let error): throw error
+        case .deadline: throw TransportError(.timedOut, "\(place) did not answer in time")
+        }
+    }
+
+    private enum Outcome: Sendable {
+        case answered(TransportResponse)
+        case failed(TransportError)
+        case deadline
+    }
+
+    private static func response(_ http: HTTPURLResponse, _ data: Data) -> TransportResponse {
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        }
+        return TransportResponse(status: http.statusCode, headers: headers, body: Array(data))
+    }
+
+    /// Sorts URLSession's failures by whether the request may have reached the server. The text names
+    /// the host, never the full URL or any header.
+    private static func classify(_ error: any Error, place: String) -> TransportError {
+        guard let urlError = error as? URLError else {
+            if error is CancellationError { return TransportError(.cancelled, "the request to \(place) was cancelled") }
+            return TransportError(.interrupted, "the exchange with \(place) failed")
+        }
+        switch urlError.code {
+        case .cancelled:
+            return TransportError(.cancelled, "the request to \(place) was cancelled")
+        case .cannotConnectToHost:
+            return TransportError(.notSent, "could not connect to \(place) (is the server running?)")
+        case .cannotFindHost, .dnsLookupFailed:
+            return TransportError(.notSent, "the host of \(place) could not be found")
+        case .notConnectedToInternet:
+            return TransportError(.notSent, "this machine is not connected to a network")
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            return TransportError(.notSent, "a secure connection to \(place) could not be made")
+        case .timedOut:
+            return TransportError(.interrupted, "\(place) stopped answering")
+        case .networkConnectionLost:
+            return TransportError(.interrupted, "the connection to \(place) was lost")
+        case .badServerResponse, .cannotParseResponse:
+            return TransportError(.interrupted, "\(place) sent a response that is not valid HTTP")
+        default:
+            return TransportError(.interrupted, "the exchange with \(place) failed (URL error \(urlError.code.rawValue))")
+        }
+    }
+
+    /// The scheme and host of an address, for messages about an unusable URL.
+    private static func redactedAddress(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return "given" }
+        let rest = url[schemeEnd.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" }
+        let host = authority.split(separator: "@").last.map(String.init) ?? ""
+        return String(url[..<schemeEnd.upperBound]) + host
+    }
+}

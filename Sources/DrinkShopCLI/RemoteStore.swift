@@ -1,0 +1,76 @@
+import Airtable
+import DrinkShop
+import Foundation
+
+/// The shop on a remote Airtable base (api.airtable.com, or any compatible server such as
+/// `drinkshop serve`), chosen by the environment:
+///
+/// - `AIRTABLE_TOKEN` (or `AIRTABLE_API_KEY`) and `AIRTABLE_BASE_ID` select it;
+/// - `AIRTABLE_ENDPOINT_URL` points it at another server (default https://api.airtable.com);
+/// - `AIRTABLE_RATE_LIMIT` changes the requests per second it allows itself (default 5).
+///
+/// A remote base is never seeded or changed implicitly: only `seed`, the order commands and `setup` write.
+struct RemoteStore {
+    let client: AirtableClient
+
+    /// The remote store the environment names, or nil when it names none.
+    static func fromEnvironment(_ environment: [String: String]) throws(UsageError) -> RemoteStore? {
+        let token = nonEmpty(environment["AIRTABLE_TOKEN"]) ?? nonEmpty(environment["AIRTABLE_API_KEY"])
+        let base = nonEmpty(environment["AIRTABLE_BASE_ID"])
+        switch (token, base) {
+        case (nil, nil):
+            return nil
+        case (nil, _?):
+            throw UsageError("AIRTABLE_BASE_ID is set but no token is: set AIRTABLE_TOKEN (or AIRTABLE_API_KEY) too, "
+                + "or unset AIRTABLE_BASE_ID to use the embedded store")
+        case (_?, nil):
+            throw UsageError("a token is set (AIRTABLE_TOKEN or AIRTABLE_API_KEY) but AIRTABLE_BASE_ID is not: "
+                + "set it to the base's id (appXXXXXXXXXXXXXX)")
+        case let (token?, base?):
+            var rate = 5.0
+            if let text = nonEmpty(environment["AIRTABLE_RATE_LIMIT"]) {
+                guard let value = Double(text), value > 0, value.isFinite else {
+                    throw UsageError("AIRTABLE_RATE_LIMIT must be a positive number of requests per second, not \(text)")
+                }
+                rate = value
+            }
+            do {
+                let configuration = try AirtableClient.Configuration(
+                    baseID: base, token: token,
+                    endpoint: nonEmpty(environment["AIRTABLE_ENDPOINT_URL"]) ?? AirtableClient.Configuration.airtableEndpoint,
+                    requestsPerSecond: rate)
+                return RemoteStore(client: AirtableClient(configuration: configuration))
+            } catch {
+                throw UsageError("the Airtable settings cannot be used: \(error) "
+                    + "(AIRTABLE_TOKEN, AIRTABLE_BASE_ID, AIRTABLE_ENDPOINT_URL)")
+            }
+        }
+    }
+
+    /// `Airtable base appXXXX at https://api.airtable.com`, for the REPL's header.
+    var description: String { client.description }
+
+    /// Why the shop cannot work on this base, or nil when it can (or when the token may not read the
+    /// schema, which only `setup` needs).
+    func schemaProblem() async -> String? {
+        let reading: SchemaReading
+        do {
+            reading = try await client.readSchema()
+        } catch {
+            if error.isNotFound || error.apiError?.status == 403 { return nil }
+            if error.apiError?.status == 401 {
+                return "\(error): check AIRTABLE_TOKEN for \(description)"
+            }
+            return "\(description): \(error)"
+        }
+        let plan = SchemaPlan(wanted: ShopSchema.tables, reading: reading)
+        guard !plan.isComplete else { return nil }
+        return "\(description) lacks what the shop needs: " + plan.missingItems.joined(separator: ", ")
+            + ". Run `drinkshop setup` to create them (it changes no records)."
+    }
+
+    private static func nonEmpty(_ value: String?) -> String? {
+        guard let value, !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return value
+    }
+}

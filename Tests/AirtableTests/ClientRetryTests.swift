@@ -1,0 +1,283 @@
+import Airtable
+import Foundation
+import Testing
+
+/// Pacing, retries and deadlines, on a clock that moves only when the client waits.
+@Suite struct ClientRetryTests {
+    private static let page = ClientFixture.json(["records": []])
+    private static let rateLimited = ClientFixture.json(
+        ["error": ["type": "RATE_LIMIT_REACHED", "message": "Rate limit exceeded. Please try again later"]], status: 429)
+    private static let unavailable = ClientFixture.json(
+        ["error": ["type": "RETRIABLE_ERROR", "message": "Server encountered an error"]], status: 503)
+
+    /// A transport answering with `script` in turn (the last answer repeats).
+    private func scripted(_ clock: SteppingClock, _ script: [Result<TransportResponse, TransportError>]) -> StubTransport {
+        StubTransport(clock: clock) { _, index throws(TransportError) in
+            try script[min(index, script.count - 1)].get()
+        }
+    }
+
+    @Test func a429WaitsForRetryAfterThenRetries() async throws {
+        let clock = SteppingClock()
+        let transport = scripted(clock, [.success(Self.rateLimited.with(header: "Retry-After", "2")), .success(Self.page)])
+        _ = try await ClientFixture.client(transport, clock: clock).listRecords(in: "Drink", query: ListQuery())
+        #expect(transport.sendTimes == [0, 2])
+    }
+
+    @Test func a429WithoutRetryAfterWaitsTheConfiguredTime() async throws {
+        let clock = SteppingClock()
+        let transport = scripted(clock, [.success(Self.rateLimited), .success(Self.page)])
+        let defaults = ClientFixture.client(transport, clock: clock)
+        _ = try await defaults.listRecords(in: "Drink", query: ListQuery())
+        #expect(transport.sendTimes == [0, 30])
+
+        let quickClock = SteppingClock()
+        let quick = scripted(quickClock, [.success(Self.rateLimited), .success(Self.page)])
+        _ = try await ClientFixture.client(quick, clock: quickClock, retry: RetryPolicy(rateLimitWait: 7))
+            .listRecords(in: "Drink", query: ListQuery())
+        #expect(quick.sendTimes == [0, 7])
+    }
+
+    @Test func a429HoldsTheOtherRequestsOfTheProcessToo() async throws {
+        let clock = SteppingClock()
+        let transport = scripted(clock, [.success(Self.rateLimited.with(header: "Retry-After", "5")), .success(Self.page)])
+        let throttle = RequestThrottle(requestsPerSecond: 5, burst: 3)
+        let first = AirtableClient(configuration: ClientFixture.configuration(retry: RetryPolicy(maximumAttempts: 1)),
+                                   transport: transport, clock: clock, throttle: throttle)
+        await #expect(throws: AirtableError.rateLimited(retryAfter: 5)) {
+            _ = try await first.listRecords(in: "Drink", query: ListQuery())
+        }
+        let second = AirtableClient(configuration: ClientFixture.configuration(), transport: transport, clock: clock,
+                                    throttle: throttle)
+        _ = try await second.listRecords(in: "Promotion", query: ListQuery())
+        #expect(transport.sendTimes == [0, 5])
+    }
+
+    @Test func transientServerErrorsBackOffExponentiallyWithJitter() async throws {
+        for (unit, expected) in [(0.0, [0.25, 0.5, 1.0]), (1.0, [0.5, 1.0, 2.0])] {
+            let clock = SteppingClock()
+            let transport = scripted(clock, [.success(Self.unavailable), .success(Self.unavailable.with(status: 502)),
+                                             .success(Self.unavailable.with(status: 504)), .success(Self.page)])
+            let client = ClientFixture.client(transport, clock: clock, randomUnit: { unit })
+            _ = try await client.listRecords(in: "Drink", query: ListQuery())
+            #expect(clock.waits == expected)
+            #expect(transport.requests.count == 4)
+        }
+    }
+
+    @Test func a503RetryAfterIsHonoured() async throws {
+        let clock = SteppingClock()
+        let transport = scripted(clock, [.success(Self.unavailable.with(header: "Retry-After", "3")), .success(Self.page)])
+        _ = try await ClientFixture.client(transport, clock: clock).listRecords(in: "Drink", query: ListQuery())
+        #expect(transport.sendTimes == [0, 3])
+    }
+
+    @Test func attemptsAreBounded() async throws {
+        let clock = SteppingClock()
+        let transport = scripted(clock, [.success(Self.unavailable.with(status: 502))])
+        await #expect {
+            _ = try await ClientFixture.client(transport, clock: clock, retry: RetryPolicy(maximumAttempts: 4))
+                .listRecords(in: "Drink", query: ListQuery())
+        } throws: { error in
+            (error as? AirtableError)?.apiError?.status == 502
+        }
+        #expect(transport.requests.count == 4)
+    }
+
+    @Test func otherErrorsAreNotRetried() async throws {
+        for status in [400, 401, 403, 404, 413, 422, 500] {
+            let clock = SteppingClock()
+            let transport = scripted(clock, [.success(ClientFixture.json(["error": "NOT_FOUND"], status: status))])
+            await #expect(throws: AirtableError.self) {
+                _ = try await ClientFixture.client(transport, clock: clock).listRecords(in: "Drink", query: ListQuery())
+            }
+            #expect(transport.requests.count == 1, "status \(status)")
+        }
+    }
+
+    @Test func aRequestThatNeverLeftIsSentAgainEvenACreate() async throws {
+        let clock = SteppingClock()
+        let transport = StubTransport(clock: clock) { request, index throws(TransportError) in
+            if index == 0 { throw TransportError(.notSent, "could not connect to api.airtable.com") }
+            return ClientFixture.echoWrites(request)
+        }
+        let created = try await ClientFixture.client(transport, clock: clock)
+            .createRecords(in: "Drink", [["name": "紅茶"]], options: WriteOptions())
+        #expect(created.count == 1)
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test func aCreateWhoseAnswerWasLostIsNotSentAgain() async throws {
+        let clock = SteppingClock()
+        let transport = StubTransport(clock: clock) { _, _ throws(TransportError) in
+            throw TransportError(.interrupted, "the connection to api.airtable.com was lost")
+        }
+        await #expect {
+            _ = try await ClientFixture.client(transport, clock: clock)
+                .createRecords(in: "Drink", [["name": "紅茶"]], options: WriteOptions())
+        } throws: { error in
+            "\(error)".contains("may or may not have been applied")
+        }
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func aGatewayTimeoutOnACreateIsNotRetriedButOnAReadItIs() async throws {
+        let clock = SteppingClock()
+        let timeout = ClientFixture.json(["error": "GATEWAY_TIMEOUT"], status: 504)
+        let create = scripted(clock, [.success(timeout)])
+        await #expect(throws: AirtableError.self) {
+            _ = try await ClientFixture.client(create, clock: clock).createRecords(in: "Drink", [["name": "紅茶"]],
+                                                                                  options: WriteOptions())
+        }
+        #expect(create.requests.count == 1)
+        let read = scripted(clock, [.success(timeout), .success(Self.page)])
+        _ = try await ClientFixture.client(read, clock: clock).listRecords(in: "Drink", query: ListQuery())
+        #expect(read.requests.count == 2)
+    }
+
+    @Test func anUpsertWhoseAnswerWasLostIsSentAgain() async throws {
+        let clock = SteppingClock()
+        let transport = StubTransport(clock: clock) { request, index throws(TransportError) in
+            if index == 0 { throw TransportError(.interrupted, "the connection to api.airtable.com was lost") }
+            return ClientFixture.echoWrites(request)
+        }
+        let result = try await ClientFixture.client(transport, clock: clock).upsertRecords(
+            in: "OrderDrink", [UpsertRecord(fields: ["ref": "ord1-1"])], mergeOn: ["ref"], replace: false,
+            options: WriteOptions())
+        #expect(result.records.count == 1)
+        #expect(transport.requests.count == 2)
+        #expect(transport.requests[0] == transport.requests[1])
+    }
+
+    @Test func aRepeatedDeleteThatFindsTheRecordsGoneCountsAsDone() async throws {
+        let clock = SteppingClock()
+        let transport = StubTransport(clock: clock) { _, index throws(TransportError) in
+            if index == 0 { throw TransportError(.interrupted, "the connection to api.airtable.com was lost") }
+            return ClientFixture.json(["error": ["type": "NOT_FOUND", "message": "Could not find a record with ID \"rec00000000000001\"."]],
+                                      status: 404)
+        }
+        let deleted = try await ClientFixture.client(transport, clock: clock).deleteRecords(in: "OrderDrink",
+                                                                                           ids: [ClientFixture.id(1)])
+        #expect(deleted == [ClientFixture.id(1)])
+
+        // Without a lost answer before it, a 404 is the caller's problem.
+        let plain = StubTransport(clock: clock) { _, _ in ClientFixture.json(["error": "NOT_FOUND"], status: 404) }
+        await #expect(throws: AirtableError.self) {
+            _ = try await ClientFixture.client(plain, clock: clock).deleteRecords(in: "OrderDrink", ids: [ClientFixture.id(1)])
+        }
+    }
+
+    @Test func theDeadlineBoundsRetriesAndIsPassedToTheTransport() async throws {
+        let clock = SteppingClock()
+        let transport = StubTransport(clock: clock) { _, _ in
+            clock.advance(by: 0.75)  // each attempt takes 0.75 s on the wire
+            return Self.unavailable
+        }
+        await #expect {
+            _ = try await ClientFixture.client(transport, clock: clock, deadline: 2.5, randomUnit: { 1 })
+                .listRecords(in: "Drink", query: ListQuery())
+        } throws: { error in
+            (error as? AirtableError)?.apiError?.status == 503
+        }
+        // 0 → 0.75, wait 0.5 → 1.25 → 2.0, a 1 s wait would pass 2.5: stop with the last error.
+        #expect(transport.sendTimes == [0, 1.25])
+        #expect(transport.timeouts == [2.5, 1.25])
+        #expect(clock.now() < 2.5)
+    }
+
+    @Test func aTransportTimeoutIsTheDeadline() async throws {
+        let clock = SteppingClock()
+        let transport = StubTransport(clock: clock) { _, _ throws(TransportError) in
+            throw TransportError(.timedOut, "api.airtable.com did not answer in time")
+        }
+        await #expect(throws: AirtableError.timedOut(seconds: 9)) {
+            _ = try await ClientFixture.client(transport, clock: clock, deadline: 9).listRecords(in: "Drink", query: ListQuery())
+        }
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func aStalledAttemptIsAbandonedAndRepeatedWhenSafe() async throws {
+        let clock = SteppingClock()
+        let stalling = StubTransport(clock: clock) { request, index throws(TransportError) in
+            if index == 0 {
+                clock.advance(by: 5)
+                throw TransportError(.timedOut, "api.airtable.com did not answer in time")
+            }
+            return ClientFixture.echoWrites(request)
+        }
+        let client = ClientFixture.client(stalling, clock: clock, deadline: 60, attemptTimeout: 5, randomUnit: { 0 })
+        _ = try await client.upsertRecords(in: "OrderDrink", [UpsertRecord(fields: ["ref": "ord1-1"])], mergeOn: ["ref"],
+                                           replace: false, options: WriteOptions())
+        #expect(stalling.timeouts == [5, 5])
+        #expect(stalling.sendTimes == [0, 5.25])
+
+        let createClock = SteppingClock()
+        let stallingCreate = StubTransport(clock: createClock) { _, _ throws(TransportError) in
+            throw TransportError(.timedOut, "api.airtable.com did not answer in time")
+        }
+        await #expect {
+            _ = try await ClientFixture.client(stallingCreate, clock: createClock, attemptTimeout: 5)
+                .createRecords(in: "Drink", [["name": "紅茶"]], options: WriteOptions())
+        } throws: { error in
+            "\(error)" == "cannot reach the store: no answer within 5 s during POST Drink; it may or may not have "
+                + "been applied, so it was not sent again"
+        }
+        #expect(stallingCreate.requests.count == 1)
+    }
+
+    @Test func requestsArePacedBurstThenRate() async throws {
+        let clock = SteppingClock()
+        let transport = StubTransport(clock: clock) { _, _ in Self.page }
+        let client = ClientFixture.client(transport, clock: clock, requestsPerSecond: 5, burst: 3)
+        for _ in 0..<8 { _ = try await client.listRecords(in: "Drink", query: ListQuery()) }
+        let expected: [Double] = [0, 0, 0, 0.2, 0.4, 0.6, 0.8, 1.0]
+        #expect(zip(transport.sendTimes, expected).allSatisfy { abs($0 - $1) < 1e-9 })
+    }
+
+    @Test func concurrentTasksShareTheThrottle() async throws {
+        let clock = SteppingClock()
+        let transport = StubTransport(clock: clock) { _, _ in Self.page }
+        let client = ClientFixture.client(transport, clock: clock, requestsPerSecond: 5, burst: 3)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<10 { group.addTask { _ = try? await client.listRecords(in: "Drink", query: ListQuery()) } }
+        }
+        // However the tasks interleave, each of the 10 got its own slot: 3 at once, then one per 0.2 s.
+        let reserved = stride(from: 0.0, through: 1.4, by: 0.2).map { $0 }
+        let times = transport.sendTimes.sorted()
+        #expect(times.count == 10)
+        #expect(zip(times.dropFirst(2), reserved).allSatisfy { abs($0 - $1) < 1e-9 })
+    }
+
+    @Test func theThrottleKeepsEveryWindowWithinBurstPlusRate() {
+        let throttle = RequestThrottle(requestsPerSecond: 5, burst: 3)
+        var generator = SystemRandomNumberGenerator()
+        var now = 0.0
+        var sends: [Double] = []
+        for _ in 0..<300 {
+            now += Double.random(in: 0..<0.3, using: &generator)
+            let send = throttle.reserve(at: now)
+            #expect(send >= now)
+            sends.append(send)
+            now = max(now, send)
+        }
+        for i in sends.indices {
+            for j in i..<min(sends.count, i + 20) {
+                #expect(Double(j - i + 1) <= 3 + 5 * (sends[j] - sends[i]) + 1e-9)
+            }
+        }
+    }
+}
+
+extension TransportResponse {
+    func with(header name: String, _ value: String) -> TransportResponse {
+        var copy = self
+        copy.headers[name.lowercased()] = value
+        return copy
+    }
+
+    func with(status: Int) -> TransportResponse {
+        var copy = self
+        copy.status = status
+        return copy
+    }
+}
