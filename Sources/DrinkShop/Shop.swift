@@ -110,18 +110,28 @@ public final class Shop: Sendable {
         }
         // Offline, the last menu read is still the menu: orders keep being taken from it.
         if let cached, outbox != nil, !connection.shouldTry(at: now) { return cached }
-        let drinkRecords: [Record]
-        let promotionRecords: [Record]
-        do {
-            drinkRecords = try await store.allRecords(in: ShopSchema.drinkTable)
-            promotionRecords = try await store.allRecords(in: ShopSchema.promotionTable)
-        } catch {
-            let failure = ShopError.store(error)
-            if let cached, outbox != nil, ConnectionState.isUnreachable(failure) {
-                connection.markOffline(at: now)
-                return cached
+        var drinkRecords: [Record]
+        var promotionRecords: [Record]
+        do throws(ShopError) {
+            do {
+                drinkRecords = try await store.allRecords(in: ShopSchema.drinkTable)
+                promotionRecords = try await store.allRecords(in: ShopSchema.promotionTable)
+            } catch {
+                throw ShopError.store(error)
             }
-            throw failure
+            if let outbox {
+                try await outbox.remember(drinkRecords, of: ShopSchema.drinkTable)
+                try await outbox.remember(promotionRecords, of: ShopSchema.promotionTable)
+            }
+        } catch {
+            let failure = error
+            guard let outbox, ConnectionState.isUnreachable(failure) else { throw failure }
+            connection.markOffline(at: now)
+            if let cached { return cached }
+            // Restarted during an outage: the menu as this counter last read it.
+            guard let drinks = try await outbox.remembered(ShopSchema.drinkTable) else { throw failure }
+            drinkRecords = drinks
+            promotionRecords = try await outbox.remembered(ShopSchema.promotionTable) ?? []
         }
         var problems: [String] = []
         var drinks: [Drink] = []

@@ -43,7 +43,8 @@ enum DrinkShopCLI {
                     printError("drinkshop: \(problem)")
                     return 1
                 }
-                let status = await runShop(Shop(store: remote.client), invocation: invocation,
+                let outbox = try await remote.openOutbox(environment: environment)
+                let status = await runShop(Shop(store: remote.client, outbox: outbox), invocation: invocation,
                                            storeDescription: remote.description, environment: environment)
                 if status != 0, !invocation.words.isEmpty, let problem = await remote.schemaProblem() {
                     printError("drinkshop: \(problem)")
@@ -77,7 +78,11 @@ enum DrinkShopCLI {
         if !invocation.words.isEmpty {
             let interpreter = ShopInterpreter(shop: shop, output: output, style: style, defaultStaff: staff,
                                               confirm: interactive ? confirmAtTerminal : nil)
-            return await interpreter.run(words: invocation.words) == .failed ? 1 : 0
+            // Orders an earlier run kept while the store was down go first, then the command.
+            await interpreter.sendOutbox(force: true)
+            let outcome = await interpreter.run(words: invocation.words)
+            await interpreter.warnAboutUnsentOrders()
+            return outcome == .failed ? 1 : 0
         }
 
         let completer = ShopCompleter()
@@ -91,8 +96,12 @@ enum DrinkShopCLI {
         let interpreter = ShopInterpreter(shop: shop, output: output, style: style, defaultStaff: staff,
                                           confirm: interactive ? askAtCounter : nil)
         let drinkCount = (try? await shop.menu().count) ?? 0
-        let header = style.paint("可不可熟成紅茶 KEBUKE · DrinkShop", .bold) + "\n"
+        var header = style.paint("可不可熟成紅茶 KEBUKE · DrinkShop", .bold) + "\n"
             + "\(storeDescription) · \(drinkCount) drinks · staff: \(staff) (login NAME to change) · help for commands\n"
+        if shop.isOffline, let outbox = shop.outbox {
+            header += style.paint("OFFLINE: the store cannot be reached. Orders are kept on this counter (\(outbox.location)) "
+                + "and sent as soon as it answers.", .yellow, .bold) + "\n"
+        }
         let session = REPLSession(interpreter: interpreter, reader: reader, completer: completer, output: output,
                                   interactive: interactive)
         return await session.run(header: header)

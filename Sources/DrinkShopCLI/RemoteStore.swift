@@ -1,6 +1,7 @@
 import Airtable
 import DrinkShop
 import Foundation
+import LocalBase
 
 /// The shop on a remote Airtable base (api.airtable.com, or any compatible server such as
 /// `drinkshop serve`), chosen by the environment:
@@ -39,12 +40,29 @@ struct RemoteStore {
                     baseID: base, token: token,
                     endpoint: nonEmpty(environment["AIRTABLE_ENDPOINT_URL"]) ?? AirtableClient.Configuration.airtableEndpoint,
                     requestsPerSecond: rate)
-                return RemoteStore(client: AirtableClient(configuration: configuration))
+                // The counter has an outbox: rather than keep staff waiting through long retries, give up
+                // soon (about a second for a refused connection) and keep the order until the base answers.
+                var counter = configuration
+                counter.retry = RetryPolicy(maximumAttempts: 3, initialBackoff: 0.25, maximumBackoff: 2)
+                counter.attemptTimeout = 10
+                counter.deadline = 30
+                return RemoteStore(client: AirtableClient(configuration: counter))
             } catch {
                 throw UsageError("the Airtable settings cannot be used: \(error) "
                     + "(AIRTABLE_TOKEN, AIRTABLE_BASE_ID, AIRTABLE_ENDPOINT_URL)")
             }
         }
+    }
+
+    /// The outbox of this counter for this base: `DRINKSHOP_OUTBOX`, else `outbox-<baseID>.sqlite` in the
+    /// data directory. Orders wait there while the base cannot be reached.
+    func openOutbox(environment: [String: String]) async throws -> Outbox {
+        let path = RemoteStore.nonEmpty(environment["DRINKSHOP_OUTBOX"])
+            ?? StoreLocation.dataDirectory(environment: environment) + "/outbox-\(client.configuration.baseID).sqlite"
+        try StoreLocation.prepareParent(of: path)
+        let outbox = Outbox(store: try LocalBase(path: path), location: path)
+        try await outbox.prepare()
+        return outbox
     }
 
     /// `Airtable base appXXXX at https://api.airtable.com`, for the REPL's header.
@@ -58,6 +76,12 @@ struct RemoteStore {
             reading = try await client.readSchema()
         } catch {
             if error.isNotFound || error.apiError?.status == 403 { return nil }
+            // Unreachable now: the shop works from its outbox and says so; nothing to point at yet.
+            switch error {
+            case .transport, .timedOut: return nil
+            case .api(let api) where [502, 503, 504].contains(api.status): return nil
+            default: break
+            }
             if error.apiError?.status == 401 {
                 return "\(error): check AIRTABLE_TOKEN for \(description)"
             }

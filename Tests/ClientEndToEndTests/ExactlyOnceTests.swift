@@ -48,7 +48,7 @@ import Testing
 
             var orders: [StoredOrder] = []
             for index in 1...6 { orders.append(try await shop.placeOrder(Self.draft("guest \(index)", cups: index % 3 + 1), placedBy: "Ben")) }
-            let edited = try await shop.editOrder(number: orders[0].order.pickupNumber, line: 1,
+            let edited = try await shop.editOrder(.pickup(orders[0].order.pickupNumber), line: 1,
                                                   change: LineChangeDraft(options: [.size(.large)], quantity: 2))
             orders[0] = edited
 
@@ -57,7 +57,7 @@ import Testing
             // Each claim whose answer was lost came back as taken and the next number was claimed: gaps.
             #expect(tickets > orders.count)
             #expect(numbers == orders.map(\.order.pickupNumber).sorted())
-            let stored = try await shop.order(number: edited.order.pickupNumber)
+            let stored = try await shop.order(.pickup(edited.order.pickupNumber))
             #expect(stored.order.lines[0].size == .large && stored.order.lines[0].quantity == 2)
             #expect(stored.recordIDs == edited.recordIDs)
         }

@@ -49,19 +49,19 @@ import Testing
             await note("order \(index + 1)") { describe(try await shop.placeOrder(draft, placedBy: staff)) }
         }
         await note("edit #1 line 2") {
-            describe(try await shop.editOrder(number: 1, line: 2, change: LineChangeDraft(options: [.size(.large), .sugar(.light)],
+            describe(try await shop.editOrder(.pickup(1), line: 2, change: LineChangeDraft(options: [.size(.large), .sugar(.light)],
                                                                                         clearAddOns: true, quantity: 2)))
         }
-        await note("edit #2") { describe(try await shop.editOrder(number: 2, line: nil, change: LineChangeDraft(quantity: 4))) }
-        await note("edit #1 without a line") { describe(try await shop.editOrder(number: 1, line: nil, change: LineChangeDraft(quantity: 1))) }
-        await note("advance #2") { describe(try await shop.advanceOrder(number: 2)) }
-        await note("advance #2 again") { describe(try await shop.advanceOrder(number: 2)) }
-        await note("edit #2 after preparing") { describe(try await shop.editOrder(number: 2, line: nil, change: LineChangeDraft(quantity: 1))) }
-        await note("cancel #3") { describe(try await shop.cancelOrder(number: 3, reason: "客人改變心意")) }
-        await note("cancel #3 again") { describe(try await shop.cancelOrder(number: 3, reason: nil)) }
-        await note("delete #4") { describe(try await shop.deleteOrder(number: 4)) }
-        await note("delete #4 again") { describe(try await shop.deleteOrder(number: 4)) }
-        await note("order #5") { describe(try await shop.order(number: 5)) }
+        await note("edit #2") { describe(try await shop.editOrder(.pickup(2), line: nil, change: LineChangeDraft(quantity: 4))) }
+        await note("edit #1 without a line") { describe(try await shop.editOrder(.pickup(1), line: nil, change: LineChangeDraft(quantity: 1))) }
+        await note("advance #2") { describe(try await shop.advanceOrder(.pickup(2))) }
+        await note("advance #2 again") { describe(try await shop.advanceOrder(.pickup(2))) }
+        await note("edit #2 after preparing") { describe(try await shop.editOrder(.pickup(2), line: nil, change: LineChangeDraft(quantity: 1))) }
+        await note("cancel #3") { describe(try await shop.cancelOrder(.pickup(3), reason: "客人改變心意")) }
+        await note("cancel #3 again") { describe(try await shop.cancelOrder(.pickup(3), reason: nil)) }
+        await note("delete #4") { describe(try await shop.deleteOrder(.pickup(4))) }
+        await note("delete #4 again") { describe(try await shop.deleteOrder(.pickup(4))) }
+        await note("order #5") { describe(try await shop.order(.pickup(5))) }
         await note("orders") {
             let (orders, problems) = try await shop.todaysOrders()
             return orders.map(describe).joined(separator: " | ") + " problems: \(problems)"

@@ -1,6 +1,7 @@
 import Airtable
 import DrinkShopCore
 import Foundation
+import Synchronization
 
 /// Orders this counter took while the store could not be reached, kept durably on this machine (a
 /// local base) until they are sent. Each is sent exactly once: its lines are upserted on their `ref`,
@@ -8,6 +9,9 @@ import Foundation
 public final class Outbox: Sendable {
     public static let lineTable = "OutboxLine"
     public static let ticketTable = "OutboxTicket"
+    /// The last menu and promotions read from the store, so a counter restarted during an outage can
+    /// still take orders.
+    public static let menuTable = "MenuSnapshot"
 
     /// The lines as `OrderDrink` holds them, plus the provisional number and when the order was queued.
     static let schema: [TableSpec] = [
@@ -21,12 +25,18 @@ public final class Outbox: Sendable {
                   ]),
         TableSpec(name: ticketTable, description: "Provisional numbers handed out offline",
                   fields: ShopSchema.ticket.fields),
+        TableSpec(name: menuTable, description: "The store's Drink and Promotion records as last read", fields: [
+            FieldSpec(name: "table", type: .singleLineText),
+            FieldSpec(name: "records", type: .multilineText, description: "The records as JSON"),
+        ]),
     ]
 
     let store: any RecordStore
     /// Where the outbox lives, for messages ("kept in …").
     public let location: String
     let provisionalNumbers: PickupNumbers
+    /// The menu text last written, so an unchanged menu is not written again on every read.
+    private let rememberedText = Mutex<[String: String]>([:])
 
     /// - Parameter store: a local store (the CLI uses a LocalBase file beside the embedded store).
     public init(store: any RecordStore, location: String) {
@@ -98,6 +108,34 @@ public final class Outbox: Sendable {
             if !records.isEmpty { _ = try await store.deleteRecords(in: Outbox.lineTable, ids: records.map(\.id)) }
         } catch {
             throw .store(error)
+        }
+    }
+
+    /// Keeps a copy of the store's records of `table` (only when they changed since the last copy).
+    func remember(_ records: [Record], of table: String) async throws(ShopError) {
+        let text = JSONWriter.string(.array(records.map(\.json)))
+        guard rememberedText.withLock({ $0[table] }) != text else { return }
+        do {
+            _ = try await store.upsertRecords(in: Outbox.menuTable,
+                                              [UpsertRecord(fields: ["table": .string(table), "records": .string(text)])],
+                                              mergeOn: ["table"], replace: false, options: WriteOptions())
+        } catch {
+            throw .store(error)
+        }
+        rememberedText.withLock { $0[table] = text }
+    }
+
+    /// The records of `table` as last remembered; nil if never.
+    func remembered(_ table: String) async throws(ShopError) -> [Record]? {
+        let formula = (FormulaExpression.field("table") == .text(table)).description
+        do {
+            let found = try await store.allRecords(in: Outbox.menuTable, query: ListQuery(filterByFormula: formula))
+            guard let text = found.first?.fields["records"]?.stringValue else { return nil }
+            var records: [Record] = []
+            for item in try JSONParser.parse(text).arrayValue ?? [] { records.append(try Record(json: item)) }
+            return records
+        } catch {
+            throw .storedData("the menu kept in \(location) cannot be read: \(error)")
         }
     }
 

@@ -201,6 +201,13 @@ public final class ShopInterpreter {
         }
     }
 
+    /// Warns (on the error stream) about orders that are still waiting, before the program ends.
+    public func warnAboutUnsentOrders() async {
+        guard let unsent = await unsentCount(), unsent > 0, let outbox = shop.outbox else { return }
+        warn("\(unsent) order\(unsent == 1 ? " is" : "s are") not yet sent: the store cannot be reached. "
+            + "They stay in \(outbox.location) and are sent the next time drinkshop runs.")
+    }
+
     /// How many orders wait in the outbox; nil without one.
     public func unsentCount() async -> Int? {
         guard let outbox = shop.outbox else { return nil }

@@ -55,11 +55,7 @@ public struct REPLSession {
     /// Sends what the outbox still holds, warns about what stays, and says goodbye.
     private func finish(failures: Int) async -> Int32 {
         await interpreter.sendOutbox(force: true)
-        if let unsent = await interpreter.unsentCount(), unsent > 0, let outbox = interpreter.shop.outbox {
-            output.writeError(interpreter.style.paint("warning: ", .yellow)
-                + "\(unsent) order\(unsent == 1 ? " is" : "s are") not yet sent: the store cannot be reached. "
-                + "They stay in \(outbox.location) and are sent the next time drinkshop runs.\n")
-        }
+        await interpreter.warnAboutUnsentOrders()
         if interactive { output.write("Bye. 謝謝光臨!\n") }
         return failures > 0 && !interactive ? 1 : 0
     }
