@@ -12,12 +12,21 @@ enum Usage {
           drinkshop [options] <command> ...   one command, e.g. drinkshop order 白玉歐蕾 大杯 半糖 少冰 x2 for Amy
           drinkshop [options] serve [--host 127.0.0.1] [--port 8080] [--tokens FILE] [--rate-limit N]
                                               serve the embedded base with Airtable's REST API
+          drinkshop setup                     create the shop's tables and fields in the remote base
+                                              (or print what to create by hand); never touches records
 
         options (before or after the command):
           --db PATH        the embedded store (default: $DRINKSHOP_DB, else $XDG_DATA_HOME/drinkshop/drinkshop.sqlite)
           --staff NAME     who places orders when nobody has logged in (default: $DRINKSHOP_STAFF or $USER)
           --no-color       plain output (colours are also off when NO_COLOR is set or output is not a terminal)
           --help, --version
+
+        a remote base instead of the embedded store (a real Airtable base, or another drinkshop serve):
+          AIRTABLE_TOKEN (or AIRTABLE_API_KEY) and AIRTABLE_BASE_ID   select it
+          AIRTABLE_ENDPOINT_URL   another server (default https://api.airtable.com)
+          AIRTABLE_RATE_LIMIT     requests per second the counter allows itself (default 5)
+          DRINKSHOP_OUTBOX        where orders wait while the base cannot be reached
+                                  (default: outbox-<base id>.sqlite in the data directory)
 
         commands:
 

@@ -12,6 +12,8 @@ public enum ShopSchema {
     public static let ticketTable = "PickupTicket"
 
     private static let money = JSONValue.object(["precision": 0])
+    /// Airtable's metadata API wants an icon and a colour for every checkbox.
+    private static let checkbox: JSONValue = ["icon": "check", "color": "greenBright"]
 
     public static let drink = TableSpec(name: drinkTable, description: "The menu", fields: [
         FieldSpec(name: "name", type: .singleLineText),
@@ -21,8 +23,8 @@ public enum ShopSchema {
         FieldSpec(name: "medium", type: .number, description: "NT$ for a 中杯", options: money),
         FieldSpec(name: "large", type: .number, description: "NT$ for a 大杯; empty for one-size drinks", options: money),
         FieldSpec(name: "image", type: .multipleAttachments),
-        FieldSpec(name: "hotAvailable", type: .checkbox, description: "Can be served 溫 or 熱"),
-        FieldSpec(name: "soldOut", type: .checkbox),
+        FieldSpec(name: "hotAvailable", type: .checkbox, description: "Can be served 溫 or 熱", options: checkbox),
+        FieldSpec(name: "soldOut", type: .checkbox, options: checkbox),
     ])
 
     public static let order = TableSpec(name: orderTable, description: "One record per order line", fields: [

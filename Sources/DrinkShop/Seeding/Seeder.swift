@@ -28,29 +28,37 @@ extension Shop {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
             throw .seed(SeedError(path: path, location: "file", problem: reason))
         }
-        let known = Set(try await menu(refresh: true).names)
+        // One read of the Drink table serves both the names promotions may refer to and the comparison.
+        let drinks: [Record]
+        do { drinks = try await store.allRecords(in: ShopSchema.drinkTable) } catch { throw .store(error) }
+        let known = Set(drinks.compactMap { $0.fields["name"]?.stringValue })
         let file: SeedFile
         do { file = try SeedFile.parse(Array(data), path: path, knownDrinks: known) } catch { throw .seed(error) }
-        return try await seed(file)
+        return try await seed(file, storedDrinks: drinks)
     }
 
     /// Upserts the file's drinks by name and promotions by name. Running the same file twice changes
     /// nothing the second time.
-    public func seed(_ file: SeedFile) async throws(ShopError) -> SeedReport {
+    /// - Parameter storedDrinks: the Drink records if the caller has just read them (spares a listing).
+    public func seed(_ file: SeedFile, storedDrinks: [Record]? = nil) async throws(ShopError) -> SeedReport {
         var report = SeedReport()
-        report.drinks = try await upsertByName(table: ShopSchema.drinkTable, file.drinks.map(DrinkRecord.fields(of:)))
+        report.drinks = try await upsertByName(table: ShopSchema.drinkTable, file.drinks.map(DrinkRecord.fields(of:)),
+                                               stored: storedDrinks)
         report.promotions = try await upsertByName(table: ShopSchema.promotionTable,
-                                                   file.promotions.map(PromotionRecord.fields(of:)))
+                                                   file.promotions.map(PromotionRecord.fields(of:)), stored: nil)
         forgetCatalog()
         return report
     }
 
     /// Writes only the records that differ from what is stored, in one upsert on `name`.
-    private func upsertByName(table: String, _ wanted: [Fields]) async throws(ShopError) -> SeedReport.Counts {
+    private func upsertByName(table: String, _ wanted: [Fields], stored: [Record]?) async throws(ShopError)
+        -> SeedReport.Counts
+    {
         guard !wanted.isEmpty else { return SeedReport.Counts() }
         var counts = SeedReport.Counts()
         do {
-            let existing = try await store.allRecords(in: table)
+            var existing = stored ?? []
+            if stored == nil { existing = try await store.allRecords(in: table) }
             var byName: [String: Record] = [:]
             for record in existing {
                 if let name = record.fields["name"]?.stringValue { byName[name] = record }
