@@ -81,7 +81,7 @@ enum DrinkShopCLI {
             // Orders an earlier run kept while the store was down go first, then the command.
             await interpreter.sendOutbox(force: true)
             let outcome = await interpreter.run(words: invocation.words)
-            await interpreter.warnAboutUnsentOrders()
+            await interpreter.drainOutbox()
             return outcome == .failed ? 1 : 0
         }
 

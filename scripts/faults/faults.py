@@ -13,6 +13,7 @@ import auth_and_http  # noqa: E402
 import bad_input  # noqa: E402
 import crash  # noqa: E402
 import drinkshop_harness as harness  # noqa: E402
+import lost_answers  # noqa: E402
 
 
 def main():
@@ -51,6 +52,14 @@ def main():
 
     # 1. Crash
     item(1, "Crash: kill -9 under load", lambda: crash.run(server("crash"), kills=3 if quick else 20))
+
+    # 2. Lost responses
+    item(2, "Lost responses", lambda: lost_answers.lost_answers(binary, server("lost"), workdir, env,
+                                                                  200 if quick else 1000))
+
+    # 3. Backend down
+    item(3, "Backend down", lambda: lost_answers.backend_down(binary, server("down"), workdir, env,
+                                                                60 if quick else 500, 5 if quick else 30))
 
     # 4. HTTP fuzz
     def fuzz():

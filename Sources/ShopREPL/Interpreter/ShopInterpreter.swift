@@ -201,6 +201,20 @@ public final class ShopInterpreter {
         }
     }
 
+    /// Before the program ends: sends what the outbox holds, round after round while each round gets
+    /// some through (a flaky store), and stops as soon as a round gets nothing through (a store that is down).
+    public func drainOutbox(maximumRounds: Int = 10) async {
+        guard shop.outbox != nil else { return }
+        var left = await unsentCount() ?? 0
+        for _ in 0..<maximumRounds where left > 0 {
+            await sendOutbox(force: true)
+            let now = await unsentCount() ?? 0
+            if now >= left { break }
+            left = now
+        }
+        await warnAboutUnsentOrders()
+    }
+
     /// Warns (on the error stream) about orders that are still waiting, before the program ends.
     public func warnAboutUnsentOrders() async {
         guard let unsent = await unsentCount(), unsent > 0, let outbox = shop.outbox else { return }

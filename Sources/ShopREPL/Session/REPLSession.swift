@@ -54,8 +54,7 @@ public struct REPLSession {
 
     /// Sends what the outbox still holds, warns about what stays, and says goodbye.
     private func finish(failures: Int) async -> Int32 {
-        await interpreter.sendOutbox(force: true)
-        await interpreter.warnAboutUnsentOrders()
+        await interpreter.drainOutbox()
         if interactive { output.write("Bye. 謝謝光臨!\n") }
         return failures > 0 && !interactive ? 1 : 0
     }

@@ -41,6 +41,11 @@ public final class URLSessionTransport: HTTPTransport {
         // below: that race is the deadline, URLSession's idle timer only a backstop.
         urlRequest.timeoutInterval = max(1, timeout.rounded(.up)) + 1
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        // No connection is kept for later: when a server closes a connection libcurl keeps in its cache
+        // (an idle timeout, a dropped answer), corelibs' URLSession can spin at full CPU and never answer
+        // again (swift-corelibs-foundation #5477; seen here with a proxy that drops answers). A fresh
+        // connection per request costs a handshake, which the per-base pacing of 5 requests/s easily covers.
+        urlRequest.setValue("close", forHTTPHeaderField: "Connection")
         if let body = request.body {
             urlRequest.httpBody = Data(body)
             if urlRequest.value(forHTTPHeaderField: "Content-Type") == nil {
