@@ -20,6 +20,7 @@ enum BenchCommands {
             switch command {
             case "populate": try await populate(options)
             case "insert": try await insert(options)
+            case "client-crud": try await ClientBench.run(options)
             default:
                 FileHandle.standardError.write(Data("unknown bench command \(command)\n".utf8))
                 return 2

@@ -8,6 +8,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 sys.path.insert(0, os.path.dirname(__file__))
 
+import client_bench  # noqa: E402
 import counter_bench  # noqa: E402
 import drinkshop_harness as harness  # noqa: E402
 import server_bench  # noqa: E402
@@ -35,6 +36,36 @@ def main():
         if not ok:
             failed.append(number)
         sections.append((number, title, ok, summary, table(result)))
+
+    bench(1, "The Airtable client vs pyairtable",
+          lambda: client_bench.crud(bin_dir, workdir, 400 if quick else 2_000, 4),
+          lambda r: (r["ratio"] <= 0.5, f"DrinkShop {r['drinkshop_total']:.2f} s vs pyairtable {r['pyairtable_total']:.2f} s "
+                                        f"for {r['records']} records: ratio {r['ratio']:.2f} (target <= 0.5)"),
+          lambda r: [(f"{phase} ({r['records']} records, batches of 10)",
+                      f"DrinkShop {r['drinkshop'][phase]:.2f} s · pyairtable {r['pyairtable'][phase]:.2f} s · "
+                      f"ratio {r['drinkshop'][phase] / r['pyairtable'][phase]:.2f}")
+                     for phase in ("create", "list", "update", "delete")]
+                    + [("total", f"DrinkShop {r['drinkshop_total']:.2f} s · pyairtable {r['pyairtable_total']:.2f} s · "
+                                  f"ratio {r['ratio']:.2f}"),
+                       ("how", f"DrinkShop: AirtableClient with {r['concurrency']} concurrent tasks for the writes "
+                               "(listing pages are sequential); pyairtable 3.x as documented, one request at a time")])
+
+    def seed_verdict(r):
+        ours = r["drinkshop"]
+        ok = ours["refused"] == 0 and ours["ratio"] <= 1.10 and ours["writes"] == r["batches"]
+        return ok, (f"DrinkShop {ours['span']:.2f} s, {ours['requests']} requests, {ours['refused']} 429s, "
+                    f"{ours['ratio']:.3f} of the least time the limit allows (target <= 1.10, no 429); pyairtable "
+                    f"{r['pyairtable']['span']:.2f} s, {r['pyairtable']['requests']} requests, {r['pyairtable']['refused']} 429s")
+
+    bench(2, "Seeding under the rate limit (--rate-limit 5)",
+          lambda: client_bench.seed_rate_limited(bin_dir, workdir, 40 if quick else 300, 5),
+          seed_verdict,
+          lambda r: [(name, f"{f['span']:.2f} s first to last request ({f['wall']:.2f} s whole run); {f['requests']} requests "
+                            f"({f['writes']} writes, {f['listings']} listings); {f['refused']} refused with 429; least time "
+                            f"the limit allows {f['least']:.2f} s, ratio {f['ratio']:.3f}")
+                     for name, f in (("DrinkShop (`drinkshop seed` over the client)", r["drinkshop"]),
+                                     ("pyairtable (`all()` then `batch_upsert`)", r["pyairtable"]))]
+                    + [("needed", f"{r['batches']} writes of 10 for {r['drinks']} drinks, plus one listing")])
 
     bench(3, "Server write path vs the store's limit",
           lambda: server_bench.write_path(bin_dir, workdir, 2_000 if quick else 10_000, 4),

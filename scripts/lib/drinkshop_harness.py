@@ -7,6 +7,7 @@ import re
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -39,8 +40,19 @@ class Server:
 
     def start(self, port=0):
         self.log = open(self.log_path, "ab")
+        self.stamped = []  # (arrival time, log line), as the server writes them
         self.process = subprocess.Popen([self.binary, "serve", "--db", self.db, "--port", str(port)] + self.extra,
-                                        stdout=subprocess.PIPE, stderr=self.log, env=self.env)
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env)
+
+        def copy_log(stream, log, stamped):
+            for raw in iter(stream.readline, b""):
+                stamped.append((time.time(), raw.decode(errors="replace").rstrip("\n")))
+                log.write(raw)
+                log.flush()
+
+        self.log_thread = threading.Thread(target=copy_log, args=(self.process.stderr, self.log, self.stamped),
+                                           daemon=True)
+        self.log_thread.start()
         deadline = time.time() + 60
         text = ""
         while time.time() < deadline:
@@ -74,8 +86,19 @@ class Server:
                 self.process.wait()
         if self.process and self.process.stdout:
             self.process.stdout.close()
+        if hasattr(self, "log_thread"):
+            self.log_thread.join(timeout=5)
         if hasattr(self, "log"):
             self.log.close()
+
+    def requests_since(self, moment):
+        """(time, method, path, status) of each request the server logged after `moment`."""
+        found = []
+        for stamp, line in list(self.stamped):
+            parts = line.split()
+            if stamp >= moment and len(parts) >= 3 and parts[0] in ("GET", "POST", "PATCH", "PUT", "DELETE", "HEAD"):
+                found.append((stamp, parts[0], parts[1], int(parts[2]) if parts[2].isdigit() else 0))
+        return found
 
     def log_lines(self):
         with open(self.log_path, encoding="utf-8", errors="replace") as handle:

@@ -39,7 +39,7 @@ extension Shop {
     /// - Parameter force: try even within the probe interval after a failure.
     @discardableResult
     public func sendOutbox(force: Bool = false) async throws(ShopError) -> [SentOrder] {
-        guard let outbox else { return [] }
+        guard let outbox, try await outbox.count() > 0 else { return [] }
         let now = clock.now()
         guard force || connection.shouldTry(at: now) else { return [] }
         let menu = try await catalog(refresh: false).menu
