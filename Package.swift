@@ -36,7 +36,8 @@ let package = Package(
 
         // Test targets, one per source target (each added with its first tests).
         .testTarget(name: "AirtableTests", dependencies: ["Airtable"], swiftSettings: strict),
-        .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable"], swiftSettings: strict),
+        .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable", "LocalBase", "HTTPServer"],
+                    swiftSettings: strict),
         .testTarget(name: "DrinkShopCoreTests", dependencies: ["DrinkShopCore"], swiftSettings: strict),
         .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL"], swiftSettings: strict),
         .testTarget(name: "LocalBaseTests", dependencies: ["LocalBase", "Airtable"], swiftSettings: strict),
