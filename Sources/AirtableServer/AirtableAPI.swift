@@ -3,6 +3,11 @@ import Airtable
 /// Airtable's REST API (reference §1.1, §12) over any `RecordStore`: authentication, routing, parameter
 /// and body parsing, rate limiting, and responses and errors in Airtable's exact shapes. Knows nothing of
 /// sockets (see `AirtableHTTPService`) and nothing of drinks.
+///
+/// Order of checks: CORS preflight, the URL limit, the token, the route and base, write permission, the
+/// rate limit (so a refused request is never performed), then the request itself. Where the reference
+/// leaves room (scripts/conformance/README.md lists it): bodies on GET and DELETE are refused, HEAD is
+/// answered as GET, and unknown query parameters are named in the error message.
 public final class AirtableAPI: Sendable {
     public let store: any RecordStore
     public let baseID: String
