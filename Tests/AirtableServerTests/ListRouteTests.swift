@@ -37,6 +37,10 @@ import Testing
         // airtable.js' deprecated list() sends the legacy `limit` and an empty offset.
         let legacy = await api.get(api.path("OrderDrink", "/?limit=30&offset="))
         #expect(legacy.records.count == 30)
+        // select({method: 'get'}) leaves airtable.js' own option in the query.
+        #expect(await api.get(api.path("OrderDrink", "?method=get&recordMetadata%5B%5D=commentCount&maxRecords=2"))
+            .records.map { $0["commentCount"] } == [0, 0])
+        #expect(await api.get(api.path("OrderDrink", "?method=put")).status == 422)
         #expect(await pages(api, query: "sort%5B0%5D%5Bdirection%5D=desc&sort%5B0%5D%5Bfield%5D=price&pageSize=100")
             .flatMap(\.ids) == ids.reversed())
     }
