@@ -41,7 +41,8 @@ let package = Package(
 
         .testTarget(name: "AirtableTests", dependencies: ["Airtable"], swiftSettings: strict),
         .testTarget(name: "ClientEndToEndTests", dependencies: ["Airtable", "AirtableServer", "HTTPServer", "LocalBase", "DrinkShop", "DrinkShopCore"], swiftSettings: strict),
-        .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable"], swiftSettings: strict),
+        .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable", "LocalBase", "HTTPServer"],
+                    swiftSettings: strict),
         .testTarget(name: "DrinkShopCoreTests", dependencies: ["DrinkShopCore"], swiftSettings: strict),
         .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable"],
                     swiftSettings: strict),

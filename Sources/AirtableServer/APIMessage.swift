@@ -50,3 +50,10 @@ public struct APIResponse: Sendable {
         return response
     }
 }
+
+extension APIError {
+    /// A request target of 16,000 characters or more (Airtable's limit; 414 is what clients see).
+    static let urlTooLong = APIError(
+        status: 414, type: "URL_TOO_LONG",
+        message: "The URL is 16,000 characters or longer; send long list requests as POST …/listRecords with a JSON body")
+}

@@ -3,6 +3,11 @@ import Airtable
 /// Airtable's REST API (reference §1.1, §12) over any `RecordStore`: authentication, routing, parameter
 /// and body parsing, rate limiting, and responses and errors in Airtable's exact shapes. Knows nothing of
 /// sockets (see `AirtableHTTPService`) and nothing of drinks.
+///
+/// Order of checks: CORS preflight, the URL limit, the token, the route and base, write permission, the
+/// rate limit (so a refused request is never performed), then the request itself. Where the reference
+/// leaves room (scripts/conformance/README.md lists it): bodies on GET and DELETE are refused, HEAD is
+/// answered as GET, and unknown query parameters are named in the error message.
 public final class AirtableAPI: Sendable {
     public let store: any RecordStore
     public let baseID: String
@@ -32,12 +37,11 @@ public final class AirtableAPI: Sendable {
     }
 
     private func respond(to request: APIRequest) async -> APIResponse {
-        let method = request.method.uppercased()
+        var method = request.method.uppercased()
         if method == "OPTIONS" { return preflight() }
-        guard request.target.utf8.count < AirtableAPI.maximumURLLength else {
-            return .error(APIError(status: 414, type: "URL_TOO_LONG",
-                                   message: "URLs must be shorter than 16,000 characters; use POST …/listRecords"))
-        }
+        // HEAD is answered as GET; the socket layer sends the headers without the body.
+        if method == "HEAD" { method = "GET" }
+        guard request.target.utf8.count < AirtableAPI.maximumURLLength else { return .error(.urlTooLong) }
         guard let token = AccessTokens.bearer(request.header("Authorization")),
               let access = tokens.access(for: token)
         else { return .error(.authenticationRequired) }
@@ -54,6 +58,11 @@ public final class AirtableAPI: Sendable {
         if let limiter = rateLimiter {
             let decision = limiter.admit(base: baseID)
             if !decision.allowed { return .error(.rateLimitReached, retryAfter: decision.retryAfter) }
+        }
+        if (method == "GET" || method == "DELETE") && !isBlank(request.body) {
+            return .error(.invalidRequest("\(request.method.uppercased()) takes no request body"
+                + (method == "DELETE" ? "; name the records to delete in the query, as records[]=rec…" : "")
+                + (method == "GET" ? "; send list parameters in the query, or POST them to …/listRecords" : "")))
         }
         do {
             let query = try QueryString(raw: rawQuery)
@@ -91,108 +100,6 @@ public final class AirtableAPI: Sendable {
         }
     }
 
-    // MARK: - Records
-
-    private func list(_ table: String, _ query: ListQuery) async throws -> APIResponse {
-        let page = try await store.listRecords(in: table, query: query)
-        var body: [String: JSONValue] = ["records": .array(page.records.map { render($0, comments: query.includeCommentCount) })]
-        if let offset = page.offset { body["offset"] = .string(offset) }
-        return .json(.object(body))
-    }
-
-    private func get(_ table: String, id: String, query: QueryString) async throws -> APIResponse {
-        guard AirtableID.isValid(id, prefix: "rec") else { return .error(.notFound) }
-        var options = ReadOptions()
-        for (name, value) in query.items {
-            switch name {
-            case "cellFormat":
-                guard let format = CellFormat(rawValue: value) else {
-                    throw APIError.invalidRequest("cellFormat must be \"json\" or \"string\", not \"\(value)\"")
-                }
-                options.cellFormat = format
-            case "timeZone": options.timeZone = value
-            case "userLocale": options.userLocale = value
-            case "returnFieldsByFieldId": options.returnFieldsByFieldId = try parseQueryBool(value, name: name)
-            default: throw APIError.invalidRequestUnknown
-            }
-        }
-        return .json(render(try await store.getRecord(in: table, id: id, options: options)))
-    }
-
-    private func create(in table: String, request: APIRequest, query: QueryString) async throws -> APIResponse {
-        try refuseQuery(query)
-        let body = try WriteBody(json: try parseBody(request.body, emptyAs: [:]), allowsUpsert: false, requiresID: false,
-                                 allowsSingle: true)
-        if body.records.contains(where: { $0.id != nil }) {
-            throw APIError.invalidRequest("records to create may not carry an id")
-        }
-        let records = try await store.createRecords(in: table, body.records.map(\.fields), options: body.options)
-        if body.isSingle, let record = records.first { return .json(render(record)) }
-        return .json(["records": .array(records.map { render($0) })])
-    }
-
-    private func updateBatch(in table: String, replace: Bool, request: APIRequest, query: QueryString) async throws
-        -> APIResponse
-    {
-        try refuseQuery(query)
-        let body = try WriteBody(json: try parseBody(request.body, emptyAs: [:]), allowsUpsert: true, requiresID: true,
-                                 allowsSingle: false)
-        if let mergeOn = body.mergeOn {
-            let result = try await store.upsertRecords(
-                in: table, body.records.map { UpsertRecord(id: $0.id, fields: $0.fields) }, mergeOn: mergeOn,
-                replace: replace, options: body.options)
-            return .json(["records": .array(result.records.map { render($0) }),
-                          "createdRecords": .array(result.createdRecords.map(JSONValue.string)),
-                          "updatedRecords": .array(result.updatedRecords.map(JSONValue.string))])
-        }
-        let updates = body.records.map { RecordUpdate(id: $0.id ?? "", fields: $0.fields) }
-        let records = try await store.updateRecords(in: table, updates, replace: replace, options: body.options)
-        return .json(["records": .array(records.map { render($0) })])
-    }
-
-    private func updateOne(_ table: String, id: String, replace: Bool, request: APIRequest, query: QueryString)
-        async throws -> APIResponse
-    {
-        try refuseQuery(query)
-        guard AirtableID.isValid(id, prefix: "rec") else { return .error(.notFound) }
-        let (fields, options) = try WriteBody.singleUpdate(try parseBody(request.body, emptyAs: [:]))
-        do {
-            let records = try await store.updateRecords(in: table, [RecordUpdate(id: id, fields: fields)],
-                                                        replace: replace, options: options)
-            guard let record = records.first else { throw AirtableError.decoding("the store updated no record") }
-            return .json(render(record))
-        } catch {
-            if (error as? AirtableError)?.apiError?.type == "ROW_DOES_NOT_EXIST" { throw APIError.modelNotFound }
-            throw error
-        }
-    }
-
-    private func deleteBatch(in table: String, query: QueryString) async throws -> APIResponse {
-        var ids: [String] = []
-        for (name, value) in query.items {
-            guard name == "records[]" || name == "records" || (name.hasPrefix("records[") && name.hasSuffix("]")) else {
-                throw APIError.invalidRequest("unknown query parameter \"\(name)\"")
-            }
-            ids.append(value)
-        }
-        guard !ids.isEmpty, ids.count <= WriteBody.maximumRecords else { throw APIError.invalidRecords }
-        for id in ids where !AirtableID.isValid(id, prefix: "rec") { throw APIError.recordNotFound(id) }
-        let deleted = try await store.deleteRecords(in: table, ids: ids)
-        return .json(["records": .array(deleted.map { ["id": .string($0), "deleted": true] })])
-    }
-
-    private func deleteOne(_ table: String, id: String, query: QueryString) async throws -> APIResponse {
-        try refuseQuery(query)
-        guard AirtableID.isValid(id, prefix: "rec") else { return .error(.notFound) }
-        do {
-            let deleted = try await store.deleteRecords(in: table, ids: [id])
-            return .json(["id": .string(deleted.first ?? id), "deleted": true])
-        } catch {
-            if error.apiError?.status == 404 { throw APIError.modelNotFound }
-            throw error
-        }
-    }
-
     // MARK: - Helpers
 
     func render(_ record: Record, comments: Bool = false) -> JSONValue {
@@ -202,7 +109,7 @@ public final class AirtableAPI: Sendable {
     }
 
     func parseBody(_ bytes: [UInt8], emptyAs empty: JSONValue) throws(APIError) -> JSONValue {
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return empty }
+        if isBlank(bytes) { return empty }
         do {
             return try JSONParser.parse(bytes)
         } catch {
@@ -210,7 +117,12 @@ public final class AirtableAPI: Sendable {
         }
     }
 
-    private func refuseQuery(_ query: QueryString) throws(APIError) {
+    /// Whether a body is empty or only white space (what clients send when they send "nothing").
+    private func isBlank(_ bytes: [UInt8]) -> Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    }
+
+    func refuseQuery(_ query: QueryString) throws(APIError) {
         if let first = query.items.first { throw .invalidRequest("unknown query parameter \"\(first.name)\"") }
     }
 

@@ -25,6 +25,11 @@ enum ListParameters {
             case "userLocale": list.userLocale = value
             case "returnFieldsByFieldId": list.returnFieldsByFieldId = try parseQueryBool(value, name: name)
             case "recordMetadata[]", "recordMetadata": list.includeCommentCount = try recordMetadata(value)
+            case "method":
+                // airtable.js leaves its own `select({method: 'get'})` option in the query.
+                guard value == "get" || value == "post" else {
+                    throw .invalidRequest("method must be \"get\" or \"post\", not \"\(value)\"")
+                }
             default:
                 if let index = bracketIndex(name, prefix: "fields") {
                     fields.append((index, value))

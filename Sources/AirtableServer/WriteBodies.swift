@@ -33,7 +33,10 @@ struct WriteBody {
             }
             mergeOn = names.compactMap(\.stringValue)
         }
-        if allowsSingle, let fields = object["fields"], object["records"] == nil {
+        if object["fields"] != nil && object["records"] != nil {
+            throw .invalidRequest("the request body has both \"fields\" (one record) and \"records\" (a batch); send one")
+        }
+        if allowsSingle, let fields = object["fields"] {
             guard case .object(let cells) = fields else { throw .invalidRequest("\"fields\" must be an object") }
             records = [(nil, cells)]
             isSingle = true

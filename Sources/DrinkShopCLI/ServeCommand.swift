@@ -62,6 +62,9 @@ struct ServeCommand {
         var configuration = HTTPServer.Configuration()
         configuration.host = host
         configuration.port = port
+        // Airtable's limit is 16,000 characters of URL, answered by the API layer with a JSON 414; the
+        // socket layer's own (plain-text) 414 only has to stop request lines far beyond that.
+        configuration.limits.maxRequestLineLength = 4 * AirtableAPI.maximumURLLength
         configuration.log = { entry in
             FileHandle.standardError.write(Data((entry.description + "\n").utf8))
         }

@@ -20,7 +20,8 @@ final class BaseContext: @unchecked Sendable {
     func schema() throws -> BaseSchema {
         let generation = try file.schemaGeneration()
         if let cached, cached.generation == generation { return cached.schema }
-        let schema = try file.loadSchema()
+        // Files written before field options were completed get the same defaults on the way in.
+        let schema = FieldOptionDefaults.completed(try file.loadSchema())
         cached = (generation, schema)
         return schema
     }

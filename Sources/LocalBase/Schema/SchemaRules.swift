@@ -34,7 +34,8 @@ enum SchemaRules {
         if let clash = table.fields.first(where: { $0.name.lowercased() == name.lowercased() }) {
             throw APIError.invalidRequest("a field named \"\(clash.name)\" already exists in table \"\(table.name)\"")
         }
-        let options = try checkedOptions(spec.options, type: spec.type, field: name)
+        let checked = try checkedOptions(spec.options, type: spec.type, field: name)
+        let options = try FieldOptionDefaults.complete(checked?.objectValue, type: spec.type, field: name)
         return FieldSchema(id: AirtableID.make("fld"), name: name, type: spec.type, description: spec.description,
                            options: options)
     }
@@ -48,12 +49,10 @@ enum SchemaRules {
         return name
     }
 
-    /// The options stored for a field of `type`: given ones checked, select choices given ids.
+    /// The options given for a field of `type`, checked, select choices given ids (defaults for the
+    /// options left out are `FieldOptionDefaults`' job).
     private static func checkedOptions(_ options: JSONValue?, type: FieldType, field: String) throws -> JSONValue? {
-        guard let options, !options.isNull else {
-            if type == .singleSelect || type == .multipleSelects { return ["choices": []] }
-            return nil
-        }
+        guard let options, !options.isNull else { return nil }
         guard var object = options.objectValue else {
             throw APIError.invalidRequest("the options of field \"\(field)\" must be an object, not \(options.kindDescription)")
         }
@@ -69,8 +68,11 @@ enum SchemaRules {
             if type == .currency, let symbol = object["symbol"], symbol.stringValue == nil {
                 throw APIError.invalidRequest("the currency symbol of field \"\(field)\" must be a string")
             }
-        case .rating:
-            if let max = object["max"] {
+        case .checkbox, .rating:
+            for key in ["color", "icon"] where object[key].map({ $0.stringValue == nil }) == true {
+                throw APIError.invalidRequest("the \(key) of field \"\(field)\" must be a string")
+            }
+            if type == .rating, let max = object["max"] {
                 guard let value = max.intValue, (1...10).contains(value) else {
                     throw APIError.invalidRequest("the max of rating field \"\(field)\" must be a whole number from 1 to 10")
                 }
@@ -80,6 +82,10 @@ enum SchemaRules {
                 guard let name = zone.stringValue, TimeZones.named(name) != nil || name == "client" else {
                     throw APIError.invalidRequest("the time zone of field \"\(field)\" is not a known zone: \(zone)")
                 }
+            }
+        case .multipleAttachments:
+            if let reversed = object["isReversed"], reversed.boolValue == nil {
+                throw APIError.invalidRequest("isReversed of field \"\(field)\" must be true or false")
             }
         default:
             break
