@@ -56,7 +56,7 @@ struct ServeCommand {
     }
 
     func run(store: EmbeddedStore, environment: [String: String]) async throws -> Int32 {
-        let tokens = try accessTokens(databasePath: store.path, environment: environment)
+        let (tokens, tokenNote) = try accessTokens(databasePath: store.path, environment: environment)
         let limiter = rateLimit.map { RateLimiter(requestsPerSecond: $0, penalty: rateLimitPenalty) }
         let api = AirtableAPI(store: store.base, baseID: store.base.baseID, tokens: tokens, rateLimiter: limiter)
         var configuration = HTTPServer.Configuration()
@@ -75,10 +75,11 @@ struct ServeCommand {
         print("  endpoint  http://\(display):\(bound)   (AIRTABLE_ENDPOINT_URL for clients)")
         print("  base id   \(store.base.baseID)")
         print("  tables    Drink, OrderDrink, User, Promotion, PickupTicket")
+        print("  " + tokenNote)
         if let limiter { print("  rate limit \(limiter.requestsPerSecond) requests/s per base") }
         print("Press Ctrl-C to stop.")
 
-        let signals = ShutdownSignals { Task { await server.shutdown() } }
+        let signals = server.shutdownOnSignals([SIGINT, SIGTERM])
         defer { signals.cancel() }
         try await server.run()
         print("Stopped.")
@@ -87,25 +88,23 @@ struct ServeCommand {
 
     /// `DRINKSHOP_API_TOKEN`, else `--tokens FILE`, else a generated token kept (mode 0600) beside the
     /// database. The token itself is never printed.
-    private func accessTokens(databasePath: String, environment: [String: String]) throws -> AccessTokens {
+    /// - Returns: the tokens, and a line saying where they come from (never the tokens themselves).
+    private func accessTokens(databasePath: String, environment: [String: String]) throws -> (AccessTokens, String) {
         if let token = environment["DRINKSHOP_API_TOKEN"], !token.isEmpty {
-            print("  tokens    DRINKSHOP_API_TOKEN (read-write)")
-            return AccessTokens([(token, .readWrite)])
+            return (AccessTokens([(token, .readWrite)]), "tokens    DRINKSHOP_API_TOKEN (read-write)")
         }
         if let tokenFile {
             guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
                 throw UsageError("cannot read the token file \(tokenFile)")
             }
             let tokens = try AccessTokens.parseFile(text, path: tokenFile)
-            print("  tokens    \(tokens) from \(tokenFile)")
-            return tokens
+            return (tokens, "tokens    \(tokens) from \(tokenFile)")
         }
         let path = databasePath + ".token"
         if let text = try? String(contentsOfFile: path, encoding: .utf8) {
             let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if !token.isEmpty {
-                print("  token     in \(path) (read-write)")
-                return AccessTokens([(token, .readWrite)])
+                return (AccessTokens([(token, .readWrite)]), "token     in \(path) (read-write)")
             }
         }
         let token = AccessTokens.generateToken()
@@ -113,28 +112,6 @@ struct ServeCommand {
                                              attributes: [.posixPermissions: 0o600]) else {
             throw UsageError("cannot write the token file \(path)")
         }
-        print("  token     generated, stored in \(path) (mode 0600, read-write)")
-        return AccessTokens([(token, .readWrite)])
-    }
-}
-
-/// Calls `action` once on SIGINT or SIGTERM (graceful shutdown), through dispatch sources so no Swift
-/// code runs inside a signal handler. The sources are set once and only cancelled afterwards, which
-/// dispatch allows from any thread.
-final class ShutdownSignals: @unchecked Sendable {
-    private let sources: [any DispatchSourceSignal]
-
-    init(action: @escaping @Sendable () -> Void) {
-        sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: action)
-            source.resume()
-            return source
-        }
-    }
-
-    func cancel() {
-        for source in sources { source.cancel() }
+        return (AccessTokens([(token, .readWrite)]), "token     generated, stored in \(path) (mode 0600, read-write)")
     }
 }

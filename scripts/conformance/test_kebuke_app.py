@@ -65,6 +65,15 @@ def test_the_app_lists_the_menu_orders_edits_and_deletes_byte_for_byte():
         assert len(menu["records"]) > 0 and "offset" not in menu
         drink = next(r["fields"] for r in menu["records"] if r["fields"]["name"] == "白玉歐蕾")
         assert {"name", "description", "medium", "large", "category"} <= drink.keys()
+        # The app decodes the page as [DrinkFields], whose every field is required: one drink lacking a
+        # large price or a picture would fail the whole menu. Every seeded drink must decode.
+        categories = {"單品茶", "季節限定", "歐蕾", "調茶", "雲蓋"}
+        for record in menu["records"]:
+            fields = record["fields"]
+            assert isinstance(fields.get("name"), str) and isinstance(fields.get("description"), str), fields
+            assert isinstance(fields.get("medium"), int) and isinstance(fields.get("large"), int), fields
+            assert fields.get("category") in categories, fields
+            assert fields.get("image") and all(isinstance(i.get("url"), str) for i in fields["image"]), fields
 
         # POST /v0/<base>/OrderDrink with {"records":[{"fields":…}]}, as CreateOrderDrink encodes.
         line = {"drinkName": "白玉歐蕾", "size": "大杯", "ice": "少冰", "sugar": "半糖", "addOns": ["加白玉"],

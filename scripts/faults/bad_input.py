@@ -83,7 +83,7 @@ BAD_COMMANDS = [
     "brew tea", "ordr 熟成紅茶 M 半糖 少冰", "order", "order M half less ice", "order 咖啡 M 半糖 少冰", "order 熟成 M 半糖 少冰",
     "order 熟成紅茶 半糖 少冰", "order 熟成紅茶 M 少冰", "order 熟成紅茶 M 半糖", "order 熟成紅茶 M L 半糖 少冰",
     "order 熟成紅茶 M 半糖 微糖 少冰", "order 熟成紅茶 M 半糖 少冰 熱", "order 雲蓋熟成 M 半糖 熱", "order 白玉歐蕾 M 半糖 熱 菓玉",
-    "order 白玉歐蕾 M 半糖 少冰 白玉 水玉 菓玉", "order 白玉歐蕾 M 半糖 少冰 白玉 白玉", "order 雪藏紅茶 L 半糖 少冰",
+    "order 白玉歐蕾 M 半糖 少冰 白玉 水玉 菓玉", "order 白玉歐蕾 M 半糖 少冰 白玉 白玉", "order 熟成紅茶 XL 半糖 少冰",
     "order 草莓檸果 M 半糖 少冰", "order 熟成紅茶 M 半糖 少冰 x0", "order 熟成紅茶 M 半糖 少冰 x100",
     "order 熟成紅茶 M 半糖 少冰 x2 x3", "order 熟成紅茶 M 半糖 少冰 for", "order 熟成紅茶 M 半糖 少冰 note",
     'order 熟成紅茶 M 半糖 少冰 note "' + "長" * 101 + '"', 'order 熟成紅茶 M 半糖 少冰 note "unclosed',

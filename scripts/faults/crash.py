@@ -25,12 +25,16 @@ def run(make_server, kills=20, clients=8, seed=7):
     attempted = {}
     lock = threading.Lock()
     stop = threading.Event()
+    writing = threading.Event()  # cleared while a restart is being checked
+    writing.set()
 
     def client(index):
         crng = random.Random(seed * 100 + index)
         sequence = 0
         connection = None
         while not stop.is_set():
+            writing.wait()
+            time.sleep(crng.uniform(0.005, 0.03))  # a busy counter, not a flood
             sequence += 1
             ref = f"c{index}-{sequence}"
             lines = crng.randint(1, 10)
@@ -78,6 +82,10 @@ def run(make_server, kills=20, clients=8, seed=7):
         if integrity.stdout.strip() != "ok":
             failures.append(f"kill {kill + 1}: integrity_check said {integrity.stdout.strip() or integrity.stderr.strip()}")
         server = make_server().start(port)
+        # Hold new orders while checking (orders in flight finish or fail first), so the check sees a
+        # settled base; everything acknowledged before the kill must be there.
+        writing.clear()
+        time.sleep(0.5)
         counts = {}
         offset = None
         while True:
@@ -97,7 +105,9 @@ def run(make_server, kills=20, clients=8, seed=7):
             if ref in tried and lines != tried[ref]:
                 failures.append(f"kill {kill + 1}: order {ref} is half-applied ({lines} of {tried[ref]} lines)")
         checked_orders = len(acked)
+        writing.set()
     stop.set()
+    writing.set()
     for thread in threads:
         thread.join(timeout=10)
     server.stop()

@@ -110,6 +110,9 @@ final class BaseFile {
                 cells TEXT NOT NULL
             )
             """)
+        // Made with the table, not on first use: listing "today's records" must not write to the file
+        // (a refused command leaves the store byte-identical).
+        try ensureCreatedIndex(tableID: tableID)
     }
 
     /// Creates, if missing, the expression index on one field's value that filters and upserts use.
