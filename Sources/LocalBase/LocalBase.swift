@@ -1,6 +1,14 @@
 import Airtable
 import Dispatch
 import Foundation
+import Synchronization
+
+/// A write waiting for a group commit: `run` does it inside the shared transaction and returns how to
+/// answer once the commit is durable; `fail` answers when the commit itself fails.
+private struct PendingWrite: Sendable {
+    let run: @Sendable (BaseContext) -> (@Sendable () -> Void)
+    let fail: @Sendable (AirtableError) -> Void
+}
 
 /// An Airtable base stored in one SQLite file: tables and fields described by Airtable's own metadata
 /// JSON, records with Airtable's ids, cell types, errors, formula filtering, sorting and expiring offsets.
@@ -14,6 +22,8 @@ public final class LocalBase: SchemaEditing, @unchecked Sendable {
     private let queue: DispatchQueue
     private let context: BaseContext
     private let id: String
+    /// Writes waiting for the queue, and whether a drain is already on its way.
+    private let pendingWrites = Mutex<(writes: [PendingWrite], draining: Bool)>(([], false))
     /// The file this base lives in (":memory:" for an in-memory base).
     public let path: String
 
@@ -63,6 +73,55 @@ public final class LocalBase: SchemaEditing, @unchecked Sendable {
         return try result.get()
     }
 
+    /// Runs a write on the base's queue. Writes that arrive while others wait are committed together
+    /// (group commit): one transaction, each write inside it a savepoint that applies wholly or not at
+    /// all, one durable commit for them all. Nobody hears "done" before that commit.
+    private func performWrite<T: Sendable>(_ work: @escaping @Sendable (BaseContext) throws -> T)
+        async throws(AirtableError) -> T
+    {
+        let result: Result<T, AirtableError> = await withCheckedContinuation { continuation in
+            let path = path
+            let write = PendingWrite(
+                run: { context in
+                    do {
+                        let value = try work(context)
+                        return { continuation.resume(returning: .success(value)) }
+                    } catch {
+                        let failure = Self.airtableError(error, path: path)
+                        return { continuation.resume(returning: .failure(failure)) }
+                    }
+                },
+                fail: { error in continuation.resume(returning: .failure(error)) })
+            let shouldDrain = pendingWrites.withLock { pending in
+                pending.writes.append(write)
+                defer { pending.draining = true }
+                return !pending.draining
+            }
+            if shouldDrain { queue.async { [self] in drainWrites() } }
+        }
+        return try result.get()
+    }
+
+    /// On the queue: commits every write waiting now, together.
+    private func drainWrites() {
+        let writes = pendingWrites.withLock { pending in
+            defer { pending.writes.removeAll(); pending.draining = false }
+            return pending.writes
+        }
+        guard !writes.isEmpty else { return }
+        var finishers: [() -> Void] = []
+        do {
+            try context.file.connection.writeTransaction {
+                for write in writes { finishers.append(write.run(context)) }
+            }
+        } catch {
+            let failure = Self.airtableError(error, path: path)
+            for write in writes { write.fail(failure) }
+            return
+        }
+        for finish in finishers { finish() }
+    }
+
     static func airtableError(_ error: any Error, path: String) -> AirtableError {
         switch error {
         case let error as AirtableError: return error
@@ -87,25 +146,25 @@ public final class LocalBase: SchemaEditing, @unchecked Sendable {
     public func createRecords(in table: String, _ records: [Fields], options: WriteOptions)
         async throws(AirtableError) -> [Record]
     {
-        try await perform { try $0.createRecords(in: table, records, options: options) }
+        try await performWrite { try $0.createRecords(in: table, records, options: options) }
     }
 
     public func updateRecords(in table: String, _ updates: [RecordUpdate], replace: Bool, options: WriteOptions)
         async throws(AirtableError) -> [Record]
     {
-        try await perform { try $0.updateRecords(in: table, updates, replace: replace, options: options) }
+        try await performWrite { try $0.updateRecords(in: table, updates, replace: replace, options: options) }
     }
 
     public func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
                               options: WriteOptions) async throws(AirtableError) -> UpsertResult
     {
-        try await perform {
+        try await performWrite {
             try $0.upsertRecords(in: table, records, mergeOn: mergeOn, replace: replace, options: options)
         }
     }
 
     public func deleteRecords(in table: String, ids: [String]) async throws(AirtableError) -> [String] {
-        try await perform { try $0.deleteRecords(in: table, ids: ids) }
+        try await performWrite { try $0.deleteRecords(in: table, ids: ids) }
     }
 
     public func schema() async throws(AirtableError) -> BaseSchema {

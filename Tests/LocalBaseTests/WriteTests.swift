@@ -108,3 +108,32 @@ import Testing
         #expect(missing?.message?.contains("needs both timeZone and userLocale") == true)
     }
 }
+
+@Suite struct GroupCommitTests {
+    /// Writes arriving together share one commit; a refused one inside the group changes nothing and
+    /// the others still land.
+    @Test func concurrentWritesLandExceptTheRefusedOne() async throws {
+        let base = try LocalBase.inMemory()
+        _ = try await base.createTable(TableSpec(name: "T", fields: [
+            FieldSpec(name: "name", type: .singleLineText), FieldSpec(name: "qty", type: .number),
+        ]))
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    // Every tenth write carries a text where a number belongs, and must be refused whole.
+                    let qty: JSONValue = index % 10 == 3 ? "many" : .int(index)
+                    let fields: [Fields] = [["name": .string("a\(index)"), "qty": qty], ["name": .string("b\(index)")]]
+                    return (try? await base.createRecords(in: "T", fields, options: WriteOptions())) != nil
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 36)
+        let records = try await base.allRecords(in: "T")
+        #expect(records.count == 72)
+        let names = Set(records.compactMap { $0.fields["name"]?.stringValue })
+        for index in stride(from: 3, to: 40, by: 10) {
+            #expect(!names.contains("a\(index)") && !names.contains("b\(index)"))
+        }
+    }
+}

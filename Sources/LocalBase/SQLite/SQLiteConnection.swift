@@ -93,7 +93,26 @@ final class SQLiteConnection {
     /// the start (a deferred read-to-write upgrade fails with SQLITE_BUSY without waiting). Commits when
     /// `body` returns, rolls back when it throws: all of it or none of it.
     func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        // Inside a transaction already (a group commit), this write is a savepoint of it: it still
+        // applies wholly or not at all, and the enclosing transaction commits it durably.
+        if writeDepth > 0 {
+            let name = "write\(writeDepth)"
+            try run("SAVEPOINT \(name)")
+            writeDepth += 1
+            defer { writeDepth -= 1 }
+            do {
+                let result = try body()
+                try run("RELEASE \(name)")
+                return result
+            } catch {
+                try? run("ROLLBACK TO \(name)")
+                try? run("RELEASE \(name)")
+                throw error
+            }
+        }
         try run("BEGIN IMMEDIATE")
+        writeDepth = 1
+        defer { writeDepth = 0 }
         do {
             let result = try body()
             try run("COMMIT")
@@ -103,6 +122,9 @@ final class SQLiteConnection {
             throw error
         }
     }
+
+    /// How deep in write transactions the connection is (0: none).
+    private var writeDepth = 0
 
     /// Runs `body` in a read transaction, so every query in it sees one snapshot of the file.
     func readTransaction<T>(_ body: () throws -> T) throws -> T {
