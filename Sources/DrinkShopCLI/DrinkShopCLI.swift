@@ -71,8 +71,8 @@ enum DrinkShopCLI {
                                 environment: [String: String]) async -> Int32 {
         let output = StandardOutput()
         let interactive = TerminalDevice.isTerminal(0)
-        var style = ColorPolicy.detect()
-        if let forced = invocation.color { style = forced ? (ColorPolicy.detect().usesStyles ? .styled : .plain) : .plain }
+        // --color and --no-color override what the terminal and NO_COLOR say.
+        let style = invocation.color.map { $0 ? ColorPolicy.styled : .plain } ?? ColorPolicy.detect()
         let staff = invocation.staff ?? environment["DRINKSHOP_STAFF"] ?? environment["USER"] ?? "staff"
 
         if !invocation.words.isEmpty {

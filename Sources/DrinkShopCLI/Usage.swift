@@ -19,6 +19,7 @@ enum Usage {
           --db PATH        the embedded store (default: $DRINKSHOP_DB, else $XDG_DATA_HOME/drinkshop/drinkshop.sqlite)
           --staff NAME     who places orders when nobody has logged in (default: $DRINKSHOP_STAFF or $USER)
           --no-color       plain output (colours are also off when NO_COLOR is set or output is not a terminal)
+          --color          colours even when writing to a pipe
           --help, --version
 
         a remote base instead of the embedded store (a real Airtable base, or another drinkshop serve):

@@ -48,7 +48,9 @@ def main():
                     + [("total", f"DrinkShop {r['drinkshop_total']:.2f} s · pyairtable {r['pyairtable_total']:.2f} s · "
                                   f"ratio {r['ratio']:.2f}"),
                        ("how", f"DrinkShop: AirtableClient with {r['concurrency']} concurrent tasks for the writes "
-                               "(listing pages are sequential); pyairtable 3.x as documented, one request at a time")])
+                               "(listing pages are sequential); pyairtable 3.5.1 as documented, one request at a time; "
+                               f"each side ran {r['rounds']} times in turn, the median run counts (ratios of the "
+                               f"rounds: {', '.join(f'{x:.2f}' for x in r['all_ratios'])})")])
 
     def seed_verdict(r):
         ours = r["drinkshop"]

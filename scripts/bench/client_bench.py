@@ -18,41 +18,58 @@ def _records(count):
     return [{"name": f"record {i}", "qty": i % 7, "note": f"熟成紅茶 中杯 半糖 少冰 #{i}"} for i in range(count)]
 
 
-def crud(bin_dir, workdir, count=2000, concurrency=4):
+def _pyairtable_crud(server, count):
     from pyairtable import Api
+    table = Api(server.token, endpoint_url=server.url).table(server.base_id, "BenchRecord")
+    phases = {}
+    started = time.perf_counter()
+    created = table.batch_create(_records(count))
+    phases["create"] = time.perf_counter() - started
+    started = time.perf_counter()
+    listed = table.all()
+    phases["list"] = time.perf_counter() - started
+    started = time.perf_counter()
+    table.batch_update([{"id": r["id"], "fields": {"qty": 99}} for r in created])
+    phases["update"] = time.perf_counter() - started
+    started = time.perf_counter()
+    table.batch_delete([r["id"] for r in created])
+    phases["delete"] = time.perf_counter() - started
+    if len(listed) != count:
+        raise RuntimeError(f"pyairtable listed {len(listed)} of {count} records")
+    return phases
+
+
+def _drinkshop_crud(bin_dir, server, count, concurrency):
+    ours = json.loads(subprocess.run(
+        [os.path.join(bin_dir, "DrinkShopBench"), "client-crud", "--endpoint", server.url, "--base", server.base_id,
+         "--records", str(count), "--concurrency", str(concurrency)],
+        env=dict(os.environ, DRINKSHOP_BENCH_TOKEN=server.token), check=True, capture_output=True, text=True).stdout)
+    if ours["listed"] != count:
+        raise RuntimeError(f"DrinkShop listed {ours['listed']} of {count} records")
+    return {k: ours[k] for k in ("create", "list", "update", "delete")}
+
+
+def crud(bin_dir, workdir, count=2000, concurrency=4, rounds=3):
+    """Both clients in turn on one fresh server, `rounds` times each; each side's round with the median
+    total counts (the machine is shared, so single runs wander)."""
     server = harness.Server(os.path.join(bin_dir, "drinkshop"), os.path.join(workdir, "crud.sqlite")).start()
     try:
         status, body, _ = server.request("POST", f"/v0/meta/bases/{server.base_id}/tables", TABLE)
         if status != 200:
             raise RuntimeError(f"could not create the bench table: {status} {body}")
-        table = Api(server.token, endpoint_url=server.url).table(server.base_id, "BenchRecord")
-        phases = {}
-        started = time.perf_counter()
-        created = table.batch_create(_records(count))
-        phases["create"] = time.perf_counter() - started
-        started = time.perf_counter()
-        listed = table.all()
-        phases["list"] = time.perf_counter() - started
-        started = time.perf_counter()
-        table.batch_update([{"id": r["id"], "fields": {"qty": 99}} for r in created])
-        phases["update"] = time.perf_counter() - started
-        started = time.perf_counter()
-        table.batch_delete([r["id"] for r in created])
-        phases["delete"] = time.perf_counter() - started
-        if len(listed) != count:
-            raise RuntimeError(f"pyairtable listed {len(listed)} of {count} records")
-        ours = json.loads(subprocess.run(
-            [os.path.join(bin_dir, "DrinkShopBench"), "client-crud", "--endpoint", server.url, "--base", server.base_id,
-             "--records", str(count), "--concurrency", str(concurrency)],
-            env=dict(os.environ, DRINKSHOP_BENCH_TOKEN=server.token), check=True, capture_output=True, text=True).stdout)
-        if ours["listed"] != count:
-            raise RuntimeError(f"DrinkShop listed {ours['listed']} of {count} records")
+        theirs, ours = [], []
+        for _ in range(rounds):
+            theirs.append(_pyairtable_crud(server, count))
+            ours.append(_drinkshop_crud(bin_dir, server, count, concurrency))
     finally:
         server.stop()
-    pyairtable_total = sum(phases.values())
-    return {"records": count, "concurrency": concurrency, "pyairtable": phases, "pyairtable_total": pyairtable_total,
-            "drinkshop": {k: ours[k] for k in ("create", "list", "update", "delete")}, "drinkshop_total": ours["total"],
-            "ratio": ours["total"] / pyairtable_total}
+    median = lambda runs: sorted(runs, key=lambda phases: sum(phases.values()))[len(runs) // 2]
+    pyairtable, drinkshop = median(theirs), median(ours)
+    return {"records": count, "concurrency": concurrency, "rounds": rounds, "pyairtable": pyairtable,
+            "pyairtable_total": sum(pyairtable.values()), "drinkshop": drinkshop,
+            "drinkshop_total": sum(drinkshop.values()),
+            "ratio": sum(drinkshop.values()) / sum(pyairtable.values()),
+            "all_ratios": [sum(o.values()) / sum(t.values()) for o, t in zip(ours, theirs)]}
 
 
 def _seed_file(path, count):

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An Airtable personal access token (or any bearer token). Every textual form of it, including
 /// `dump` and string interpolation, shows only that a token is there, so it cannot leak into output,
 /// logs, errors or crash reports by accident.
@@ -20,7 +22,7 @@ public struct AccessToken: Sendable, Hashable {
     /// `text` with every occurrence of the token replaced, for messages built from what a server sent
     /// (a misbehaving server might echo the request back).
     func redacting(_ text: String) -> String {
-        text.replacingAll(secret, with: "[token]")
+        text.replacingOccurrences(of: secret, with: "[token]")
     }
 }
 
@@ -28,19 +30,4 @@ extension AccessToken: CustomStringConvertible, CustomDebugStringConvertible, Cu
     public var description: String { "[token hidden]" }
     public var debugDescription: String { description }
     public var customMirror: Mirror { Mirror(self, children: [:]) }
-}
-
-extension String {
-    /// Replaces every occurrence of `target` (non-empty) with `replacement`, without Foundation.
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty, contains(target) else { return self }
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
-    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A text style a terminal can show: weight or a foreground colour (SGR codes).
 public enum TerminalStyle: Sendable, Equatable, CaseIterable {
     case bold
@@ -71,22 +73,7 @@ public struct ColorPolicy: Sendable, Equatable {
     public func paint(_ text: String, styles: [TerminalStyle]) -> String {
         guard usesStyles, !styles.isEmpty, !text.isEmpty else { return text }
         let start = TerminalStyle.startSequence(styles)
-        let body = text.replacingAll(TerminalStyle.resetSequence, with: TerminalStyle.resetSequence + start)
+        let body = text.replacingOccurrences(of: TerminalStyle.resetSequence, with: TerminalStyle.resetSequence + start)
         return start + body + TerminalStyle.resetSequence
-    }
-}
-
-extension String {
-    /// Every occurrence of `target` replaced, without Foundation.
-    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty, contains(target) else { return self }
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
     }
 }
