@@ -106,8 +106,10 @@ def main():
                     "", f"**{'Target met' if ok else 'Target missed'}:** {summary}", "", "| measure | figure |", "|---|---|"]
             body += [f"| {name} | {value} |" for name, value in rows]
             harness.write_section("BENCHMARKS.md", f"{number}. {title}", "\n".join(body))
-    print(f"{len(sections) - len(failed)} of {len(sections)} benchmarks met their targets")
-    return 1 if failed else 0
+    print(f"{len(sections) - len(failed)} of {len(sections)} benchmarks met their targets"
+          + (" (quick sizes: the targets are judged on the full run)" if quick else ""))
+    # A quick run checks that every bench runs end to end; its small sizes do not decide the targets.
+    return 1 if failed and not quick else 0
 
 
 if __name__ == "__main__":
