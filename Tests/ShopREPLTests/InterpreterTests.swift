@@ -162,3 +162,14 @@ struct Counter {
         #expect(banner != nil)
     }
 }
+
+@Suite struct UnusableRecordTests {
+    @Test func aDrinkRecordTheShopCannotUseIsReportedNotHidden() async throws {
+        let counter = try await Counter()
+        _ = try await counter.base.createRecord(in: "Drink", ["name": "神秘茶", "category": "歐蕾"])
+        await counter.run("menu 歐蕾")
+        #expect(counter.output.errors.contains("神秘茶"))
+        #expect(counter.output.errors.contains("medium price"))
+        #expect(counter.output.text.contains("白玉歐蕾"))
+    }
+}

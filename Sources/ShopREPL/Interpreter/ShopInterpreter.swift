@@ -138,6 +138,8 @@ public final class ShopInterpreter {
                 + "or the start of a name")
         }
         say(MenuView.render(drinks, style: style))
+        // Records the store holds that are not usable drinks or promotions: said, not hidden.
+        for problem in try await shop.catalogProblems() { warn(problem) }
     }
 
     private func listOrders(_ filter: OrdersFilter, json: Bool) async throws {
