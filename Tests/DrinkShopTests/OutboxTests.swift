@@ -52,6 +52,9 @@ final class FlakyStore: RecordStore {
     func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
                        options: WriteOptions) async throws(AirtableError) -> UpsertResult {
         try check()
+        if table == "OrderDrink", records.contains(where: { $0.fields["orderName"] == "refused" }) {
+            throw .api(.invalidValue(field: "orderName", detail: "cannot accept the provided value"))
+        }
         let result = try await base.upsertRecords(in: table, records, mergeOn: mergeOn, replace: replace, options: options)
         // Ticket claims are left alone so the test isolates the order lines.
         return table == "OrderDrink" ? try answer(result) : result
@@ -112,7 +115,7 @@ final class FlakyStore: RecordStore {
         #expect(problems.contains { $0.contains("cannot be reached") })
 
         counter.flaky.plugIn()
-        let sent = try await counter.shop.sendOutbox(force: true)
+        let sent = try await counter.shop.sendOutbox(force: true).sent
         #expect(sent == [SentOrder(queuedAs: .pending(1), pickupNumber: 2), SentOrder(queuedAs: .pending(2), pickupNumber: 3)])
         #expect(try await counter.outbox.count() == 0)
         #expect(!counter.shop.isOffline)
@@ -120,7 +123,7 @@ final class FlakyStore: RecordStore {
         #expect(lines.count == 3)
         #expect(Set(lines.compactMap { $0.fields["pickupNumber"]?.intValue }) == [1, 2, 3])
         // Sending again sends nothing.
-        #expect(try await counter.shop.sendOutbox(force: true).isEmpty)
+        #expect(try await counter.shop.sendOutbox(force: true).sent.isEmpty)
         #expect(try await counter.storedLines().count == 3)
     }
 
@@ -140,7 +143,7 @@ final class FlakyStore: RecordStore {
         #expect(orders[1].order.status == .cancelled)
 
         counter.flaky.plugIn()
-        _ = try await counter.shop.sendOutbox(force: true)
+        _ = try await counter.shop.sendOutbox(force: true).sent
         let lines = try await counter.storedLines()
         #expect(lines.count == 2)
         #expect(lines.contains { $0.fields["size"] == "大杯" && $0.fields["orderName"] == "Amy" })
@@ -155,7 +158,7 @@ final class FlakyStore: RecordStore {
         #expect(kept.isPending && kept.number == .pickup(1))
         #expect(try await counter.storedLines().count == 1)
         counter.flaky.plugIn()
-        let sent = try await counter.shop.sendOutbox(force: true)
+        let sent = try await counter.shop.sendOutbox(force: true).sent
         #expect(sent == [SentOrder(queuedAs: .pickup(1), pickupNumber: 1)])
         let lines = try await counter.storedLines()
         #expect(lines.count == 1)
@@ -174,15 +177,29 @@ final class FlakyStore: RecordStore {
         #expect(try await reopened.count() == 1)
     }
 
+    @Test func anOrderTheStoreRefusesStaysAndTheOthersAreStillSent() async throws {
+        let counter = try await Counter()
+        counter.flaky.unplug()
+        _ = try await counter.order("Amy")
+        _ = try await counter.order("refused")
+        _ = try await counter.order("Bo")
+        counter.flaky.plugIn()
+        let report = try await counter.shop.sendOutbox(force: true)
+        #expect(report.sent.map(\.queuedAs) == [.pending(1), .pending(3)])
+        #expect(report.refused.map(\.order) == [.pending(2)])
+        #expect(try await counter.outbox.count() == 1)
+        #expect(try await counter.storedLines().count == 2)
+    }
+
     @Test func offlineOrdersDoNotWaitForTheStoreEachTime() async throws {
         let counter = try await Counter()
         counter.flaky.unplug()
         _ = try await counter.order()
         // Within the probe interval the store is not tried again: the order goes straight to the outbox.
-        #expect(try await counter.shop.sendOutbox(force: false).isEmpty)
+        #expect(try await counter.shop.sendOutbox(force: false).sent.isEmpty)
         counter.flaky.plugIn()
-        #expect(try await counter.shop.sendOutbox(force: false).isEmpty)
+        #expect(try await counter.shop.sendOutbox(force: false).sent.isEmpty)
         counter.fixture.clock.advance(by: 5)
-        #expect(try await counter.shop.sendOutbox(force: false).count == 1)
+        #expect(try await counter.shop.sendOutbox(force: false).sent.count == 1)
     }
 }

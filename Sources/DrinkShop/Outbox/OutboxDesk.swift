@@ -14,6 +14,15 @@ public struct SentOrder: Sendable, Equatable {
     }
 }
 
+/// What one round of sending the outbox did.
+public struct OutboxReport: Sendable {
+    /// The orders that reached the store, oldest first.
+    public var sent: [SentOrder] = []
+    /// Orders the store refused (not unreachable: it answered no), with why; they stay in the outbox
+    /// for staff to fix or delete, and the orders after them are still sent.
+    public var refused: [(order: OrderNumber, reason: ShopError)] = []
+}
+
 extension Shop {
     /// Whether the store failed to answer lately (orders are being kept in the outbox).
     public var isOffline: Bool { connection.offlineSince != nil }
@@ -34,17 +43,17 @@ extension Shop {
 
     /// Sends every order waiting in the outbox, oldest first: claims a pickup number for those that
     /// have none, upserts the lines on `ref` (so an order is never there twice), then forgets it
-    /// locally. Stops at the first failure to reach the store; the rest wait for the next try.
-    /// Other errors (the store refusing an order) are reported and the order stays for staff to fix.
+    /// locally. Stops at the first failure to reach the store; the rest wait for the next try. An order
+    /// the store refuses is reported and stays for staff to fix; the others are still sent.
     /// - Parameter force: try even within the probe interval after a failure.
     @discardableResult
-    public func sendOutbox(force: Bool = false) async throws(ShopError) -> [SentOrder] {
-        guard let outbox, try await outbox.count() > 0 else { return [] }
+    public func sendOutbox(force: Bool = false) async throws(ShopError) -> OutboxReport {
+        var report = OutboxReport()
+        guard let outbox, try await outbox.count() > 0 else { return report }
         let now = clock.now()
-        guard force || connection.shouldTry(at: now) else { return [] }
+        guard force || connection.shouldTry(at: now) else { return report }
         let menu = try await catalog(refresh: false).menu
         let pending = try await outbox.pendingOrders(menu: menu, clock: clock)
-        var sent: [SentOrder] = []
         for var stored in pending {
             guard let queuedAs = stored.number else { continue }
             do throws(ShopError) {
@@ -57,13 +66,15 @@ extension Shop {
                 }
                 _ = try await writeLines(of: stored.order, orderRef: stored.orderRef, day: stored.businessDay, menu: menu)
                 try await outbox.remove(stored)
-                sent.append(SentOrder(queuedAs: queuedAs, pickupNumber: stored.order.pickupNumber))
+                report.sent.append(SentOrder(queuedAs: queuedAs, pickupNumber: stored.order.pickupNumber))
             } catch where ConnectionState.isUnreachable(error) {
                 connection.markOffline(at: now)
-                return sent
+                return report
+            } catch {
+                report.refused.append((queuedAs, error))
             }
         }
         connection.markOnline()
-        return sent
+        return report
     }
 }

@@ -190,7 +190,12 @@ public final class ShopInterpreter {
     public func sendOutbox(force: Bool) async {
         guard shop.outbox != nil else { return }
         do {
-            for sent in try await shop.sendOutbox(force: force) {
+            let report = try await shop.sendOutbox(force: force)
+            for (order, reason) in report.refused {
+                warn("the store refused unsent order \(order), which stays on this counter: \(reason) "
+                    + "(edit or delete it)")
+            }
+            for sent in report.sent {
                 if case .pending = sent.queuedAs {
                     say(style.paint("Sent order \(sent.queuedAs): its pickup number is #\(sent.pickupNumber) (取餐號 \(sent.pickupNumber))",
                                     .green) + "\n")
