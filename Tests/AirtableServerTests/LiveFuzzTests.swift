@@ -1,18 +1,8 @@
 import Airtable
 import Testing
 @testable import AirtableServer
+import TestSupport
 
-/// A deterministic generator, so a failing case can be replayed from its round number.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Thousands of malformed requests against a live server: well-framed ones with hostile targets, headers
 /// and bodies (each must get an Airtable-shaped JSON answer, never a 5xx, on a connection that stays
@@ -38,7 +28,7 @@ private struct SplitMix64: RandomNumberGenerator {
 
     @Test func wellFramedGarbageAlwaysGetsAJSONAnswer() async throws {
         try await LiveAPI.run { live in
-            var random = SplitMix64(state: 0xD21_5C0F)
+            var random = SplitMix64(seed: 0xD21_5C0F)
             let base = live.harness.base.baseID
             for connectionIndex in 0..<4 {
                 let connection = try RawConnection(port: live.port)
@@ -72,7 +62,7 @@ private struct SplitMix64: RandomNumberGenerator {
 
     @Test func mutatedBytesEndInAnAnswerOrACloseAndTheServerLivesOn() async throws {
         try await LiveAPI.run { live in
-            var random = SplitMix64(state: 0xB0BA_7EA)
+            var random = SplitMix64(seed: 0xB0BA_7EA)
             let base = live.harness.base.baseID
             let seeds = [
                 rawRequest("POST", "/v0/\(base)/OrderDrink", body: "{\"records\":[{\"fields\":{\"orderName\":\"Amy\",\"price\":35}}]}"),

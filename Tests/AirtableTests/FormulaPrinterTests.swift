@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Airtable
+import TestSupport
 
 @Suite struct FormulaPrinterTests {
     @Test func quotedEscapesBackslashesThenQuotesAsPyairtableDoes() {
@@ -114,7 +115,7 @@ import Testing
     }
 
     @Test func randomTreesRoundTrip() throws {
-        var generator = SeededGenerator(seed: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         for _ in 0..<2_000 {
             let tree = RandomFormula.expression(depth: 5, using: &generator)
             let printed = tree.description
@@ -129,12 +130,12 @@ import Testing
 enum RandomFormula {
     static let alphabet = Array(#"ab Z'"\{}}\\n珍🧋é,()=&-"#).map(String.init) + ["\n", "\t", "\\}", "}\\"]
 
-    static func text(using generator: inout SeededGenerator) -> String {
+    static func text(using generator: inout SplitMix64) -> String {
         (0..<Int.random(in: 0...6, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "a" }
             .joined()
     }
 
-    static func expression(depth: Int, using generator: inout SeededGenerator) -> FormulaExpression {
+    static func expression(depth: Int, using generator: inout SplitMix64) -> FormulaExpression {
         let choice = Int.random(in: 0..<(depth > 0 ? 7 : 3), using: &generator)
         switch choice {
         case 0:
@@ -159,15 +160,3 @@ enum RandomFormula {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so a failing case can be reproduced.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 /// Real clients and hostile bytes against a live server.
@@ -37,7 +38,7 @@ import Testing
         var configuration = HTTPServer.Configuration(port: 0)
         configuration.limits = ParserFuzzTests.limits
         try await withServer(configuration) { _, port in
-            var random = SplitMix64(state: 0x5EED_50C4)
+            var random = SplitMix64(seed: 0x5EED_50C4)
             var answered = 0
             for _ in 0..<300 {
                 var raw = ParserFuzzTests.corpus.randomElement(using: &random) ?? []
