@@ -45,6 +45,8 @@ public final class URLSessionTransport: HTTPTransport {
         // (an idle timeout, a dropped answer), corelibs' URLSession can spin at full CPU and never answer
         // again (swift-corelibs-foundation #5477; seen here with a proxy that drops answers). A fresh
         // connection per request costs a handshake, which the per-base pacing of 5 requests/s easily covers.
+        // It also keeps libcurl from quietly re-sending a request on a fresh connection when a reused one
+        // dies before answering, which would undercut the rule that creates are never sent twice blindly.
         urlRequest.setValue("close", forHTTPHeaderField: "Connection")
         if let body = request.body {
             urlRequest.httpBody = Data(body)
