@@ -55,6 +55,4 @@ public enum CommandCatalog {
         let key = word.lowercased()
         return all.first { $0.name == key || $0.aliases.contains(key) }
     }
-
-    static func usage(_ name: String) -> String? { find(name)?.usage }
 }
