@@ -25,12 +25,14 @@ let package = Package(
         .target(name: "DrinkShopCore", swiftSettings: strict),
         // The shop's services on top of a RecordStore.
         .target(name: "DrinkShop", dependencies: ["DrinkShopCore", "Airtable"], swiftSettings: strict),
-        // Command grammar, interpreter, rendering and the line editor.
-        .target(name: "ShopREPL", dependencies: ["DrinkShop", "DrinkShopCore", "Airtable"], swiftSettings: strict),
+        // A raw-mode line editor, history, display width and text tables. Knows nothing of drinks.
+        .target(name: "LineEditor", swiftSettings: strict),
+        // Command grammar, interpreter and rendering.
+        .target(name: "ShopREPL", dependencies: ["DrinkShop", "DrinkShopCore", "Airtable", "LineEditor"], swiftSettings: strict),
         // The composition root: argv -> REPL | serve | one-shot command.
         .executableTarget(
             name: "DrinkShopCLI",
-            dependencies: ["ShopREPL", "DrinkShop", "DrinkShopCore", "Airtable", "LocalBase", "AirtableServer", "HTTPServer"],
+            dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "Airtable", "LocalBase", "AirtableServer", "HTTPServer"],
             swiftSettings: strict
         ),
 
@@ -46,8 +48,9 @@ let package = Package(
         .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable", "LocalBase", "HTTPServer", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "DrinkShopCoreTests", dependencies: ["DrinkShopCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable"],
+        .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable"],
                     swiftSettings: strict),
+        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"], swiftSettings: strict),
         .testTarget(name: "LocalBaseTests", dependencies: ["LocalBase", "Airtable"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"], swiftSettings: strict),
         // Runs the built `drinkshop` binary (depending on the executable makes `swift test` build it).

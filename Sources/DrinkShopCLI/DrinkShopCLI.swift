@@ -2,6 +2,7 @@ import Airtable
 import DrinkShop
 import DrinkShopCore
 import Foundation
+import LineEditor
 import ShopREPL
 
 /// The composition root: reads the command line, opens the store, and runs the REPL, the server or one

@@ -1,3 +1,4 @@
+import LineEditor
 import ShopREPL
 
 enum Usage {

@@ -2,10 +2,11 @@ import Airtable
 import DrinkShop
 import DrinkShopCore
 import Foundation
+import LineEditor
 import LocalBase
+@testable import ShopREPL
 import Synchronization
 import Testing
-@testable import ShopREPL
 
 /// Feeds scripted lines to an interpreter over a seeded in-memory store and reads what staff would see.
 struct Counter {

@@ -2,6 +2,7 @@ import Airtable
 import DrinkShop
 import DrinkShopCore
 import Foundation
+import LineEditor
 
 /// Runs commands against a `Shop` and writes what staff see. One interpreter serves one counter
 /// session: it remembers who is logged in and where the banner rotation is.

@@ -1,4 +1,5 @@
 import Foundation
+import LineEditor
 import Synchronization
 
 /// Where the interpreter writes: normal output and errors apart, so a one-shot command's error goes

@@ -1,4 +1,5 @@
 import DrinkShopCore
+import LineEditor
 
 /// The menu as tables, one per category, aligned by display width.
 enum MenuView {

@@ -1,5 +1,6 @@
 import DrinkShop
 import DrinkShopCore
+import LineEditor
 
 /// Receipts and order lists.
 enum OrderView {

@@ -2,6 +2,7 @@ import Airtable
 import DrinkShop
 import DrinkShopCore
 import Foundation
+import LineEditor
 
 enum SeedView {
     static func summary(_ report: SeedReport, path: String) -> String {

@@ -1,6 +1,7 @@
 import DrinkShop
 import DrinkShopCore
 import Foundation
+import LineEditor
 
 /// The read-eval-print loop: a header, the current banner above each prompt, one command per line.
 /// At a terminal a failed command just shows its error; from a pipe every line still runs, and the

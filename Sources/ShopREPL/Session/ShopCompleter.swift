@@ -1,4 +1,5 @@
 import DrinkShopCore
+import LineEditor
 import Synchronization
 
 /// Tab completion for the REPL: command names first, then per command its words: drink names and

@@ -1,5 +1,5 @@
 import Testing
-@testable import ShopREPL
+@testable import LineEditor
 
 @Suite struct TerminalLineEditorTests {
     private static let drinks = ["白玉歐蕾", "白玉熟成紅茶", "熟成紅茶", "menu", "order", "orders"]

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ShopREPL
+@testable import LineEditor
 
 /// The terminal reader driven through a real pseudo-terminal. Serialized: raw-mode readers share the
 /// process's signal dispositions.

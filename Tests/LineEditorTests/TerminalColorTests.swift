@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ShopREPL
+@testable import LineEditor
 
 @Suite struct TerminalColorTests {
     @Test func stylesOnlyATerminal() {

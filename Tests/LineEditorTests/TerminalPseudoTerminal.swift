@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
-@testable import ShopREPL
+@testable import LineEditor
 
 /// Both ends of a pseudo-terminal in the test process: the reader under test gets the terminal side,
 /// the test types into and reads the screen from the controller side.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ShopREPL
+@testable import LineEditor
 
 @Suite struct TerminalHistoryTests {
     /// A fresh folder for one test, removed afterwards by the caller.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ShopREPL
+@testable import LineEditor
 
 @Suite struct TerminalPlainLineReaderTests {
     /// A pipe holding `text`, already closed for writing; returns the read end.

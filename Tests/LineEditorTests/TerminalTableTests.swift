@@ -1,5 +1,5 @@
 import Testing
-@testable import ShopREPL
+@testable import LineEditor
 
 @Suite struct TerminalTableTests {
     private var menu: TextTable {

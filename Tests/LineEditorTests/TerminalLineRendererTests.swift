@@ -1,5 +1,5 @@
 import Testing
-@testable import ShopREPL
+@testable import LineEditor
 
 @Suite struct TerminalLineRendererTests {
     /// What a render shows: the text after the prompt and the column the cursor lands on.
