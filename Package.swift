@@ -28,7 +28,7 @@ let package = Package(
         // A raw-mode line editor, history, display width and text tables. Knows nothing of drinks.
         .target(name: "LineEditor", swiftSettings: strict),
         // Command grammar, interpreter and rendering.
-        .target(name: "ShopREPL", dependencies: ["DrinkShop", "DrinkShopCore", "Airtable", "LineEditor"], swiftSettings: strict),
+        .target(name: "ShopREPL", dependencies: ["DrinkShop", "DrinkShopCore", "LineEditor"], swiftSettings: strict),
         // The composition root: argv -> REPL | serve | one-shot command.
         .executableTarget(
             name: "DrinkShopCLI",

@@ -145,7 +145,7 @@ public final class AirtableAPI: Sendable {
         case .rateLimited(let after): return APIError(status: 429, type: "RATE_LIMIT_REACHED",
                                                       message: "Rate limit exceeded. Please try again later"
                                                           + (after.map { " (retry after \(Int($0)) s)" } ?? ""))
-        case .transport(let detail), .decoding(let detail):
+        case .transport(let detail), .decoding(let detail), .localStore(let detail):
             return APIError(status: 502, type: "BAD_GATEWAY", message: "The base behind this server failed: \(detail)")
         case .timedOut(let seconds):
             return APIError(status: 503, type: "RETRIABLE_ERROR",

@@ -1,39 +1,43 @@
 import Airtable
 import DrinkShopCore
 import Foundation
-import Synchronization
 
-/// The shop's services over any `RecordStore`: the menu, promotions, orders, seeding and staff. The REPL,
-/// one-shot commands and tests all go through here; storage is reached only through the record API.
+/// The shop's services over any `RecordStore`, wired together: a small facade the REPL, one-shot
+/// commands, the server and tests go through. Each service owns one job:
+/// - `catalog`: the menu and promotions, cached (and kept in the outbox for offline use);
+/// - `orders`: the order desk (place, list, edit, advance, cancel, delete, send the unsent);
+/// - `seeder`: seed files into Drink and Promotion;
+/// - `staff`: who may work at the counter;
+/// - `delivery`: whether work goes to the store now or waits in the outbox.
+/// Storage is reached only through the record API, each table through the one type that knows its fields.
 public final class Shop: Sendable {
-    public let store: any RecordStore
     public let clock: ShopClock
-    let pickupNumbers: PickupNumbers
-    let makeOrderRef: @Sendable () -> String
-    /// Where orders wait while the store cannot be reached; nil when the store is local (it always is).
-    public let outbox: Outbox?
-    let connection = ConnectionState()
-    private let catalogCache = Mutex<Catalog?>(nil)
+    public let delivery: DeliveryPolicy
+    public let catalog: Catalog
+    public let orders: OrderDesk
+    public let seeder: Seeder
+    public let staff: StaffDirectory
+    private let store: any RecordStore
 
-    /// The menu and promotions as last read, and when.
-    struct Catalog {
-        var menu: Menu
-        var promotions: [Promotion]
-        var problems: [String]
-        var loadedAt: Date
-    }
-
-    /// How long the menu is reused before it is read again (other counters may change it).
-    static let catalogLifetime: TimeInterval = 30
-
+    /// - Parameters:
+    ///   - outbox: where orders wait while a remote store cannot be reached; nil for a local store.
+    ///   - makeOrderRef: the key shared by an order's line records (tests make it predictable).
     public init(store: any RecordStore, clock: ShopClock = ShopClock(), outbox: Outbox? = nil,
                 makeOrderRef: @escaping @Sendable () -> String = { AirtableID.make("ord") }) {
         self.store = store
         self.clock = clock
-        self.outbox = outbox
-        self.makeOrderRef = makeOrderRef
-        pickupNumbers = PickupNumbers(store: store)
+        delivery = DeliveryPolicy(outbox: outbox)
+        catalog = Catalog(store: store, clock: clock, delivery: delivery)
+        orders = OrderDesk(store: store, clock: clock, catalog: catalog, delivery: delivery, makeOrderRef: makeOrderRef)
+        seeder = Seeder(store: store, catalog: catalog)
+        staff = StaffDirectory(store: store)
     }
+
+    /// Where orders wait while the store cannot be reached; nil when the store is local.
+    public var outbox: Outbox? { delivery.outbox }
+
+    /// Whether the store failed to answer lately (orders are being kept in the outbox).
+    public var isOffline: Bool { delivery.isOffline }
 
     // MARK: - Schema
 
@@ -77,87 +81,5 @@ public final class Shop: Sendable {
             throw .store(error)
         }
         return created
-    }
-
-    // MARK: - Menu and promotions
-
-    /// The menu; read from the store when the cached copy is older than `catalogLifetime` or on `refresh`.
-    public func menu(refresh: Bool = false) async throws(ShopError) -> Menu {
-        try await catalog(refresh: refresh).menu
-    }
-
-    /// Every promotion (active or not).
-    public func promotions(refresh: Bool = false) async throws(ShopError) -> [Promotion] {
-        try await catalog(refresh: refresh).promotions
-    }
-
-    /// Records of the store that could not be read as drinks or promotions.
-    public func catalogProblems() async throws(ShopError) -> [String] {
-        try await catalog(refresh: false).problems
-    }
-
-    /// The banners to rotate now: active promotions and available seasonal drinks.
-    public func banners() async throws(ShopError) -> [Banner] {
-        let catalog = try await catalog(refresh: false)
-        return Banner.banners(promotions: catalog.promotions, menu: catalog.menu, at: clock.now())
-    }
-
-    func catalog(refresh: Bool) async throws(ShopError) -> Catalog {
-        let now = clock.now()
-        let cached = catalogCache.withLock { $0 }
-        if !refresh, let cached, now.timeIntervalSince(cached.loadedAt) < Shop.catalogLifetime, now >= cached.loadedAt {
-            return cached
-        }
-        // Offline, the last menu read is still the menu: orders keep being taken from it.
-        if let cached, outbox != nil, !connection.shouldTry(at: now) { return cached }
-        var drinkRecords: [Record]
-        var promotionRecords: [Record]
-        do throws(ShopError) {
-            do {
-                drinkRecords = try await store.allRecords(in: ShopSchema.drinkTable)
-                promotionRecords = try await store.allRecords(in: ShopSchema.promotionTable)
-            } catch {
-                throw ShopError.store(error)
-            }
-            if let outbox {
-                try await outbox.remember(drinkRecords, of: ShopSchema.drinkTable)
-                try await outbox.remember(promotionRecords, of: ShopSchema.promotionTable)
-            }
-        } catch {
-            let failure = error
-            guard let outbox, ConnectionState.isUnreachable(failure) else { throw failure }
-            connection.markOffline(at: now)
-            if let cached { return cached }
-            // Restarted during an outage: the menu as this counter last read it.
-            guard let drinks = try await outbox.remembered(ShopSchema.drinkTable) else { throw failure }
-            drinkRecords = drinks
-            promotionRecords = try await outbox.remembered(ShopSchema.promotionTable) ?? []
-        }
-        var problems: [String] = []
-        var drinks: [Drink] = []
-        for record in drinkRecords {
-            do { drinks.append(try DrinkRecord.drink(from: record)) } catch { problems.append(error.description) }
-        }
-        let names = Set(drinks.map(\.name))
-        var promotions: [Promotion] = []
-        for record in promotionRecords {
-            do {
-                promotions.append(try PromotionRecord.promotion(from: record.fields, knownDrinks: names))
-            } catch {
-                problems.append("promotion record \(record.id): \(error)")
-            }
-        }
-        let catalog = Catalog(menu: Menu(drinks: drinks), promotions: promotions, problems: problems, loadedAt: now)
-        catalogCache.withLock { $0 = catalog }
-        return catalog
-    }
-
-    func forgetCatalog() {
-        catalogCache.withLock { $0 = nil }
-    }
-
-    /// The raw `Drink` records, for `menu --json`.
-    public func drinkRecords() async throws(ShopError) -> [Record] {
-        do { return try await store.allRecords(in: ShopSchema.drinkTable) } catch { throw .store(error) }
     }
 }

@@ -1,9 +1,10 @@
 import Airtable
 import DrinkShopCore
 
-/// Everything the shop's services can refuse, with a message a person at the counter understands.
+/// Everything the shop's services can refuse, with context, and a message a person at the counter
+/// understands. Callers decide by case, never by reading the message.
 public enum ShopError: Error, Sendable, CustomStringConvertible {
-    /// The store failed (unreachable, refused, rate limited…).
+    /// The store failed (unreachable, refused, rate limited, a local file failing…).
     case store(AirtableError)
     /// A record in the store cannot be read as the shop expects; names the table, record and field.
     case storedData(String)
@@ -15,10 +16,24 @@ public enum ShopError: Error, Sendable, CustomStringConvertible {
     case rule(OrderRuleViolation, drink: String, line: Int?)
     /// A status change that the order's status does not allow.
     case status(OrderStatusError)
-    /// Another order problem (line numbers, names…).
-    case order(String)
+    /// The order itself was refused (no lines, a line that does not exist, nothing to change…).
+    case order(OrderError)
+    /// A name (who the order is for, who placed it, who logs in) was refused.
+    case name(PersonNameError)
+    /// An order with several drinks was edited without saying which drink.
+    case whichLine(OrderNumber, lineCount: Int)
+    /// An edit named a drink the order does not have.
+    case noSuchLine(OrderNumber, line: Int, lineCount: Int)
+    /// The drink of a line has left the menu, so the line cannot be repriced.
+    case drinkNoLongerOnMenu(String)
     /// No order with this number today.
     case noSuchOrder(OrderNumber)
+    /// The order is not among this counter's unsent orders, and the store that may hold it cannot be reached.
+    case notFoundWhileOffline(OrderNumber, AirtableError)
+    /// Someone not on the staff tried to log in at the counter.
+    case notStaff(name: String, role: UserRole)
+    /// No free pickup number was found after this many tries.
+    case pickupNumbersExhausted(attempts: Int)
     /// The store lacks tables or fields the shop needs.
     case missingSchema([String])
 
@@ -30,26 +45,47 @@ public enum ShopError: Error, Sendable, CustomStringConvertible {
         case .drink(let error, let line): return prefix(line) + error.description
         case .rule(let violation, let drink, let line): return prefix(line) + "\(drink): \(violation)"
         case .status(let error): return error.description
-        case .order(let detail): return detail
+        case .order(let error): return error.description
+        case .name(let error): return error.description
+        case .whichLine(let number, let count):
+            return "order \(number) has \(count) drinks; say which: edit \(number) <1-\(count)> …"
+        case .noSuchLine(let number, let line, let count):
+            return "order \(number) has \(count) drink\(count == 1 ? "" : "s"); there is no drink \(line)"
+        case .drinkNoLongerOnMenu(let name): return "\(name) is no longer on the menu, so its line cannot be repriced"
         case .noSuchOrder(let number): return "there is no order \(number) today"
+        case .notFoundWhileOffline(let number, let error):
+            return "order \(number) is not among this counter's unsent orders, and the store cannot be reached (\(error))"
+        case .notStaff(let name, let role): return "\(name) is a \(role.rawValue), not staff"
+        case .pickupNumbersExhausted(let attempts):
+            return "could not claim a pickup number after \(attempts) tries; is another counter claiming numbers in a loop?"
         case .missingSchema(let missing):
             return "the base lacks what the shop needs: " + missing.joined(separator: "; ")
                 + " (run `drinkshop setup`)"
         }
     }
 
+    /// Whether this means the store could not be reached (see `AirtableError.isUnreachable`); a local
+    /// file failing is not.
+    public var isUnreachable: Bool {
+        if case .store(let error) = self { return error.isUnreachable }
+        return false
+    }
+
     private func prefix(_ line: Int?) -> String { line.map { "drink \($0): " } ?? "" }
 }
 
 extension ShopError {
-    /// Wraps any error from the domain or the store.
+    /// Wraps an error of the domain (whose throwing functions are untyped) or the store.
     static func wrap(_ error: any Error) -> ShopError {
         switch error {
         case let error as ShopError: return error
         case let error as AirtableError: return .store(error)
         case let error as OrderStatusError: return .status(error)
+        case let error as OrderError: return .order(error)
+        case let error as PersonNameError: return .name(error)
+        case let error as StoredOrderError: return .storedData("\(error)")
         case let error as SeedError: return .seed(error)
-        default: return .order("\(error)")
+        default: return .storedData("\(error)")
         }
     }
 }

@@ -96,7 +96,7 @@ enum DrinkShopCLI {
         }
         let interpreter = ShopInterpreter(shop: shop, output: output, style: style, defaultStaff: staff,
                                           confirm: interactive ? askAtCounter : nil)
-        let drinkCount = (try? await shop.menu().count) ?? 0
+        let drinkCount = (try? await shop.catalog.menu().count) ?? 0
         var header = style.paint("可不可熟成紅茶 KEBUKE · DrinkShop", .bold) + "\n"
             + "\(storeDescription) · \(drinkCount) drinks · staff: \(staff) (login NAME to change) · help for commands\n"
         if shop.isOffline, let outbox = shop.outbox {

@@ -21,7 +21,7 @@ struct EmbeddedStore {
                 var drinks = 0
                 var promotions = 0
                 for file in ["menu.json", "promotions.json"] where FileManager.default.fileExists(atPath: "\(seeds)/\(file)") {
-                    let report = try await shop.seed(contentsOf: "\(seeds)/\(file)")
+                    let report = try await shop.seeder.seed(contentsOf: "\(seeds)/\(file)")
                     drinks += report.drinks.created
                     promotions += report.promotions.created
                 }

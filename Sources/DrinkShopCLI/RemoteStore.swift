@@ -77,11 +77,7 @@ struct RemoteStore {
         } catch {
             if error.isNotFound || error.apiError?.status == 403 { return nil }
             // Unreachable now: the shop works from its outbox and says so; nothing to point at yet.
-            switch error {
-            case .transport, .timedOut: return nil
-            case .api(let api) where [502, 503, 504].contains(api.status): return nil
-            default: break
-            }
+            if error.isUnreachable { return nil }
             if error.apiError?.status == 401 {
                 return "\(error): check AIRTABLE_TOKEN for \(description)"
             }

@@ -32,7 +32,7 @@ public final class LocalBase: SchemaEditing, @unchecked Sendable {
     /// - Parameters:
     ///   - clock: the time of createdTime, lastModifiedTime and offset expiry (injectable for tests).
     ///   - iteratorLifetime: how long an unused offset stays valid.
-    /// - Throws: `.transport` when the file cannot be opened or is not a base.
+    /// - Throws: `.localStore` when the file cannot be opened or is not a base.
     public init(path: String, clock: @escaping @Sendable () -> Date = Date.init,
                 iteratorLifetime: Duration = .seconds(600)) throws(AirtableError)
     {
@@ -127,9 +127,9 @@ public final class LocalBase: SchemaEditing, @unchecked Sendable {
         case let error as AirtableError: return error
         case let error as APIError: return .api(error)
         case let error as SQLiteError where error.isBusy:
-            return .transport("the local base \(path) stayed locked by another writer: \(error.message)")
-        case let error as SQLiteError: return .transport("the local base \(path) failed: \(error)")
-        default: return .transport("the local base \(path) failed: \(error)")
+            return .localStore("the local base \(path) stayed locked by another writer: \(error.message)")
+        case let error as SQLiteError: return .localStore("the local base \(path) failed: \(error)")
+        default: return .localStore("the local base \(path) failed: \(error)")
         }
     }
 

@@ -42,13 +42,13 @@ import Testing
     @Test func answersLostOnTheWayBackNeverDuplicateOrdersOrPickupNumbers() async throws {
         try await ServerHarness.with { server in
             try await Shop(store: server.base).createMissingSchema()
-            _ = try await Shop(store: server.base).seed(contentsOf: Repository.menu)
+            _ = try await Shop(store: server.base).seeder.seed(contentsOf: Repository.menu)
             let dropping = DroppingTransport(every: 3)
             let shop = Shop(store: try server.client(transport: dropping, retry: RetryPolicy(initialBackoff: 0.01)))
 
             var orders: [StoredOrder] = []
-            for index in 1...6 { orders.append(try await shop.placeOrder(Self.draft("guest \(index)", cups: index % 3 + 1), placedBy: "Ben")) }
-            let edited = try await shop.editOrder(.pickup(orders[0].order.pickupNumber), line: 1,
+            for index in 1...6 { orders.append(try await shop.orders.place(Self.draft("guest \(index)", cups: index % 3 + 1), placedBy: "Ben")) }
+            let edited = try await shop.orders.edit(.pickup(orders[0].order.pickupNumber), line: 1,
                                                   change: LineChangeDraft(options: [.size(.large)], quantity: 2))
             orders[0] = edited
 
@@ -57,7 +57,7 @@ import Testing
             // Each claim whose answer was lost came back as taken and the next number was claimed: gaps.
             #expect(tickets > orders.count)
             #expect(numbers == orders.map(\.order.pickupNumber).sorted())
-            let stored = try await shop.order(.pickup(edited.order.pickupNumber))
+            let stored = try await shop.orders.find(.pickup(edited.order.pickupNumber))
             #expect(stored.order.lines[0].size == .large && stored.order.lines[0].quantity == 2)
             #expect(stored.recordIDs == edited.recordIDs)
         }
@@ -76,10 +76,10 @@ import Testing
             return response
         }) { server in
             try await Shop(store: server.base).createMissingSchema()
-            _ = try await Shop(store: server.base).seed(contentsOf: Repository.menu)
+            _ = try await Shop(store: server.base).seeder.seed(contentsOf: Repository.menu)
             let client = try server.client(retry: RetryPolicy(initialBackoff: 0.01), deadline: 30, attemptTimeout: 1)
             let shop = Shop(store: client)
-            let order = try await shop.placeOrder(Self.draft("Amy", cups: 2), placedBy: "Ben")
+            let order = try await shop.orders.place(Self.draft("Amy", cups: 2), placedBy: "Ben")
 
             let (numbers, tickets) = try await Self.audit(server, orders: [order])
             #expect(numbers == [2], "ticket 1 was claimed, its answer lost, and the retry read it as taken")

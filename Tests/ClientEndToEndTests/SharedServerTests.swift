@@ -12,7 +12,7 @@ import Testing
     @Test func twoCountersPlacingOrdersAtOnceGetUniquePickupNumbers() async throws {
         try await ServerHarness.with { server in
             try await Shop(store: server.base).createMissingSchema()
-            _ = try await Shop(store: server.base).seed(contentsOf: Repository.menu)
+            _ = try await Shop(store: server.base).seeder.seed(contentsOf: Repository.menu)
             // Two clients with their own throttles, as two processes would have.
             let counters = [Shop(store: try server.client()), Shop(store: try server.client())]
             let placed = try await withThrowingTaskGroup(of: [StoredOrder].self) { group in
@@ -24,7 +24,7 @@ import Testing
                                 LineDraft(drink: "熟成紅茶", options: [.size(.large), .ice(.less), .sugar(.half)]),
                                 LineDraft(drink: "白玉歐蕾", options: [.size(.medium), .ice(.regular), .sugar(.less)]),
                             ])
-                            orders.append(try await shop.placeOrder(draft, placedBy: "counter \(index + 1)"))
+                            orders.append(try await shop.orders.place(draft, placedBy: "counter \(index + 1)"))
                         }
                         return orders
                     }
@@ -38,7 +38,7 @@ import Testing
             let lines = try await server.base.allRecords(in: ShopSchema.orderTable)
             #expect(lines.count == 32)
             #expect(Set(lines.compactMap { $0.fields["ref"]?.stringValue }).count == 32)
-            let (orders, problems) = try await counters[0].todaysOrders()
+            let (orders, problems) = try await counters[0].orders.today()
             #expect(orders.map(\.order.pickupNumber) == Array(1...16))
             #expect(problems.isEmpty)
         }

@@ -22,11 +22,11 @@ import Testing
         }
         await note("schema") { try await shop.createMissingSchema().joined(separator: ", ") }
         await note("missing") { try await shop.missingSchema().joined(separator: ", ") }
-        await note("seed menu") { "\(try await shop.seed(contentsOf: Repository.menu))" }
-        await note("seed promotions") { "\(try await shop.seed(contentsOf: Repository.promotions))" }
-        await note("seed again") { "\(try await shop.seed(contentsOf: Repository.menu))" }
-        await note("menu") { try await shop.menu(refresh: true).names.sorted().joined(separator: " ") }
-        await note("promotions") { try await shop.promotions().map(\.name).sorted().joined(separator: " ") }
+        await note("seed menu") { "\(try await shop.seeder.seed(contentsOf: Repository.menu))" }
+        await note("seed promotions") { "\(try await shop.seeder.seed(contentsOf: Repository.promotions))" }
+        await note("seed again") { "\(try await shop.seeder.seed(contentsOf: Repository.menu))" }
+        await note("menu") { try await shop.catalog.menu(refresh: true).names.sorted().joined(separator: " ") }
+        await note("promotions") { try await shop.catalog.promotions().map(\.name).sorted().joined(separator: " ") }
 
         let orders: [(OrderDraft, String)] = [
             (OrderDraft(orderName: "Amy", lines: [
@@ -46,30 +46,31 @@ import Testing
             (OrderDraft(lines: [LineDraft(drink: "雪藏紅茶", options: [.size(.large), .ice(.iceFree), .sugar(.half)])]), "Ben"),
         ]
         for (index, (draft, staff)) in orders.enumerated() {
-            await note("order \(index + 1)") { describe(try await shop.placeOrder(draft, placedBy: staff)) }
+            await note("order \(index + 1)") { describe(try await shop.orders.place(draft, placedBy: staff)) }
         }
         await note("edit #1 line 2") {
-            describe(try await shop.editOrder(.pickup(1), line: 2, change: LineChangeDraft(options: [.size(.large), .sugar(.light)],
+            describe(try await shop.orders.edit(.pickup(1), line: 2, change: LineChangeDraft(options: [.size(.large), .sugar(.light)],
                                                                                         clearAddOns: true, quantity: 2)))
         }
-        await note("edit #2") { describe(try await shop.editOrder(.pickup(2), line: nil, change: LineChangeDraft(quantity: 4))) }
-        await note("edit #1 without a line") { describe(try await shop.editOrder(.pickup(1), line: nil, change: LineChangeDraft(quantity: 1))) }
-        await note("advance #2") { describe(try await shop.advanceOrder(.pickup(2))) }
-        await note("advance #2 again") { describe(try await shop.advanceOrder(.pickup(2))) }
-        await note("edit #2 after preparing") { describe(try await shop.editOrder(.pickup(2), line: nil, change: LineChangeDraft(quantity: 1))) }
-        await note("cancel #3") { describe(try await shop.cancelOrder(.pickup(3), reason: "客人改變心意")) }
-        await note("cancel #3 again") { describe(try await shop.cancelOrder(.pickup(3), reason: nil)) }
-        await note("delete #4") { describe(try await shop.deleteOrder(.pickup(4))) }
-        await note("delete #4 again") { describe(try await shop.deleteOrder(.pickup(4))) }
-        await note("order #5") { describe(try await shop.order(.pickup(5))) }
+        await note("edit #2") { describe(try await shop.orders.edit(.pickup(2), line: nil, change: LineChangeDraft(quantity: 4))) }
+        await note("edit #1 without a line") { describe(try await shop.orders.edit(.pickup(1), line: nil, change: LineChangeDraft(quantity: 1))) }
+        await note("advance #2") { describe(try await shop.orders.advance(.pickup(2))) }
+        await note("advance #2 again") { describe(try await shop.orders.advance(.pickup(2))) }
+        await note("edit #2 after preparing") { describe(try await shop.orders.edit(.pickup(2), line: nil, change: LineChangeDraft(quantity: 1))) }
+        await note("cancel #3") { describe(try await shop.orders.cancel(.pickup(3), reason: "客人改變心意")) }
+        await note("cancel #3 again") { describe(try await shop.orders.cancel(.pickup(3), reason: nil)) }
+        await note("delete #4") { describe(try await shop.orders.delete(.pickup(4))) }
+        await note("delete #4 again") { describe(try await shop.orders.delete(.pickup(4))) }
+        await note("order #5") { describe(try await shop.orders.find(.pickup(5))) }
         await note("orders") {
-            let (orders, problems) = try await shop.todaysOrders()
+            let (orders, problems) = try await shop.orders.today()
             return orders.map(describe).joined(separator: " | ") + " problems: \(problems)"
         }
         await note("records") {
-            let records = try await shop.todaysOrderRecords()
+            // What `orders --json` prints: every line record of today's orders.
+            let records = try JSONParser.parse(try await shop.orders.todaysJSON(selecting: { $0 })).arrayValue ?? []
             let cells = records.map { record in
-                record.fields.filter { $0.key != "businessDay" }.sorted { $0.key < $1.key }
+                (record["fields"]?.objectValue ?? [:]).filter { $0.key != "businessDay" }.sorted { $0.key < $1.key }
                     .map { "\($0.key)=\($0.value)" }.joined(separator: ",")
             }
             return cells.sorted().joined(separator: "\n")

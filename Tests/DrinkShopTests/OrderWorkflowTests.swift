@@ -11,7 +11,7 @@ import Testing
             fixture.line("白玉歐蕾", [.size(.large), .sugar(.half), .ice(.less)], quantity: 2),
             fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.hot), .addOn(.whiteTapioca)], note: "去冰塊"),
         ])
-        let stored = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
+        let stored = try await fixture.shop.orders.place(draft, placedBy: "Ken")
         #expect(stored.order.pickupNumber == 1)
         #expect(stored.order.subtotal == 70 * 2 + 45)
         let records = try await fixture.records("OrderDrink").sorted { ($0.fields["line"]?.intValue ?? 0) < ($1.fields["line"]?.intValue ?? 0) }
@@ -35,7 +35,7 @@ import Testing
         let numbers = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<20 {
                 let shop = index.isMultiple(of: 2) ? fixture.shop : other
-                group.addTask { try await shop.placeOrder(draft, placedBy: "Ken").order.pickupNumber }
+                group.addTask { try await shop.orders.place(draft, placedBy: "Ken").order.pickupNumber }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -46,23 +46,23 @@ import Testing
     @Test func aNewBusinessDayStartsAgainAtOne() async throws {
         let fixture = try await ShopFixture()
         let draft = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.half), .ice(.less)])])
-        _ = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
-        _ = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
+        _ = try await fixture.shop.orders.place(draft, placedBy: "Ken")
+        _ = try await fixture.shop.orders.place(draft, placedBy: "Ken")
         fixture.clock.advance(by: 86_400)
-        let tomorrow = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
+        let tomorrow = try await fixture.shop.orders.place(draft, placedBy: "Ken")
         #expect(tomorrow.order.pickupNumber == 1)
-        let (orders, _) = try await fixture.shop.todaysOrders()
+        let (orders, _) = try await fixture.shop.orders.today()
         #expect(orders.map(\.order.pickupNumber) == [1])
     }
 
     @Test func unknownAndAmbiguousDrinksAreExplained() async throws {
         let fixture = try await ShopFixture()
         let typo = OrderDraft(lines: [fixture.line("白玉歐雷", [.size(.large), .sugar(.half), .ice(.less)])])
-        await #expect { try await fixture.shop.placeOrder(typo, placedBy: "Ken") } throws: { error in
+        await #expect { try await fixture.shop.orders.place(typo, placedBy: "Ken") } throws: { error in
             "\(error)".contains("did you mean 白玉歐蕾")
         }
         let vague = OrderDraft(lines: [fixture.line("熟成", [.size(.large), .sugar(.half), .ice(.less)])])
-        await #expect { try await fixture.shop.placeOrder(vague, placedBy: "Ken") } throws: { error in
+        await #expect { try await fixture.shop.orders.place(vague, placedBy: "Ken") } throws: { error in
             "\(error)".contains("熟成紅茶") && "\(error)".contains("熟成歐蕾")
         }
         #expect(try await fixture.records("OrderDrink").isEmpty)
@@ -76,7 +76,7 @@ import Testing
     func ruleViolationsNameTheRuleAndWriteNothing(options: [DrinkOption], mention: String) async throws {
         let fixture = try await ShopFixture()
         let draft = OrderDraft(lines: [fixture.line("白玉歐蕾", options)])
-        await #expect { try await fixture.shop.placeOrder(draft, placedBy: "Ken") } throws: { error in
+        await #expect { try await fixture.shop.orders.place(draft, placedBy: "Ken") } throws: { error in
             "\(error)".contains(mention)
         }
         #expect(try await fixture.records("OrderDrink").isEmpty)
@@ -86,52 +86,52 @@ import Testing
     @Test func soldOutAndColdOnlyDrinksAreRefused() async throws {
         let fixture = try await ShopFixture()
         let soldOut = OrderDraft(lines: [fixture.line("草莓檸果", [.size(.large), .sugar(.half), .ice(.less)])])
-        await #expect { try await fixture.shop.placeOrder(soldOut, placedBy: "Ken") } throws: { "\($0)".contains("sold out") }
+        await #expect { try await fixture.shop.orders.place(soldOut, placedBy: "Ken") } throws: { "\($0)".contains("sold out") }
         let hot = OrderDraft(lines: [fixture.line("雲蓋熟成", [.size(.large), .sugar(.half), .ice(.hot)])])
-        await #expect { try await fixture.shop.placeOrder(hot, placedBy: "Ken") } throws: { "\($0)".contains("hot") }
+        await #expect { try await fixture.shop.orders.place(hot, placedBy: "Ken") } throws: { "\($0)".contains("hot") }
         // A one-size drink (the real menu has some; the seeds do not, as the KEBUKE app needs a large price).
         let directory = try TemporaryDirectory()
         let oneSize = try directory.file("one-size.json", contents: """
             [{"name": "雪藏奶茶", "category": "調茶", "medium": 69, "description": "冰淇淋奶茶"}]
             """)
-        _ = try await fixture.shop.seed(contentsOf: oneSize)
+        _ = try await fixture.shop.seeder.seed(contentsOf: oneSize)
         let large = OrderDraft(lines: [fixture.line("雪藏奶茶", [.size(.large), .sugar(.half), .ice(.less)])])
-        await #expect { try await fixture.shop.placeOrder(large, placedBy: "Ken") } throws: { "\($0)".contains("大杯") }
+        await #expect { try await fixture.shop.orders.place(large, placedBy: "Ken") } throws: { "\($0)".contains("大杯") }
         let medium = OrderDraft(lines: [fixture.line("雪藏奶茶", [.size(.medium), .sugar(.half), .ice(.less)])])
-        #expect(try await fixture.shop.placeOrder(medium, placedBy: "Ken").order.total == 69)
+        #expect(try await fixture.shop.orders.place(medium, placedBy: "Ken").order.total == 69)
     }
 
     @Test func editingRepricesAndIsOnlyAllowedWhilePlaced() async throws {
         let fixture = try await ShopFixture()
         let draft = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.half), .ice(.less)])])
-        let placed = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
+        let placed = try await fixture.shop.orders.place(draft, placedBy: "Ken")
         #expect(placed.order.total == 35)
-        let edited = try await fixture.shop.editOrder(.pickup(1), line: nil,
+        let edited = try await fixture.shop.orders.edit(.pickup(1), line: nil,
                                                       change: LineChangeDraft(options: [.size(.large), .addOn(.whiteTapioca)], quantity: 2))
         // Two large cups with 白玉 (50 each); second cup half price takes 20 off the cup, not the add-on.
         #expect(edited.order.subtotal == 100)
         #expect(edited.order.discount == 20)
-        let reread = try await fixture.shop.order(.pickup(1))
+        let reread = try await fixture.shop.orders.find(.pickup(1))
         #expect(reread.order.total == 80)
         #expect(try await fixture.records("OrderDrink").count == 1)
 
-        _ = try await fixture.shop.advanceOrder(.pickup(1))
-        await #expect { try await fixture.shop.editOrder(.pickup(1), line: nil, change: LineChangeDraft(quantity: 3)) }
+        _ = try await fixture.shop.orders.advance(.pickup(1))
+        await #expect { try await fixture.shop.orders.edit(.pickup(1), line: nil, change: LineChangeDraft(quantity: 3)) }
             throws: { "\($0)".contains("only placed orders can be edited") }
     }
 
     @Test func statusMovesOnThenStopsAndCancelKeepsTheReason() async throws {
         let fixture = try await ShopFixture()
         let draft = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.half), .ice(.less)])])
-        _ = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
-        _ = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
-        #expect(try await fixture.shop.advanceOrder(.pickup(1)).order.status == .preparing)
-        #expect(try await fixture.shop.advanceOrder(.pickup(1)).order.status == .ready)
-        await #expect(throws: ShopError.self) { try await fixture.shop.cancelOrder(.pickup(1), reason: nil) }
-        #expect(try await fixture.shop.advanceOrder(.pickup(1)).order.status == .pickedUp)
-        await #expect(throws: ShopError.self) { try await fixture.shop.advanceOrder(.pickup(1)) }
+        _ = try await fixture.shop.orders.place(draft, placedBy: "Ken")
+        _ = try await fixture.shop.orders.place(draft, placedBy: "Ken")
+        #expect(try await fixture.shop.orders.advance(.pickup(1)).order.status == .preparing)
+        #expect(try await fixture.shop.orders.advance(.pickup(1)).order.status == .ready)
+        await #expect(throws: ShopError.self) { try await fixture.shop.orders.cancel(.pickup(1), reason: nil) }
+        #expect(try await fixture.shop.orders.advance(.pickup(1)).order.status == .pickedUp)
+        await #expect(throws: ShopError.self) { try await fixture.shop.orders.advance(.pickup(1)) }
 
-        let cancelled = try await fixture.shop.cancelOrder(.pickup(2), reason: "customer left")
+        let cancelled = try await fixture.shop.orders.cancel(.pickup(2), reason: "customer left")
         #expect(cancelled.order.status == .cancelled)
         let record = try #require(try await fixture.records("OrderDrink").first { $0.fields["pickupNumber"] == 2 })
         #expect(record.fields["status"] == "cancelled" && record.fields["cancelReason"] == "customer left")
@@ -141,10 +141,10 @@ import Testing
         let fixture = try await ShopFixture()
         let draft = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.half), .ice(.less)]),
                                        fixture.line("冷露歐蕾", [.size(.large), .sugar(.half), .ice(.less)])])
-        _ = try await fixture.shop.placeOrder(draft, placedBy: "Ken")
-        _ = try await fixture.shop.deleteOrder(.pickup(1))
+        _ = try await fixture.shop.orders.place(draft, placedBy: "Ken")
+        _ = try await fixture.shop.orders.delete(.pickup(1))
         #expect(try await fixture.records("OrderDrink").isEmpty)
-        await #expect { try await fixture.shop.deleteOrder(.pickup(1)) } throws: { "\($0)".contains("no order #1") }
+        await #expect { try await fixture.shop.orders.delete(.pickup(1)) } throws: { "\($0)".contains("no order #1") }
     }
 
     @Test func ordersTheKEBUKEAppWroteShowUp() async throws {
@@ -153,7 +153,7 @@ import Testing
             "drinkName": "白玉歐蕾", "size": "大杯", "ice": "少冰", "sugar": "半糖", "addOns": ["加白玉"], "price": 150,
             "orderName": "Joanna", "numberOfCups": 2, "imageUrl": "https://example.com/a.jpg",
         ])
-        let (orders, problems) = try await fixture.shop.todaysOrders()
+        let (orders, problems) = try await fixture.shop.orders.today()
         #expect(problems.isEmpty)
         let order = try #require(orders.first)
         #expect(order.isForeign && order.order.orderName == "Joanna" && order.order.total == 150)
@@ -162,22 +162,22 @@ import Testing
 
     @Test func staffLogInOnceAndCustomersCannot() async throws {
         let fixture = try await ShopFixture()
-        #expect(try await fixture.shop.logIn(name: "Ken").isNew)
-        #expect(try await fixture.shop.logIn(name: " Ken ").isNew == false)
+        #expect(try await fixture.shop.staff.logIn(name: "Ken").isNew)
+        #expect(try await fixture.shop.staff.logIn(name: " Ken ").isNew == false)
         _ = try await fixture.base.createRecord(in: "User", ["name": "Amy", "role": "customer"])
-        await #expect(throws: ShopError.self) { try await fixture.shop.logIn(name: "Amy") }
-        await #expect(throws: ShopError.self) { try await fixture.shop.logIn(name: "   ") }
+        await #expect(throws: ShopError.self) { try await fixture.shop.staff.logIn(name: "Amy") }
+        await #expect(throws: ShopError.self) { try await fixture.shop.staff.logIn(name: "   ") }
     }
 
     @Test func theDailyReportAddsUp() async throws {
         let fixture = try await ShopFixture()
         let two = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.half), .ice(.less)], quantity: 2)])
         let one = OrderDraft(lines: [fixture.line("白玉歐蕾", [.size(.large), .sugar(.half), .ice(.less), .addOn(.whiteTapioca)])])
-        _ = try await fixture.shop.placeOrder(two, placedBy: "Ken")
-        _ = try await fixture.shop.placeOrder(one, placedBy: "Ken")
-        _ = try await fixture.shop.placeOrder(one, placedBy: "Ken")
-        _ = try await fixture.shop.cancelOrder(.pickup(3), reason: "changed mind")
-        let (orders, _) = try await fixture.shop.todaysOrders()
+        _ = try await fixture.shop.orders.place(two, placedBy: "Ken")
+        _ = try await fixture.shop.orders.place(one, placedBy: "Ken")
+        _ = try await fixture.shop.orders.place(one, placedBy: "Ken")
+        _ = try await fixture.shop.orders.cancel(.pickup(3), reason: "changed mind")
+        let (orders, _) = try await fixture.shop.orders.today()
         let report = DailyReport(day: "2026-11-29", orders: orders.map(\.order))
         #expect(report.orders == 2 && report.cancelledOrders == 1)
         #expect(report.cups == 3)

@@ -87,11 +87,11 @@ final class FlakyStore: RecordStore {
             outbox = Outbox(store: local, location: outboxPath ?? "memory")
             try await outbox.prepare()
             shop = Shop(store: flaky, clock: ShopClock(timeZone: TestClock.taipei, now: { clock.now }), outbox: outbox)
-            _ = try await shop.menu()
+            _ = try await shop.catalog.menu()
         }
 
         func order(_ name: String = "Amy") async throws -> StoredOrder {
-            try await shop.placeOrder(OrderDraft(orderName: name, lines: [
+            try await shop.orders.place(OrderDraft(orderName: name, lines: [
                 LineDraft(drink: "熟成紅茶", options: [.size(.medium), .sugar(.half), .ice(.less)], quantity: 2),
             ]), placedBy: "Ken")
         }
@@ -105,25 +105,25 @@ final class FlakyStore: RecordStore {
         counter.flaky.unplug()
         let p1 = try await counter.order("Amy")
         let p2 = try await counter.order("Bo")
-        #expect(p1.isPending && p1.number == .pending(1))
-        #expect(p2.number == .pending(2))
+        #expect(p1.isUnsent && p1.number == .provisional(1))
+        #expect(p2.number == .provisional(2))
         #expect(counter.shop.isOffline)
         #expect(try await counter.outbox.count() == 2)
 
-        let (orders, problems) = try await counter.shop.todaysOrders()
-        #expect(orders.map(\.number) == [.pending(1), .pending(2)])
+        let (orders, problems) = try await counter.shop.orders.today()
+        #expect(orders.map(\.number) == [.provisional(1), .provisional(2)])
         #expect(problems.contains { $0.contains("cannot be reached") })
 
         counter.flaky.plugIn()
-        let sent = try await counter.shop.sendOutbox(force: true).sent
-        #expect(sent == [SentOrder(queuedAs: .pending(1), pickupNumber: 2), SentOrder(queuedAs: .pending(2), pickupNumber: 3)])
+        let sent = try await counter.shop.orders.sendUnsent(force: true).sent
+        #expect(sent == [SentOrder(queuedAs: .provisional(1), pickupNumber: 2), SentOrder(queuedAs: .provisional(2), pickupNumber: 3)])
         #expect(try await counter.outbox.count() == 0)
         #expect(!counter.shop.isOffline)
         let lines = try await counter.storedLines()
         #expect(lines.count == 3)
         #expect(Set(lines.compactMap { $0.fields["pickupNumber"]?.intValue }) == [1, 2, 3])
         // Sending again sends nothing.
-        #expect(try await counter.shop.sendOutbox(force: true).sent.isEmpty)
+        #expect(try await counter.shop.orders.sendUnsent(force: true).sent.isEmpty)
         #expect(try await counter.storedLines().count == 3)
     }
 
@@ -133,17 +133,17 @@ final class FlakyStore: RecordStore {
         _ = try await counter.order("Amy")
         _ = try await counter.order("Bo")
         _ = try await counter.order("Cy")
-        let edited = try await counter.shop.editOrder(.pending(1), line: nil, change: LineChangeDraft(options: [.size(.large)]))
+        let edited = try await counter.shop.orders.edit(.provisional(1), line: nil, change: LineChangeDraft(options: [.size(.large)]))
         #expect(edited.order.lines[0].size == .large)
-        _ = try await counter.shop.cancelOrder(.pending(2), reason: "left")
-        _ = try await counter.shop.deleteOrder(.pending(3))
-        let (orders, _) = try await counter.shop.todaysOrders()
+        _ = try await counter.shop.orders.cancel(.provisional(2), reason: "left")
+        _ = try await counter.shop.orders.delete(.provisional(3))
+        let (orders, _) = try await counter.shop.orders.today()
         #expect(orders.count == 2)
         #expect(orders[0].order.lines[0].size == .large)
         #expect(orders[1].order.status == .cancelled)
 
         counter.flaky.plugIn()
-        _ = try await counter.shop.sendOutbox(force: true).sent
+        _ = try await counter.shop.orders.sendUnsent(force: true).sent
         let lines = try await counter.storedLines()
         #expect(lines.count == 2)
         #expect(lines.contains { $0.fields["size"] == "大杯" && $0.fields["orderName"] == "Amy" })
@@ -155,10 +155,10 @@ final class FlakyStore: RecordStore {
         counter.flaky.loseAnswers()
         let kept = try await counter.order("Amy")
         // The number was claimed before the answer was lost: the order keeps it.
-        #expect(kept.isPending && kept.number == .pickup(1))
+        #expect(kept.isUnsent && kept.number == .pickup(1))
         #expect(try await counter.storedLines().count == 1)
         counter.flaky.plugIn()
-        let sent = try await counter.shop.sendOutbox(force: true).sent
+        let sent = try await counter.shop.orders.sendUnsent(force: true).sent
         #expect(sent == [SentOrder(queuedAs: .pickup(1), pickupNumber: 1)])
         let lines = try await counter.storedLines()
         #expect(lines.count == 1)
@@ -184,9 +184,9 @@ final class FlakyStore: RecordStore {
         _ = try await counter.order("refused")
         _ = try await counter.order("Bo")
         counter.flaky.plugIn()
-        let report = try await counter.shop.sendOutbox(force: true)
-        #expect(report.sent.map(\.queuedAs) == [.pending(1), .pending(3)])
-        #expect(report.refused.map(\.order) == [.pending(2)])
+        let report = try await counter.shop.orders.sendUnsent(force: true)
+        #expect(report.sent.map(\.queuedAs) == [.provisional(1), .provisional(3)])
+        #expect(report.refused.map(\.order) == [.provisional(2)])
         #expect(try await counter.outbox.count() == 1)
         #expect(try await counter.storedLines().count == 2)
     }
@@ -196,10 +196,10 @@ final class FlakyStore: RecordStore {
         counter.flaky.unplug()
         _ = try await counter.order()
         // Within the probe interval the store is not tried again: the order goes straight to the outbox.
-        #expect(try await counter.shop.sendOutbox(force: false).sent.isEmpty)
+        #expect(try await counter.shop.orders.sendUnsent(force: false).sent.isEmpty)
         counter.flaky.plugIn()
-        #expect(try await counter.shop.sendOutbox(force: false).sent.isEmpty)
+        #expect(try await counter.shop.orders.sendUnsent(force: false).sent.isEmpty)
         counter.fixture.clock.advance(by: 5)
-        #expect(try await counter.shop.sendOutbox(force: false).sent.count == 1)
+        #expect(try await counter.shop.orders.sendUnsent(force: false).sent.count == 1)
     }
 }

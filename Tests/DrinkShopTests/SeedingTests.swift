@@ -7,10 +7,10 @@ import Testing
 @Suite struct SeedingTests {
     @Test func seedsTheRealMenuAndReportsCounts() async throws {
         let fixture = try await ShopFixture(seeded: false)
-        let report = try await fixture.shop.seed(contentsOf: ShopFixture.seeds + "/menu.json")
+        let report = try await fixture.shop.seeder.seed(contentsOf: ShopFixture.seeds + "/menu.json")
         #expect(report.drinks.created >= 25)
         #expect(report.drinks.updated == 0 && report.drinks.unchanged == 0)
-        let menu = try await fixture.shop.menu(refresh: true)
+        let menu = try await fixture.shop.catalog.menu(refresh: true)
         #expect(Set(menu.drinks.map(\.category)) == Set(DrinkCategory.allCases))
         let latte = try #require(menu.drink(named: "白玉歐蕾"))
         #expect(latte.mediumPrice == 60 && latte.largePrice == 70 && latte.hotAvailable)
@@ -22,9 +22,9 @@ import Testing
     @Test func seedingTwiceChangesNothing() async throws {
         let fixture = try await ShopFixture()
         let before = try await fixture.records("Drink")
-        let again = try await fixture.shop.seed(contentsOf: ShopFixture.seeds + "/menu.json")
+        let again = try await fixture.shop.seeder.seed(contentsOf: ShopFixture.seeds + "/menu.json")
         #expect(again.drinks.created == 0 && again.drinks.updated == 0 && again.drinks.unchanged == before.count)
-        let promotions = try await fixture.shop.seed(contentsOf: ShopFixture.seeds + "/promotions.json")
+        let promotions = try await fixture.shop.seeder.seed(contentsOf: ShopFixture.seeds + "/promotions.json")
         #expect(promotions.promotions.created == 0 && promotions.promotions.updated == 0)
         #expect(try await fixture.records("Drink") == before)
     }
@@ -38,9 +38,9 @@ import Testing
                                    "description":"帶有濃穩果香的經典紅茶","englishName":"Aged Black Tea"}},
                         {"fields":{"name":"冬瓜檸檬","category":"調茶","medium":45}}]}
             """)
-        let report = try await fixture.shop.seed(contentsOf: file)
+        let report = try await fixture.shop.seeder.seed(contentsOf: file)
         #expect(report.drinks == .init(created: 1, updated: 2, unchanged: 0))
-        let menu = try await fixture.shop.menu(refresh: true)
+        let menu = try await fixture.shop.catalog.menu(refresh: true)
         #expect(menu.drink(named: "白玉歐蕾")?.mediumPrice == 65)
         #expect(menu.drink(named: "熟成紅茶")?.largePrice == nil)
         #expect(menu.drink(named: "冬瓜檸檬")?.available == true)
@@ -53,9 +53,9 @@ import Testing
             [{"name":"熟成紅茶","category":"單品茶","medium":35,"large":40},
              {"name":"雪藏紅茶","category":"調茶","medium":60,"available":false,"image":[{"url":"https://example.com/x.jpg"}]}]
             """)
-        let report = try await fixture.shop.seed(contentsOf: file)
+        let report = try await fixture.shop.seeder.seed(contentsOf: file)
         #expect(report.drinks.created == 2)
-        let menu = try await fixture.shop.menu(refresh: true)
+        let menu = try await fixture.shop.catalog.menu(refresh: true)
         #expect(menu.drink(named: "雪藏紅茶")?.available == false)
         #expect(menu.drink(named: "雪藏紅茶")?.imageURLs == ["https://example.com/x.jpg"])
     }
@@ -87,7 +87,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let file = try directory.file("bad.json", contents: contents)
         do {
-            _ = try await fixture.shop.seed(contentsOf: file)
+            _ = try await fixture.shop.seeder.seed(contentsOf: file)
             Issue.record("the bad file was accepted")
         } catch {
             guard case .seed(let seedError) = error else {
@@ -104,14 +104,14 @@ import Testing
 
     @Test func aMissingFileSaysSo() async throws {
         let fixture = try await ShopFixture()
-        await #expect(throws: ShopError.self) { try await fixture.shop.seed(contentsOf: "/nonexistent/menu.json") }
+        await #expect(throws: ShopError.self) { try await fixture.shop.seeder.seed(contentsOf: "/nonexistent/menu.json") }
     }
 
     @Test func promotionsFromTheSeedPriceOrders() async throws {
         let fixture = try await ShopFixture()
-        let promotions = try await fixture.shop.promotions()
+        let promotions = try await fixture.shop.catalog.promotions()
         #expect(promotions.contains { $0.name == "第二杯半價" && $0.kind == .secondCupHalfPrice })
-        let banners = try await fixture.shop.banners()
+        let banners = try await fixture.shop.catalog.banners()
         #expect(banners.contains { $0.text.contains("第二杯半價") })
         // Not started yet on the test day (29 November): no banner.
         #expect(!banners.contains { $0.text.contains("買一送一") })

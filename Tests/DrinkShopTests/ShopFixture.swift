@@ -33,8 +33,8 @@ struct ShopFixture {
         shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: now))
         try await shop.createMissingSchema()
         if seeded {
-            _ = try await shop.seed(contentsOf: ShopFixture.seeds + "/menu.json")
-            _ = try await shop.seed(contentsOf: ShopFixture.seeds + "/promotions.json")
+            _ = try await shop.seeder.seed(contentsOf: ShopFixture.seeds + "/menu.json")
+            _ = try await shop.seeder.seed(contentsOf: ShopFixture.seeds + "/promotions.json")
         }
     }
 

@@ -43,7 +43,7 @@ import Testing
         #expect {
             _ = try LocalBase(path: path)
         } throws: { error in
-            guard case .transport(let detail)? = error as? AirtableError else { return false }
+            guard case .localStore(let detail)? = error as? AirtableError else { return false }
             return detail.contains(path)
         }
         let missingDirectory = "/nonexistent-\(UUID().uuidString)/base.sqlite"

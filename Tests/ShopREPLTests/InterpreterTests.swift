@@ -23,8 +23,8 @@ struct Counter {
         try await shop.createMissingSchema()
         let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Seeds").path
-        _ = try await shop.seed(contentsOf: seeds + "/menu.json")
-        _ = try await shop.seed(contentsOf: seeds + "/promotions.json")
+        _ = try await shop.seeder.seed(contentsOf: seeds + "/menu.json")
+        _ = try await shop.seeder.seed(contentsOf: seeds + "/promotions.json")
         output = CapturedOutput()
         interpreter = ShopInterpreter(shop: shop, output: output, defaultStaff: "counter", confirm: confirm)
     }

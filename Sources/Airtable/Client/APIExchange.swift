@@ -73,7 +73,7 @@ extension AirtableClient {
                 // The server now refuses this base for everyone: hold every task of the process.
                 throttle.hold(until: clock.now() + wait)
                 failure = .rateLimited(retryAfter: wait)
-            case 502, 503, 504:
+            case let status where APIError.isGatewayFailure(status: status):
                 // A gateway timeout may come after the server applied the request.
                 if response.status == 504, exchange.repetition == .onlyIfNotSent { throw .api(apiError(response)) }
                 failure = .api(apiError(response))

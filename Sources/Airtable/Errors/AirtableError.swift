@@ -38,6 +38,13 @@ public struct APIError: Error, Sendable, Hashable {
 }
 
 extension APIError {
+    /// Whether a gateway in front of the base failed (502, 503, 504): the base may be fine but cannot be
+    /// reached right now. Retried by the client; read as "unreachable" by the shop.
+    public var isGatewayFailure: Bool { APIError.isGatewayFailure(status: status) }
+
+    /// 502, 503 and 504: the rule written once.
+    public static func isGatewayFailure(status: Int) -> Bool { (502...504).contains(status) }
+
     public static let authenticationRequired = APIError(
         status: 401, type: "AUTHENTICATION_REQUIRED", message: "Authentication required")
     public static let modelNotFound = APIError(
@@ -122,6 +129,9 @@ public enum AirtableError: Error, Sendable, Hashable {
     case api(APIError)
     /// The server could not be reached or the connection broke; the text says how.
     case transport(String)
+    /// A store on this machine (a LocalBase file) failed: locked, full, unreadable. The text names the file
+    /// and says how. Never a sign that a remote base is unreachable.
+    case localStore(String)
     /// Too many requests; retry after this many seconds, if the server said.
     case rateLimited(retryAfter: Double?)
     /// A response was not what the API promises.
@@ -133,6 +143,17 @@ public enum AirtableError: Error, Sendable, Hashable {
     public var apiError: APIError? {
         if case .api(let error) = self { return error }
         return nil
+    }
+
+    /// Whether this means the remote base could not be reached (as opposed to refusing the request, or a
+    /// local file failing): a lost connection, a deadline passed, or a gateway failing in front of it.
+    /// The one place that decides; the client's retries and the shop's outbox both ask it.
+    public var isUnreachable: Bool {
+        switch self {
+        case .transport, .timedOut: return true
+        case .api(let error): return error.isGatewayFailure
+        case .rateLimited, .decoding, .localStore: return false
+        }
     }
 
     /// Whether this means "not found or not allowed" (403 model-not-found and 404 alike).
@@ -157,6 +178,7 @@ extension AirtableError: CustomStringConvertible {
                 return "Airtable error \(error.status) \(error.type)" + (error.message.map { ": \($0)" } ?? "")
             }
         case .transport(let detail): return "cannot reach the store: \(detail)"
+        case .localStore(let detail): return detail
         case .rateLimited(let after):
             return "rate limited by the store" + (after.map { ", retry after \(Int($0.rounded(.up))) s" } ?? "")
         case .decoding(let detail): return "unexpected response from the store: \(detail)"

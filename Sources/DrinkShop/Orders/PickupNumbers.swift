@@ -48,8 +48,7 @@ final class PickupNumbers: Sendable {
             // stale hint costs one extra request, not one per number).
             candidate = attempt == 0 ? max(candidate + 1, try await highestClaimed(day: day) + 1) : candidate + 1
         }
-        throw .order("could not claim a pickup number after \(PickupNumbers.maximumAttempts) tries; is another "
-            + "counter claiming numbers in a loop?")
+        throw .pickupNumbersExhausted(attempts: PickupNumbers.maximumAttempts)
     }
 
     /// The highest number claimed on `day`, or 0.

@@ -14,14 +14,14 @@ public struct StoredOrder: Sendable {
     /// Whether the lines came from another client without the shop's fields (no pickup number).
     public var isForeign: Bool
     /// Whether the order waits in this counter's outbox, not yet sent to the store.
-    public var isPending = false
+    public var isUnsent = false
     /// The provisional number of an order taken offline before it could get a pickup number.
-    public var pendingNumber: Int?
+    public var provisionalNumber: Int?
 
     /// How staff name the order: `#12`, or `#P3` while it has only a provisional number.
     public var number: OrderNumber? {
         if order.pickupNumber > 0 { return .pickup(order.pickupNumber) }
-        return pendingNumber.map(OrderNumber.pending)
+        return provisionalNumber.map(OrderNumber.provisional)
     }
 }
 

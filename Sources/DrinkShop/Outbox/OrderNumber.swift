@@ -2,12 +2,12 @@
 /// counter took while the store could not be reached (`#P3`), until it is sent and gets a real one.
 public enum OrderNumber: Sendable, Hashable, CustomStringConvertible {
     case pickup(Int)
-    case pending(Int)
+    case provisional(Int)
 
     public var description: String {
         switch self {
         case .pickup(let number): return "#\(number)"
-        case .pending(let number): return "#P\(number)"
+        case .provisional(let number): return "#P\(number)"
         }
     }
 
@@ -17,7 +17,7 @@ public enum OrderNumber: Sendable, Hashable, CustomStringConvertible {
         if rest.hasPrefix("#") || rest.hasPrefix("＃") { rest = rest.dropFirst() }
         if let first = rest.first, first == "P" || first == "p" {
             guard let number = Int(rest.dropFirst()), number > 0 else { return nil }
-            self = .pending(number)
+            self = .provisional(number)
         } else {
             guard let number = Int(rest), number > 0 else { return nil }
             self = .pickup(number)

@@ -67,7 +67,7 @@ public final class Outbox: Sendable {
                                        menu: menu)
         for index in lines.indices {
             if stored.order.pickupNumber == 0 { lines[index]["pickupNumber"] = .null }
-            lines[index]["pendingNumber"] = stored.pendingNumber.map(JSONValue.int) ?? .null
+            lines[index]["pendingNumber"] = stored.provisionalNumber.map(JSONValue.int) ?? .null
             lines[index]["queuedAt"] = .string(AirtableTimestamp.format(queuedAt))
         }
         do {
@@ -80,23 +80,23 @@ public final class Outbox: Sendable {
 
     /// Every order waiting to be sent, oldest first (from any day: an order from before midnight
     /// still has to reach the store).
-    func pendingOrders(menu: Menu, clock: ShopClock) async throws(ShopError) -> [StoredOrder] {
+    func unsentOrders(menu: Menu, clock: ShopClock) async throws(ShopError) -> [StoredOrder] {
         let records: [Record]
         do { records = try await store.allRecords(in: Outbox.lineTable) } catch { throw .store(error) }
-        var pendingNumbers: [String: Int] = [:]
+        var provisionalNumbers: [String: Int] = [:]
         for record in records {
             if let ref = record.fields["orderRef"]?.stringValue, let number = record.fields["pendingNumber"]?.intValue {
-                pendingNumbers[ref] = number
+                provisionalNumbers[ref] = number
             }
         }
         let (orders, problems) = OrderRecord.orders(from: records, menu: menu, clock: clock)
         if let problem = problems.first { throw .storedData("in the outbox at \(location): \(problem)") }
         return orders.map { order in
-            var pending = order
-            pending.pendingNumber = pendingNumbers[order.orderRef]
-            pending.isForeign = false
-            pending.isPending = true
-            return pending
+            var unsent = order
+            unsent.provisionalNumber = provisionalNumbers[order.orderRef]
+            unsent.isForeign = false
+            unsent.isUnsent = true
+            return unsent
         }.sorted { $0.order.createdAt < $1.order.createdAt }
     }
 

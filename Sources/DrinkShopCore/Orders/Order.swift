@@ -13,8 +13,9 @@ public struct Order: Sendable, Hashable {
     /// The longest cancellation reason, in characters.
     public static let maximumCancelReasonLength = 100
 
-    /// The short number called out at pickup (取餐號), unique among the day's orders.
-    public let pickupNumber: Int
+    /// The short number called out at pickup (取餐號), unique among the day's orders; 0 until one is
+    /// given (`numbered(_:)`).
+    public private(set) var pickupNumber: Int
     /// Who the order is for.
     public let orderName: String
     /// The staff member who placed it.
@@ -43,12 +44,33 @@ public struct Order: Sendable, Hashable {
         promotions: [Promotion]
     ) throws -> Order {
         guard pickupNumber >= 1 else { throw OrderError.invalidPickupNumber(pickupNumber) }
+        return try place(orderName: orderName, placedBy: placedBy, createdAt: createdAt, lines: lines,
+                         promotions: promotions).numbered(pickupNumber)
+    }
+
+    /// Places a new order that has no pickup number yet (0): checks everything a number does not depend
+    /// on, so no number is spent on a doomed order. Give it one with `numbered(_:)`.
+    public static func place(
+        orderName: String,
+        placedBy: String,
+        createdAt: Date,
+        lines: [OrderLine],
+        promotions: [Promotion]
+    ) throws -> Order {
         guard !lines.isEmpty else { throw OrderError.noLines }
         let orderName = try PersonName.validated(orderName, field: "orderName")
         let placedBy = try PersonName.validated(placedBy, field: "placedBy")
         return Order(
-            validPickupNumber: pickupNumber, orderName: orderName, placedBy: placedBy, createdAt: createdAt,
+            validPickupNumber: 0, orderName: orderName, placedBy: placedBy, createdAt: createdAt,
             lines: lines, promotion: Pricing.bestPromotion(for: lines, among: promotions, at: createdAt))
+    }
+
+    /// The same order under the pickup number `number` (1 or more), everything else untouched.
+    public func numbered(_ number: Int) throws(OrderError) -> Order {
+        guard number >= 1 else { throw .invalidPickupNumber(number) }
+        var copy = self
+        copy.pickupNumber = number
+        return copy
     }
 
     /// Rebuilds an order read from storage, exactly as stored: nothing is repriced, and only

@@ -1,4 +1,3 @@
-import Airtable
 import DrinkShop
 import DrinkShopCore
 import Foundation
@@ -79,14 +78,14 @@ public final class ShopInterpreter {
         switch command {
         case .menu(let filter, let json): try await showMenu(filter: filter, json: json)
         case .order(let draft):
-            let stored = try await shop.placeOrder(draft, placedBy: staff ?? defaultStaff)
+            let stored = try await shop.orders.place(draft, placedBy: staff ?? defaultStaff)
             say(OrderView.receipt(stored, title: "Order placed", style: style))
         case .orders(let filter, let json): try await listOrders(filter, json: json)
         case .edit(let number, let line, let change):
-            let stored = try await shop.editOrder(number, line: line, change: change)
+            let stored = try await shop.orders.edit(number, line: line, change: change)
             say(OrderView.receipt(stored, title: "Order \(number) changed", style: style))
         case .advance(let number):
-            let stored = try await shop.advanceOrder(number)
+            let stored = try await shop.orders.advance(number)
             let order = stored.order
             if order.status == .ready {
                 let label = number.description.dropFirst()
@@ -96,17 +95,17 @@ public final class ShopInterpreter {
                 say("\(number) is now \(order.status.rawValue) (\(order.status.chineseLabel))\n")
             }
         case .cancel(let number, let reason):
-            let stored = try await shop.cancelOrder(number, reason: reason)
+            let stored = try await shop.orders.cancel(number, reason: reason)
             say("\(number) cancelled: \(stored.order.cancelReason ?? "")\n")
         case .delete(let number, let confirmed): try await delete(number, confirmed: confirmed)
         case .seed(let path):
-            let report = try await shop.seed(contentsOf: path)
+            let report = try await shop.seeder.seed(contentsOf: path)
             say(SeedView.summary(report, path: path))
         case .banner(let move): try await showBanner(move)
         case .promos: try await showPromotions()
         case .report(let json): try await showReport(json: json)
         case .login(let name):
-            let (user, isNew) = try await shop.logIn(name: name)
+            let (user, isNew) = try await shop.staff.logIn(name: name)
             staff = user.name
             say("Hello, \(user.name)." + (isNew ? " (added to staff)" : "") + " Orders you place record your name.\n")
         case .logout:
@@ -121,47 +120,39 @@ public final class ShopInterpreter {
 
     private func showMenu(filter: String?, json: Bool) async throws {
         if json {
-            let records = try await shop.drinkRecords()
-            let menu = try await shop.menu(refresh: true)
-            let wanted = filter.map { text in Set(MenuView.select(menu, filter: text).map(\.name)) }
-            let chosen = records.filter { wanted?.contains($0.fields["name"]?.stringValue ?? "") ?? true }
-            say(JSONWriter.string(.array(chosen.map { ["id": .string($0.id), "fields": .object($0.fields)] })) + "\n")
+            let select = filter.map { text in { @Sendable (menu: Menu) in MenuView.select(menu, filter: text) } }
+            say(try await shop.catalog.menuJSON(selecting: select) + "\n")
             return
         }
-        let menu = try await shop.menu(refresh: true)
+        let menu = try await shop.catalog.menu(refresh: true)
         guard !menu.isEmpty else {
             say("The menu is empty. Load one with: seed Seeds/menu.json\n")
             return
         }
         let drinks = filter.map { MenuView.select(menu, filter: $0) } ?? menu.drinks
         if drinks.isEmpty, let filter {
-            throw ShopError.order("no drink matches \"\(filter)\"; try a category (季節限定 單品茶 調茶 雲蓋 歐蕾) "
-                + "or the start of a name")
+            throw InterpreterError.noDrinkMatches(filter)
         }
         say(MenuView.render(drinks, style: style))
         // Records the store holds that are not usable drinks or promotions: said, not hidden.
-        for problem in try await shop.catalogProblems() { warn(problem) }
+        for problem in try await shop.catalog.problems() { warn(problem) }
     }
 
     private func listOrders(_ filter: OrdersFilter, json: Bool) async throws {
         if json {
-            let records = try await shop.todaysOrderRecords()
-            let (orders, _) = try await shop.todaysOrders()
-            let wanted = Set(OrderView.select(orders, filter).flatMap(\.recordIDs))
-            let chosen = records.filter { wanted.contains($0.id) }
-            say(JSONWriter.string(.array(chosen.map { ["id": .string($0.id), "fields": .object($0.fields)] })) + "\n")
+            say(try await shop.orders.todaysJSON(selecting: { OrderView.select($0, filter) }) + "\n")
             return
         }
-        let (orders, problems) = try await shop.todaysOrders()
+        let (orders, problems) = try await shop.orders.today()
         say(OrderView.list(OrderView.select(orders, filter), filter: filter, day: shop.clock.today, style: style))
         for problem in problems { warn(problem) }
     }
 
     private func delete(_ number: OrderNumber, confirmed: Bool) async throws {
-        let stored = try await shop.order(number)
+        let stored = try await shop.orders.find(number)
         if !confirmed {
             guard let confirm else {
-                throw ShopError.order("delete removes order \(number) for good; add --yes to confirm")
+                throw InterpreterError.deleteNeedsConfirmation(number)
             }
             let summary = OrderView.oneLine(stored.order)
             guard await confirm("Delete order \(number) (\(summary)) for good? [y/N] ") else {
@@ -169,19 +160,19 @@ public final class ShopInterpreter {
                 return
             }
         }
-        _ = try await shop.deleteOrder(number)
+        _ = try await shop.orders.delete(number)
         say("Order \(number) deleted.\n")
     }
 
     private func showPromotions() async throws {
-        let promotions = try await shop.promotions(refresh: true)
+        let promotions = try await shop.catalog.promotions(refresh: true)
         say(PromotionView.render(promotions, now: shop.clock.now(), timeZone: shop.clock.timeZone, style: style))
     }
 
     private func showReport(json: Bool) async throws {
-        let (orders, problems) = try await shop.todaysOrders()
+        let (orders, problems) = try await shop.orders.today()
         let report = DailyReport(day: shop.clock.today, orders: orders.map(\.order))
-        say(json ? ReportView.json(report) + "\n" : ReportView.render(report, style: style))
+        say(json ? report.json + "\n" : ReportView.render(report, style: style))
         for problem in problems { warn(problem) }
     }
 
@@ -191,13 +182,13 @@ public final class ShopInterpreter {
     public func sendOutbox(force: Bool) async {
         guard shop.outbox != nil else { return }
         do {
-            let report = try await shop.sendOutbox(force: force)
+            let report = try await shop.orders.sendUnsent(force: force)
             for (order, reason) in report.refused {
                 warn("the store refused unsent order \(order), which stays on this counter: \(reason) "
                     + "(edit or delete it)")
             }
             for sent in report.sent {
-                if case .pending = sent.queuedAs {
+                if case .provisional = sent.queuedAs {
                     say(style.paint("Sent order \(sent.queuedAs): its pickup number is #\(sent.pickupNumber) (取餐號 \(sent.pickupNumber))",
                                     .green) + "\n")
                 } else {
@@ -241,12 +232,12 @@ public final class ShopInterpreter {
 
     /// Reloads the banners (promotions start and end) and returns the one to show now.
     public func currentBanner() async -> Banner? {
-        if let banners = try? await shop.banners() { rotator.update(banners: banners, at: instant()) }
+        if let banners = try? await shop.catalog.banners() { rotator.update(banners: banners, at: instant()) }
         return rotator.current(at: instant())
     }
 
     private func showBanner(_ move: BannerMove?) async throws {
-        rotator.update(banners: try await shop.banners(), at: instant())
+        rotator.update(banners: try await shop.catalog.banners(), at: instant())
         let banner: Banner?
         switch move {
         case nil: banner = rotator.current(at: instant())

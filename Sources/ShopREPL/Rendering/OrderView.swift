@@ -16,12 +16,12 @@ enum OrderView {
     static func receipt(_ stored: StoredOrder, title: String, style: ColorPolicy) -> String {
         var out = ""
         let order = stored.order
-        if stored.isPending, order.pickupNumber == 0 {
-            out += style.paint("\(title) — kept on this counter as #P\(stored.pendingNumber ?? 0): the store cannot be "
+        if stored.isUnsent, order.pickupNumber == 0 {
+            out += style.paint("\(title) — kept on this counter as #P\(stored.provisionalNumber ?? 0): the store cannot be "
                 + "reached; it gets its pickup number when it is sent", .bold, .yellow) + "\n"
         } else {
             out += style.paint("\(title) — 取餐號 #\(order.pickupNumber)", .bold, .green) + "\n"
-            if stored.isPending { out += style.paint("not yet sent: the store cannot be reached", .yellow) + "\n" }
+            if stored.isUnsent { out += style.paint("not yet sent: the store cannot be reached", .yellow) + "\n" }
         }
         out += "for \(order.orderName) · placed by \(order.placedBy) · \(order.status.rawValue)\n"
         var table = TextTable(columns: [
@@ -59,7 +59,7 @@ enum OrderView {
             let order = stored.order
             let number = stored.isForeign ? "app" : stored.number.map { String($0.description.dropFirst()) } ?? "?"
             var status = statusLabel(order.status, style: style)
-            if stored.isPending { status += style.paint(" (unsent)", .yellow) }
+            if stored.isUnsent { status += style.paint(" (unsent)", .yellow) }
             table.append([number, status, order.orderName, drinks(order), "\(order.cupCount)", "$\(order.total)"])
         }
         let cups = orders.filter { $0.order.status != .cancelled }.reduce(0) { $0 + $1.order.cupCount }

@@ -1,4 +1,3 @@
-import Airtable
 import DrinkShop
 import DrinkShopCore
 import Foundation
@@ -67,19 +66,6 @@ enum ReportView {
             out += table.render(style: style)
         }
         return out
-    }
-
-    static func json(_ report: DailyReport) -> String {
-        let rows = { (rows: [DailyReport.Row]) -> JSONValue in
-            .array(rows.map { ["name": .string($0.name), "cups": .int($0.cups), "revenue": .int($0.revenue)] })
-        }
-        return JSONWriter.string([
-            "day": .string(report.day), "orders": .int(report.orders), "cups": .int(report.cups),
-            "subtotal": .int(report.subtotal), "discounts": .int(report.discounts), "revenue": .int(report.revenue),
-            "cancelledOrders": .int(report.cancelledOrders), "cancelledAmount": .int(report.cancelledAmount),
-            "openOrders": .int(report.openOrders), "byDrink": rows(report.byDrink), "byCategory": rows(report.byCategory),
-            "bySize": rows(report.bySize), "addOns": rows(report.addOns),
-        ])
     }
 }
 

@@ -35,7 +35,7 @@ public struct REPLSession {
             }
             prompt += "> "
             if interactive {
-                if let names = try? await interpreter.shop.menu().names { completer?.update(drinkNames: names) }
+                if let names = try? await interpreter.shop.catalog.menu().names { completer?.update(drinkNames: names) }
                 if let banner = await interpreter.currentBanner() {
                     prompt = BannerView.line(banner, style: interpreter.style) + "\n" + prompt
                 }

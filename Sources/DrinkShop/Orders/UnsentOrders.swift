@@ -23,20 +23,15 @@ public struct OutboxReport: Sendable {
     public var refused: [(order: OrderNumber, reason: ShopError)] = []
 }
 
-extension Shop {
-    /// Whether the store failed to answer lately (orders are being kept in the outbox).
-    public var isOffline: Bool { connection.offlineSince != nil }
-
+extension OrderDesk {
     /// Keeps an order the store could not take: with its pickup number if one was claimed before the
     /// failure (the lines may even have arrived; sending again is harmless), else a provisional `P` number.
-    func keepForLater(_ order: Order, number: Int, orderRef: String, day: String, menu: Menu)
+    func keepUnsent(_ order: Order, orderRef: String, day: String, menu: Menu, in outbox: Outbox)
         async throws(ShopError) -> StoredOrder
     {
-        guard let outbox else { throw .order("no outbox to keep the order in") }
-        var stored = StoredOrder(order: try placed(order, number: number), orderRef: orderRef, recordIDs: [],
-                                 businessDay: day, isForeign: false)
-        stored.isPending = true
-        if number == 0 { stored.pendingNumber = try await outbox.provisionalNumber(day: day) }
+        var stored = StoredOrder(order: order, orderRef: orderRef, recordIDs: [], businessDay: day, isForeign: false)
+        stored.isUnsent = true
+        if order.pickupNumber == 0 { stored.provisionalNumber = try await outbox.provisionalNumber(day: day) }
         try await outbox.keep(stored, menu: menu, queuedAt: clock.now())
         return stored
     }
@@ -47,34 +42,31 @@ extension Shop {
     /// the store refuses is reported and stays for staff to fix; the others are still sent.
     /// - Parameter force: try even within the probe interval after a failure.
     @discardableResult
-    public func sendOutbox(force: Bool = false) async throws(ShopError) -> OutboxReport {
+    public func sendUnsent(force: Bool = false) async throws(ShopError) -> OutboxReport {
         var report = OutboxReport()
-        guard let outbox, try await outbox.count() > 0 else { return report }
+        guard let outbox = delivery.outbox, try await outbox.count() > 0 else { return report }
         let now = clock.now()
-        guard force || connection.shouldTry(at: now) else { return report }
-        let menu = try await catalog(refresh: false).menu
-        let pending = try await outbox.pendingOrders(menu: menu, clock: clock)
-        for var stored in pending {
+        guard force || delivery.shouldTryStore(at: now) else { return report }
+        let menu = try await catalog.snapshot(refresh: false).menu
+        let unsent = try await outbox.unsentOrders(menu: menu, clock: clock)
+        for var stored in unsent {
             guard let queuedAs = stored.number else { continue }
             do throws(ShopError) {
                 if stored.order.pickupNumber == 0 {
-                    let number = try await pickupNumbers.claim(day: stored.businessDay)
-                    stored.order = try placed(stored.order, number: number)
+                    stored.order = try numbered(stored.order, try await pickupNumbers.claim(day: stored.businessDay))
                     // Remember the real number before sending, so a failure now cannot claim another one.
-                    stored.pendingNumber = nil
+                    stored.provisionalNumber = nil
                     try await outbox.keep(stored, menu: menu, queuedAt: now)
                 }
-                _ = try await writeLines(of: stored.order, orderRef: stored.orderRef, day: stored.businessDay, menu: menu)
+                _ = try await records.write(stored.order, orderRef: stored.orderRef, day: stored.businessDay, menu: menu)
                 try await outbox.remove(stored)
                 report.sent.append(SentOrder(queuedAs: queuedAs, pickupNumber: stored.order.pickupNumber))
-            } catch where ConnectionState.isUnreachable(error) {
-                connection.markOffline(at: now)
-                return report
             } catch {
+                if delivery.outbox(after: error, at: now) != nil { return report }
                 report.refused.append((queuedAs, error))
             }
         }
-        connection.markOnline()
+        delivery.storeAnswered()
         return report
     }
 }

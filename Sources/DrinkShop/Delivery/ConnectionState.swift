@@ -1,4 +1,3 @@
-import Airtable
 import Foundation
 import Synchronization
 
@@ -40,16 +39,6 @@ final class ConnectionState: Sendable {
                 return true
             }
             return false
-        }
-    }
-
-    /// Whether an error means the store could not be reached (as opposed to refusing the request).
-    static func isUnreachable(_ error: ShopError) -> Bool {
-        guard case .store(let storeError) = error else { return false }
-        switch storeError {
-        case .transport, .timedOut: return true
-        case .api(let api): return [502, 503, 504].contains(api.status)
-        case .rateLimited, .decoding: return false
         }
     }
 }

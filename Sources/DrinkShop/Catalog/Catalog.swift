@@ -1,0 +1,123 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+import Synchronization
+
+/// The menu and the promotions, read from the store and cached for `lifetime` seconds (other counters
+/// may change them). Offline, the last menu read is still the menu: a counter restarted during an
+/// outage takes orders from the copy its outbox keeps.
+public final class Catalog: Sendable {
+    /// The menu and promotions as last read, and when.
+    struct Snapshot {
+        var menu: Menu
+        var promotions: [Promotion]
+        var problems: [String]
+        /// The Drink records the menu was read from (for `menu --json`).
+        var drinkRecords: [Record]
+        var loadedAt: Date
+    }
+
+    private let drinks: CatalogTable
+    private let promotionRecords: CatalogTable
+    private let clock: ShopClock
+    private let delivery: DeliveryPolicy
+    /// How long the menu is reused before it is read again.
+    let lifetime: TimeInterval
+    private let cache = Mutex<Snapshot?>(nil)
+
+    init(store: any RecordStore, clock: ShopClock, delivery: DeliveryPolicy, lifetime: TimeInterval = 30) {
+        drinks = CatalogTable(store: store, table: ShopSchema.drinkTable)
+        promotionRecords = CatalogTable(store: store, table: ShopSchema.promotionTable)
+        self.clock = clock
+        self.delivery = delivery
+        self.lifetime = lifetime
+    }
+
+    /// The menu; read from the store when the cached copy is older than `lifetime` or on `refresh`.
+    public func menu(refresh: Bool = false) async throws(ShopError) -> Menu {
+        try await snapshot(refresh: refresh).menu
+    }
+
+    /// Every promotion (active or not).
+    public func promotions(refresh: Bool = false) async throws(ShopError) -> [Promotion] {
+        try await snapshot(refresh: refresh).promotions
+    }
+
+    /// Records of the store that could not be read as drinks or promotions, and a menu copy that could
+    /// not be kept.
+    public func problems() async throws(ShopError) -> [String] {
+        try await snapshot(refresh: false).problems
+    }
+
+    /// The banners to rotate now: active promotions and available seasonal drinks.
+    public func banners() async throws(ShopError) -> [Banner] {
+        let snapshot = try await snapshot(refresh: false)
+        return Banner.banners(promotions: snapshot.promotions, menu: snapshot.menu, at: clock.now())
+    }
+
+    /// The Drink records as JSON (`[{"id":…,"fields":{…}}]`), freshly read, only those `select` keeps
+    /// of the menu (all when nil). One listing serves both the menu and the records.
+    public func menuJSON(selecting select: (@Sendable (Menu) -> [Drink])? = nil) async throws(ShopError) -> String {
+        let snapshot = try await snapshot(refresh: true)
+        let wanted = select.map { Set($0(snapshot.menu).map(\.name)) }
+        let chosen = snapshot.drinkRecords.filter { record in
+            wanted.map { $0.contains(CatalogTable.name(of: record) ?? "") } ?? true
+        }
+        return RecordJSON.text(chosen)
+    }
+
+    /// Forgets the cached copy (after a seed).
+    func forget() {
+        cache.withLock { $0 = nil }
+    }
+
+    func snapshot(refresh: Bool) async throws(ShopError) -> Snapshot {
+        let now = clock.now()
+        let cached = cache.withLock { $0 }
+        if !refresh, let cached, now.timeIntervalSince(cached.loadedAt) < lifetime, now >= cached.loadedAt {
+            return cached
+        }
+        if let cached, !delivery.shouldTryStore(at: now) { return cached }
+        var drinkRecords: [Record]
+        var promotions: [Record]
+        var problems: [String] = []
+        do throws(ShopError) {
+            drinkRecords = try await drinks.all()
+            promotions = try await promotionRecords.all()
+        } catch {
+            guard let outbox = delivery.outbox(after: error, at: now) else { throw error }
+            if let cached { return cached }
+            // Restarted during an outage: the menu as this counter last read it.
+            guard let remembered = try await outbox.remembered(ShopSchema.drinkTable) else { throw error }
+            drinkRecords = remembered
+            promotions = try await outbox.remembered(ShopSchema.promotionTable) ?? []
+        }
+        if let outbox = delivery.outbox {
+            // A copy that cannot be kept (the outbox's own file failing) is said, and costs nothing else:
+            // the store answered, so it is not offline and the menu is good.
+            do throws(ShopError) {
+                try await outbox.remember(drinkRecords, of: ShopSchema.drinkTable)
+                try await outbox.remember(promotions, of: ShopSchema.promotionTable)
+            } catch {
+                problems.append("the menu could not be kept in \(outbox.location) for offline use: \(error)")
+            }
+        }
+        var menuDrinks: [Drink] = []
+        for record in drinkRecords {
+            do { menuDrinks.append(try DrinkRecord.drink(from: record)) } catch { problems.append(error.description) }
+        }
+        let names = Set(menuDrinks.map(\.name))
+        var running: [Promotion] = []
+        for record in promotions {
+            do {
+                running.append(try PromotionRecord.promotion(from: record.fields, knownDrinks: names))
+            } catch {
+                problems.append("promotion record \(record.id): \(error)")
+            }
+        }
+        let snapshot = Snapshot(menu: Menu(drinks: menuDrinks), promotions: running, problems: problems,
+                                drinkRecords: drinkRecords, loadedAt: now)
+        cache.withLock { $0 = snapshot }
+        return snapshot
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The one place that decides "write to the store now, or keep it in this counter's outbox".
+///
+/// With no outbox (the store is a file on this machine) everything goes to the store and every failure
+/// is the caller's. With an outbox, a failure that means the remote base could not be reached
+/// (`ShopError.isUnreachable`: a lost connection, a deadline, a failing gateway) marks it offline and
+/// sends the work to the outbox; any other failure (the base refused, or the outbox's own file failed)
+/// is passed on and never marks the remote base offline. While offline the store is tried again at most
+/// once per probe interval, so orders do not each wait out the client's retries.
+public final class DeliveryPolicy: Sendable {
+    /// Where unsent orders wait; nil when the store is local.
+    public let outbox: Outbox?
+    private let connection: ConnectionState
+
+    public init(outbox: Outbox?, probeInterval: TimeInterval = 2) {
+        self.outbox = outbox
+        connection = ConnectionState(probeInterval: probeInterval)
+    }
+
+    /// Whether the store failed to answer lately (orders are being kept in the outbox).
+    public var isOffline: Bool { connection.offlineSince != nil }
+
+    /// Whether to try the store now: always without an outbox or while online; offline, once per probe
+    /// interval.
+    func shouldTryStore(at date: Date) -> Bool {
+        outbox == nil || connection.shouldTry(at: date)
+    }
+
+    /// The outbox to keep the work in after `error`, or nil when the error is the caller's to report.
+    /// Marks the store offline only when the error says it could not be reached.
+    func outbox(after error: ShopError, at date: Date) -> Outbox? {
+        guard let outbox, error.isUnreachable else { return nil }
+        connection.markOffline(at: date)
+        return outbox
+    }
+
+    /// The store answered: back online.
+    func storeAnswered() {
+        connection.markOnline()
+    }
+}

@@ -1,0 +1,70 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+
+/// The `OrderDrink` table: with `OrderRecord` (the cells of one line), the only place that knows its field
+/// names and formulas. Every write of lines is an upsert on the line's `ref`, so a request retried after
+/// a lost response never duplicates a line.
+struct OrderRecords: Sendable {
+    enum Field {
+        static let ref = "ref"
+        static let status = "status"
+        static let cancelReason = "cancelReason"
+    }
+
+    let store: any RecordStore
+    let clock: ShopClock
+
+    /// The records created on the business day of `date` (in the shop's time zone).
+    func createdOnDay(of date: Date) async throws(ShopError) -> [Record] {
+        let (start, end) = clock.dayBounds(of: date)
+        let created = FormulaExpression.call("CREATED_TIME", [])
+        let formula = FormulaExpression.and([
+            .not(.call("IS_BEFORE", [created, .date(start)])),
+            .call("IS_BEFORE", [created, .date(end)]),
+        ])
+        do {
+            return try await store.allRecords(in: ShopSchema.orderTable,
+                                              query: ListQuery(filterByFormula: formula.description))
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// Upserts every line of `order` on its `ref`.
+    func write(_ order: Order, orderRef: String, day: String, menu: Menu) async throws(ShopError) -> [Record] {
+        let fields = OrderRecord.fields(of: order, orderRef: orderRef, businessDay: day, menu: menu)
+        do {
+            let result = try await store.upsertRecords(in: ShopSchema.orderTable, fields.map { UpsertRecord(fields: $0) },
+                                                       mergeOn: [Field.ref], replace: false,
+                                                       options: WriteOptions(typecast: true))
+            return result.records
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// Writes the order's status (and cancellation reason) on every line record.
+    func writeStatus(of stored: StoredOrder) async throws(ShopError) {
+        var fields: Fields = [Field.status: .string(stored.order.status.rawValue)]
+        if stored.order.status == .cancelled {
+            fields[Field.cancelReason] = stored.order.cancelReason.map(JSONValue.string) ?? .null
+        }
+        do {
+            _ = try await store.updateRecords(in: ShopSchema.orderTable,
+                                              stored.recordIDs.map { RecordUpdate(id: $0, fields: fields) },
+                                              replace: false, options: WriteOptions(typecast: true))
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// Deletes the order's line records.
+    func delete(_ stored: StoredOrder) async throws(ShopError) {
+        do {
+            _ = try await store.deleteRecords(in: ShopSchema.orderTable, ids: stored.recordIDs)
+        } catch {
+            throw .store(error)
+        }
+    }
+}

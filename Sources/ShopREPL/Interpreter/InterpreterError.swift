@@ -1,0 +1,18 @@
+import DrinkShop
+
+/// What the interpreter itself refuses (the shop's services refuse with `ShopError`).
+enum InterpreterError: Error, Sendable, CustomStringConvertible {
+    /// `menu <filter>` matched no drink.
+    case noDrinkMatches(String)
+    /// `delete #N` without `--yes` where no one can be asked.
+    case deleteNeedsConfirmation(OrderNumber)
+
+    var description: String {
+        switch self {
+        case .noDrinkMatches(let filter):
+            return "no drink matches \"\(filter)\"; try a category (季節限定 單品茶 調茶 雲蓋 歐蕾) or the start of a name"
+        case .deleteNeedsConfirmation(let number):
+            return "delete removes order \(number) for good; add --yes to confirm"
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Airtable
+import DrinkShop
+import DrinkShopCore
+import Foundation
+import LocalBase
+import Synchronization
+import Testing
+
+/// An outbox file that fails the way a LocalBase file does (locked, full, unreadable): every write
+/// throws `.localStore`, while reads still work.
+final class FailingOutboxStore: RecordStore {
+    let base: LocalBase
+    private let failing = Mutex(false)
+
+    init(_ base: LocalBase) { self.base = base }
+
+    func breakWrites() { failing.withLock { $0 = true } }
+
+    private func check() throws(AirtableError) {
+        if failing.withLock({ $0 }) { throw .localStore("the local base outbox.sqlite failed: disk I/O error") }
+    }
+
+    func listRecords(in table: String, query: ListQuery) async throws(AirtableError) -> RecordPage {
+        try await base.listRecords(in: table, query: query)
+    }
+
+    func getRecord(in table: String, id: String, options: ReadOptions) async throws(AirtableError) -> Record {
+        try await base.getRecord(in: table, id: id, options: options)
+    }
+
+    func createRecords(in table: String, _ records: [Fields], options: WriteOptions) async throws(AirtableError) -> [Record] {
+        try check()
+        return try await base.createRecords(in: table, records, options: options)
+    }
+
+    func updateRecords(in table: String, _ updates: [RecordUpdate], replace: Bool, options: WriteOptions)
+        async throws(AirtableError) -> [Record]
+    {
+        try check()
+        return try await base.updateRecords(in: table, updates, replace: replace, options: options)
+    }
+
+    func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
+                       options: WriteOptions) async throws(AirtableError) -> UpsertResult {
+        try check()
+        return try await base.upsertRecords(in: table, records, mergeOn: mergeOn, replace: replace, options: options)
+    }
+
+    func deleteRecords(in table: String, ids: [String]) async throws(AirtableError) -> [String] {
+        try check()
+        return try await base.deleteRecords(in: table, ids: ids)
+    }
+
+    func schema() async throws(AirtableError) -> BaseSchema { try await base.schema() }
+}
+
+@Suite struct DeliveryPolicyTests {
+    @Test func onlyAnUnreachableRemoteBaseCountsAsUnreachable() {
+        #expect(ShopError.store(.transport("connection refused")).isUnreachable)
+        #expect(ShopError.store(.timedOut(seconds: 30)).isUnreachable)
+        #expect(ShopError.store(.api(APIError(status: 503, type: "SERVICE_UNAVAILABLE"))).isUnreachable)
+        #expect(!ShopError.store(.api(.invalidValue(field: "size", detail: "is wrong"))).isUnreachable)
+        #expect(!ShopError.store(.rateLimited(retryAfter: 30)).isUnreachable)
+        #expect(!ShopError.store(.localStore("the local base outbox.sqlite failed: disk I/O error")).isUnreachable)
+        #expect(!ShopError.noSuchOrder(.pickup(3)).isUnreachable)
+    }
+
+    @Test func aFailingOutboxWhileTheRemoteBaseAnswersNeitherMarksItOfflineNorLosesTheOrder() async throws {
+        let fixture = try await ShopFixture()
+        let file = try LocalBase.inMemory()
+        try await Outbox(store: file, location: "outbox.sqlite").prepare()
+        let local = FailingOutboxStore(file)
+        let outbox = Outbox(store: local, location: "outbox.sqlite")
+        let clock = fixture.clock
+        let shop = Shop(store: fixture.base, clock: ShopClock(timeZone: TestClock.taipei, now: { clock.now }),
+                        outbox: outbox)
+        local.breakWrites()
+
+        // The menu is read from the remote base; the copy that cannot be kept is said, not fatal.
+        let menu = try await shop.catalog.menu(refresh: true)
+        #expect(!menu.isEmpty)
+        #expect(try await shop.catalog.problems().contains { $0.contains("could not be kept in outbox.sqlite") })
+        #expect(!shop.isOffline)
+
+        let placed = try await shop.orders.place(OrderDraft(orderName: "Amy", lines: [
+            LineDraft(drink: "熟成紅茶", options: [.size(.medium), .sugar(.half), .ice(.less)], quantity: 2),
+        ]), placedBy: "Ken")
+        #expect(placed.number == .pickup(1))
+        #expect(!placed.isUnsent)
+        #expect(!shop.isOffline)
+        let lines = try await fixture.records("OrderDrink")
+        #expect(lines.count == 1)
+        #expect(lines.first?.fields["orderName"] == "Amy")
+        #expect(try await outbox.count() == 0)
+        let (orders, problems) = try await shop.orders.today()
+        #expect(orders.map(\.number) == [.pickup(1)])
+        #expect(problems.isEmpty)
+    }
+
+    @Test func aLocalStoreFailureIsNamedAsSuchNotAsAnUnreachableStore() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/not-a-base.sqlite"
+        try Data("a shopping list".utf8).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try LocalBase(path: path)
+            Issue.record("a file that is not a base was opened")
+        } catch {
+            #expect(!ShopError.store(error).isUnreachable)
+            #expect(!error.description.contains("cannot reach"))
+        }
+    }
+}
