@@ -3,8 +3,8 @@ import Airtable
 /// Storage of a table whose records are keyed by their `name` (Drink, Promotion): listed whole and
 /// upserted on `name`. What the cells mean belongs to `DrinkRecord` and `PromotionRecord`.
 struct CatalogTable: Sendable {
-    /// The key both tables declare in `ShopSchema`.
-    static let nameField = "name"
+    /// The key both tables declare in `ShopSchema` (`DrinkField.name`, `PromotionField.name`).
+    static let nameField = DrinkField.name.rawValue
 
     let store: any RecordStore
     let table: String

@@ -6,41 +6,42 @@ enum DrinkRecord {
     /// The cells the shop manages for a drink. Every managed field is present: `nil` (JSON null)
     /// clears a cell, so a seed that drops the large size really drops it.
     static func fields(of drink: Drink) -> Fields {
-        [
-            "name": .string(drink.name),
-            "englishName": drink.englishName.map(JSONValue.string) ?? .null,
-            "description": drink.description.isEmpty ? .null : .string(drink.description),
-            "category": .string(drink.category.rawValue),
-            "medium": .int(drink.mediumPrice),
-            "large": drink.largePrice.map(JSONValue.int) ?? .null,
-            "image": drink.imageURLs.isEmpty ? .null : .array(drink.imageURLs.map { ["url": .string($0)] }),
-            "hotAvailable": .bool(drink.hotAvailable),
-            "soldOut": .bool(!drink.available),
+        let cells: KeyValuePairs<DrinkField, JSONValue> = [
+            .name: .string(drink.name),
+            .englishName: drink.englishName.map(JSONValue.string) ?? .null,
+            .description: drink.description.isEmpty ? .null : .string(drink.description),
+            .category: .string(drink.category.rawValue),
+            .medium: .int(drink.mediumPrice),
+            .large: drink.largePrice.map(JSONValue.int) ?? .null,
+            .image: drink.imageURLs.isEmpty ? .null : .array(drink.imageURLs.map { ["url": .string($0)] }),
+            .hotAvailable: .bool(drink.hotAvailable),
+            .soldOut: .bool(!drink.available),
         ]
+        return Fields(cells)
     }
 
     /// A drink from a stored record; the error says which field of which drink is unusable.
     static func drink(from record: Record) throws(ShopError) -> Drink {
         let cells = record.fields
-        let name = cells["name"]?.stringValue ?? ""
+        let name = cells[DrinkField.name]?.stringValue ?? ""
         let label = name.isEmpty ? "record \(record.id)" : "drink \"\(name)\""
-        guard let categoryText = cells["category"]?.stringValue else {
+        guard let categoryText = cells[DrinkField.category]?.stringValue else {
             throw .storedData("\(label) in table Drink has no category")
         }
         guard let category = DrinkCategory(parsing: categoryText) else {
             throw .storedData("\(label) in table Drink has an unknown category \"\(categoryText)\"")
         }
-        guard let medium = cells["medium"]?.intValue else {
+        guard let medium = cells[DrinkField.medium]?.intValue else {
             throw .storedData("\(label) in table Drink has no whole-number medium price")
         }
-        let images = cells["image"]?.arrayValue?.compactMap { $0["url"]?.stringValue } ?? []
+        let images = cells[DrinkField.image]?.arrayValue?.compactMap { $0["url"]?.stringValue } ?? []
         do {
             return try Drink(
-                name: name, englishName: cells["englishName"]?.stringValue,
-                description: cells["description"]?.stringValue ?? "", category: category, mediumPrice: medium,
-                largePrice: cells["large"]?.intValue, imageURLs: images,
-                hotAvailable: cells["hotAvailable"]?.boolValue ?? false,
-                available: !(cells["soldOut"]?.boolValue ?? false))
+                name: name, englishName: cells[DrinkField.englishName]?.stringValue,
+                description: cells[DrinkField.description]?.stringValue ?? "", category: category, mediumPrice: medium,
+                largePrice: cells[DrinkField.large]?.intValue, imageURLs: images,
+                hotAvailable: cells[DrinkField.hotAvailable]?.boolValue ?? false,
+                available: !(cells[DrinkField.soldOut]?.boolValue ?? false))
         } catch {
             throw .storedData("\(label) in table Drink: \(error)")
         }

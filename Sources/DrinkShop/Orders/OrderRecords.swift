@@ -6,12 +6,6 @@ import Foundation
 /// names and formulas. Every write of lines is an upsert on the line's `ref`, so a request retried after
 /// a lost response never duplicates a line.
 struct OrderRecords: Sendable {
-    enum Field {
-        static let ref = "ref"
-        static let status = "status"
-        static let cancelReason = "cancelReason"
-    }
-
     let store: any RecordStore
     let clock: ShopClock
 
@@ -36,7 +30,7 @@ struct OrderRecords: Sendable {
         let fields = OrderRecord.fields(of: order, orderRef: orderRef, businessDay: day, menu: menu)
         do {
             let result = try await store.upsertRecords(in: ShopSchema.orderTable, fields.map { UpsertRecord(fields: $0) },
-                                                       mergeOn: [Field.ref], replace: false,
+                                                       mergeOn: [OrderField.ref.rawValue], replace: false,
                                                        options: WriteOptions(typecast: true))
             return result.records
         } catch {
@@ -46,9 +40,9 @@ struct OrderRecords: Sendable {
 
     /// Writes the order's status (and cancellation reason) on every line record.
     func writeStatus(of stored: StoredOrder) async throws(ShopError) {
-        var fields: Fields = [Field.status: .string(stored.order.status.rawValue)]
+        var fields = Fields([OrderField.status: .string(stored.order.status.rawValue)])
         if stored.order.status == .cancelled {
-            fields[Field.cancelReason] = stored.order.cancelReason.map(JSONValue.string) ?? .null
+            fields[OrderField.cancelReason] = stored.order.cancelReason.map(JSONValue.string) ?? .null
         }
         do {
             _ = try await store.updateRecords(in: ShopSchema.orderTable,

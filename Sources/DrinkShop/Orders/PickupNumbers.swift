@@ -30,12 +30,12 @@ final class PickupNumbers: Sendable {
             candidate = try await highestClaimed(day: day) + 1
         }
         for attempt in 0..<PickupNumbers.maximumAttempts {
-            let ticket: Fields = ["key": .string("\(day)#\(candidate)"), "businessDay": .string(day),
-                                  "number": .int(candidate)]
+            let ticket = Fields([TicketField.key: .string("\(day)#\(candidate)"), .businessDay: .string(day),
+                                  .number: .int(candidate)])
             let result: UpsertResult
             do {
                 result = try await store.upsertRecords(in: table, [UpsertRecord(fields: ticket)],
-                                                       mergeOn: ["key"], replace: false, options: WriteOptions())
+                                                       mergeOn: [TicketField.key.rawValue], replace: false, options: WriteOptions())
             } catch {
                 throw .store(error)
             }
@@ -53,12 +53,13 @@ final class PickupNumbers: Sendable {
 
     /// The highest number claimed on `day`, or 0.
     private func highestClaimed(day: String) async throws(ShopError) -> Int {
-        let query = ListQuery(filterByFormula: FormulaExpression.binary(.equal, .field("businessDay"), .text(day)).description,
-                              sort: [SortKey(field: "number", direction: .descending)], fields: ["number"],
+        let query = ListQuery(filterByFormula: (FormulaExpression.field(TicketField.businessDay) == .text(day)).description,
+                              sort: [SortKey(field: TicketField.number.rawValue, direction: .descending)],
+                              fields: [TicketField.number.rawValue],
                               pageSize: 1, maxRecords: 1)
         do {
             let page = try await store.listRecords(in: table, query: query)
-            return page.records.first?.fields["number"]?.intValue ?? 0
+            return page.records.first?.fields[TicketField.number]?.intValue ?? 0
         } catch {
             throw .store(error)
         }

@@ -34,29 +34,30 @@ enum OrderRecord {
     static func fields(of order: Order, orderRef: String, businessDay: String, menu: Menu) -> [Fields] {
         order.lines.enumerated().map { index, line in
             let image = menu.drink(named: line.drinkName)?.imageURLs.first
-            return [
-                "drinkName": .string(line.drinkName),
-                "size": .string(line.size.rawValue),
-                "ice": .string(line.ice.rawValue),
-                "sugar": .string(line.sugar.rawValue),
-                "addOns": .array(line.addOns.map { .string($0.rawValue) }),
-                "price": .int(line.lineTotal),
-                "orderName": .string(order.orderName),
-                "numberOfCups": .int(line.quantity),
-                "imageUrl": image.map(JSONValue.string) ?? .null,
-                "status": .string(order.status.rawValue),
-                "pickupNumber": .int(order.pickupNumber),
-                "businessDay": .string(businessDay),
-                "orderRef": .string(orderRef),
-                "ref": .string(lineRef(orderRef: orderRef, line: index + 1)),
-                "line": .int(index + 1),
-                "unitPrice": .int(line.unitPrice),
-                "discount": .int(order.discount(forLine: index)),
-                "promotion": order.promotion.map { .string($0.name) } ?? .null,
-                "note": line.note.map(JSONValue.string) ?? .null,
-                "placedBy": .string(order.placedBy),
-                "cancelReason": order.cancelReason.map(JSONValue.string) ?? .null,
+            let cells: KeyValuePairs<OrderField, JSONValue> = [
+                .drinkName: .string(line.drinkName),
+                .size: .string(line.size.rawValue),
+                .ice: .string(line.ice.rawValue),
+                .sugar: .string(line.sugar.rawValue),
+                .addOns: .array(line.addOns.map { .string($0.rawValue) }),
+                .price: .int(line.lineTotal),
+                .orderName: .string(order.orderName),
+                .numberOfCups: .int(line.quantity),
+                .imageUrl: image.map(JSONValue.string) ?? .null,
+                .status: .string(order.status.rawValue),
+                .pickupNumber: .int(order.pickupNumber),
+                .businessDay: .string(businessDay),
+                .orderRef: .string(orderRef),
+                .ref: .string(lineRef(orderRef: orderRef, line: index + 1)),
+                .line: .int(index + 1),
+                .unitPrice: .int(line.unitPrice),
+                .discount: .int(order.discount(forLine: index)),
+                .promotion: order.promotion.map { .string($0.name) } ?? .null,
+                .note: line.note.map(JSONValue.string) ?? .null,
+                .placedBy: .string(order.placedBy),
+                .cancelReason: order.cancelReason.map(JSONValue.string) ?? .null,
             ]
+            return Fields(cells)
         }
     }
 
@@ -66,7 +67,7 @@ enum OrderRecord {
         var groups: [String: [Record]] = [:]
         var order: [String] = []
         for record in records {
-            let key = record.fields["orderRef"]?.stringValue ?? record.id
+            let key = record.fields[OrderField.orderRef]?.stringValue ?? record.id
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(record)
         }
@@ -94,7 +95,7 @@ enum OrderRecord {
     private static func storedOrder(key: String, records: [Record], menu: Menu, clock: ShopClock) throws(ShopError)
         -> StoredOrder
     {
-        let sorted = records.sorted { ($0.fields["line"]?.intValue ?? 0, $0.createdTime) < ($1.fields["line"]?.intValue ?? 0, $1.createdTime) }
+        let sorted = records.sorted { ($0.fields[OrderField.line]?.intValue ?? 0, $0.createdTime) < ($1.fields[OrderField.line]?.intValue ?? 0, $1.createdTime) }
         guard let first = sorted.first else { throw .storedData("an order without lines (\(key))") }
         let cells = first.fields
         let createdAt = sorted.map(\.createdTime).min() ?? first.createdTime
@@ -102,57 +103,57 @@ enum OrderRecord {
         var discounts: [Int] = []
         for record in sorted {
             lines.append(try line(from: record, menu: menu))
-            discounts.append(record.fields["discount"]?.intValue ?? 0)
+            discounts.append(record.fields[OrderField.discount]?.intValue ?? 0)
         }
-        let statusText = cells["status"]?.stringValue ?? OrderStatus.placed.rawValue
+        let statusText = cells[OrderField.status]?.stringValue ?? OrderStatus.placed.rawValue
         guard let status = OrderStatus(rawValue: statusText) else {
             throw .storedData("record \(first.id) in OrderDrink has an unknown status \"\(statusText)\"")
         }
-        let promotion = cells["promotion"]?.stringValue.map { AppliedPromotion(name: $0, lineDiscounts: discounts) }
-        let pickup = cells["pickupNumber"]?.intValue
+        let promotion = cells[OrderField.promotion]?.stringValue.map { AppliedPromotion(name: $0, lineDiscounts: discounts) }
+        let pickup = cells[OrderField.pickupNumber]?.intValue
         let order: Order
         do {
             order = try Order(
-            pickupNumber: pickup ?? 0, orderName: cells["orderName"]?.stringValue ?? "",
-            placedBy: cells["placedBy"]?.stringValue ?? "", status: status,
-            cancelReason: cells["cancelReason"]?.stringValue, createdAt: createdAt, lines: lines, promotion: promotion)
+            pickupNumber: pickup ?? 0, orderName: cells[OrderField.orderName]?.stringValue ?? "",
+            placedBy: cells[OrderField.placedBy]?.stringValue ?? "", status: status,
+            cancelReason: cells[OrderField.cancelReason]?.stringValue, createdAt: createdAt, lines: lines, promotion: promotion)
         } catch {
             throw .storedData("order \(key) in OrderDrink: \(error)")
         }
         return StoredOrder(order: order, orderRef: key, recordIDs: sorted.map(\.id),
-                           businessDay: cells["businessDay"]?.stringValue ?? clock.businessDay(of: createdAt),
-                           isForeign: pickup == nil || cells["orderRef"] == nil)
+                           businessDay: cells[OrderField.businessDay]?.stringValue ?? clock.businessDay(of: createdAt),
+                           isForeign: pickup == nil || cells[OrderField.orderRef] == nil)
     }
 
     private static func line(from record: Record, menu: Menu) throws(ShopError) -> OrderLine {
         let cells = record.fields
-        func need<T>(_ field: String, _ parse: (String) -> T?) throws(ShopError) -> T {
+        func need<T>(_ field: OrderField, _ parse: (String) -> T?) throws(ShopError) -> T {
             guard let text = cells[field]?.stringValue, let value = parse(text) else {
                 let shown = cells[field].map { JSONWriter.string($0) } ?? "nothing"
-                throw .storedData("record \(record.id) in OrderDrink: \(field) is \(shown)")
+                throw .storedData("record \(record.id) in OrderDrink: \(field.rawValue) is \(shown)")
             }
             return value
         }
-        let name = try need("drinkName") { $0.isEmpty ? nil : $0 }
-        let size = try need("size", CupSize.init(rawValue:))
-        let ice = try need("ice", IceLevel.init(rawValue:))
-        let sugar = try need("sugar", SugarLevel.init(rawValue:))
+        let name = try need(.drinkName) { $0.isEmpty ? nil : $0 }
+        let size = try need(.size, CupSize.init(rawValue:))
+        let ice = try need(.ice, IceLevel.init(rawValue:))
+        let sugar = try need(.sugar, SugarLevel.init(rawValue:))
         var addOns: [AddOn] = []
-        for value in cells["addOns"]?.arrayValue ?? [] {
+        for value in cells[OrderField.addOns]?.arrayValue ?? [] {
             guard let text = value.stringValue, let addOn = AddOn(rawValue: text) else {
                 throw .storedData("record \(record.id) in OrderDrink: unknown add-on \(JSONWriter.string(value))")
             }
             addOns.append(addOn)
         }
-        let cups = max(1, cells["numberOfCups"]?.intValue ?? 1)
+        let cups = max(1, cells[OrderField.numberOfCups]?.intValue ?? 1)
         // The KEBUKE app stores only the line total; recover the unit price from it as the app does.
-        let unit = cells["unitPrice"]?.intValue ?? (cells["price"]?.intValue ?? 0) / cups
+        let unit = cells[OrderField.unitPrice]?.intValue ?? (cells[OrderField.price]?.intValue ?? 0) / cups
         // A line whose drink has left the menu keeps its stored prices and discount; its category only
         // matters when the order is repriced, and repricing needs the drink on the menu anyway.
         let category = menu.drink(named: name)?.category ?? .classicTea
         do {
             return try OrderLine(drinkName: name, category: category, size: size, ice: ice, sugar: sugar, addOns: addOns,
-                                 quantity: cups, unitPrice: unit, note: cells["note"]?.stringValue)
+                                 quantity: cups, unitPrice: unit, note: cells[OrderField.note]?.stringValue)
         } catch {
             throw .storedData("record \(record.id) in OrderDrink: \(error)")
         }

@@ -17,8 +17,8 @@ public final class Outbox: Sendable {
     static let schema: [TableSpec] = [
         TableSpec(name: lineTable, description: "Order lines not yet sent to the store",
                   fields: ShopSchema.order.fields + [
-                      FieldSpec(name: "pendingNumber", type: .number, options: ["precision": 0]),
-                      FieldSpec(name: "queuedAt", type: .dateTime, options: [
+                      FieldSpec(UnsentField.pendingNumber, .number, options: ["precision": 0]),
+                      FieldSpec(UnsentField.queuedAt, .dateTime, options: [
                           "timeZone": "client", "dateFormat": ["name": "iso", "format": "YYYY-MM-DD"],
                           "timeFormat": ["name": "24hour", "format": "HH:mm"],
                       ]),
@@ -26,8 +26,8 @@ public final class Outbox: Sendable {
         TableSpec(name: ticketTable, description: "Provisional numbers handed out offline",
                   fields: ShopSchema.ticket.fields),
         TableSpec(name: menuTable, description: "The store's Drink and Promotion records as last read", fields: [
-            FieldSpec(name: "table", type: .singleLineText),
-            FieldSpec(name: "records", type: .multilineText, description: "The records as JSON"),
+            FieldSpec(MenuSnapshotField.table, .singleLineText),
+            FieldSpec(MenuSnapshotField.records, .multilineText, description: "The records as JSON"),
         ]),
     ]
 
@@ -66,13 +66,13 @@ public final class Outbox: Sendable {
         var lines = OrderRecord.fields(of: stored.order, orderRef: stored.orderRef, businessDay: stored.businessDay,
                                        menu: menu)
         for index in lines.indices {
-            if stored.order.pickupNumber == 0 { lines[index]["pickupNumber"] = .null }
-            lines[index]["pendingNumber"] = stored.provisionalNumber.map(JSONValue.int) ?? .null
-            lines[index]["queuedAt"] = .string(AirtableTimestamp.format(queuedAt))
+            if stored.order.pickupNumber == 0 { lines[index][OrderField.pickupNumber] = .null }
+            lines[index][UnsentField.pendingNumber] = stored.provisionalNumber.map(JSONValue.int) ?? .null
+            lines[index][UnsentField.queuedAt] = .string(AirtableTimestamp.format(queuedAt))
         }
         do {
             _ = try await store.upsertRecords(in: Outbox.lineTable, lines.map { UpsertRecord(fields: $0) },
-                                              mergeOn: ["ref"], replace: false, options: WriteOptions(typecast: true))
+                                              mergeOn: [OrderField.ref.rawValue], replace: false, options: WriteOptions(typecast: true))
         } catch {
             throw .store(error)
         }
@@ -85,7 +85,7 @@ public final class Outbox: Sendable {
         do { records = try await store.allRecords(in: Outbox.lineTable) } catch { throw .store(error) }
         var provisionalNumbers: [String: Int] = [:]
         for record in records {
-            if let ref = record.fields["orderRef"]?.stringValue, let number = record.fields["pendingNumber"]?.intValue {
+            if let ref = record.fields[OrderField.orderRef]?.stringValue, let number = record.fields[UnsentField.pendingNumber]?.intValue {
                 provisionalNumbers[ref] = number
             }
         }
@@ -104,7 +104,7 @@ public final class Outbox: Sendable {
     func remove(_ stored: StoredOrder) async throws(ShopError) {
         do {
             let records = try await store.allRecords(in: Outbox.lineTable, query: ListQuery(
-                filterByFormula: (FormulaExpression.field("orderRef") == .text(stored.orderRef)).description))
+                filterByFormula: (FormulaExpression.field(OrderField.orderRef) == .text(stored.orderRef)).description))
             if !records.isEmpty { _ = try await store.deleteRecords(in: Outbox.lineTable, ids: records.map(\.id)) }
         } catch {
             throw .store(error)
@@ -117,8 +117,8 @@ public final class Outbox: Sendable {
         guard rememberedText.withLock({ $0[table] }) != text else { return }
         do {
             _ = try await store.upsertRecords(in: Outbox.menuTable,
-                                              [UpsertRecord(fields: ["table": .string(table), "records": .string(text)])],
-                                              mergeOn: ["table"], replace: false, options: WriteOptions())
+                                              [UpsertRecord(fields: Fields([MenuSnapshotField.table: .string(table), .records: .string(text)]))],
+                                              mergeOn: [MenuSnapshotField.table.rawValue], replace: false, options: WriteOptions())
         } catch {
             throw .store(error)
         }
@@ -127,10 +127,10 @@ public final class Outbox: Sendable {
 
     /// The records of `table` as last remembered; nil if never.
     func remembered(_ table: String) async throws(ShopError) -> [Record]? {
-        let formula = (FormulaExpression.field("table") == .text(table)).description
+        let formula = (FormulaExpression.field(MenuSnapshotField.table) == .text(table)).description
         do {
             let found = try await store.allRecords(in: Outbox.menuTable, query: ListQuery(filterByFormula: formula))
-            guard let text = found.first?.fields["records"]?.stringValue else { return nil }
+            guard let text = found.first?.fields[MenuSnapshotField.records]?.stringValue else { return nil }
             var records: [Record] = []
             for item in try JSONParser.parse(text).arrayValue ?? [] { records.append(try Record(json: item)) }
             return records
@@ -142,10 +142,21 @@ public final class Outbox: Sendable {
     /// How many orders wait to be sent.
     public func count() async throws(ShopError) -> Int {
         do {
-            let records = try await store.allRecords(in: Outbox.lineTable, query: ListQuery(fields: ["orderRef"]))
-            return Set(records.compactMap { $0.fields["orderRef"]?.stringValue }).count
+            let records = try await store.allRecords(in: Outbox.lineTable, query: ListQuery(fields: [OrderField.orderRef.rawValue]))
+            return Set(records.compactMap { $0.fields[OrderField.orderRef]?.stringValue }).count
         } catch {
             throw .store(error)
         }
     }
+}
+
+/// The fields an unsent line has beyond `OrderDrink`'s (`OutboxLine`). The stored name of the
+/// provisional number is `pendingNumber`, kept as earlier versions wrote it.
+enum UnsentField: String, ShopField {
+    case pendingNumber, queuedAt
+}
+
+/// `MenuSnapshot`: the store's Drink and Promotion records as last read.
+enum MenuSnapshotField: String, ShopField {
+    case table, records
 }

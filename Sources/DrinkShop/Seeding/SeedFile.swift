@@ -117,18 +117,18 @@ public struct SeedFile: Sendable {
         for key in fields.keys.sorted() where !drinkKeys.contains(key) {
             throw fail(key, "unknown field; a drink has " + drinkKeys.sorted().joined(separator: ", "))
         }
-        guard let nameValue = fields["name"] else { throw fail("name", "missing: every drink needs a name") }
+        guard let nameValue = fields[DrinkField.name] else { throw fail("name", "missing: every drink needs a name") }
         guard let name = nameValue.stringValue else { throw fail("name", "must be a string") }
-        guard let categoryValue = fields["category"] else { throw fail("category", "missing") }
+        guard let categoryValue = fields[DrinkField.category] else { throw fail("category", "missing") }
         guard let categoryText = categoryValue.stringValue else { throw fail("category", "must be a string") }
         guard let category = DrinkCategory(parsing: categoryText) else {
             throw fail("category", "unknown category \"\(categoryText)\"; expected one of "
                 + DrinkCategory.allCases.map(\.rawValue).joined(separator: ", "))
         }
-        guard let mediumValue = fields["medium"] else { throw fail("medium", "missing: every drink needs a medium price") }
+        guard let mediumValue = fields[DrinkField.medium] else { throw fail("medium", "missing: every drink needs a medium price") }
         let medium = try price(mediumValue, fail: { fail("medium", $0) })
         var large: Int?
-        if let largeValue = fields["large"], !largeValue.isNull { large = try price(largeValue, fail: { fail("large", $0) }) }
+        if let largeValue = fields[DrinkField.large], !largeValue.isNull { large = try price(largeValue, fail: { fail("large", $0) }) }
         let text = { (key: String) throws(SeedError) -> String? in
             guard let value = fields[key], !value.isNull else { return nil }
             guard let string = value.stringValue else { throw fail(key, "must be a string") }
@@ -140,7 +140,7 @@ public struct SeedFile: Sendable {
             return bool
         }
         var images: [String] = []
-        if let image = fields["image"], !image.isNull {
+        if let image = fields[DrinkField.image], !image.isNull {
             guard let items = image.arrayValue else { throw fail("image", "must be an array of {\"url\": …}") }
             for (i, item) in items.enumerated() {
                 guard let url = item["url"]?.stringValue ?? item.stringValue, url.hasPrefix("http") else {

@@ -3,11 +3,6 @@ import DrinkShopCore
 
 /// Who works at the counter, kept in the `User` table (the only place that knows its fields).
 public struct StaffDirectory: Sendable {
-    private enum Field {
-        static let name = "name"
-        static let role = "role"
-    }
-
     private let store: any RecordStore
 
     init(store: any RecordStore) {
@@ -20,7 +15,7 @@ public struct StaffDirectory: Sendable {
     public func logIn(name: String) async throws(ShopError) -> (user: User, isNew: Bool) {
         let user: User
         do { user = try User(name: name, role: .staff) } catch { throw .name(error) }
-        let formula = (FormulaExpression.field(Field.name) == .text(user.name)).description
+        let formula = (FormulaExpression.field(UserField.name) == .text(user.name)).description
         let found: [Record]
         do {
             found = try await store.allRecords(in: ShopSchema.userTable, query: ListQuery(filterByFormula: formula))
@@ -28,13 +23,13 @@ public struct StaffDirectory: Sendable {
             throw .store(error)
         }
         if let record = found.first {
-            let role = record.fields[Field.role]?.stringValue.flatMap(UserRole.init(rawValue:)) ?? .staff
+            let role = record.fields[UserField.role]?.stringValue.flatMap(UserRole.init(rawValue:)) ?? .staff
             guard role == .staff else { throw .notStaff(name: user.name, role: role) }
             return (user, false)
         }
         do {
             _ = try await store.createRecord(in: ShopSchema.userTable,
-                                             [Field.name: .string(user.name), Field.role: .string(UserRole.staff.rawValue)],
+                                             Fields([UserField.name: .string(user.name), .role: .string(UserRole.staff.rawValue)]),
                                              options: WriteOptions(typecast: true))
         } catch {
             throw .store(error)

@@ -1,0 +1,58 @@
+import Airtable
+
+/// A field of one of the shop's tables, named once. `ShopSchema` declares each table from these cases,
+/// and the table's repository reads and writes cells only through them, so a name typed wrong does not
+/// compile and a field cannot be declared in one place and spelled differently in another.
+public protocol ShopField: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == String {}
+
+/// `Drink`: the menu (KEBUKE's fields first).
+public enum DrinkField: String, ShopField {
+    case name, englishName, description, category, medium, large, image, hotAvailable, soldOut
+}
+
+/// `OrderDrink`: one record per order line (KEBUKE's fields first, the shop's beside them).
+public enum OrderField: String, ShopField {
+    case drinkName, size, ice, sugar, addOns, price, orderName, numberOfCups, imageUrl
+    case status, pickupNumber, businessDay, orderRef, ref, line, unitPrice, discount, promotion, note, placedBy
+    case cancelReason
+}
+
+/// `User`: staff and customers.
+public enum UserField: String, ShopField {
+    case name, role
+}
+
+/// `Promotion`: promotions and banners.
+public enum PromotionField: String, ShopField {
+    case name, kind, percent, category, drink, startsAt, endsAt, banner
+}
+
+/// `PickupTicket` (and the outbox's `OutboxTicket`): one record per claimed number.
+public enum TicketField: String, ShopField {
+    case key, businessDay, number
+}
+
+extension Dictionary where Key == String, Value == JSONValue {
+    /// The cell of a shop field.
+    subscript<Field: ShopField>(_ field: Field) -> JSONValue? {
+        get { self[field.rawValue] }
+        set { self[field.rawValue] = newValue }
+    }
+
+    /// Cells keyed by shop fields.
+    init<Field: ShopField>(_ cells: KeyValuePairs<Field, JSONValue>) {
+        self.init(cells.map { ($0.key.rawValue, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+}
+
+extension FormulaExpression {
+    /// `{field}` of a shop field; formulas are built from these with the expression operators.
+    static func field<Field: ShopField>(_ field: Field) -> FormulaExpression { .field(field.rawValue) }
+}
+
+extension FieldSpec {
+    /// The declaration of a shop field.
+    init<Field: ShopField>(_ field: Field, _ type: FieldType, description: String? = nil, options: JSONValue? = nil) {
+        self.init(name: field.rawValue, type: type, description: description, options: options)
+    }
+}
