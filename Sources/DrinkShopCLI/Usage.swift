@@ -33,14 +33,14 @@ enum Usage {
         commands:
 
         """
-        for info in CommandCatalog.all { text += "  \(info.usage)\n      \(info.summary)\n" }
+        for info in CommandName.allCases.map(\.info) { text += "  \(info.usage)\n      \(info.summary)\n" }
         return text
     }
 }
 
 enum HelpText {
     static func command(_ name: String, style: ColorPolicy) throws -> String {
-        guard let info = CommandCatalog.find(name) else { throw UsageError("no command \(name)") }
+        guard let info = CommandName.find(name)?.info else { throw UsageError("no command \(name)") }
         return "usage: drinkshop \(info.usage)\n  \(info.summary)\n" + info.details.map { "  \($0)\n" }.joined()
     }
 }

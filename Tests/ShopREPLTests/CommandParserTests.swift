@@ -1,5 +1,6 @@
 import DrinkShop
 import DrinkShopCore
+import LineEditor
 import Testing
 @testable import ShopREPL
 
@@ -99,5 +100,20 @@ import Testing
         #expect(CommandParser.quantity("x") == nil)
         #expect(CommandParser.quantity("xl") == nil)
         #expect(CommandParser.quantity("2") == nil)
+    }
+}
+
+@Suite struct CommandTableTests {
+    @Test func everyCommandIsFoundByItsNameAndAliasesAndListedByHelpAndCompletion() throws {
+        let help = try HelpView.text(topic: nil, style: ColorPolicy(usesStyles: false))
+        let completer = ShopCompleter()
+        for name in CommandName.allCases {
+            #expect(CommandName.find(name.rawValue.uppercased()) == name)
+            for alias in name.info.aliases { #expect(CommandName.find(alias) == name) }
+            #expect(help.contains(name.info.usage))
+            #expect(completer.complete(line: "", cursor: 0).contains(name.rawValue))
+        }
+        let aliases = CommandName.allCases.flatMap(\.info.aliases) + CommandName.allCases.map(\.rawValue)
+        #expect(Set(aliases).count == aliases.count, "a word names two commands")
     }
 }

@@ -31,26 +31,26 @@ public enum CommandParser {
     /// Parses words already split into tokens. Nil for an empty line.
     public static func parse(words: [String]) throws(CommandError) -> Command? {
         guard let first = words.first else { return nil }
-        guard let info = CommandCatalog.find(first) else {
-            let known = CommandCatalog.all.map(\.name)
+        guard let name = CommandName.find(first) else {
+            let known = CommandName.allCases.map(\.rawValue)
             let near = known.filter { editDistance($0, first.lowercased()) <= 2 }
             let hint = near.isEmpty ? "type help for the list" : "did you mean \(near.joined(separator: " or "))?"
             throw .syntax("unknown command \"\(first)\"; \(hint)")
         }
         var arguments = Array(words.dropFirst())
-        let usage = info.usage
+        let usage = name.info.usage
         func fail(_ message: String) -> CommandError { CommandError(message: message, usage: usage) }
         let json = take(flag: "--json", from: &arguments)
 
-        switch info.name {
-        case "menu":
+        switch name {
+        case .menu:
             return .menu(filter: arguments.isEmpty ? nil : arguments.joined(separator: " "), json: json)
-        case "order":
+        case .order:
             guard !arguments.isEmpty else { throw fail("what should the order be?") }
             return .order(try orderDraft(arguments, usage: usage))
-        case "orders":
+        case .orders:
             return .orders(try ordersFilter(arguments, usage: usage), json: json)
-        case "edit":
+        case .edit:
             let (number, rest) = try pickupNumber(arguments, usage: usage)
             var remaining = rest
             var line: Int?
@@ -61,37 +61,36 @@ public enum CommandParser {
             let change = try lineChange(remaining, usage: usage)
             guard !change.isEmpty else { throw fail("what should change? give options, xN or note \"...\"") }
             return .edit(number, line: line, change)
-        case "advance":
+        case .advance:
             let (number, rest) = try pickupNumber(arguments, usage: usage)
             guard rest.isEmpty else { throw fail("unexpected \"\(rest.joined(separator: " "))\"") }
             return .advance(number)
-        case "cancel":
+        case .cancel:
             let (number, rest) = try pickupNumber(arguments, usage: usage)
             return .cancel(number, reason: rest.isEmpty ? nil : rest.joined(separator: " "))
-        case "delete":
+        case .delete:
             let confirmed = take(flag: "--yes", from: &arguments) || take(flag: "-y", from: &arguments)
             let (number, rest) = try pickupNumber(arguments, usage: usage)
             guard rest.isEmpty else { throw fail("unexpected \"\(rest.joined(separator: " "))\"") }
             return .delete(number, confirmed: confirmed)
-        case "seed":
+        case .seed:
             guard arguments.count == 1 else { throw fail("give exactly one file") }
             return .seed(path: arguments[0])
-        case "banner":
+        case .banner:
             switch arguments.map({ $0.lowercased() }) {
             case []: return .banner(nil)
             case ["next"], ["n"]: return .banner(.next)
             case ["prev"], ["previous"], ["p"]: return .banner(.previous)
             default: throw fail("banner takes next or prev")
             }
-        case "promos": return try noArguments(.promos, arguments, usage: usage)
-        case "report": return try noArguments(.report(json: json), arguments, usage: usage)
-        case "login":
+        case .promos: return try noArguments(.promos, arguments, usage: usage)
+        case .report: return try noArguments(.report(json: json), arguments, usage: usage)
+        case .login:
             guard !arguments.isEmpty else { throw fail("who are you? login NAME") }
             return .login(arguments.joined(separator: " "))
-        case "logout": return try noArguments(.logout, arguments, usage: usage)
-        case "help": return .help(topic: arguments.first)
-        case "quit": return .quit
-        default: throw fail("unknown command")
+        case .logout: return try noArguments(.logout, arguments, usage: usage)
+        case .help: return .help(topic: arguments.first)
+        case .quit: return .quit
         }
     }
 

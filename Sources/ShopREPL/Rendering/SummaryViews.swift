@@ -73,10 +73,10 @@ enum HelpView {
     static func text(topic: String?, style: ColorPolicy) throws(CommandError) -> String {
         guard let topic else {
             var table = TextTable(columns: [.init("Command"), .init("What it does")])
-            for info in CommandCatalog.all { table.append([info.usage, info.summary]) }
+            for info in CommandName.allCases.map(\.info) { table.append([info.usage, info.summary]) }
             return table.render(style: style) + "Type help <command> for details. Chinese or English options both work.\n"
         }
-        guard let info = CommandCatalog.find(topic) else {
+        guard let info = CommandName.find(topic)?.info else {
             throw .syntax("no command \"\(topic)\"; type help for the list")
         }
         var out = style.paint(info.usage, .bold) + "\n  \(info.summary)\n"

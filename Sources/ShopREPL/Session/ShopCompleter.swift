@@ -22,26 +22,27 @@ public final class ShopCompleter: Sendable {
         let partial = before.last == " " || before.isEmpty ? "" : (words.last ?? "")
         let previous = partial.isEmpty ? words : Array(words.dropLast())
         guard let command = previous.first else {
-            return CommandCatalog.all.map(\.name).filter { $0.hasPrefix(partial.lowercased()) }
+            return CommandName.allCases.map(\.rawValue).filter { $0.hasPrefix(partial.lowercased()) }
         }
         let key = partial.lowercased()
         let matching = { (candidates: [String]) in
             candidates.filter { $0.lowercased().hasPrefix(key) }
         }
-        switch CommandCatalog.find(command)?.name {
-        case "order":
+        guard let name = CommandName.find(command) else { return [] }
+        switch name {
+        case .order:
             return matching(drinkNames.withLock { $0 }) + matching(optionWords) + matching(["for", "note"])
-        case "edit":
+        case .edit:
             return matching(optionWords) + matching(["note", "no add-ons"])
-        case "menu":
+        case .menu:
             return matching(DrinkCategory.allCases.map(\.rawValue) + drinkNames.withLock { $0 })
-        case "orders":
+        case .orders:
             return matching(["open", "all"] + OrderStatus.allCases.map(\.rawValue))
-        case "help":
-            return matching(CommandCatalog.all.map(\.name))
-        case "banner":
+        case .help:
+            return matching(CommandName.allCases.map(\.rawValue))
+        case .banner:
             return matching(["next", "prev"])
-        default:
+        case .advance, .cancel, .delete, .seed, .promos, .report, .login, .logout, .quit:
             return []
         }
     }

@@ -1,0 +1,79 @@
+/// What `help` says about a command, and the usage its errors show.
+public struct CommandInfo: Sendable {
+    public var name: String
+    public var aliases: [String]
+    public var usage: String
+    public var summary: String
+    public var details: [String]
+}
+
+/// Every command of the REPL, in the order `help` lists them. The one table: the parser, `help` and Tab
+/// completion switch over it exhaustively, so a command added here does not compile until each of them
+/// knows it.
+public enum CommandName: String, CaseIterable, Sendable {
+    case menu, order, orders, edit, advance, cancel, delete, seed, banner, promos, report, login, logout, help, quit
+
+    /// The command named or aliased `word` (case-insensitive).
+    public static func find(_ word: String) -> CommandName? {
+        let key = word.lowercased()
+        return allCases.first { $0.rawValue == key || $0.info.aliases.contains(key) }
+    }
+
+    public var info: CommandInfo {
+        switch self {
+        case .menu:
+            return CommandInfo(name: rawValue, aliases: ["m"], usage: "menu [category | text] [--json]",
+                               summary: "show the menu, a category, or drinks matching text",
+                               details: ["categories: 季節限定 單品茶 調茶 雲蓋 歐蕾 (or seasonal, tea, mix, cream, milk)",
+                                         "text matches Chinese or English names, or their beginnings",
+                                         "♨ can be served hot; sold-out drinks are marked 售完"])
+        case .order:
+            return CommandInfo(name: rawValue, aliases: ["o"],
+                               usage: "order <drink> <size> <sugar> <ice> [add-ons...] [xN] [note \"...\"] [, <drink> ...] [for NAME]",
+                               summary: "place an order; separate several drinks with commas",
+                               details: ["options in any order, in Chinese or English: 大杯/L, 半糖/half, 少冰/less ice, 白玉...",
+                                         "example: order 白玉歐蕾 大杯 半糖 少冰 x2 for Amy",
+                                         "example: order 熟成紅茶 M no sugar hot, 冷露歐蕾 L 微糖 去冰 加白玉 note \"少一點奶\""])
+        case .orders:
+            return CommandInfo(name: rawValue, aliases: ["ls"], usage: "orders [open | all | placed | preparing | ready | picked up | cancelled] [--json]",
+                               summary: "list today's orders (open ones by default)", details: [])
+        case .edit:
+            return CommandInfo(name: rawValue, aliases: ["e"], usage: "edit #N [line] <options...> [xN] [note \"...\"]",
+                               summary: "change a placed order's line (it is repriced)",
+                               details: ["example: edit #12 2 大杯 無糖 x3",
+                                         "add-ons given replace the line's add-ons; `no add-ons` removes them"])
+        case .advance:
+            return CommandInfo(name: rawValue, aliases: ["next", "a"], usage: "advance #N",
+                               summary: "move an order on: placed → preparing → ready → picked up", details: [])
+        case .cancel:
+            return CommandInfo(name: rawValue, aliases: [], usage: "cancel #N [reason ...]",
+                               summary: "cancel a placed or preparing order", details: [])
+        case .delete:
+            return CommandInfo(name: rawValue, aliases: ["rm"], usage: "delete #N [--yes]",
+                               summary: "delete an order for good (asks to confirm)", details: [])
+        case .seed:
+            return CommandInfo(name: rawValue, aliases: [], usage: "seed FILE.json",
+                               summary: "load or update the menu (and promotions) from a JSON file", details: [])
+        case .banner:
+            return CommandInfo(name: rawValue, aliases: [], usage: "banner [next | prev]",
+                               summary: "show the current banner, or move to the next or previous one", details: [])
+        case .promos:
+            return CommandInfo(name: rawValue, aliases: ["promotions"], usage: "promos",
+                               summary: "list promotions and whether they are active now", details: [])
+        case .report:
+            return CommandInfo(name: rawValue, aliases: [], usage: "report [--json]",
+                               summary: "today's sales: cups, revenue, discounts, by drink and category", details: [])
+        case .login:
+            return CommandInfo(name: rawValue, aliases: [], usage: "login NAME",
+                               summary: "identify yourself; orders record who placed them", details: [])
+        case .logout:
+            return CommandInfo(name: rawValue, aliases: [], usage: "logout", summary: "forget who is at the counter", details: [])
+        case .help:
+            return CommandInfo(name: rawValue, aliases: ["?"], usage: "help [command]", summary: "list commands or explain one",
+                               details: [])
+        case .quit:
+            return CommandInfo(name: rawValue, aliases: ["exit", "q"], usage: "quit", summary: "leave (Ctrl-D works too)",
+                               details: [])
+        }
+    }
+}
