@@ -37,15 +37,6 @@ public struct HistoryFile: Sendable {
         self.limit = max(limit, 1)
     }
 
-    /// `$XDG_STATE_HOME/drinkshop/history`, else `~/.local/state/drinkshop/history`; nil without a home.
-    public static func defaultPath(environment: [String: String]) -> String? {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return state + "/drinkshop/history"
-        }
-        guard let home = environment["HOME"], !home.isEmpty else { return nil }
-        return home + "/.local/state/drinkshop/history"
-    }
-
     /// The history in the file (empty when there is no file yet), cutting the file back if it has grown
     /// past `limit` lines.
     public func load() throws(HistoryFileError) -> LineHistory {

@@ -99,24 +99,7 @@ import Testing
             try placed.editLine(at: 0, with: LineEdit(sugar: .free), drink: try Fixtures.drink("白玉歐蕾"),
                                 promotions: [])
         }
-        #expect(throws: OrderStatusError.notEditable(order: 12, status: .preparing)) {
-            try placed.addLine(try Fixtures.line("熟成紅茶"), promotions: [])
-        }
-        #expect(throws: OrderStatusError.notEditable(order: 12, status: .preparing)) {
-            try placed.removeLine(at: 0, promotions: [])
-        }
         #expect(placed == before)
-    }
-
-    @Test func addingAndRemovingLinesReprices() throws {
-        var placed = try order([try Fixtures.line("白玉歐蕾")], promotions: [try halfPrice()])
-        try placed.addLine(try Fixtures.line("熟成歐蕾"), promotions: [try halfPrice()])
-        #expect(placed.lines.map(\.drinkName) == ["白玉歐蕾", "熟成歐蕾"])
-        #expect(placed.promotion?.lineDiscounts == [0, 27])
-        try placed.removeLine(at: 0, promotions: [try halfPrice()])
-        #expect(placed.lines.map(\.drinkName) == ["熟成歐蕾"])
-        #expect(placed.promotion == nil)
-        #expect(throws: OrderError.lastLine(order: 12)) { try placed.removeLine(at: 0, promotions: []) }
     }
 
     @Test func advanceAndCancelFollowTheStatusMachine() throws {

@@ -78,12 +78,4 @@ import Testing
         #expect(kept.problem != nil)
         #expect(kept.history.entries.isEmpty)
     }
-
-    @Test func defaultPathFollowsXDG() {
-        #expect(HistoryFile.defaultPath(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/drinkshop/history")
-        #expect(HistoryFile.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/state/drinkshop/history")
-        #expect(HistoryFile.defaultPath(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"])
-            == "/h/.local/state/drinkshop/history")
-        #expect(HistoryFile.defaultPath(environment: [:]) == nil)
-    }
 }

@@ -19,11 +19,6 @@ public enum AirtableTimestamp {
         return out
     }
 
-    /// The calendar date `YYYY-MM-DD` of `date` in UTC.
-    public static func formatDay(_ date: Date) -> String {
-        String(format(date).prefix(10))
-    }
-
     /// Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS[.fff]]` with `Z` or `±HH:MM`, as Airtable accepts in
     /// date and dateTime cells. A time without a zone is read as UTC.
     public static func parse(_ text: String) -> Date? {

@@ -170,26 +170,6 @@ public struct Order: Sendable, Hashable {
         replaceLines(edited, promotions: promotions)
     }
 
-    /// Adds a line (already checked by `OrderLine(drink:choices:)`) and chooses the promotion again.
-    /// - Throws: `OrderStatusError.notEditable` unless placed.
-    public mutating func addLine(_ line: OrderLine, promotions: [Promotion]) throws(OrderStatusError) {
-        try status.checkEditable(order: pickupNumber)
-        replaceLines(lines + [line], promotions: promotions)
-    }
-
-    /// Removes line `index` (0-based) and chooses the promotion again; the last line cannot go
-    /// (cancel the order instead).
-    /// - Throws: `OrderStatusError.notEditable` unless placed; `OrderError` for a missing line
-    ///   or the only line.
-    public mutating func removeLine(at index: Int, promotions: [Promotion]) throws {
-        try status.checkEditable(order: pickupNumber)
-        try checkLineExists(index)
-        guard lines.count > 1 else { throw OrderError.lastLine(order: pickupNumber) }
-        var remaining = lines
-        remaining.remove(at: index)
-        replaceLines(remaining, promotions: promotions)
-    }
-
     private func checkLineExists(_ index: Int) throws(OrderError) {
         guard lines.indices.contains(index) else {
             throw .lineOutOfRange(order: pickupNumber, line: index + 1, count: lines.count)

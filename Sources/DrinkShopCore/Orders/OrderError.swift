@@ -14,8 +14,6 @@ public enum OrderError: Error, Sendable, Hashable, CustomStringConvertible, Loca
     case lineOutOfRange(order: Int, line: Int, count: Int)
     /// The drink given for an edit is not the line's drink (an edit cannot swap drinks).
     case wrongDrink(line: String, given: String)
-    /// Removing the only line would leave an empty order.
-    case lastLine(order: Int)
     /// The edit names nothing to change.
     case nothingToChange(order: Int)
 
@@ -30,8 +28,6 @@ public enum OrderError: Error, Sendable, Hashable, CustomStringConvertible, Loca
             return "order #\(order) has \(lines); there is no line \(line)"
         case .wrongDrink(let line, let given):
             return "this line is \(line), not \(given); to change the drink, remove the line and add a new one"
-        case .lastLine(let order):
-            return "line is the only one in order #\(order); cancel the order instead"
         case .nothingToChange(let order):
             return "say what to change in order #\(order) (size, ice, sugar, add-ons, cups or note)"
         }

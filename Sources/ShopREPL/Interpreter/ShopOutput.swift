@@ -22,7 +22,7 @@ public struct StandardOutput: ShopOutput {
     }
 }
 
-/// Collects output in memory (tests, and the server's one-line logs).
+/// Collects output in memory (the tests read what the interpreter wrote).
 public final class CapturedOutput: ShopOutput {
     private let buffer = Mutex<(out: String, err: String)>(("", ""))
 
