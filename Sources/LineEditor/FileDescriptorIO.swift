@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Blocking reads and writes on a file descriptor that ride out interruptions and short writes.
 enum FileDescriptorIO {
     /// Writes every byte of `bytes`, retrying after signals and short writes; false if the descriptor

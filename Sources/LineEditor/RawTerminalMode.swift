@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Switching a terminal between its normal (cooked) mode and the raw mode a line editor needs.
 enum RawTerminalMode {
     /// The terminal's current settings; nil when `fileDescriptor` is not a terminal.
