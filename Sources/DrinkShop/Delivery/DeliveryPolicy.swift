@@ -27,6 +27,12 @@ public final class DeliveryPolicy: Sendable {
         outbox == nil || connection.shouldTry(at: date)
     }
 
+    /// The outbox, when the store is offline and not due to be tried again: the work goes straight there
+    /// instead of waiting out the client's retries. Nil means "try the store".
+    func outboxWithoutTrying(at date: Date) -> Outbox? {
+        shouldTryStore(at: date) ? nil : outbox
+    }
+
     /// The outbox to keep the work in after `error`, or nil when the error is the caller's to report.
     /// Marks the store offline only when the error says it could not be reached.
     func outbox(after error: ShopError, at date: Date) -> Outbox? {

@@ -46,7 +46,10 @@ public final class OrderDesk: Sendable {
         }
         let orderRef = makeOrderRef()
         var order = unnumbered
-        if delivery.shouldTryStore(at: now) {
+        let outbox: Outbox
+        if let waiting = delivery.outboxWithoutTrying(at: now) {
+            outbox = waiting
+        } else {
             do throws(ShopError) {
                 order = try numbered(unnumbered, try await pickupNumbers.claim(day: day))
                 let written = try await records.write(order, orderRef: orderRef, day: day, menu: snapshot.menu)
@@ -54,10 +57,10 @@ public final class OrderDesk: Sendable {
                 return StoredOrder(order: order, orderRef: orderRef, recordIDs: written.map(\.id), businessDay: day,
                                    isForeign: false)
             } catch {
-                guard delivery.outbox(after: error, at: now) != nil else { throw error }
+                guard let kept = delivery.outbox(after: error, at: now) else { throw error }
+                outbox = kept
             }
         }
-        guard let outbox = delivery.outbox else { throw .store(.transport("offline")) }
         return try await keepUnsent(order, orderRef: orderRef, day: day, menu: snapshot.menu, in: outbox)
     }
 
