@@ -109,4 +109,30 @@ final class FailingOutboxStore: RecordStore {
             #expect(!error.description.contains("cannot reach"))
         }
     }
+
+    @Test func anOrderNotFoundWhileTheStoreIsUnreachableSaysSoByItsCase() async throws {
+        let fixture = try await ShopFixture()
+        let flaky = FlakyStore(fixture.base)
+        let outbox = Outbox(store: try LocalBase.inMemory(), location: "memory")
+        try await outbox.prepare()
+        let clock = fixture.clock
+        let shop = Shop(store: flaky, clock: ShopClock(timeZone: TestClock.taipei, now: { clock.now }), outbox: outbox)
+        _ = try await shop.catalog.menu()
+        flaky.unplug()
+        await #expect {
+            _ = try await shop.orders.find(.pickup(7))
+        } throws: { error in
+            guard case .notFoundWhileOffline(.pickup(7), let failure)? = error as? ShopError else { return false }
+            return failure.isUnreachable
+        }
+        #expect(shop.isOffline)
+        flaky.plugIn()
+        clock.advance(by: 5)
+        await #expect {
+            _ = try await shop.orders.find(.pickup(7))
+        } throws: { error in
+            guard case .noSuchOrder(.pickup(7))? = error as? ShopError else { return false }
+            return true
+        }
+    }
 }
