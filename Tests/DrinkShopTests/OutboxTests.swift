@@ -202,4 +202,16 @@ final class FlakyStore: RecordStore {
         counter.fixture.clock.advance(by: 5)
         #expect(try await counter.shop.orders.sendUnsent(force: false).sent.count == 1)
     }
+
+    @Test func twoCountersPreparingOneOutboxFileAtOnceBothSucceed() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/outbox.sqlite"
+        let first = Outbox(store: try LocalBase(path: path), location: path)
+        let second = Outbox(store: try LocalBase(path: path), location: path)
+        async let one: Void = first.prepare()
+        async let two: Void = second.prepare()
+        _ = try await (one, two)
+        #expect(try await first.count() == 0)
+        #expect(try await second.count() == 0)
+    }
 }

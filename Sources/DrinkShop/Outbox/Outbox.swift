@@ -45,12 +45,19 @@ public final class Outbox: Sendable {
         provisionalNumbers = PickupNumbers(store: store, table: Outbox.ticketTable)
     }
 
-    /// Creates the outbox tables when missing.
+    /// Creates the outbox tables when missing. Two counters started at once on one machine share the
+    /// file: a table the other one created meanwhile is fine.
     public func prepare() async throws(ShopError) {
         guard let editor = store as? any SchemaEditing else { return }
-        do {
+        do throws(AirtableError) {
             let schema = try await store.schema()
-            for spec in Outbox.schema where schema.table(spec.name) == nil { _ = try await editor.createTable(spec) }
+            for spec in Outbox.schema where schema.table(spec.name) == nil {
+                do throws(AirtableError) {
+                    _ = try await editor.createTable(spec)
+                } catch {
+                    guard try await store.schema().table(spec.name) != nil else { throw error }
+                }
+            }
         } catch {
             throw .store(error)
         }
