@@ -98,3 +98,21 @@ import Testing
         }
     }
 }
+
+@Suite struct PrinterConnectTimeoutTests {
+    @Test func aPrinterThatNeverAnswersTheConnectionTimesOutQuickly() async throws {
+        let listener = HungListener()
+        let sink = PrinterSink(
+            address: .network(host: "127.0.0.1", port: listener.port), connectTimeout: .milliseconds(300),
+            writeTimeout: .milliseconds(300))
+        // The first attempts fill the listener's queue; a later one is never answered.
+        var outcome: PrinterError?
+        let started = ContinuousClock.now
+        for _ in 0..<6 where outcome == nil {
+            do { try await sink.send([0x41]) } catch { outcome = error }
+        }
+        #expect(outcome == .timedOut(address: "tcp://127.0.0.1:\(listener.port)", stage: "connect", seconds: 0.3))
+        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(outcome.map { "\($0)" }?.contains("did not answer within 0.3 s") == true)
+    }
+}
