@@ -49,7 +49,7 @@ final class StreamClient: @unchecked Sendable {
     func close() { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
 
     /// Everything received until the text contains `needle`, or nil when it did not arrive in time.
-    func read(until needle: String, within seconds: Double = 3) async -> String? {
+    func read(until needle: String, within seconds: Double = 30) async -> String? {
         await withCheckedContinuation { continuation in
             queue.async {
                 let deadline = DispatchTime.now() + seconds
@@ -64,7 +64,7 @@ final class StreamClient: @unchecked Sendable {
     }
 
     /// Whether the server closed the connection within `seconds`.
-    func closedByServer(within seconds: Double = 3) async -> Bool {
+    func closedByServer(within seconds: Double = 30) async -> Bool {
         await withCheckedContinuation { continuation in
             queue.async {
                 let deadline = DispatchTime.now() + seconds

