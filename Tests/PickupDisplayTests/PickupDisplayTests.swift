@@ -37,6 +37,21 @@ import Testing
         }
     }
 
+    @Test func whenTheSourceEndsTheStreamEndsAndTheConnectionCloses() async throws {
+        let feed = PickupBoardFeed(PickupBoard(preparing: [1], ready: []))
+        try await withDisplayServer(feed: feed) { port, _ in
+            let client = try StreamClient(port: port)
+            client.get("/display/events")
+            #expect(await client.read(until: #""preparing":[1]"#) != nil)
+            feed.finish()
+            #expect(await client.closedByServer())
+            // The server still serves new pages.
+            let page = try StreamClient(port: port)
+            page.get("/display")
+            #expect(await page.read(until: "</html>")?.hasPrefix("HTTP/1.1 200") == true)
+        }
+    }
+
     @Test func anIdleStreamSendsHeartbeats() async throws {
         try await withDisplayServer(heartbeat: .milliseconds(100)) { port, _ in
             let client = try StreamClient(port: port)

@@ -41,6 +41,8 @@ import Testing
         #expect(contents.contains("熟成紅茶?"))
         let other = formatter.format([Samples.label(name: "堃", drink: "紅茶")])
         #expect(other.replacedCharacters == ["堃"])
+        #expect(other.replacementWarning == "the printer cannot print 堃 (printed as ?)")
+        #expect(formatter.format([Samples.label()]).replacementWarning == nil)
     }
 
     @Test func aDoubleQuoteInTheTextCannotEndTheString() {

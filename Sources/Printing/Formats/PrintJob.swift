@@ -10,6 +10,14 @@ public struct PrintJob: Sendable, Equatable {
         self.replacedCharacters = replacedCharacters
     }
 
+    /// What to tell staff when characters were replaced, e.g.
+    /// `the printer cannot print 堃, 😀 (printed as ?)`; nil when everything printed as written.
+    public var replacementWarning: String? {
+        guard !replacedCharacters.isEmpty else { return nil }
+        return "the printer cannot print " + replacedCharacters.map(String.init).joined(separator: ", ")
+            + " (printed as ?)"
+    }
+
     /// Collects the bytes of `text` encoded in Big5 and remembers what was replaced.
     mutating func appendText(_ text: String) {
         let encoded = Big5.encode(text)
