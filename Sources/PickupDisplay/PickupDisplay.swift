@@ -7,10 +7,7 @@ import HTTPServer
 ///
 /// ```swift
 /// let display = PickupDisplay(source: boards)
-/// let server = HTTPServer(configuration: configuration) { request in
-///     if let response = await display.respond(to: request) { return response }
-///     return await api.handle(request)
-/// }
+/// let server = HTTPServer(configuration: configuration, handler: display.handler { await api.handle($0) })
 /// ```
 public struct PickupDisplay: Sendable {
     /// The page's path; the event stream is at `path + "/events"`.
@@ -26,6 +23,18 @@ public struct PickupDisplay: Sendable {
         self.source = source
         self.heartbeat = heartbeat
         self.title = title
+    }
+
+    /// A server handler that answers the pickup screen's paths and passes every other request to
+    /// `otherRoutes` (e.g. the token-protected Airtable API), unchanged.
+    public func handler(
+        otherRoutes: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
+    ) -> @Sendable (HTTPRequest) async -> HTTPResponse {
+        let display = self
+        return { request in
+            if let response = await display.respond(to: request) { return response }
+            return await otherRoutes(request)
+        }
     }
 
     /// Whether `request` is for the pickup screen (`/display`, `/display/…`, with any query).

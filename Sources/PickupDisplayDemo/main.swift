@@ -20,10 +20,9 @@ while let word = arguments.popFirst() {
 
 let feed = PickupBoardFeed()
 let display = PickupDisplay(source: feed, heartbeat: .seconds(5))
-let server = HTTPServer(configuration: .init(port: port)) { request in
-    if let response = await display.respond(to: request) { return response }
-    return .text("only the pickup screen is served here: /display\n", status: 404)
-}
+let server = HTTPServer(
+    configuration: .init(port: port),
+    handler: display.handler { _ in .text("only the pickup screen is served here: /display\n", status: 404) })
 let bound = try server.start()
 say("listening on \(bound)")
 

@@ -103,10 +103,9 @@ func withDisplayServer(
     _ body: (_ port: Int, _ server: HTTPServer) async throws -> Void
 ) async throws {
     let display = PickupDisplay(source: feed, heartbeat: heartbeat)
-    let server = HTTPServer(configuration: .init(port: 0, limits: limits, maxStreams: maxStreams)) { request in
-        if let response = await display.respond(to: request) { return response }
-        return .json(#"{"error":"AUTHENTICATION_REQUIRED"}"#, status: 401)
-    }
+    let server = HTTPServer(
+        configuration: .init(port: 0, limits: limits, maxStreams: maxStreams),
+        handler: display.handler { _ in .json(#"{"error":"AUTHENTICATION_REQUIRED"}"#, status: 401) })
     let port = try server.start()
     do {
         try await body(port, server)
