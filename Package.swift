@@ -21,6 +21,13 @@ let package = Package(
         .target(name: "HTTPServer", swiftSettings: strict),
         // Airtable's REST API served over any RecordStore.
         .target(name: "AirtableServer", dependencies: ["Airtable", "HTTPServer"], swiftSettings: strict),
+        // Cup labels and receipts: printable values, TSPL/ESC-POS formatters (Big5 via iconv), the text
+        // preview, and sinks (file, device, tcp://host:9100). Below the shop; knows no order records.
+        .target(name: "Printing", swiftSettings: strict),
+        // The pickup screen's routes (/display, /display/events) over a PickupBoardSource; no order records.
+        .target(name: "PickupDisplay", dependencies: ["HTTPServer"], swiftSettings: strict),
+        // A hidden development server: the pickup screen fed by a scripted board (scripts/display-check).
+        .executableTarget(name: "PickupDisplayDemo", dependencies: ["PickupDisplay", "HTTPServer"], swiftSettings: strict),
         // The shop's domain: pure values and rules.
         .target(name: "DrinkShopCore", swiftSettings: strict),
         // The shop's services on top of a RecordStore.
@@ -55,6 +62,8 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"], swiftSettings: strict),
         // Runs the built `drinkshop` binary (depending on the executable makes `swift test` build it).
         .testTarget(name: "EndToEndTests", dependencies: ["DrinkShopCLI", "Airtable"], swiftSettings: strict),
+        .testTarget(name: "PickupDisplayTests", dependencies: ["PickupDisplay", "HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "PrintingTests", dependencies: ["Printing"], swiftSettings: strict),
         .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable"],
                     swiftSettings: strict),
 

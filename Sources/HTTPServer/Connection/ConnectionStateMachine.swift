@@ -22,6 +22,9 @@ struct ConnectionStateMachine: Sendable {
         /// The handler is running; nothing more is read meanwhile (pipelined bytes wait in the parser).
         case handling
         case writingResponse(deadline: Instant)
+        /// A streamed response (`HTTPResponse.stream`) is being relayed; the deadline runs only while
+        /// written bytes wait for a client that does not read them.
+        case streaming(deadline: Instant?)
         /// Half-closed after the last response; draining input so closing does not reset the connection.
         case lingering(deadline: Instant)
         case closed
@@ -29,6 +32,9 @@ struct ConnectionStateMachine: Sendable {
 
     /// Input drained while lingering, at most; a client still sending after that is simply cut off.
     static let maxLingerBytes = 1 << 20
+    /// Streamed bytes waiting for a client that reads too slowly, at most; past this it is cut off
+    /// rather than let one stalled page hold the server's memory.
+    static let maxStreamBacklog = 1 << 20
 
     let timeouts: ConnectionTimeouts
     let remoteAddress: String?
@@ -40,6 +46,7 @@ struct ConnectionStateMachine: Sendable {
     private var inputClosed = false
     private var shuttingDown = false
     private var lingerBytes = 0
+    private var streamEnded = false
     /// The request being read or handled: what the log and keep-alive decision need of it.
     private var current: (head: HTTPRequestHead?, startedAt: Instant)?
 
@@ -69,7 +76,8 @@ struct ConnectionStateMachine: Sendable {
     var wantsRead: Bool {
         guard !inputClosed else { return false }
         switch phase {
-        case .awaitingRequest, .readingHead, .readingBody, .lingering: return true
+        // A stream reads only to notice the client leaving.
+        case .awaitingRequest, .readingHead, .readingBody, .lingering, .streaming: return true
         case .handling, .writingResponse, .closed: return false
         }
     }
@@ -84,16 +92,24 @@ struct ConnectionStateMachine: Sendable {
         case .awaitingRequest(let deadline, _), .readingHead(let deadline), .readingBody(let deadline),
             .writingResponse(let deadline), .lingering(let deadline):
             deadline
+        case .streaming(let deadline):
+            deadline
         case .handling, .closed:
             nil
         }
+    }
+
+    var isStreaming: Bool {
+        if case .streaming = phase { return true }
+        return false
     }
 
     // MARK: Events
 
     mutating func received(_ bytes: some Collection<UInt8>, now: Instant, date: String) -> [Action] {
         switch phase {
-        case .lingering:
+        case .lingering, .streaming:
+            // Nothing more is answered on a streaming connection; what the client sends is dropped.
             lingerBytes += bytes.count
             return lingerBytes > Self.maxLingerBytes ? close() : []
         case .awaitingRequest(let deadline, let firstRequest):
@@ -116,8 +132,8 @@ struct ConnectionStateMachine: Sendable {
     mutating func inputEnded(now: Instant, date: String) -> [Action] {
         inputClosed = true
         switch phase {
-        case .awaitingRequest, .readingHead, .readingBody, .lingering:
-            // Nothing complete to answer; a half-sent request cannot be finished.
+        case .awaitingRequest, .readingHead, .readingBody, .lingering, .streaming:
+            // Nothing complete to answer; a half-sent request cannot be finished; a page has gone.
             return close()
         case .handling, .writingResponse:
             closeAfterResponse = true
@@ -133,6 +149,14 @@ struct ConnectionStateMachine: Sendable {
             requestVersion: head.version, requestHeaders: head.headers, responseHeaders: response.headers,
             serverWantsClose: shuttingDown)
         closeAfterResponse = !keepAlive
+        if response.stream != nil, head.method != "HEAD" {
+            // The connection belongs to the stream from now on and closes when it ends.
+            closeAfterResponse = true
+            output += ResponseEncoder.encodeStreamHead(response, date: date)
+            phase = .streaming(deadline: now + timeouts.write)
+            if shuttingDown { streamEnded = true }
+            return [.log(logEntry(status: response.status, now: now))]
+        }
         output += ResponseEncoder.encode(
             response, isHeadRequest: head.method == "HEAD", keepAlive: keepAlive, requestVersion: head.version,
             date: date)
@@ -140,9 +164,35 @@ struct ConnectionStateMachine: Sendable {
         return [.log(logEntry(status: response.status, now: now))]
     }
 
+    /// More bytes of a streamed response.
+    mutating func streamed(_ bytes: [UInt8], now: Instant) -> [Action] {
+        guard case .streaming(let deadline) = phase, !streamEnded else { return [] }
+        if output.count - outputOffset + bytes.count > Self.maxStreamBacklog { return close() }
+        output += bytes
+        phase = .streaming(deadline: deadline ?? now + timeouts.write)
+        return []
+    }
+
+    /// The streamed response has ended: close once what it sent is written.
+    mutating func streamFinished() -> [Action] {
+        guard isStreaming else { return [] }
+        streamEnded = true
+        return wantsWrite ? [] : close()
+    }
+
     /// `count` bytes of `pendingOutput` were sent.
     mutating func wrote(_ count: Int, now: Instant, date: String) -> [Action] {
         outputOffset = min(output.count, outputOffset + count)
+        if case .streaming = phase {
+            guard outputOffset == output.count else {
+                phase = .streaming(deadline: now + timeouts.write)  // progress: the client is reading
+                return []
+            }
+            output.removeAll(keepingCapacity: true)
+            outputOffset = 0
+            phase = .streaming(deadline: nil)
+            return streamEnded ? close() : []
+        }
         guard outputOffset == output.count else { return [] }
         output.removeAll(keepingCapacity: true)
         outputOffset = 0
@@ -180,7 +230,7 @@ struct ConnectionStateMachine: Sendable {
             return respondWithError(
                 status: 408, message: "the request body was not received within \(timeouts.body)", now: now,
                 date: date)
-        case .awaitingRequest, .writingResponse, .lingering, .handling, .closed:
+        case .awaitingRequest, .writingResponse, .lingering, .streaming, .handling, .closed:
             return close()
         }
     }
@@ -190,6 +240,7 @@ struct ConnectionStateMachine: Sendable {
         shuttingDown = true
         closeAfterResponse = true
         if case .awaitingRequest = phase { return close() }
+        if isStreaming { return streamFinished() }
         return []
     }
 

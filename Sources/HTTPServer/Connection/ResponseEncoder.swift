@@ -37,6 +37,25 @@ enum ResponseEncoder {
         return bytes
     }
 
+    /// The head of a streamed response: no `Content-Length`, so the body runs until the connection closes
+    /// (`Connection: close` says so to HTTP/1.1 clients; HTTP/1.0 clients read to the end anyway).
+    static func encodeStreamHead(_ response: HTTPResponse, date: String) -> [UInt8] {
+        let status = (200...999).contains(response.status) ? response.status : 500
+        var text = "HTTP/1.1 \(status) \(HTTPResponse.reasonPhrase(for: status))\r\n"
+        var hasDate = false
+        for field in response.headers where isSafe(field) {
+            switch field.name.lowercased() {
+            case "content-length", "transfer-encoding", "connection": continue
+            case "date": hasDate = true
+            default: break
+            }
+            text += "\(field.name): \(field.value)\r\n"
+        }
+        if !hasDate { text += "Date: \(date)\r\n" }
+        text += "Connection: close\r\n\r\n"
+        return Array(text.utf8)
+    }
+
     /// The response for a request the parser refused or that timed out; the connection closes after it.
     static func errorResponse(status: Int, message: String) -> HTTPResponse {
         HTTPResponse.text(message + "\n", status: status)

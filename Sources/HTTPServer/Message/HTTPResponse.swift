@@ -10,12 +10,23 @@ public struct HTTPResponse: Sendable, Equatable {
     public var headers: HTTPHeaders
     /// The body; not sent for HEAD requests nor with 204 and 304.
     public var body: [UInt8]
+    /// A body that is still being written: when set, `body` is ignored, the head goes out at once without
+    /// `Content-Length`, and the connection carries this stream until it ends, then closes. The server
+    /// may refuse it with 503 when too many streams are open (see `Configuration.maxStreams`).
+    public var stream: HTTPResponseStream?
 
     /// A response with the given status, headers and body.
     public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// A `text/event-stream` response carrying `stream` (Server-Sent Events).
+    public static func eventStream(_ stream: HTTPResponseStream) -> HTTPResponse {
+        var response = HTTPResponse(status: 200, headers: ServerSentEvent.responseHeaders)
+        response.stream = stream
+        return response
     }
 
     /// A `text/plain; charset=utf-8` response.

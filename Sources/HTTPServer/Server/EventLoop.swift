@@ -17,8 +17,14 @@ final class EventLoop: @unchecked Sendable {
         let isRejection: Bool
     }
 
+    private enum StreamEvent {
+        case bytes([UInt8])
+        case end
+    }
+
     private struct Inbox {
         var responses: [(id: UInt64, response: HTTPResponse)] = []
+        var streamEvents: [(id: UInt64, event: StreamEvent)] = []
         var shutdownRequested = false
         /// Set, under the lock, just before the wake-up sockets close: a handler finishing later must not
         /// write to a descriptor number the process may have reused for someone else's socket.
@@ -40,6 +46,8 @@ final class EventLoop: @unchecked Sendable {
     // Loop-thread state.
     private var listener: Int32?
     private var connections: [UInt64: Connection] = [:]
+    /// The streams of connections relaying one (see `HTTPResponse.stream`).
+    private var streams: [UInt64: HTTPResponseStream] = [:]
     private var nextID: UInt64 = 0
     private var acceptPausedUntil: ContinuousClock.Instant?
     private var lastPause: Duration?
@@ -246,6 +254,8 @@ final class EventLoop: @unchecked Sendable {
     private func closeConnection(_ id: UInt64) {
         guard let connection = connections.removeValue(forKey: id) else { return }
         POSIXSocket.close(connection.fd)
+        // The producer learns the page has gone and stops.
+        streams.removeValue(forKey: id)?.close()
     }
 
     // MARK: Cross-thread inbox
@@ -258,13 +268,30 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    private func postStreamEvent(_ event: StreamEvent, for id: UInt64) {
+        inbox.withLock { inbox in
+            guard !inbox.finished else { return }
+            inbox.streamEvents.append((id, event))
+            wake(inbox)
+        }
+    }
+
     private func drainInbox(now: ContinuousClock.Instant) {
         let pending = inbox.withLock { inbox in
-            defer { inbox.responses.removeAll() }
-            return (inbox.responses, inbox.shutdownRequested)
+            defer {
+                inbox.responses.removeAll()
+                inbox.streamEvents.removeAll()
+            }
+            return (inbox.responses, inbox.shutdownRequested, inbox.streamEvents)
         }
         for (id, response) in pending.0 {
-            apply(id) { $0.handlerFinished(response, now: now, date: $1) }
+            finishHandling(id, response, now: now)
+        }
+        for (id, event) in pending.2 {
+            switch event {
+            case .bytes(let bytes): apply(id) { machine, _ in machine.streamed(bytes, now: now) }
+            case .end: apply(id) { machine, _ in machine.streamFinished() }
+            }
         }
         if pending.1, shutdownDeadline == nil {
             shutdownDeadline = now + configuration.shutdownGracePeriod
@@ -272,6 +299,31 @@ final class EventLoop: @unchecked Sendable {
             listener = nil
             for id in Array(connections.keys) { apply(id) { machine, _ in machine.beginShutdown() } }
         }
+    }
+
+    /// Hands a handler's response to its connection; a streamed one is attached to the connection, or
+    /// refused with 503 when `maxStreams` are open already.
+    private func finishHandling(_ id: UInt64, _ response: HTTPResponse, now: ContinuousClock.Instant) {
+        guard let stream = response.stream else {
+            apply(id) { $0.handlerFinished(response, now: now, date: $1) }
+            return
+        }
+        var response = response
+        if streams.count >= configuration.maxStreams {
+            stream.close()
+            response = ResponseEncoder.errorResponse(
+                status: 503, message: "too many live pages are open on this server; close one and try again")
+            response.headers.replaceOrAdd(name: "Retry-After", value: "5")
+        }
+        apply(id) { $0.handlerFinished(response, now: now, date: $1) }
+        guard response.stream != nil, connections[id]?.machine.isStreaming == true else {
+            stream.close()  // a HEAD request, a refused stream, or the client already left
+            return
+        }
+        streams[id] = stream
+        stream.attach(
+            deliver: { [weak self] bytes in self?.postStreamEvent(.bytes(bytes), for: id) },
+            end: { [weak self] in self?.postStreamEvent(.end, for: id) })
     }
 
     /// Called with the inbox locked, so the wake-up socket cannot be closed meanwhile.

@@ -28,6 +28,8 @@ public final class HTTPServer: Sendable {
         public var timeouts: ConnectionTimeouts
         /// Connections served at once; one more is answered 503 and closed.
         public var maxConnections: Int
+        /// Streamed responses (live pages) open at once, within `maxConnections`; one more is answered 503.
+        public var maxStreams: Int
         /// The kernel's queue of connections not yet accepted.
         public var backlog: Int32
         /// How long `shutdown()` lets requests under way finish before closing what remains.
@@ -39,7 +41,8 @@ public final class HTTPServer: Sendable {
         /// A configuration; only the port usually needs choosing.
         public init(
             host: String = "127.0.0.1", port: Int = 8080, limits: HTTPParserLimits = HTTPParserLimits(),
-            timeouts: ConnectionTimeouts = ConnectionTimeouts(), maxConnections: Int = 512, backlog: Int32 = 512,
+            timeouts: ConnectionTimeouts = ConnectionTimeouts(), maxConnections: Int = 512, maxStreams: Int = 32,
+            backlog: Int32 = 512,
             shutdownGracePeriod: Duration = .seconds(10), log: (@Sendable (HTTPRequestLogEntry) -> Void)? = nil
         ) {
             self.host = host
@@ -47,6 +50,7 @@ public final class HTTPServer: Sendable {
             self.limits = limits
             self.timeouts = timeouts
             self.maxConnections = maxConnections
+            self.maxStreams = maxStreams
             self.backlog = backlog
             self.shutdownGracePeriod = shutdownGracePeriod
             self.log = log
