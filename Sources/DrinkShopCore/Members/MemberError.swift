@@ -15,6 +15,7 @@ public enum MemberError: Error, Sendable, Hashable, CustomStringConvertible, Loc
     case invalidPass(String)
     case passExpired(pass: String, expiredAt: Date)
     case noPass
+    case passStillActive(pass: String, until: Date)
 
     public var description: String {
         switch self {
@@ -34,6 +35,8 @@ public enum MemberError: Error, Sendable, Hashable, CustomStringConvertible, Loc
             return "the \(pass) pass expired on \(ShopCalendar.taiwan.dayText(expiredAt)); renew it to use it"
         case .noPass:
             return "the member has no pass"
+        case .passStillActive(let pass, let until):
+            return "the \(pass) pass is active until \(ShopCalendar.taiwan.dayText(until)); renew it instead of buying another"
         }
     }
 
