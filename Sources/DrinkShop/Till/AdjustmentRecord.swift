@@ -36,7 +36,8 @@ enum AdjustmentRecord {
         func whole(_ key: String) throws(FieldProblem) -> Int? {
             guard let value = cells[key], !value.isNull else { return nil }
             guard let number = value.intValue else {
-                throw FieldProblem(field: key, problem: "must be a whole number, not \(value.kindDescription)")
+                let given = value.numberValue.map { "\($0)" } ?? value.kindDescription
+                throw FieldProblem(field: key, problem: "must be a whole number, not \(given)")
             }
             return number
         }
