@@ -118,3 +118,48 @@ struct TillChargesTests {
         #expect(try bag.summary == "+2 each")
     }
 }
+
+@Suite("Till: bill lines and menu control")
+struct TillBillAndMenuTests {
+    @Test("the bill lists promotion, member benefits and adjustments apart, summing to the total")
+    func billLines() throws {
+        let promotion = try Promotion(name: "第二杯半價", kind: .secondCupHalfPrice)
+        let order = try Order.place(pickupNumber: 3, orderName: "小美", placedBy: "阿明", createdAt: Fixtures.noon,
+                                    lines: [Fixtures.line("熟成紅茶", quantity: 2)], promotions: [promotion])
+        let pass = try MemberPass(name: "月卡", expiresAt: Fixtures.noon.addingTimeInterval(60), benefit: .percentOff(10))
+        let cup = try Adjustment(name: "環保杯", code: "cup", kind: .perCup(-5))
+        let charges = try OrderCharges.price(order, adjustments: [AdjustmentUse(cup, count: 2)],
+                                             member: MemberBenefits(pass: pass, at: Fixtures.noon))
+        #expect(charges.billLines.map(\.label) == ["小計", "第二杯半價", "月卡", "環保杯 ×2", "合計"])
+        #expect(charges.billLines.map(\.amount) == [70, -17, -5, -10, 38])
+        #expect(charges.billLines.dropLast().reduce(0) { $0 + $1.amount } == charges.total)
+    }
+
+    @Test("a price change is checked and described for the audit trail")
+    func priceChange() throws {
+        let drink = try Fixtures.drink("熟成紅茶")
+        let (change, changed) = try MenuChange.price(of: drink, size: .medium, to: 38)
+        #expect(changed.price(for: .medium) == 38)
+        #expect(change.detail == "中杯 35 -> 38")
+        #expect(change.auditEntry(by: "店長", at: Fixtures.noon).action == .changePrice)
+        #expect(throws: MenuChangeError.priceNotPositive(-1)) { try MenuChange.price(of: drink, size: .medium, to: -1) }
+        #expect(throws: MenuChangeError.priceNotPositive(0)) { try MenuChange.price(of: drink, size: .medium, to: 0) }
+        #expect(throws: MenuChangeError.self) { try MenuChange.price(of: drink, size: .medium, to: 45) }
+        let lemon = try Fixtures.drink("熟成檸果")
+        #expect(throws: MenuChangeError.sizeNotSold(drink: "熟成檸果", size: .large)) {
+            try MenuChange.price(of: lemon, size: .large, to: 70)
+        }
+    }
+
+    @Test("sold out and restock flip availability, and repeating one is refused")
+    func soldOut() throws {
+        let drink = try Fixtures.drink("熟成紅茶")
+        let (change, soldOut) = try MenuChange.availability(of: drink, available: false)
+        #expect(change == .soldOut(drink: "熟成紅茶"))
+        #expect(!soldOut.available)
+        #expect(throws: MenuChangeError.nothingToChange(drink: "熟成紅茶", state: "sold out")) {
+            try MenuChange.availability(of: soldOut, available: false)
+        }
+        #expect(try MenuChange.availability(of: soldOut, available: true).0 == .restock(drink: "熟成紅茶"))
+    }
+}
