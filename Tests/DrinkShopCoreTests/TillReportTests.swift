@@ -89,6 +89,19 @@ struct TillReportTests {
         #expect(CSVTable.field("") == "")
     }
 
+    @Test("text that a spreadsheet would run as a formula is defused; numbers are left alone")
+    func csvFormulaText() throws {
+        #expect(CSVTable.text("=HYPERLINK(\"x\")") == "'=HYPERLINK(\"x\")")
+        #expect(CSVTable.text("@SUM(1)") == "'@SUM(1)")
+        #expect(CSVTable.text("+886") == "'+886")
+        #expect(CSVTable.text("小美") == "小美")
+        let order = try till(9, at: morning, by: "阿明", lines: [Fixtures.line("熟成紅茶")], pay: [(.cash, 35)],
+                             cancel: "-不要了")
+        let payments = TillExport.payments([order])
+        #expect(payments.rows[1][4] == "-35")
+        #expect(payments.rows[1][8] == "'-不要了")
+    }
+
     @Test("a CSV file starts with the UTF-8 byte-order mark and ends every row with CRLF")
     func csvBytes() {
         var table = CSVTable(header: ["name", "note"])

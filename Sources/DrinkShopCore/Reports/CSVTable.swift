@@ -22,6 +22,14 @@ public struct CSVTable: Sendable, Hashable {
     /// The file's bytes: the UTF-8 byte-order mark, then `text` in UTF-8.
     public var bytes: [UInt8] { [0xEF, 0xBB, 0xBF] + Array(text.utf8) }
 
+    /// Free text (a customer's name, a reason, a note) made safe for a spreadsheet: text starting
+    /// with `=`, `+`, `-`, `@`, a tab or a CR would be run as a formula by Excel, so it gets a leading
+    /// apostrophe. Use it for text only: numbers such as refunds (-35) stay as they are.
+    public static func text(_ value: String) -> String {
+        guard let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return value }
+        return "'" + value
+    }
+
     /// One field, quoted when it holds a comma, a quote, a CR or LF, or starts or ends with a space
     /// (which spreadsheet programs would otherwise trim); quotes inside are doubled.
     public static func field(_ value: String) -> String {

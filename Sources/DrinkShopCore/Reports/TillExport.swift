@@ -9,9 +9,9 @@ public enum TillExport {
             let order = till.order
             let charges = till.charges
             table.append([
-                "\(order.pickupNumber)", calendar.minuteText(order.createdAt), order.orderName, order.placedBy,
-                order.status.rawValue, order.cancelReason ?? "", "\(order.cupCount)", "\(charges.subtotal)",
-                charges.promotion?.name ?? "", "\(charges.promotion?.totalDiscount ?? 0)",
+                "\(order.pickupNumber)", calendar.minuteText(order.createdAt), CSVTable.text(order.orderName),
+                CSVTable.text(order.placedBy), order.status.rawValue, CSVTable.text(order.cancelReason ?? ""), "\(order.cupCount)", "\(charges.subtotal)",
+                CSVTable.text(charges.promotion?.name ?? ""), "\(charges.promotion?.totalDiscount ?? 0)",
                 "\(charges.memberDiscounts.reduce(0) { $0 + $1.amount })",
                 charges.adjustments.map { "\($0.name) x\($0.count) \(Adjustment.signed($0.amount))" }
                     .joined(separator: "; "),
@@ -29,10 +29,10 @@ public enum TillExport {
         for till in orders {
             for (index, line) in till.order.lines.enumerated() {
                 table.append([
-                    "\(till.order.pickupNumber)", "\(index + 1)", line.drinkName, line.size.rawValue,
+                    "\(till.order.pickupNumber)", "\(index + 1)", CSVTable.text(line.drinkName), line.size.rawValue,
                     line.ice.rawValue, line.sugar.rawValue, line.addOns.map(\.rawValue).joined(separator: "、"),
                     "\(line.quantity)", "\(line.unitPrice)", "\(line.lineTotal)",
-                    "\(till.order.discount(forLine: index))", line.note ?? "",
+                    "\(till.order.discount(forLine: index))", CSVTable.text(line.note ?? ""),
                 ])
             }
         }
@@ -47,11 +47,13 @@ public enum TillExport {
             let number = "\(till.order.pickupNumber)"
             for payment in till.money.payments {
                 table.append([number, calendar.minuteText(payment.takenAt), "payment", payment.method.rawValue,
-                              "\(payment.amount)", "\(payment.tendered)", "\(payment.change)", payment.takenBy, ""])
+                              "\(payment.amount)", "\(payment.tendered)", "\(payment.change)",
+                              CSVTable.text(payment.takenBy), ""])
             }
             for refund in till.money.refunds {
                 table.append([number, calendar.minuteText(refund.refundedAt), "refund", refund.method.rawValue,
-                              "\(-refund.amount)", "", "", refund.refundedBy, refund.reason])
+                              "\(-refund.amount)", "", "", CSVTable.text(refund.refundedBy),
+                              CSVTable.text(refund.reason)])
             }
         }
         return table
