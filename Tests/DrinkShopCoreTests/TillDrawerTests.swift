@@ -35,3 +35,18 @@ struct TillDrawerTests {
         }
     }
 }
+
+@Suite("Till: one shift at a time")
+struct TillShiftTests {
+    @Test("a shift opens only when none is open, and closing needs an open one")
+    func openAndClose() throws {
+        let shift = try Shift.open(current: nil, by: "店長", at: Fixtures.noon, float: 1_000)
+        #expect(throws: DrawerError.shiftAlreadyOpen(openedBy: "店長")) {
+            try Shift.open(current: shift, by: "阿明", at: Fixtures.noon, float: 500)
+        }
+        #expect(try Shift.toClose(shift) == shift)
+        #expect(throws: DrawerError.noOpenShift) { try Shift.toClose(nil) }
+        #expect(throws: PaymentError.unknownMethod("bitcoin")) { try PaymentMethod.parse(" bitcoin ") }
+        #expect(try PaymentMethod.parse("街口") == .jkoPay)
+    }
+}

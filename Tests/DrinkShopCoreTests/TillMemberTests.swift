@@ -100,3 +100,31 @@ struct TillMemberTests {
         #expect(ShopCalendar(utcOffsetSeconds: 0).dayText(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29")
     }
 }
+
+@Suite("Till: a member at the counter")
+struct TillMemberAtCounterTests {
+    let now = Fixtures.noon
+
+    @Test("an order redeems free cups first, then stamps each cup paid for")
+    func afterOrder() throws {
+        let policy = try StampPolicy(stampsPerReward: 10, rewardSize: .medium)
+        let member = Member(mobile: try MobileNumber(parsing: "0912-345-678"), card: StampCard(stamps: 12))
+        let after = try member.afterOrder(cups: 3, freeCups: 1, policy: policy)
+        #expect(after.card.stamps == 12 - 10 + 2)
+        #expect(throws: MemberError.notEnoughStamps(have: 12, need: 20)) {
+            try member.afterOrder(cups: 3, freeCups: 2, policy: policy)
+        }
+        #expect(throws: MemberError.noPass) { try member.passBenefit(at: now) }
+    }
+
+    @Test("the member's line shows stamps and the pass's status, with the number masked")
+    func summary() throws {
+        let policy = try StampPolicy(stampsPerReward: 10, rewardSize: .medium)
+        let expiry = now.addingTimeInterval(86_400)
+        let pass = try MemberPass(name: "月卡", expiresAt: expiry, benefit: .percentOff(10))
+        let member = Member(mobile: try MobileNumber(parsing: "0912345678"), card: StampCard(stamps: 13), pass: pass)
+        let day = ShopCalendar.taiwan.dayText(expiry)
+        #expect(member.summary(at: now, policy: policy) == "0912-***-678 · 集點 13/10 (1 free) · active: 月卡 until \(day)")
+        #expect(member.summary(at: expiry, policy: nil) == "0912-***-678 · expired: 月卡 at \(day)")
+    }
+}

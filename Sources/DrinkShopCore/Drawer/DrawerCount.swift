@@ -19,6 +19,20 @@ public struct Shift: Sendable, Hashable {
         self.float = float
     }
 
+    /// Opens a shift unless one is open already (one drawer, one shift at a time).
+    /// - Throws: `DrawerError.shiftAlreadyOpen`, or `.negativeAmount` for a float below zero.
+    public static func open(current: Shift?, by staff: String, at date: Date, float: Int) throws(DrawerError) -> Shift {
+        if let current { throw .shiftAlreadyOpen(openedBy: current.openedBy) }
+        return try Shift(openedBy: staff, openedAt: date, float: float)
+    }
+
+    /// The open shift, for closing.
+    /// - Throws: `DrawerError.noOpenShift`.
+    public static func toClose(_ current: Shift?) throws(DrawerError) -> Shift {
+        guard let current else { throw .noOpenShift }
+        return current
+    }
+
     /// Cash the drawer should hold: the float, plus cash taken (what went to orders, change
     /// already handed back), less cash refunded.
     public func expectedCash(payments: [Payment], refunds: [Refund]) -> Int {

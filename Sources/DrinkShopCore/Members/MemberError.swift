@@ -10,8 +10,6 @@ public enum MemberError: Error, Sendable, Hashable, CustomStringConvertible, Loc
     case notEnoughStamps(have: Int, need: Int)
     case nothingToRedeem
     case invalidStampPolicy(Int)
-    /// No line in the order is a cup of the reward size.
-    case noRewardCup(size: CupSize)
     case invalidPass(String)
     case passExpired(pass: String, expiredAt: Date)
     case noPass
@@ -27,8 +25,6 @@ public enum MemberError: Error, Sendable, Hashable, CustomStringConvertible, Loc
             return "redeem at least one free drink"
         case .invalidStampPolicy(let count):
             return "a free drink must need at least 2 stamps, not \(count)"
-        case .noRewardCup(let size):
-            return "the free drink is a \(size.rawValue) \(size.englishLabel); the order has no \(size.rawValue) cup"
         case .invalidPass(let problem):
             return problem
         case .passExpired(let pass, let expiredAt):

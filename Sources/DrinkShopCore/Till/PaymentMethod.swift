@@ -53,6 +53,13 @@ public enum PaymentMethod: String, CaseIterable, Sendable, Hashable {
         .other: ["other", "其他", "ipass", "一卡通"],
     ]
 
+    /// Reads a method typed at the counter.
+    /// - Throws: `PaymentError.unknownMethod` naming the methods there are.
+    public static func parse(_ text: String) throws(PaymentError) -> PaymentMethod {
+        guard let method = PaymentMethod(parsing: text) else { throw .unknownMethod(text.trimmed) }
+        return method
+    }
+
     /// Reads a method from its code, a label or a common alias, ignoring case and spacing; nil otherwise.
     public init?(parsing text: String) {
         let key = text.matchingKey
