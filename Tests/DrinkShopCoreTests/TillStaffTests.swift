@@ -27,6 +27,10 @@ struct TillStaffTests {
         #expect("\(pin)" == "PIN(redacted)")
         #expect(String(reflecting: pin) == "PIN(redacted)")
         #expect(!"\([pin])".contains("482913"))
+        var dumped = ""
+        dump(pin, to: &dumped)
+        #expect(!dumped.contains("482913"))
+        #expect(!String(describing: Mirror(reflecting: pin).children.map(\.value)).contains("482913"))
         #expect(throws: PINError.wrongLength(3)) { try PIN("123") }
         #expect(throws: PINError.wrongLength(9)) { try PIN("123456789") }
         #expect(throws: PINError.notDigits) { try PIN("12a4") }

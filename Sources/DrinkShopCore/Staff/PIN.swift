@@ -6,7 +6,7 @@ import Foundation
 
 /// A staff PIN as typed: digits only, `PIN.lengthRange` long. Its `description` (and so string
 /// interpolation, `print` and debug output) never shows the digits.
-public struct PIN: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct PIN: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// How many digits a PIN has.
     public static let lengthRange = 4...8
 
@@ -23,6 +23,8 @@ public struct PIN: Sendable, Hashable, CustomStringConvertible, CustomDebugStrin
 
     public var description: String { "PIN(redacted)" }
     public var debugDescription: String { description }
+    /// `dump` and debuggers see no digits either.
+    public var customMirror: Mirror { Mirror(self, children: ["secret": "redacted"]) }
 }
 
 /// Why a PIN was refused. Never carries the PIN itself.
