@@ -12,6 +12,8 @@ let package = Package(
     targets: [
         // The system SQLite library (libsqlite3-dev on Debian); no package dependency.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        // OpenSSL's libcrypto (libssl-dev on Debian) for salted slow PIN hashes; no package dependency.
+        .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
 
         // The Airtable record API as a library: JSON, records, errors, formulas, RecordStore, client.
         .target(name: "Airtable", swiftSettings: strict),
@@ -30,6 +32,8 @@ let package = Package(
         .executableTarget(name: "PickupDisplayDemo", dependencies: ["PickupDisplay", "HTTPServer"], swiftSettings: strict),
         // The shop's domain: pure values and rules.
         .target(name: "DrinkShopCore", swiftSettings: strict),
+        // Staff PINs as salted slow hashes (PBKDF2-HMAC-SHA256 via libcrypto), verified in constant time.
+        .target(name: "PinHashing", dependencies: ["DrinkShopCore", "CCrypto"], swiftSettings: strict),
         // The shop's services on top of a RecordStore.
         .target(name: "DrinkShop", dependencies: ["DrinkShopCore", "Airtable"], swiftSettings: strict),
         // A raw-mode line editor, history, display width and text tables. Knows nothing of drinks.
@@ -54,6 +58,7 @@ let package = Package(
         .testTarget(name: "ClientEndToEndTests", dependencies: ["Airtable", "AirtableServer", "HTTPServer", "LocalBase", "DrinkShop", "DrinkShopCore"], swiftSettings: strict),
         .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable", "LocalBase", "HTTPServer", "TestSupport"],
                     swiftSettings: strict),
+        .testTarget(name: "PinHashingTests", dependencies: ["PinHashing", "DrinkShopCore"], swiftSettings: strict),
         .testTarget(name: "DrinkShopCoreTests", dependencies: ["DrinkShopCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable"],
                     swiftSettings: strict),

@@ -1,0 +1,89 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A shift at the till (交班): who opened it, when, and the cash float put in the drawer.
+public struct Shift: Sendable, Hashable {
+    public let openedBy: String
+    public let openedAt: Date
+    /// NT$ in the drawer at the start.
+    public let float: Int
+
+    /// - Throws: `DrawerError.negativeAmount` for a float below zero.
+    public init(openedBy: String, openedAt: Date, float: Int) throws(DrawerError) {
+        guard float >= 0 else { throw .negativeAmount(field: "float", float) }
+        self.openedBy = openedBy
+        self.openedAt = openedAt
+        self.float = float
+    }
+
+    /// Opens a shift unless one is open already (one drawer, one shift at a time).
+    /// - Throws: `DrawerError.shiftAlreadyOpen`, or `.negativeAmount` for a float below zero.
+    public static func open(current: Shift?, by staff: String, at date: Date, float: Int) throws(DrawerError) -> Shift {
+        if let current { throw .shiftAlreadyOpen(openedBy: current.openedBy) }
+        return try Shift(openedBy: staff, openedAt: date, float: float)
+    }
+
+    /// The open shift, for closing.
+    /// - Throws: `DrawerError.noOpenShift`.
+    public static func toClose(_ current: Shift?) throws(DrawerError) -> Shift {
+        guard let current else { throw .noOpenShift }
+        return current
+    }
+
+    /// Cash the drawer should hold: the float, plus cash taken (what went to orders, change
+    /// already handed back), less cash refunded.
+    public func expectedCash(payments: [Payment], refunds: [Refund]) -> Int {
+        float + payments.filter { $0.method == .cash }.reduce(0) { $0 + $1.amount }
+            - refunds.filter { $0.method == .cash }.reduce(0) { $0 + $1.amount }
+    }
+
+    /// Closes the shift against the counted cash.
+    /// - Throws: `DrawerError.negativeAmount` for a count below zero.
+    public func close(counted: Int, payments: [Payment], refunds: [Refund], closedBy: String, at date: Date)
+        throws(DrawerError) -> DrawerCount
+    {
+        guard counted >= 0 else { throw .negativeAmount(field: "counted", counted) }
+        return DrawerCount(shift: self, expected: expectedCash(payments: payments, refunds: refunds),
+                           counted: counted, closedBy: closedBy, closedAt: date)
+    }
+}
+
+/// The drawer counted at closing against what it should hold.
+public struct DrawerCount: Sendable, Hashable {
+    public let shift: Shift
+    public let expected: Int
+    public let counted: Int
+    public let closedBy: String
+    public let closedAt: Date
+
+    /// Counted minus expected: positive is over, negative is short.
+    public var difference: Int { counted - expected }
+
+    /// "exact", "over 20" or "short 15" (帳平 / 溢收 / 短少 in `chineseSummary`).
+    public var summary: String {
+        difference == 0 ? "exact" : difference > 0 ? "over \(difference)" : "short \(-difference)"
+    }
+
+    public var chineseSummary: String {
+        difference == 0 ? "帳平" : difference > 0 ? "溢收 \(difference)" : "短少 \(-difference)"
+    }
+}
+
+public enum DrawerError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+    case negativeAmount(field: String, Int)
+    case noOpenShift
+    case shiftAlreadyOpen(openedBy: String)
+
+    public var description: String {
+        switch self {
+        case .negativeAmount(let field, let amount): "the \(field) cannot be below zero (\(amount))"
+        case .noOpenShift: "no shift is open; open one with its cash float first"
+        case .shiftAlreadyOpen(let who): "a shift is already open (opened by \(who)); close it first"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

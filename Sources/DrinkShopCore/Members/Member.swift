@@ -1,0 +1,47 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A member as the counter sees them: their number, their stamps and the pass they hold.
+public struct Member: Sendable, Hashable {
+    public let mobile: MobileNumber
+    public let card: StampCard
+    /// The pass bought last (active or expired); nil if never bought.
+    public let pass: MemberPass?
+
+    public init(mobile: MobileNumber, card: StampCard = StampCard(), pass: MemberPass? = nil) {
+        self.mobile = mobile
+        self.card = card
+        self.pass = pass
+    }
+
+    /// The pass's benefit for an order at `date`.
+    /// - Throws: `MemberError.noPass`, or `.passExpired` for a pass that has run out.
+    public func passBenefit(at date: Date) throws(MemberError) -> PassBenefit {
+        guard let pass else { throw .noPass }
+        return try pass.usableBenefit(at: date)
+    }
+
+    /// The member after an order: `freeCups` redeemed first, then a stamp for each cup paid for.
+    /// - Throws: `MemberError.notEnoughStamps` when the card cannot pay for the free cups.
+    public func afterOrder(cups: Int, freeCups: Int, policy: StampPolicy) throws(MemberError) -> Member {
+        var card = card
+        if freeCups > 0 { card = try card.redeeming(freeCups, policy: policy) }
+        card = card.adding(policy.stampsEarned(cups: cups, freeCups: freeCups))
+        return Member(mobile: mobile, card: card, pass: pass)
+    }
+
+    /// What `for 0912345678` shows: "0912-***-678 · 集點 7/10 · active: 月卡 until 2026-12-31"
+    /// (stamps left out without a stamp card, the pass left out when never bought).
+    public func summary(at date: Date, policy: StampPolicy?, calendar: ShopCalendar = .taiwan) -> String {
+        var parts = [mobile.masked]
+        if let policy {
+            let free = card.rewardsAvailable(policy)
+            parts.append("集點 \(card.stamps)/\(policy.stampsPerReward)" + (free > 0 ? " (\(free) free)" : ""))
+        }
+        if let pass { parts.append(pass.status(at: date).sentence(calendar: calendar)) }
+        return parts.joined(separator: " · ")
+    }
+}

@@ -1,0 +1,40 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Why a member's number, stamps or pass was refused.
+public enum MemberError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+    case invalidMobileNumber(String, problem: String)
+    case notEnoughStamps(have: Int, need: Int)
+    case nothingToRedeem
+    case invalidStampPolicy(Int)
+    case invalidPass(String)
+    case passExpired(pass: String, expiredAt: Date)
+    case noPass
+    case passStillActive(pass: String, until: Date)
+
+    public var description: String {
+        switch self {
+        case .invalidMobileNumber(let text, let problem):
+            return "\"\(text)\" is not a mobile number: it \(problem) (a member is known by 09 and 8 digits, like 0912-345-678)"
+        case .notEnoughStamps(let have, let need):
+            return "a free drink needs \(need) stamps; the card has \(have) (\(need - have) more)"
+        case .nothingToRedeem:
+            return "redeem at least one free drink"
+        case .invalidStampPolicy(let count):
+            return "a free drink must need at least 2 stamps, not \(count)"
+        case .invalidPass(let problem):
+            return problem
+        case .passExpired(let pass, let expiredAt):
+            return "the \(pass) pass expired on \(ShopCalendar.taiwan.dayText(expiredAt)); renew it to use it"
+        case .noPass:
+            return "the member has no pass"
+        case .passStillActive(let pass, let until):
+            return "the \(pass) pass is active until \(ShopCalendar.taiwan.dayText(until)); renew it instead of buying another"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,97 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A change to the menu made from the counter (sold out, restock, a new price): checked against
+/// the drink as the menu has it, and described for the audit trail. Every counter and the store
+/// see the resulting drink once the service writes it.
+public enum MenuChange: Sendable, Hashable {
+    case soldOut(drink: String)
+    case restock(drink: String)
+    case price(drink: String, size: CupSize, from: Int, to: Int)
+
+    /// The permission it needs (all three need a manager once PINs are set).
+    public var action: ShopAction {
+        switch self {
+        case .soldOut: .soldOut
+        case .restock: .restock
+        case .price: .changePrice
+        }
+    }
+
+    public var drinkName: String {
+        switch self {
+        case .soldOut(let name), .restock(let name), .price(let name, _, _, _): name
+        }
+    }
+
+    /// The audit trail's detail: "sold out", "restocked", "中杯 35 -> 40".
+    public var detail: String {
+        switch self {
+        case .soldOut: "sold out"
+        case .restock: "restocked"
+        case .price(_, let size, let from, let to): "\(size.rawValue) \(from) -> \(to)"
+        }
+    }
+
+    /// The entry recorded for this change.
+    public func auditEntry(by staff: String, at date: Date) -> AuditEntry {
+        AuditEntry(at: date, by: staff, action: action, subject: drinkName, detail: detail)
+    }
+
+    /// Marks `drink` sold out (or back in stock with `available: true`).
+    /// - Returns: the change and the drink after it.
+    /// - Throws: `MenuChangeError.nothingToChange` when it already is.
+    public static func availability(of drink: Drink, available: Bool) throws(MenuChangeError) -> (MenuChange, Drink) {
+        guard drink.available != available else {
+            throw .nothingToChange(drink: drink.name, state: available ? "in stock" : "sold out")
+        }
+        var changed = drink
+        changed.available = available
+        return (available ? .restock(drink: drink.name) : .soldOut(drink: drink.name), changed)
+    }
+
+    /// Sets the price of `size` of `drink`.
+    /// - Returns: the change and the drink after it.
+    /// - Throws: `MenuChangeError`: a price below 1, a size the drink does not come in, the same
+    ///   price, or a large cup cheaper than the medium one.
+    public static func price(of drink: Drink, size: CupSize, to newPrice: Int) throws(MenuChangeError)
+        -> (MenuChange, Drink)
+    {
+        guard newPrice > 0 else { throw .priceNotPositive(newPrice) }
+        guard let old = drink.price(for: size) else { throw .sizeNotSold(drink: drink.name, size: size) }
+        guard old != newPrice else {
+            throw .nothingToChange(drink: drink.name, state: "\(size.rawValue) already \(newPrice)")
+        }
+        do {
+            let changed = try Drink(
+                name: drink.name, englishName: drink.englishName, description: drink.description,
+                category: drink.category, mediumPrice: size == .medium ? newPrice : drink.mediumPrice,
+                largePrice: size == .large ? newPrice : drink.largePrice, imageURLs: drink.imageURLs,
+                hotAvailable: drink.hotAvailable, available: drink.available)
+            return (.price(drink: drink.name, size: size, from: old, to: newPrice), changed)
+        } catch {
+            throw .invalidPrice(error.description)
+        }
+    }
+}
+
+public enum MenuChangeError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+    case priceNotPositive(Int)
+    case sizeNotSold(drink: String, size: CupSize)
+    case nothingToChange(drink: String, state: String)
+    case invalidPrice(String)
+
+    public var description: String {
+        switch self {
+        case .priceNotPositive(let price): "a price must be at least NT$1, not \(price)"
+        case .sizeNotSold(let drink, let size): "\(drink) does not come in \(size.rawValue) \(size.englishLabel)"
+        case .nothingToChange(let drink, let state): "\(drink) is \(state); nothing changed"
+        case .invalidPrice(let problem): problem
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

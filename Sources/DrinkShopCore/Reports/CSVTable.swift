@@ -1,0 +1,52 @@
+/// A table written as CSV that Excel opens correctly with Chinese text: RFC 4180 quoting, CRLF
+/// line ends, UTF-8 with a byte-order mark (without it Excel reads the bytes as the local code page).
+public struct CSVTable: Sendable, Hashable {
+    public let header: [String]
+    public private(set) var rows: [[String]]
+
+    public init(header: [String], rows: [[String]] = []) {
+        self.header = header
+        self.rows = rows
+    }
+
+    /// Adds a row; short rows are padded with empty fields, long ones keep their extra fields.
+    public mutating func append(_ row: [String]) {
+        rows.append(row.count < header.count ? row + Array(repeating: "", count: header.count - row.count) : row)
+    }
+
+    /// The file's text, without the byte-order mark.
+    public var text: String {
+        ([header] + rows).map { $0.map(Self.field).joined(separator: ",") + "\r\n" }.joined()
+    }
+
+    /// The file's bytes: the UTF-8 byte-order mark, then `text` in UTF-8.
+    public var bytes: [UInt8] { [0xEF, 0xBB, 0xBF] + Array(text.utf8) }
+
+    /// Free text (a customer's name, a reason, a note) made safe for a spreadsheet: text starting
+    /// with `=`, `+`, `-`, `@`, a tab or a CR would be run as a formula by Excel, so it gets a leading
+    /// apostrophe. Use it for text only: numbers such as refunds (-35) stay as they are.
+    public static func text(_ value: String) -> String {
+        guard let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return value }
+        return "'" + value
+    }
+
+    /// One field, quoted when it holds a comma, a quote, a CR or LF, or starts or ends with a space
+    /// (which spreadsheet programs would otherwise trim); quotes inside are doubled.
+    public static func field(_ value: String) -> String {
+        let needsQuotes = value.contains { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
+            || value.first == " " || value.last == " "
+        guard needsQuotes else { return value }
+        return "\"" + value.replacingQuotes + "\""
+    }
+}
+
+extension String {
+    fileprivate var replacingQuotes: String {
+        var result = ""
+        for character in self {
+            result.append(character)
+            if character == "\"" { result.append("\"") }
+        }
+        return result
+    }
+}

@@ -1,0 +1,46 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Why the till refused a payment or a refund. Nothing was recorded.
+public enum PaymentError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+    /// Amounts are whole NT$ from 1 up.
+    case nonPositiveAmount(Int)
+    /// A card or wallet is charged exactly what is due; only cash gives change.
+    case overpaymentNotCash(method: PaymentMethod, offered: Int, due: Int)
+    /// A stored payment says less was handed over than was applied.
+    case tenderedBelowAmount(tendered: Int, amount: Int)
+    /// The order is already paid in full.
+    case alreadyPaid(order: Int, total: Int)
+    /// A voided or cancelled order takes no money.
+    case orderVoided(order: Int)
+    /// A refund larger than what was paid (in all, or through that method).
+    case refundExceedsPaid(order: Int, method: PaymentMethod, refund: Int, refundable: Int)
+    /// Unknown payment method word.
+    case unknownMethod(String)
+
+    public var description: String {
+        switch self {
+        case .nonPositiveAmount(let amount):
+            return "an amount must be at least NT$1, not \(amount)"
+        case .overpaymentNotCash(let method, let offered, let due):
+            return "\(method.label) is charged exactly what is due: \(offered) is more than the \(due) due (only cash gives change)"
+        case .tenderedBelowAmount(let tendered, let amount):
+            return "the customer handed over \(tendered), less than the \(amount) applied"
+        case .alreadyPaid(let order, let total):
+            return "order #\(order) is already paid (\(total))"
+        case .orderVoided(let order):
+            return "order #\(order) is voided; it takes no payment"
+        case .refundExceedsPaid(let order, let method, let refund, let refundable):
+            return refundable == 0
+                ? "order #\(order) has nothing paid by \(method.label) to refund (asked \(refund))"
+                : "a refund of \(refund) by \(method.label) is more than the \(refundable) paid that way on order #\(order)"
+        case .unknownMethod(let word):
+            return "unknown payment method \"\(word)\"; use cash, card, linepay, jkopay, easycard or other"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

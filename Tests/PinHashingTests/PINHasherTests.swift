@@ -1,0 +1,69 @@
+import DrinkShopCore
+import Testing
+@testable import PinHashing
+
+@Suite("PIN hashing")
+struct PINHasherTests {
+    let fast: PINHasher
+
+    init() throws {
+        fast = try PINHasher(iterations: 1_000)
+    }
+
+    @Test("a known PBKDF2-HMAC-SHA256 vector (computed independently with Python's hashlib)")
+    func knownVector() throws {
+        let encoded = try fast.hash(PIN("2468"), salt: Array(0..<16))
+        #expect(encoded == "$pbkdf2-sha256$i=1000$AAECAwQFBgcICQoLDA0ODw$2gr5xCQfRexXAbDy5JD5x5TbjyqsynZsYIGnIdBL4pU")
+    }
+
+    @Test("the right PIN verifies, a wrong one does not, with the default (slow) iteration count")
+    func verifiesWithDefaults() throws {
+        let hasher = try PINHasher()
+        let stored = try hasher.hash(PIN("1234"))
+        #expect(stored.hasPrefix("$pbkdf2-sha256$i=600000$"))
+        #expect(try PINHasher.verify(PIN("1234"), against: stored))
+        #expect(try !PINHasher.verify(PIN("1235"), against: stored))
+        #expect(try !PINHasher.verify(PIN("12345"), against: stored))
+    }
+
+    @Test("every hash gets its own salt, so equal PINs store differently")
+    func saltsDiffer() throws {
+        let pin = try PIN("0000")
+        let hashes = try (0..<8).map { _ in try fast.hash(pin) }
+        #expect(Set(hashes).count == 8)
+        for stored in hashes { #expect(try PINHasher.verify(pin, against: stored)) }
+    }
+
+    @Test("the stored string never contains the PIN")
+    func secretNotInHash() throws {
+        let stored = try fast.hash(PIN("975310"))
+        #expect(!stored.contains("975310"))
+    }
+
+    @Test("damaged or foreign hashes are refused with a reason, not treated as a wrong PIN",
+          arguments: [
+              "", "1234", "$pbkdf2-sha256$i=1000$AAECAwQFBgcICQoLDA0ODw",
+              "$bcrypt$i=1000$AAECAwQFBgcICQoLDA0ODw$2gr5xCQfRexXAbDy5JD5x5TbjyqsynZsYIGnIdBL4pU",
+              "$pbkdf2-sha256$i=10$AAECAwQFBgcICQoLDA0ODw$2gr5xCQfRexXAbDy5JD5x5TbjyqsynZsYIGnIdBL4pU",
+              "$pbkdf2-sha256$i=99999999999$AAECAwQFBgcICQoLDA0ODw$2gr5xCQfRexXAbDy5JD5x5TbjyqsynZsYIGnIdBL4pU",
+              "$pbkdf2-sha256$n=1000$AAECAwQFBgcICQoLDA0ODw$2gr5xCQfRexXAbDy5JD5x5TbjyqsynZsYIGnIdBL4pU",
+              "$pbkdf2-sha256$i=1000$!!!$2gr5xCQfRexXAbDy5JD5x5TbjyqsynZsYIGnIdBL4pU",
+              "$pbkdf2-sha256$i=1000$AAECAwQFBgcICQoLDA0ODw$AAEC",
+          ])
+    func damagedHashes(stored: String) throws {
+        #expect(throws: PINHashError.self) { try PINHasher.verify(PIN("2468"), against: stored) }
+    }
+
+    @Test("a hash made with fewer iterations than today's asks to be rehashed")
+    func rehash() throws {
+        let old = try fast.hash(PIN("2468"))
+        #expect(try PINHasher(iterations: 2_000).needsRehash(old))
+        #expect(!fast.needsRehash(old))
+        #expect(fast.needsRehash("garbage"))
+    }
+
+    @Test("iteration counts outside the safe range are refused")
+    func iterationBounds() {
+        #expect(throws: PINHashError.iterationsOutOfRange(10)) { try PINHasher(iterations: 10) }
+    }
+}
