@@ -90,8 +90,8 @@ enum DrinkShopCLI {
         let reader = LineReaders.make(historyFile: history,
                                       completer: { line, cursor in completer.complete(line: line, cursor: cursor) })
         let askAtCounter: @Sendable (String) async -> Bool = { question in
-            let answer = await reader.nextLine(prompt: question)
-            return ["y", "yes", "是"].contains(answer?.lowercased() ?? "")
+            let answer = await reader.nextAnswer(prompt: question)
+            return isYes(answer)
         }
         let interpreter = ShopInterpreter(shop: shop, output: output, style: style, defaultStaff: staff,
                                           confirm: interactive ? askAtCounter : nil)
@@ -109,8 +109,14 @@ enum DrinkShopCLI {
 
     /// A yes/no question for one-shot commands run at a terminal.
     private static let confirmAtTerminal: @Sendable (String) async -> Bool = { question in
-        let answer = await PlainLineReader().nextLine(prompt: question)
-        return ["y", "yes", "是"].contains(answer?.lowercased() ?? "")
+        let answer = await PlainLineReader().nextAnswer(prompt: question)
+        return isYes(answer)
+    }
+
+    /// y, yes or 是, however typed (full-width letters, spaces around it).
+    static func isYes(_ answer: String?) -> Bool {
+        let word = (answer ?? "").precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespaces)
+        return ["y", "yes", "是"].contains(word.lowercased())
     }
 
     static func printError(_ text: String) {

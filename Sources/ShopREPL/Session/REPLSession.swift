@@ -22,13 +22,18 @@ public struct REPLSession {
         self.interactive = interactive
     }
 
+    /// The most columns a login name takes in the prompt.
+    static let promptNameWidth = 16
+
     /// Runs until `quit` or the end of input. Returns the process exit status.
     public func run(header: String) async -> Int32 {
         if interactive { output.write(header) }
         var failures = 0
         while true {
             await interpreter.sendOutbox(force: false)
-            var prompt = "drinkshop" + (interpreter.staff.map { " [\($0)]" } ?? "")
+            // A long login name is shortened so the prompt's "> " always shows (the name is kept whole
+            // on orders).
+            var prompt = "drinkshop" + (interpreter.staff.map { " [\($0.truncated(toWidth: Self.promptNameWidth))]" } ?? "")
             if let unsent = await interpreter.unsentCount(), unsent > 0 || interpreter.shop.isOffline {
                 prompt += interpreter.style.paint(" (offline · \(unsent) unsent)", .yellow)
             }

@@ -12,12 +12,29 @@ public protocol LineReader: Sendable {
     /// Like `readLine`, for a line that must stay private (a token): not echoed at a terminal and
     /// never kept in history.
     func readSecretLine(prompt: String) -> String?
+
+    /// Like `readLine`, for the answer to a question (`[y/N]`): shown as typed, never kept in history.
+    func readAnswer(prompt: String) -> String?
 }
 
 extension LineReader {
     /// Secret lines are plain lines where nothing is echoed or kept anyway.
     public func readSecretLine(prompt: String) -> String? {
         readLine(prompt: prompt)
+    }
+
+    /// Answers are plain lines where no history is kept.
+    public func readAnswer(prompt: String) -> String? {
+        readLine(prompt: prompt)
+    }
+
+    /// `readAnswer` run on a thread of its own, so an async caller waits without blocking the pool.
+    public func nextAnswer(prompt: String) async -> String? {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: readAnswer(prompt: prompt)) }
+            thread.name = "line reader"
+            thread.start()
+        }
     }
 
     /// `readLine` run on a thread of its own, so an async caller waits without blocking the pool.

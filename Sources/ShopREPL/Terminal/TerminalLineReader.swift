@@ -90,24 +90,31 @@ public final class TerminalLineReader: LineReader {
     public var historyProblem: HistoryFileError? { state.withLock { $0.history.problem } }
 
     public func readLine(prompt: String) -> String? {
-        read(prompt: prompt, secret: false)
+        read(prompt: prompt, secret: false, keptInHistory: true)
     }
 
     public func readSecretLine(prompt: String) -> String? {
-        read(prompt: prompt, secret: true)
+        read(prompt: prompt, secret: true, keptInHistory: false)
+    }
+
+    public func readAnswer(prompt: String) -> String? {
+        read(prompt: prompt, secret: false, keptInHistory: false)
     }
 
     // MARK: Reading a line
 
-    private func read(prompt: String, secret: Bool) -> String? {
+    private func read(prompt: String, secret: Bool, keptInHistory: Bool) -> String? {
         guard let normalMode = RawTerminalMode.current(input) else {
             return secret ? fallback.readSecretLine(prompt: prompt) : fallback.readLine(prompt: prompt)
         }
         // Lines above the prompt are written once, before raw mode (so "\n" still ends a line); only
         // the prompt's last line is redrawn.
         let lastBreak = prompt.lastIndex(of: "\n")
-        let linesAbove = lastBreak.map { prompt[...$0] } ?? ""
-        let prompt = lastBreak.map { String(prompt[prompt.index(after: $0)...]) } ?? prompt
+        let fitted = LineRenderer.fitting(
+            prompt: lastBreak.map { String(prompt[prompt.index(after: $0)...]) } ?? prompt,
+            width: TerminalDevice.columns(output))
+        let linesAbove = String(lastBreak.map { prompt[...$0] } ?? "") + fitted.above
+        let prompt = fitted.last
         return state.withLock { state in
             write(String(linesAbove))
             guard enterRawMode(from: normalMode) else {
@@ -124,7 +131,7 @@ public final class TerminalLineReader: LineReader {
             case .endOfInput:
                 return nil
             case .line(let line):
-                if !secret && !isSecret(line) { state.history.record(line) }
+                if keptInHistory && !isSecret(line) { state.history.record(line) }
                 return line
             }
         }
@@ -139,8 +146,8 @@ public final class TerminalLineReader: LineReader {
             if keys.isEmpty {
                 let timeout: Int32 = state.decoder.isInsidePaste ? 1000 : (state.decoder.hasPendingBytes ? 50 : -1)
                 switch waitForInput(timeout: timeout) {
-                case .bytes(let bytes): keys = state.decoder.feed(bytes)
-                case .quiet: keys = state.decoder.flush()
+                case .bytes(let bytes): keys = LineEditor.typingPastedLines(state.decoder.feed(bytes))
+                case .quiet: keys = LineEditor.typingPastedLines(state.decoder.flush())
                 case .interrupted: continue
                 case .woken:
                     _ = enterRawMode(from: normalMode)
