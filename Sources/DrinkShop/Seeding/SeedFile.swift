@@ -18,7 +18,8 @@ public struct SeedFile: Sendable {
     {
         let json: JSONValue
         do {
-            json = try JSONParser.parse(bytes)
+            // A UTF-8 byte-order mark, as Windows editors write, is not part of the JSON.
+            json = try JSONParser.parse(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes)
         } catch {
             throw SeedError(path: path, location: "line \(error.line), column \(error.column)",
                             problem: "invalid JSON: \(error.message)")
