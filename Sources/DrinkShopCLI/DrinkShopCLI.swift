@@ -36,6 +36,11 @@ enum DrinkShopCLI {
                                           complain: printError)
         }
         let path = StoreLocation.databasePath(option: invocation.databasePath, environment: environment)
+        // The default location may be created on first run; anywhere else only when asked.
+        let mayCreate = invocation.create || StoreLocation.isDefault(option: invocation.databasePath, environment: environment)
+        if let command = invocation.words.first, let storeCommand = StoreFileCommand(rawValue: command) {
+            return await storeCommand.run(path: path, words: Array(invocation.words.dropFirst()), environment: environment)
+        }
         do {
             if invocation.words.first != "serve", let remote = try RemoteStore.fromEnvironment(environment) {
                 // A remote base: never seeded or set up implicitly; say what is missing and point to setup.
@@ -53,10 +58,12 @@ enum DrinkShopCLI {
             }
             if invocation.words.first == "serve" {
                 let command = try ServeCommand.parse(Array(invocation.words.dropFirst()))
-                let store = try await EmbeddedStore.open(path: path, environment: environment, notes: printError)
+                let store = try await EmbeddedStore.open(path: path, mayCreate: mayCreate, environment: environment,
+                                                         notes: printError)
                 return try await command.run(store: store, environment: environment)
             }
-            let store = try await EmbeddedStore.open(path: path, environment: environment, notes: printError)
+            let store = try await EmbeddedStore.open(path: path, mayCreate: mayCreate, environment: environment,
+                                                         notes: printError)
             let shop = Shop(store: store.base)
             let description = "embedded store \(store.path)"
             return await runShop(shop, invocation: invocation, storeDescription: description, environment: environment)

@@ -2,11 +2,12 @@ import Foundation
 import Testing
 
 /// Runs the built binary on a thread of its own (never on the cooperative pool) and returns its result.
-func runDrinkshop(_ arguments: [String], input: Data? = nil, environment: [String: String]) async -> Drinkshop.Result {
+func runDrinkshop(_ arguments: [String], input: Data? = nil, environment: [String: String],
+                  executable: String = Drinkshop.binary) async -> Drinkshop.Result {
     await withCheckedContinuation { continuation in
         Thread {
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: Drinkshop.binary)
+            process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
             process.environment = environment
             let stdout = Pipe()
@@ -73,7 +74,7 @@ struct CounterFolder {
         try folder.make()
         defer { folder.remove() }
         let lines = "\u{FEFF}order 熟成紅茶　Ｍ　少冰 無糖 ２杯 for Amy\norder 白玉歐蕾 Ｌ 半糖 去冰 for Ben\norders --json\n"
-        let result = await runDrinkshop(["--db", folder.database], input: Data(lines.utf8),
+        let result = await runDrinkshop(["--db", folder.database, "--create"], input: Data(lines.utf8),
                                         environment: folder.environment())
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("取餐號 #1") && result.stdout.contains("取餐號 #2"))
@@ -85,7 +86,7 @@ struct CounterFolder {
         let folder = CounterFolder()
         try folder.make()
         defer { folder.remove() }
-        let result = await runDrinkshop(["--db", folder.database, "order", "熟成紅茶　Ｌ　半糖　去冰", "ｘ２", "for", "Amy"],
+        let result = await runDrinkshop(["--db", folder.database, "--create", "order", "熟成紅茶　Ｌ　半糖　去冰", "ｘ２", "for", "Amy"],
                                         environment: folder.environment())
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("大杯•去冰•半糖"))
@@ -96,7 +97,7 @@ struct CounterFolder {
         try folder.make()
         defer { folder.remove() }
         let input = "order " + String(repeating: "熟", count: 200_000) + " L\norder 熟成紅茶 M 無糖 少冰\n"
-        let result = await runDrinkshop(["--db", folder.database], input: Data(input.utf8),
+        let result = await runDrinkshop(["--db", folder.database, "--create"], input: Data(input.utf8),
                                         environment: folder.environment())
         #expect(result.status == 1)
         #expect(result.stderr.contains("too long"))

@@ -102,7 +102,7 @@ def sha256(path):
 
 def run(binary, workdir, env):
     db = os.path.join(workdir, "bad-input.sqlite")
-    subprocess.run([binary, "--db", db, "menu"], env=env, check=True, capture_output=True)
+    subprocess.run([binary, "--db", db, "--create", "menu"], env=env, check=True, capture_output=True)
     before = sha256(db)
     failures = []
     files = seed_files()
