@@ -19,6 +19,11 @@ public enum LineRenderer {
     ///   - cursor: how many characters of `buffer` lie before the cursor.
     ///   - width: the terminal's width in columns.
     public static func render(prompt: String, buffer: [Character], cursor: Int, width: Int) -> String {
+        layout(prompt: prompt, buffer: buffer, cursor: cursor, width: width).output
+    }
+
+    /// `render`'s bytes and the column the cursor ends on.
+    static func layout(prompt: String, buffer: [Character], cursor: Int, width: Int) -> (output: String, cursorColumn: Int) {
         let columns = max(width, 2)
         let shownPrompt = prompt.displayWidth > columns / 2 ? keepingEnd(of: prompt, width: columns / 2) : prompt
         let room = columns - 1 - shownPrompt.displayWidth
@@ -28,7 +33,22 @@ public enum LineRenderer {
             + buffer[window.lowerBound..<cursor].reduce(0) { $0 + $1.displayWidth }
         var output = "\r" + shownPrompt + String(buffer[window]) + "\u{1B}[0K\r"
         if cursorColumn > 0 { output += "\u{1B}[\(cursorColumn)C" }
-        return output
+        return (output, cursorColumn)
+    }
+
+    /// The bytes that take the cursor back to the first row of a drawing after the terminal was resized
+    /// to `width` columns and rewrapped it, and clear from there to the end of the screen, so nothing
+    /// stale stays below the prompt. `linesAbove` are the display widths of the lines drawn above the
+    /// prompt's row (each takes at least one row); `cursorColumn` is where the cursor stood on that row.
+    public static func rewind(linesAbove: [Int], cursorColumn: Int, width: Int) -> String {
+        let columns = max(width, 1)
+        let rows = cursorColumn / columns + linesAbove.reduce(0) { $0 + max(1, ($1 + columns - 1) / columns) }
+        return "\r" + (rows > 0 ? "\u{1B}[\(rows)A" : "") + "\u{1B}[J"
+    }
+
+    /// The display column the cursor ends on after `render` with the same arguments.
+    public static func cursorColumn(prompt: String, buffer: [Character], cursor: Int, width: Int) -> Int {
+        layout(prompt: prompt, buffer: buffer, cursor: cursor, width: width).cursorColumn
     }
 
     /// The end of `prompt` in at most `width` columns, after "…", without styles.
