@@ -57,3 +57,88 @@ import Testing
         #expect(reader.history == ["delete #4"])
     }
 }
+
+/// The status line (the banner) above the prompt, and redrawing after a resize.
+@Suite(.serialized) struct TerminalStatusLineTests {
+    @Test func theStatusLineIsRedrawnInPlaceWhileTypingIsKept() async throws {
+        let pty = try PseudoTerminal()
+        pty.setColumns(80)
+        let reader = TerminalLineReader(input: pty.terminal, output: pty.terminal)
+        let start = ContinuousClock.now
+        // Changes every 100 ms: A, B, C, …
+        let status = StatusLine(
+            text: { now in
+                let ticks = Int((now - start) / .milliseconds(100))
+                return "★ banner " + String(UnicodeScalar(UInt8(65 + ticks % 26)))
+            },
+            timeUntilChange: { now in
+                let elapsed = now - start
+                let ticks = Int(elapsed / .milliseconds(100))
+                return .milliseconds(100) * (ticks + 1) - elapsed
+            })
+        let session = await withCheckedContinuation { continuation in
+            Thread {
+                let result = LockedBox<String??>(nil)
+                let finished = DispatchSemaphore(value: 0)
+                Thread {
+                    let line = reader.readLine(prompt: "> ", statusLine: status)
+                    result.update { $0 = .some(line) }
+                    finished.signal()
+                }.start()
+                var screen = pty.screen(until: "> ")
+                pty.type("order 熟成")
+                screen += pty.screen(until: "\u{1B}[1A\u{1B}[2K★ banner", after: screen)
+                screen += pty.screen(until: "order 熟成\u{1B}[0K", after: screen)
+                pty.type("紅茶\r")
+                _ = finished.wait(timeout: .now() + 10)
+                screen += pty.screen(until: "\u{1B}[?2004l", after: screen)
+                continuation.resume(returning: TerminalSession(line: result.value ?? nil, screen: screen))
+            }.start()
+        }
+        #expect(session.line == "order 熟成紅茶")
+        // Redrawn in place: up one row, clear it, the new text, back down to the prompt with its line.
+        let redraw = try #require(session.screen.range(of: "\r\u{1B}[1A\u{1B}[2K★ banner "))
+        #expect(session.screen[redraw.upperBound...].contains("\r\n\r> order 熟成"))
+    }
+
+    @Test func aResizeRewindsOverTheRewrappedRows() {
+        // A 70-column prompt row with the cursor on column 69, and a 40-column banner above it, narrowed
+        // to 30 columns: the cursor is now on the third row of the prompt line, below two banner rows.
+        #expect(LineRenderer.rewind(linesAbove: [40], cursorColumn: 69, width: 30) == "\r\u{1B}[4A\u{1B}[J")
+        #expect(LineRenderer.rewind(linesAbove: [], cursorColumn: 10, width: 80) == "\r\u{1B}[J")
+        #expect(LineRenderer.rewind(linesAbove: [0], cursorColumn: 10, width: 80) == "\r\u{1B}[1A\u{1B}[J")
+    }
+
+    @Test func narrowingTheWindowLeavesNothingStaleBelowThePrompt() async throws {
+        let pty = try PseudoTerminal()
+        pty.setColumns(100)
+        let reader = TerminalLineReader(input: pty.terminal, output: pty.terminal)
+        let typed = String(repeating: "熟成紅茶 ", count: 12)
+        let session = await withCheckedContinuation { continuation in
+            Thread {
+                let result = LockedBox<String??>(nil)
+                let finished = DispatchSemaphore(value: 0)
+                Thread {
+                    let line = reader.readLine(prompt: "> ")
+                    result.update { $0 = .some(line) }
+                    finished.signal()
+                }.start()
+                var screen = pty.screen(until: "> ")
+                pty.type(typed)
+                screen += pty.screen(until: "熟成紅茶 \u{1B}[0K\r\u{1B}[", after: screen)
+                pty.setColumns(40)
+                _ = kill(getpid(), SIGWINCH)
+                screen += pty.screen(until: "\u{1B}[J", after: screen)
+                screen += pty.screen(until: "\u{1B}[0K", after: screen)
+                pty.type("\r")
+                _ = finished.wait(timeout: .now() + 10)
+                screen += pty.screen(until: "\u{1B}[?2004l", after: screen)
+                continuation.resume(returning: TerminalSession(line: result.value ?? nil, screen: screen))
+            }.start()
+        }
+        #expect(session.line == typed)
+        // The 108-column line scrolled in a 100-column row, the cursor near its end (column 98 or 99);
+        // at 40 columns that row became three, and the reader went up two and cleared to the end of the screen.
+        #expect(session.screen.contains("\r\u{1B}[2A\u{1B}[J"))
+    }
+}
