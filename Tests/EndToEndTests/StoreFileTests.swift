@@ -123,6 +123,15 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.directory + "/other.sqlite"))
     }
 
+    @Test func helpSaysWhereSeedsComeFromAndHowToMakeCheckAndRecoverAStore() async {
+        let help = await runDrinkshop(["--help"], environment: CounterFolder().environment())
+        #expect(help.status == 0)
+        for words in ["DRINKSHOP_SEEDS", "built into drinkshop", "drinkshop init --db PATH", "drinkshop check",
+                      "recover", "--create"] {
+            #expect(help.stdout.contains(words), "\(words)")
+        }
+    }
+
     @Test func theCompiledInSeedsAreTheSeedFilesByteForByte() throws {
         let menu = try #require(FileManager.default.contents(atPath: Drinkshop.seeds + "/menu.json"))
         let promotions = try #require(FileManager.default.contents(atPath: Drinkshop.seeds + "/promotions.json"))
