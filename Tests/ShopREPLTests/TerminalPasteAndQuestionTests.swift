@@ -4,6 +4,13 @@ import Testing
 
 /// Pasted lines run one by one, questions fit the terminal, answers stay out of history.
 @Suite(.serialized) struct TerminalPasteAndQuestionTests {
+    @Test func aHugeLineIsNotKeptInHistory() {
+        var kept = KeptHistory(file: nil, limit: 10)
+        kept.record(String(repeating: "熟", count: 200_000))
+        kept.record("menu")
+        #expect(kept.history.entries == ["menu"])
+    }
+
     @Test func eachPastedLineBecomesItsOwnLine() {
         let keys = LineEditor.typingPastedLines([.text("x"), .paste("order 熟成紅茶 L\r\norder 白玉歐蕾 M\rmenu\n"), .text("y")])
         #expect(keys == [.text("x"), .paste("order 熟成紅茶 L"), .enter, .paste("order 白玉歐蕾 M"), .enter,

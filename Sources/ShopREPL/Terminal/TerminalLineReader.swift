@@ -129,12 +129,17 @@ public final class TerminalLineReader: LineReader {
         let fitted = LineRenderer.fitting(
             prompt: lastBreak.map { String(prompt[prompt.index(after: $0)...]) } ?? prompt,
             width: TerminalDevice.columns(output))
-        var linesAbove = String(lastBreak.map { prompt[...$0] } ?? "") + fitted.above
+        let written = String(lastBreak.map { prompt[...$0] } ?? "")
+        var linesAbove = written + fitted.above
         let prompt = fitted.last
-        // The status line is kept to one row, so it can be redrawn in place.
+        // The status line is kept to one row, so it can be redrawn in place; when the prompt itself needs
+        // rows above (a narrow terminal), it is written once above them instead.
         let status = fitted.above.isEmpty ? statusLine : nil
         let statusText = status.map { statusRow($0) }
         if let statusText { linesAbove += statusText + "\n" }
+        if status == nil, let statusLine {
+            linesAbove = written + statusLine.text(.now) + "\n" + fitted.above
+        }
         return state.withLock { state in
             state.screen = Screen(statusLine: status, statusText: statusText ?? "")
             write(String(linesAbove))
