@@ -104,4 +104,17 @@ struct CounterFolder {
         #expect(result.stderr.count < 1_000)
         #expect(result.stdout.contains("取餐號 #1"))
     }
+
+    @Test func aSeedFileWithAByteOrderMarkAndAFullWidthCategoryLoads() async throws {
+        let folder = CounterFolder()
+        try folder.make()
+        defer { folder.remove() }
+        let seed = folder.directory + "/winter.json"
+        let json = "\u{FEFF}" + #"{"records":[{"fields":{"name":"冬瓜檸檬","category":"Ｓｅａｓｏｎａｌ","medium":45,"large":55,"image":[{"url":"https://example.invalid/w.png"}]}}]}"#
+        try json.write(toFile: seed, atomically: true, encoding: .utf8)
+        let result = await runDrinkshop(["--db", folder.database, "--create", "seed", seed], environment: folder.environment())
+        #expect(result.status == 0, "\(result.stderr)")
+        let menu = await runDrinkshop(["--db", folder.database, "menu", "冬瓜"], environment: folder.environment())
+        #expect(menu.stdout.contains("冬瓜檸檬"))
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Airtable
 import DrinkShopCore
 
@@ -122,7 +123,8 @@ public struct SeedFile: Sendable {
         guard let name = nameValue.stringValue else { throw fail("name", "must be a string") }
         guard let categoryValue = fields["category"] else { throw fail("category", "missing") }
         guard let categoryText = categoryValue.stringValue else { throw fail("category", "must be a string") }
-        guard let category = DrinkCategory(parsing: categoryText) else {
+        // Full-width letters (`Ｓｅａｓｏｎａｌ`) read as typed on an English keyboard (NFKC).
+        guard let category = DrinkCategory(parsing: categoryText.precomposedStringWithCompatibilityMapping) else {
             throw fail("category", "unknown category \"\(categoryText)\"; expected one of "
                 + DrinkCategory.allCases.map(\.rawValue).joined(separator: ", "))
         }
