@@ -37,6 +37,11 @@ enum DrinkShopCLI {
                                           complain: printError)
         }
         let path = StoreLocation.databasePath(option: invocation.databasePath, environment: environment)
+        // The default location may be created on first run; anywhere else only when asked.
+        let mayCreate = invocation.create || StoreLocation.isDefault(option: invocation.databasePath, environment: environment)
+        if let command = invocation.words.first, let storeCommand = StoreFileCommand(rawValue: command) {
+            return await storeCommand.run(path: path, words: Array(invocation.words.dropFirst()), environment: environment)
+        }
         do {
             if invocation.words.first != "serve", let remote = try RemoteStore.fromEnvironment(environment) {
                 // A remote base: never seeded or set up implicitly; say what is missing and point to setup.
@@ -54,10 +59,12 @@ enum DrinkShopCLI {
             }
             if invocation.words.first == "serve" {
                 let command = try ServeCommand.parse(Array(invocation.words.dropFirst()))
-                let store = try await EmbeddedStore.open(path: path, environment: environment, notes: printError)
+                let store = try await EmbeddedStore.open(path: path, mayCreate: mayCreate, environment: environment,
+                                                         notes: printError)
                 return try await command.run(store: store, environment: environment)
             }
-            let store = try await EmbeddedStore.open(path: path, environment: environment, notes: printError)
+            let store = try await EmbeddedStore.open(path: path, mayCreate: mayCreate, environment: environment,
+                                                         notes: printError)
             let shop = Shop(store: store.base)
             let description = "embedded store \(store.path)"
             return await runShop(shop, invocation: invocation, storeDescription: description, environment: environment)
@@ -91,8 +98,8 @@ enum DrinkShopCLI {
         let reader = LineReaders.make(historyFile: history,
                                       completer: { line, cursor in completer.complete(line: line, cursor: cursor) })
         let askAtCounter: @Sendable (String) async -> Bool = { question in
-            let answer = await reader.nextLine(prompt: question)
-            return ["y", "yes", "是"].contains(answer?.lowercased() ?? "")
+            let answer = await reader.nextAnswer(prompt: question)
+            return isYes(answer)
         }
         let interpreter = ShopInterpreter(shop: shop, output: output, style: style, defaultStaff: staff,
                                           confirm: interactive ? askAtCounter : nil)
@@ -110,8 +117,14 @@ enum DrinkShopCLI {
 
     /// A yes/no question for one-shot commands run at a terminal.
     private static let confirmAtTerminal: @Sendable (String) async -> Bool = { question in
-        let answer = await PlainLineReader().nextLine(prompt: question)
-        return ["y", "yes", "是"].contains(answer?.lowercased() ?? "")
+        let answer = await PlainLineReader().nextAnswer(prompt: question)
+        return isYes(answer)
+    }
+
+    /// y, yes or 是, however typed (full-width letters, spaces around it).
+    static func isYes(_ answer: String?) -> Bool {
+        let word = (answer ?? "").precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespaces)
+        return ["y", "yes", "是"].contains(word.lowercased())
     }
 
     static func printError(_ text: String) {

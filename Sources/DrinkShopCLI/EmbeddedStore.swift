@@ -3,36 +3,124 @@ import DrinkShop
 import Foundation
 import LocalBase
 
-/// The embedded store: a LocalBase file, created with the shop's tables and seeded from `Seeds/` the
-/// first time it is opened.
+/// The embedded store: a LocalBase file, created with the shop's tables and seeded (from
+/// `DRINKSHOP_SEEDS`, else the menu compiled into the executable) the first time it is opened.
+///
+/// A store is created only at the default location or when asked (`drinkshop init`, `--create`), so a
+/// mistyped `--db` never shows an empty shop. A file SQLite finds damaged is refused before anything is
+/// written; a file this process may not write is opened for reading.
 struct EmbeddedStore {
     let base: LocalBase
     let path: String
 
-    /// Opens (or creates) the store at `path`. Notes about first-run set-up go to `notes`.
-    static func open(path: String, environment: [String: String], notes: (String) -> Void) async throws -> EmbeddedStore {
-        let isNew = !FileManager.default.fileExists(atPath: path)
-        if isNew { try StoreLocation.prepareParent(of: path) }
+    /// Opens the store at `path`.
+    /// - Parameters:
+    ///   - mayCreate: whether a missing (or 0-byte) file may become a new store here.
+    ///   - notes: where notes about first-run set-up and read-only files go.
+    static func open(path: String, mayCreate: Bool, environment: [String: String], notes: (String) -> Void)
+        async throws -> EmbeddedStore
+    {
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        let exists = manager.fileExists(atPath: path, isDirectory: &isFolder)
+        if exists && isFolder.boolValue { throw StoreFileError.isAFolder(path) }
+        let size = exists ? ((try? manager.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) : 0
+        let isNew = !exists || size == 0
+        if isNew && !mayCreate {
+            let folder = (path as NSString).deletingLastPathComponent
+            throw exists ? StoreFileError.emptyFile(path)
+                : StoreFileError.noStore(path, folderMissing: !folder.isEmpty && !manager.fileExists(atPath: folder))
+        }
+        // Before a new file is made, so a wrong DRINKSHOP_SEEDS leaves nothing behind.
+        let seeds = isNew ? try SeedSource.chosen(environment: environment) : nil
+        if !exists { try StoreLocation.prepareParent(of: path) }
         let base = try LocalBase(path: path)
+        if !isNew {
+            let problems = try await base.integrityProblems()
+            if !problems.isEmpty { throw StoreFileError.damaged(path, problems: problems) }
+            if !manager.isWritableFile(atPath: path) {
+                notes("Note: the store \(path) is read-only here: the menu and orders can be shown, changes are refused")
+            }
+        }
         let shop = Shop(store: base)
         let created = try await shop.createMissingSchema()
-        if isNew {
-            if let seeds = StoreLocation.seedsDirectory(environment: environment) {
-                var drinks = 0
-                var promotions = 0
-                for file in ["menu.json", "promotions.json"] where FileManager.default.fileExists(atPath: "\(seeds)/\(file)") {
-                    let report = try await shop.seeder.seed(contentsOf: "\(seeds)/\(file)")
-                    drinks += report.drinks.created
-                    promotions += report.promotions.created
-                }
-                notes("New store at \(path), seeded from \(seeds): \(drinks) drinks, \(promotions) promotions")
-            } else {
-                notes("New store at \(path) with an empty menu: no Seeds/menu.json found (set DRINKSHOP_SEEDS, "
-                    + "or load one with: drinkshop seed FILE.json)")
-            }
+        if let seeds {
+            let report = try await seeds.seed(shop)
+            notes("New store at \(path), seeded from \(seeds.description): \(report.drinks) drinks, \(report.promotions) promotions")
         } else if !created.isEmpty {
             notes("Added to the store: " + created.joined(separator: ", "))
         }
         return EmbeddedStore(base: base, path: path)
+    }
+}
+
+/// Where a new store's menu and promotions come from: the folder `DRINKSHOP_SEEDS` names, else the
+/// copy compiled into the executable.
+enum SeedSource: CustomStringConvertible {
+    case folder(String)
+    case bundled
+
+    static func chosen(environment: [String: String]) throws -> SeedSource {
+        guard let folder = StoreLocation.seedsDirectory(environment: environment) else { return .bundled }
+        guard FileManager.default.fileExists(atPath: folder + "/menu.json") else {
+            throw StoreFileError.noSeeds(folder)
+        }
+        return .folder(folder)
+    }
+
+    var description: String {
+        switch self {
+        case .folder(let folder): return folder
+        case .bundled: return "the menu built into drinkshop"
+        }
+    }
+
+    /// Seeds the menu, then the promotions (which may name the menu's drinks).
+    func seed(_ shop: Shop) async throws -> (drinks: Int, promotions: Int) {
+        switch self {
+        case .folder(let folder):
+            var drinks = 0
+            var promotions = 0
+            for file in ["menu.json", "promotions.json"] where FileManager.default.fileExists(atPath: "\(folder)/\(file)") {
+                let report = try await shop.seeder.seed(contentsOf: "\(folder)/\(file)")
+                drinks += report.drinks.created
+                promotions += report.promotions.created
+            }
+            return (drinks, promotions)
+        case .bundled:
+            let menu = try SeedFile.parse(Array(BundledSeeds.menu.utf8), path: "built-in menu.json")
+            let drinks = try await shop.seeder.seed(menu).drinks.created
+            let offers = try SeedFile.parse(Array(BundledSeeds.promotions.utf8), path: "built-in promotions.json",
+                                            knownDrinks: Set(menu.drinks.map(\.name)))
+            return (drinks, try await shop.seeder.seed(offers).promotions.created)
+        }
+    }
+}
+
+/// A store file that cannot be used as asked, in words for the person at the counter.
+enum StoreFileError: Error, CustomStringConvertible {
+    case noStore(String, folderMissing: Bool)
+    case emptyFile(String)
+    case isAFolder(String)
+    case damaged(String, problems: [String])
+    case noSeeds(String)
+
+    var description: String {
+        switch self {
+        case .noStore(let path, let folderMissing):
+            let folder = folderMissing ? " (and its folder does not exist)" : ""
+            return "there is no store at \(path)\(folder); nothing was created. Check the path for a typo; "
+                + "to start a new shop there, run: drinkshop init --db \(path)"
+        case .emptyFile(let path):
+            return "\(path) is an empty file, not a store; nothing was changed. "
+                + "To make it a new store, run: drinkshop init --db \(path)"
+        case .isAFolder(let path):
+            return "\(path) is a folder; --db takes the store's file, e.g. \(path)/drinkshop.sqlite"
+        case .damaged(let path, _):
+            return "the store \(path) is damaged (SQLite's check of its pages failed) and nothing was written to it. Run `drinkshop check --db \(path)` for details, then "
+                + "`drinkshop recover --db \(path) --into NEW.sqlite` to copy every readable order into a new store"
+        case .noSeeds(let folder):
+            return "DRINKSHOP_SEEDS names \(folder), which has no menu.json; nothing was created"
+        }
     }
 }

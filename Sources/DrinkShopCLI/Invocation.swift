@@ -8,6 +8,8 @@ struct Invocation {
     var color: Bool?
     var showHelp = false
     var showVersion = false
+    /// `--create`: a missing store at `--db` may be created (as `drinkshop init` does).
+    var create = false
     /// The command and its words; empty for the REPL.
     var words: [String] = []
 
@@ -38,6 +40,7 @@ struct Invocation {
             case "--color": invocation.color = true
             case "--help", "-h": invocation.showHelp = true
             case "--version": invocation.showVersion = true
+            case "--create": invocation.create = true
             default: invocation.words.append(argument)
             }
             index += 1

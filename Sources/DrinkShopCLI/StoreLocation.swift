@@ -10,6 +10,11 @@ enum StoreLocation {
         return dataDirectory(environment: environment) + "/drinkshop.sqlite"
     }
 
+    /// Whether neither `--db` nor `DRINKSHOP_DB` chose the store (so the default location is used).
+    static func isDefault(option: String?, environment: [String: String]) -> Bool {
+        (option ?? "").isEmpty && (environment["DRINKSHOP_DB"] ?? "").isEmpty
+    }
+
     static func dataDirectory(environment: [String: String]) -> String {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/drinkshop" }
         return home(environment) + "/.local/share/drinkshop"
@@ -25,20 +30,12 @@ enum StoreLocation {
         environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
     }
 
-    /// The folder with `menu.json` and `promotions.json`: `DRINKSHOP_SEEDS`, else `./Seeds`, else a
-    /// `Seeds` folder above the executable (a `swift run` or `swift build` tree).
+    /// The folder named by `DRINKSHOP_SEEDS` (holding `menu.json` and maybe `promotions.json`), or nil
+    /// when it is unset: a new store is then seeded from the copy compiled into the executable
+    /// (`BundledSeeds`), so an installed binary needs no `Seeds/` folder beside it.
     static func seedsDirectory(environment: [String: String]) -> String? {
-        let manager = FileManager.default
-        var candidates: [String] = []
-        if let path = environment["DRINKSHOP_SEEDS"], !path.isEmpty { candidates.append(path) }
-        candidates.append(manager.currentDirectoryPath + "/Seeds")
-        var directory = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-            .deletingLastPathComponent()
-        for _ in 0..<6 {
-            candidates.append(directory.appendingPathComponent("Seeds").path)
-            directory.deleteLastPathComponent()
-        }
-        return candidates.first { manager.fileExists(atPath: $0 + "/menu.json") }
+        guard let path = environment["DRINKSHOP_SEEDS"], !path.isEmpty else { return nil }
+        return path
     }
 
     /// Creates the folder holding `path`, private to the user.

@@ -15,13 +15,25 @@ enum Usage {
                                               serve the embedded base with Airtable's REST API
           drinkshop setup                     create the shop's tables and fields in the remote base
                                               (or print what to create by hand); never touches records
+          drinkshop init --db PATH            make a new store at PATH (seeded with the menu); a missing
+                                              --db/DRINKSHOP_DB store is never created silently
+          drinkshop check [--db PATH]         run SQLite's integrity check on the store and say what it found
+          drinkshop recover [--db PATH] --into NEW.sqlite
+                                              copy every readable record of a damaged store into a new file
 
         options (before or after the command):
           --db PATH        the embedded store (default: $DRINKSHOP_DB, else $XDG_DATA_HOME/drinkshop/drinkshop.sqlite)
           --staff NAME     who places orders when nobody has logged in (default: $DRINKSHOP_STAFF or $USER)
+          --create         with --db or DRINKSHOP_DB: make the store if it does not exist yet
           --no-color       plain output (colours are also off when NO_COLOR is set or output is not a terminal)
           --color          colours even when writing to a pipe
           --help, --version
+
+        environment:
+          DRINKSHOP_SEEDS      a folder with menu.json (and promotions.json) that seeds a new store;
+                               unset, the KEBUKE menu and promotions built into drinkshop are used
+          DRINKSHOP_STAFF      who places orders when nobody has logged in
+          DRINKSHOP_DEBUG_LOG  a file where store failures are recorded in detail (SQL included) for support
 
         a remote base instead of the embedded store (a real Airtable base, or another drinkshop serve):
           AIRTABLE_TOKEN (or AIRTABLE_API_KEY) and AIRTABLE_BASE_ID   select it

@@ -10,6 +10,9 @@ struct KeptHistory: Sendable {
     /// The first history file failure, if any.
     private(set) var problem: HistoryFileError?
 
+    /// Lines longer than this (in UTF-8 bytes) are not kept.
+    static let longestKeptLine = 8_192
+
     init(file: HistoryFile?, limit: Int) {
         self.file = file
         do {
@@ -24,7 +27,8 @@ struct KeptHistory: Sendable {
     /// Keeps `line` in memory and appends it to the file; cuts the file back once it holds twice the
     /// limit.
     mutating func record(_ line: String) {
-        guard history.add(line), let file else { return }
+        // A line longer than any command (a paste gone wrong) is not worth recalling, and would bloat the file.
+        guard line.utf8.count <= Self.longestKeptLine, history.add(line), let file else { return }
         do {
             try file.append(line)
             linesInFile += 1

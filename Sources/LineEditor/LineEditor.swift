@@ -86,6 +86,31 @@ public struct LineEditor: Sendable {
         changed ? .redraw : .bell
     }
 
+    /// The keys as if the pasted text had been typed: each line break in a paste becomes Enter, so
+    /// several pasted lines run one by one, in order, and are never joined into one command. A line
+    /// break is "\n", "\r\n" or "\r"; text after the last break is left on the line being typed.
+    public static func typingPastedLines(_ keys: [EditorKey]) -> [EditorKey] {
+        var typed: [EditorKey] = []
+        for key in keys {
+            guard case .paste(let text) = key, text.contains(where: \.isNewline) else {
+                typed.append(key)
+                continue
+            }
+            var line = ""
+            for character in text {
+                if character.isNewline {
+                    if !line.isEmpty { typed.append(.paste(line)) }
+                    typed.append(.enter)
+                    line = ""
+                } else {
+                    line.append(character)
+                }
+            }
+            if !line.isEmpty { typed.append(.paste(line)) }
+        }
+        return typed
+    }
+
     /// Text safe for a single line: line breaks and tabs become spaces, other controls go.
     static func printable(_ text: String) -> String {
         var result = ""

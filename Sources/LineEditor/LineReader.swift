@@ -12,12 +12,60 @@ public protocol LineReader: Sendable {
     /// Like `readLine`, for a line that must stay private (a token): not echoed at a terminal and
     /// never kept in history.
     func readSecretLine(prompt: String) -> String?
+
+    /// Like `readLine`, with a line above the prompt that changes by itself (the rotating banner). At a
+    /// terminal the line is redrawn in place while the prompt waits, without touching what is typed.
+    func readLine(prompt: String, statusLine: StatusLine?) -> String?
+
+    /// Like `readLine`, for the answer to a question (`[y/N]`): shown as typed, never kept in history.
+    func readAnswer(prompt: String) -> String?
+}
+
+/// A line shown above the prompt that changes on its own clock: its text at an instant, and how long
+/// until it changes (nil: never).
+public struct StatusLine: Sendable {
+    public let text: @Sendable (ContinuousClock.Instant) -> String
+    public let timeUntilChange: @Sendable (ContinuousClock.Instant) -> Duration?
+
+    public init(text: @escaping @Sendable (ContinuousClock.Instant) -> String,
+                timeUntilChange: @escaping @Sendable (ContinuousClock.Instant) -> Duration?) {
+        self.text = text
+        self.timeUntilChange = timeUntilChange
+    }
 }
 
 extension LineReader {
+    /// Where nothing can be redrawn, the status line is written once above the prompt.
+    public func readLine(prompt: String, statusLine: StatusLine?) -> String? {
+        readLine(prompt: (statusLine.map { $0.text(.now) + "\n" } ?? "") + prompt)
+    }
+
+    /// `readLine(prompt:statusLine:)` run on a thread of its own.
+    public func nextLine(prompt: String, statusLine: StatusLine?) async -> String? {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: readLine(prompt: prompt, statusLine: statusLine)) }
+            thread.name = "line reader"
+            thread.start()
+        }
+    }
+
     /// Secret lines are plain lines where nothing is echoed or kept anyway.
     public func readSecretLine(prompt: String) -> String? {
         readLine(prompt: prompt)
+    }
+
+    /// Answers are plain lines where no history is kept.
+    public func readAnswer(prompt: String) -> String? {
+        readLine(prompt: prompt)
+    }
+
+    /// `readAnswer` run on a thread of its own, so an async caller waits without blocking the pool.
+    public func nextAnswer(prompt: String) async -> String? {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: readAnswer(prompt: prompt)) }
+            thread.name = "line reader"
+            thread.start()
+        }
     }
 
     /// `readLine` run on a thread of its own, so an async caller waits without blocking the pool.

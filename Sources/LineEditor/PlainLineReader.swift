@@ -3,13 +3,16 @@ import Synchronization
 /// Reads lines from a pipe, a file or a terminal without editing: the fallback when no line editor
 /// can run, and the reader for scripted input.
 ///
-/// A line ends at "\n" (a "\r" before it is dropped); the last line counts even without a line end.
+/// A UTF-8 byte-order mark at the very start is dropped. A line ends at "\n" (a "\r" before it is dropped); the last line counts even without a line end.
 /// The prompt is shown only when the input is a terminal, so `drinkshop < orders.txt` prints results
 /// and nothing else.
 public final class PlainLineReader: LineReader {
     private struct State {
         var buffered: [UInt8] = []
         var ended = false
+        var startChecked = false
+        /// How many buffered bytes are known to hold no line end, so a long line is scanned once.
+        var scanned = 0
     }
 
     private let input: Int32
@@ -29,19 +32,33 @@ public final class PlainLineReader: LineReader {
         state.withLock { state in
             if showsPrompt && !prompt.isEmpty { FileDescriptorIO.writeAll(output, prompt) }
             while true {
-                if let end = state.buffered.firstIndex(of: UInt8(ascii: "\n")) {
+                if let end = state.buffered[min(state.scanned, state.buffered.count)...].firstIndex(of: UInt8(ascii: "\n")) {
                     var line = Array(state.buffered[..<end])
                     state.buffered.removeFirst(end + 1)
+                    state.scanned = 0
                     if line.last == UInt8(ascii: "\r") { line.removeLast() }
                     return String(decoding: line, as: UTF8.self)
                 }
+                state.scanned = state.buffered.count
                 if state.ended {
                     guard !state.buffered.isEmpty else { return nil }
-                    defer { state.buffered.removeAll() }
+                    defer {
+                        state.buffered.removeAll()
+                        state.scanned = 0
+                    }
                     return String(decoding: state.buffered, as: UTF8.self)
                 }
                 let bytes = FileDescriptorIO.readSome(input)
                 if bytes.isEmpty { state.ended = true } else { state.buffered += bytes }
+                // A file saved by a Windows editor starts with a UTF-8 byte-order mark; it is not
+                // part of the first command.
+                if !state.startChecked, state.buffered.count >= 3 || state.ended {
+                    state.startChecked = true
+                    if state.buffered.starts(with: [0xEF, 0xBB, 0xBF]) {
+                        state.buffered.removeFirst(3)
+                        state.scanned = 0
+                    }
+                }
             }
         }
     }

@@ -13,6 +13,16 @@ public final class TerminalLineReader: LineReader {
         var decoder = KeyDecoder()
         var typedAhead: [EditorKey] = []
         var history: KeptHistory
+        var screen = Screen()
+    }
+
+    /// What is on screen for the line being edited: the status line directly above the prompt's row
+    /// (nil once it is no longer directly above, e.g. after a completion listing) and the cursor's column.
+    private struct Screen {
+        var statusLine: StatusLine?
+        var statusText = ""
+        var statusWidth: Int { statusText.displayWidth }
+        var cursorColumn = 0
     }
 
     /// How a line ended.
@@ -83,25 +93,48 @@ public final class TerminalLineReader: LineReader {
     public var historyProblem: HistoryFileError? { state.withLock { $0.history.problem } }
 
     public func readLine(prompt: String) -> String? {
-        read(prompt: prompt, secret: false)
+        read(prompt: prompt, secret: false, keptInHistory: true)
+    }
+
+    /// The status line stays on the row above the prompt and is redrawn there when it changes.
+    public func readLine(prompt: String, statusLine: StatusLine?) -> String? {
+        read(prompt: prompt, secret: false, keptInHistory: true, statusLine: statusLine)
     }
 
     public func readSecretLine(prompt: String) -> String? {
-        read(prompt: prompt, secret: true)
+        read(prompt: prompt, secret: true, keptInHistory: false)
+    }
+
+    public func readAnswer(prompt: String) -> String? {
+        read(prompt: prompt, secret: false, keptInHistory: false)
     }
 
     // MARK: Reading a line
 
-    private func read(prompt: String, secret: Bool) -> String? {
+    private func read(prompt: String, secret: Bool, keptInHistory: Bool, statusLine: StatusLine? = nil) -> String? {
         guard let normalMode = RawTerminalMode.current(input) else {
-            return secret ? fallback.readSecretLine(prompt: prompt) : fallback.readLine(prompt: prompt)
+            let status = statusLine.map { $0.text(.now) + "\n" } ?? ""
+            return secret ? fallback.readSecretLine(prompt: prompt) : fallback.readLine(prompt: status + prompt)
         }
         // Lines above the prompt are written once, before raw mode (so "\n" still ends a line); only
         // the prompt's last line is redrawn.
         let lastBreak = prompt.lastIndex(of: "\n")
-        let linesAbove = lastBreak.map { prompt[...$0] } ?? ""
-        let prompt = lastBreak.map { String(prompt[prompt.index(after: $0)...]) } ?? prompt
+        let fitted = LineRenderer.fitting(
+            prompt: lastBreak.map { String(prompt[prompt.index(after: $0)...]) } ?? prompt,
+            width: TerminalDevice.columns(output))
+        let written = String(lastBreak.map { prompt[...$0] } ?? "")
+        var linesAbove = written + fitted.above
+        let prompt = fitted.last
+        // The status line is kept to one row, so it can be redrawn in place; when the prompt itself needs
+        // rows above (a narrow terminal), it is written once above them instead.
+        let status = fitted.above.isEmpty ? statusLine : nil
+        let statusText = status.map { statusRow($0) }
+        if let statusText { linesAbove += statusText + "\n" }
+        if status == nil, let statusLine {
+            linesAbove = written + statusLine.text(.now) + "\n" + fitted.above
+        }
         return state.withLock { state in
+            state.screen = Screen(statusLine: status, statusText: statusText ?? "")
             write(String(linesAbove))
             guard enterRawMode(from: normalMode) else {
                 return secret ? fallback.readSecretLine(prompt: prompt) : fallback.readLine(prompt: prompt)
@@ -117,7 +150,7 @@ public final class TerminalLineReader: LineReader {
             case .endOfInput:
                 return nil
             case .line(let line):
-                if !secret && !isSecret(line) { state.history.record(line) }
+                if keptInHistory && !isSecret(line) { state.history.record(line) }
                 return line
             }
         }
@@ -125,19 +158,28 @@ public final class TerminalLineReader: LineReader {
 
     /// Feeds keys to the editor until the line ends.
     private func edit(_ editor: inout LineEditor, prompt: String, normalMode: termios, state: inout State) -> Ending {
-        draw(prompt, editor)
+        draw(prompt, editor, screen: &state.screen)
         while true {
             var keys = state.typedAhead
             state.typedAhead = []
             if keys.isEmpty {
-                let timeout: Int32 = state.decoder.isInsidePaste ? 1000 : (state.decoder.hasPendingBytes ? 50 : -1)
+                var timeout: Int32 = state.decoder.isInsidePaste ? 1000 : (state.decoder.hasPendingBytes ? 50 : -1)
+                if let wait = state.screen.statusLine?.timeUntilChange(.now) {
+                    let milliseconds = Int32(clamping: wait.components.seconds * 1000
+                        + wait.components.attoseconds / 1_000_000_000_000_000 + 1)
+                    timeout = timeout < 0 ? milliseconds : min(timeout, milliseconds)
+                }
                 switch waitForInput(timeout: timeout) {
-                case .bytes(let bytes): keys = state.decoder.feed(bytes)
-                case .quiet: keys = state.decoder.flush()
+                case .bytes(let bytes): keys = LineEditor.typingPastedLines(state.decoder.feed(bytes))
+                case .quiet:
+                    keys = LineEditor.typingPastedLines(state.decoder.flush())
+                    if keys.isEmpty, let status = state.screen.statusLine, statusRow(status) != state.screen.statusText {
+                        redrawStatusLine(prompt, editor, screen: &state.screen)
+                    }
                 case .interrupted: continue
                 case .woken:
                     _ = enterRawMode(from: normalMode)
-                    draw(prompt, editor)
+                    redrawAfterResize(prompt, editor, screen: &state.screen)
                     continue
                 case .closed:
                     write("\r\n")
@@ -145,7 +187,8 @@ public final class TerminalLineReader: LineReader {
                 }
             }
             for (index, key) in keys.enumerated() {
-                if let ending = perform(editor.handle(key), editor: editor, prompt: prompt, normalMode: normalMode) {
+                if let ending = perform(editor.handle(key), editor: editor, prompt: prompt, normalMode: normalMode,
+                                        screen: &state.screen) {
                     state.typedAhead = Array(keys[(index + 1)...])
                     return ending
                 }
@@ -154,16 +197,17 @@ public final class TerminalLineReader: LineReader {
     }
 
     /// Shows what a key did; the ending when the line is finished.
-    private func perform(_ outcome: EditOutcome, editor: LineEditor, prompt: String, normalMode: termios) -> Ending? {
+    private func perform(_ outcome: EditOutcome, editor: LineEditor, prompt: String, normalMode: termios,
+                         screen: inout Screen) -> Ending? {
         switch outcome {
         case .redraw:
-            draw(prompt, editor)
+            draw(prompt, editor, screen: &screen)
         case .unchanged:
             break
         case .bell:
             write("\u{7}")
         case .submit(let line):
-            draw(prompt, editor, cursorAtEnd: true)
+            draw(prompt, editor, screen: &screen, cursorAtEnd: true)
             write("\r\n")
             return .line(line)
         case .endOfInput:
@@ -174,16 +218,22 @@ public final class TerminalLineReader: LineReader {
             return .line("")
         case .clearScreen:
             write("\u{1B}[H\u{1B}[2J")
-            draw(prompt, editor)
+            if let status = screen.statusLine {
+                let text = statusRow(status)
+                screen.statusText = text
+                write(text + "\r\n")
+            }
+            draw(prompt, editor, screen: &screen)
         case .showCompletions(let candidates):
             let lines = CompletionListing.lines(candidates, width: TerminalDevice.columns(output))
             write("\r\n" + lines.map { $0 + "\r\n" }.joined())
-            draw(prompt, editor)
+            screen.statusLine = nil  // no longer directly above the prompt
+            draw(prompt, editor, screen: &screen)
         case .suspend:
             leaveRawMode(to: normalMode)
             _ = raise(SIGTSTP)
             _ = enterRawMode(from: normalMode)
-            draw(prompt, editor)
+            draw(prompt, editor, screen: &screen)
         }
         return nil
     }
@@ -201,10 +251,42 @@ public final class TerminalLineReader: LineReader {
         RawTerminalMode.apply(normalMode, to: input)
     }
 
-    private func draw(_ prompt: String, _ editor: LineEditor, cursorAtEnd: Bool = false) {
+    private func draw(_ prompt: String, _ editor: LineEditor, screen: inout Screen, cursorAtEnd: Bool = false) {
         let buffer = editor.isSecret ? [] : editor.state.buffer
         let cursor = cursorAtEnd || editor.isSecret ? buffer.count : editor.state.cursor
-        write(LineRenderer.render(prompt: prompt, buffer: buffer, cursor: cursor, width: TerminalDevice.columns(output)))
+        let drawn = LineRenderer.layout(prompt: prompt, buffer: buffer, cursor: cursor, width: TerminalDevice.columns(output))
+        screen.cursorColumn = drawn.cursorColumn
+        write(drawn.output)
+    }
+
+    /// The status line's text now, cut to one row of the terminal.
+    private func statusRow(_ status: StatusLine) -> String {
+        let text = status.text(.now)
+        let room = max(TerminalDevice.columns(output) - 1, 1)
+        return text.displayWidth > room ? text.truncated(toWidth: room) : text
+    }
+
+    /// The status line changed: rewrite the row above the prompt, then the prompt's row as it was.
+    private func redrawStatusLine(_ prompt: String, _ editor: LineEditor, screen: inout Screen) {
+        guard let status = screen.statusLine else { return }
+        let text = statusRow(status)
+        screen.statusText = text
+        write("\r\u{1B}[1A\u{1B}[2K" + text + "\r\n")
+        draw(prompt, editor, screen: &screen)
+    }
+
+    /// The window was resized (or the program resumed): go back to where the drawing began, however the
+    /// terminal rewrapped it, clear everything below, and draw the status line and the prompt again.
+    private func redrawAfterResize(_ prompt: String, _ editor: LineEditor, screen: inout Screen) {
+        let width = TerminalDevice.columns(output)
+        let above = screen.statusLine == nil ? [] : [screen.statusWidth]
+        write(LineRenderer.rewind(linesAbove: above, cursorColumn: screen.cursorColumn, width: width))
+        if let status = screen.statusLine {
+            let text = statusRow(status)
+            screen.statusText = text
+            write(text + "\r\n")
+        }
+        draw(prompt, editor, screen: &screen)
     }
 
     private func write(_ text: String) {

@@ -58,7 +58,7 @@ public final class LocalBase: SchemaEditing, @unchecked Sendable {
     public var baseID: String { id }
 
     /// Runs `work` on the base's queue and hands back its result or its error as an AirtableError.
-    private func perform<T: Sendable>(_ work: @escaping @Sendable (BaseContext) throws -> T)
+    func perform<T: Sendable>(_ work: @escaping @Sendable (BaseContext) throws -> T)
         async throws(AirtableError) -> T
     {
         let result: Result<T, AirtableError> = await withCheckedContinuation { continuation in
@@ -128,7 +128,10 @@ public final class LocalBase: SchemaEditing, @unchecked Sendable {
         case let error as APIError: return .api(error)
         case let error as SQLiteError where error.isBusy:
             return .localStore("the local base \(path) stayed locked by another writer: \(error.message)")
-        case let error as SQLiteError: return .localStore("the local base \(path) failed: \(error)")
+        case let error as SQLiteError:
+            // SQL text stays in the debug log; staff read one sentence about the file.
+            SQLiteDebugLog.record(error, path: path)
+            return .localStore(error.staffSentence(path: path))
         default: return .localStore("the local base \(path) failed: \(error)")
         }
     }

@@ -28,7 +28,8 @@ struct Drinkshop: ~Copyable {
              environment extra: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Drinkshop.binary)
-        process.arguments = (database ? ["--db", self.database] : []) + arguments
+        // --create: a store at a new --db path is made only when asked.
+        process.arguments = (database ? ["--db", self.database, "--create"] : []) + arguments
         var environment = ["PATH": "/usr/bin:/bin", "HOME": directory, "DRINKSHOP_SEEDS": Drinkshop.seeds,
                            "DRINKSHOP_STAFF": "Ken", "TZ": "Asia/Taipei", "XDG_STATE_HOME": directory + "/state"]
         environment.merge(extra) { $1 }

@@ -84,10 +84,10 @@ import Testing
         #expect(drawn == Drawn(text: "a白玉", cursorColumn: 2))
     }
 
-    @Test func aPromptWiderThanHalfTheTerminalIsCut() {
+    @Test func aPromptWiderThanHalfTheTerminalIsCutKeepingItsEnd() {
         let prompt = String(repeating: "歐", count: 20) + "> "
         let output = LineRenderer.render(prompt: prompt, buffer: Array("menu"), cursor: 4, width: 20)
-        #expect(output == "\r歐歐歐歐…menu\u{1B}[0K\r\u{1B}[13C")
+        #expect(output == "\r…歐歐歐> menu\u{1B}[0K\r\u{1B}[13C")
     }
 
     @Test func listsCompletionsInColumnsByDisplayWidth() {

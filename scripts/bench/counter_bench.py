@@ -54,7 +54,7 @@ def run(binary, count=1000, warmup=20):
                    XDG_STATE_HOME=directory + "/state")
         db = os.path.join(directory, "shop.sqlite")
         # First run creates and seeds the store, so the timed process starts on a ready shop.
-        subprocess.run([binary, "--db", db, "menu"], env=env, check=True, capture_output=True)
+        subprocess.run([binary, "--db", db, "--create", "menu"], env=env, check=True, capture_output=True)
         shop = LineProcess([binary, "--db", db], env=env)
         shop_times = []
         for i in range(warmup + count):

@@ -150,7 +150,7 @@ class Server:
         env = {k: v for k, v in os.environ.items() if k != "DRINKSHOP_API_TOKEN"}
         env.update({"NO_COLOR": "1", "DRINKSHOP_SEEDS": SEEDS})
         self.process = subprocess.Popen(
-            [BINARY, "serve", "--db", self.db, "--port", "0", "--tokens", TOKENS, *self.args],
+            [BINARY, "serve", "--db", self.db, "--create", "--port", "0", "--tokens", TOKENS, *self.args],
             stdout=subprocess.PIPE, stderr=log, env=env)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not (self.endpoint and self.base_id):

@@ -41,7 +41,7 @@ class Server:
     def start(self, port=0):
         self.log = open(self.log_path, "ab")
         self.stamped = []  # (arrival time, log line), as the server writes them
-        self.process = subprocess.Popen([self.binary, "serve", "--db", self.db, "--port", str(port)] + self.extra,
+        self.process = subprocess.Popen([self.binary, "serve", "--db", self.db, "--create", "--port", str(port)] + self.extra,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env)
 
         def copy_log(stream, log, stamped):

@@ -1,3 +1,4 @@
+import Foundation
 import Airtable
 import DrinkShopCore
 
@@ -18,7 +19,8 @@ public struct SeedFile: Sendable {
     {
         let json: JSONValue
         do {
-            json = try JSONParser.parse(bytes)
+            // A UTF-8 byte-order mark, as Windows editors write, is not part of the JSON.
+            json = try JSONParser.parse(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes)
         } catch {
             throw SeedError(path: path, location: "line \(error.line), column \(error.column)",
                             problem: "invalid JSON: \(error.message)")
@@ -121,7 +123,8 @@ public struct SeedFile: Sendable {
         guard let name = nameValue.stringValue else { throw fail("name", "must be a string") }
         guard let categoryValue = fields[DrinkField.category] else { throw fail("category", "missing") }
         guard let categoryText = categoryValue.stringValue else { throw fail("category", "must be a string") }
-        guard let category = DrinkCategory(parsing: categoryText) else {
+        // Full-width letters (`Ｓｅａｓｏｎａｌ`) read as typed on an English keyboard (NFKC).
+        guard let category = DrinkCategory(parsing: categoryText.precomposedStringWithCompatibilityMapping) else {
             throw fail("category", "unknown category \"\(categoryText)\"; expected one of "
                 + DrinkCategory.allCases.map(\.rawValue).joined(separator: ", "))
         }

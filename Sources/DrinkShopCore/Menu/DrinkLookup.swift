@@ -23,13 +23,18 @@ public enum DrinkLookupError: Error, Sendable, Hashable, CustomStringConvertible
         switch self {
         case .unknownDrink(let text, let suggestions):
             let hint = suggestions.isEmpty ? "" : "; did you mean \(suggestions.joined(separator: " or "))?"
-            return "no drink called \"\(text)\" on the menu\(hint)"
+            return "no drink called \"\(Self.excerpt(text))\" on the menu\(hint)"
         case .ambiguousDrink(let text, let candidates):
-            return "\"\(text)\" matches several drinks: \(candidates.joined(separator: ", ")); type more of the name"
+            return "\"\(Self.excerpt(text))\" matches several drinks: \(candidates.joined(separator: ", ")); type more of the name"
         }
     }
 
     public var errorDescription: String? { description }
+
+    /// At most 40 characters of what was typed, so a huge paste is never echoed whole.
+    static func excerpt(_ text: String) -> String {
+        text.count > 40 ? text.prefix(40) + "… (\(text.count) characters)" : text
+    }
 }
 
 extension Menu {
@@ -89,7 +94,10 @@ extension Menu {
         for (position, drink) in drinks.enumerated() {
             let candidates = [(drink.name.matchingKey, drink.name)]
                 + (drink.englishName.map { [($0.matchingKey, $0)] } ?? [])
+            // A name whose length differs from the query's by more than the allowance cannot qualify
+            // (the distance is at least the difference), so a huge query costs no edit distances.
             let best = candidates
+                .filter { abs($0.0.count - key.count) <= max(1, min(key.count, $0.0.count) / 2) }
                 .map { (distance: editDistance(key, $0.0), name: $0.1, length: $0.0.count) }
                 .min { $0.distance < $1.distance }
             guard let best else { continue }

@@ -12,10 +12,16 @@ final class SQLiteConnection {
     private let cacheLimit = 256
 
     /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory one.
-    init(path: String) throws(SQLiteError) {
+    /// `readOnly` opens an existing file for reading only (never creating, never checkpointing into it).
+    /// `immutable` reads a file nobody may write here, in a folder nobody may write either (SQLite then
+    /// cannot make the shared-memory file a WAL reader needs; see "immutable" in SQLite's URI docs).
+    init(path: String, readOnly: Bool = false, immutable: Bool = false) throws(SQLiteError) {
         var database: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &database, flags, nil)
+        let flags = immutable ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+            : readOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let name = immutable ? "file:" + Self.uriEscaped(path) + "?immutable=1" : path
+        let code = sqlite3_open_v2(name, &database, flags, nil)
         guard code == SQLITE_OK, let database else {
             // SQLite allocates a handle even when opening fails; it must be closed all the same.
             let message = database.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -24,6 +30,31 @@ final class SQLiteConnection {
         }
         self.handle = database
         sqlite3_extended_result_codes(database, 1)
+    }
+
+    /// An existing file opened for reading only; in a folder this process may not write (where SQLite
+    /// cannot make a WAL reader's shared-memory file), opened as immutable.
+    static func openForReading(path: String) throws(SQLiteError) -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path, readOnly: true)
+        do {
+            _ = try connection.integerValue("PRAGMA user_version")
+            return connection
+        } catch where error.code & 0xFF == 8 {  // SQLITE_READONLY (CANTINIT, RECOVERY)
+            return try SQLiteConnection(path: path, immutable: true)
+        }
+    }
+
+    /// A path as the path of a `file:` URI: the characters URIs give meaning to are percent-encoded.
+    static func uriEscaped(_ path: String) -> String {
+        var escaped = ""
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte < 0x21 {
+                escaped += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            } else {
+                escaped += String(decoding: [byte], as: UTF8.self)
+            }
+        }
+        return escaped
     }
 
     deinit {
@@ -83,6 +114,9 @@ final class SQLiteConnection {
         return try statement.step() ? statement.int64(0) : nil
     }
 
+    /// Whether SQLite opened the file read-only (no permission to write it), so nothing may be written.
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
@@ -131,5 +165,11 @@ final class SQLiteConnection {
         try run("BEGIN")
         defer { try? run("COMMIT") }
         return try body()
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

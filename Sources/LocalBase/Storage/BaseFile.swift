@@ -19,10 +19,15 @@ final class BaseFile {
 
     init(path: String) throws {
         self.path = path
-        connection = try SQLiteConnection(path: path)
+        connection = try Self.connect(path: path)
         // Set first, so that everything after (the WAL switch included) waits for another process's lock
         // instead of failing at once.
         try connection.execute("PRAGMA busy_timeout = 10000")
+        // A file this process may not write is read as it is: setting WAL would be a write.
+        if connection.isReadOnly {
+            try connection.readTransaction { try bootstrap(readOnly: true) }
+            return
+        }
         let mode = try connection.textValue("PRAGMA journal_mode = WAL")?.lowercased()
         let inMemory = path == ":memory:" || path.isEmpty
         guard mode == "wal" || (inMemory && mode == "memory") else {
@@ -31,12 +36,25 @@ final class BaseFile {
         }
         // FULL: a transaction that has committed survives a power cut, not just a crash of the process.
         try connection.execute("PRAGMA synchronous = FULL")
-        try bootstrap()
+        try connection.writeTransaction { try bootstrap(readOnly: false) }
+    }
+
+    /// The connection to `path`. A file this process may not write, in a folder it may not write either,
+    /// is read as immutable: SQLite could not otherwise read a WAL file there.
+    private static func connect(path: String) throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path)
+        guard connection.isReadOnly else { return connection }
+        do {
+            _ = try connection.integerValue("PRAGMA user_version")
+            return connection
+        } catch let error where error.code & 0xFF == 8 {  // SQLITE_READONLY (CANTINIT, RECOVERY)
+            return try SQLiteConnection(path: path, immutable: true)
+        }
     }
 
     /// Creates the metadata table and a base id in a new file; checks the format of an existing one.
-    private func bootstrap() throws {
-        try connection.writeTransaction {
+    private func bootstrap(readOnly: Bool) throws {
+        do {
             let version = try connection.integerValue("PRAGMA user_version") ?? 0
             let hasMeta = try connection.integerValue(
                 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'base_meta'") ?? 0
@@ -44,6 +62,9 @@ final class BaseFile {
                 let tables = try connection.integerValue("SELECT count(*) FROM sqlite_master") ?? 0
                 guard tables == 0 else {
                     throw LocalBaseFileError.notALocalBase(path: path, detail: "it already holds other SQLite tables")
+                }
+                guard !readOnly else {
+                    throw LocalBaseFileError.notALocalBase(path: path, detail: "it is empty and may not be written")
                 }
                 try connection.execute("""
                     CREATE TABLE base_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;

@@ -1,4 +1,5 @@
 import DrinkShop
+import Foundation
 import DrinkShopCore
 
 /// Turns words into a `Command`. Options may come in any order and in Chinese or English; the words
@@ -15,7 +16,13 @@ public enum CommandParser {
     /// quoted note stays part of it. Nil for no words.
     public static func parse(shellWords: [String]) throws(CommandError) -> Command? {
         var words: [String] = []
-        for word in shellWords {
+        // A full-width space inside one argument (typed with a Chinese input method) separates words
+        // as a space on the command line would; each word is brought to NFKC as typed lines are.
+        let pieces = shellWords.flatMap { word in
+            word.split(separator: "\u{3000}", omittingEmptySubsequences: true)
+                .map { String($0).precomposedStringWithCompatibilityMapping }
+        }
+        for word in pieces {
             var core = Substring(word)
             var leading = 0
             var trailing = 0

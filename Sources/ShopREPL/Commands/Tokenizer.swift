@@ -1,7 +1,11 @@
+import Foundation
+
 /// Splits a command line into words: whitespace separates, a word starting with `"`, `'`, `“` or `「` is
 /// quoted up to the matching close (a backslash escapes the next character inside double quotes; an
 /// apostrophe inside a word, as in O'Brien, is just a letter), and a comma (`,` or `，`) outside quotes is a word of its own,
-/// because it separates the lines of an order.
+/// because it separates the lines of an order. Words outside quotes are brought to Unicode NFKC, so the
+/// full-width letters, digits and spaces of a Chinese input method (`２杯`, `Ｍ`, `　`) read as typed
+/// on an English keyboard; quoted text is kept exactly as typed.
 enum Tokenizer {
     /// Opening quote to closing quote: straight quotes, and the curly and corner quotes a Chinese
     /// input method types.
@@ -14,6 +18,11 @@ enum Tokenizer {
         var quote: Character?  // the closing character of the open quote
         var quoteColumn = 0
         var escaped = false
+        var quoted = false
+        func finish() {
+            tokens.append(quoted ? current : current.precomposedStringWithCompatibilityMapping)
+            quoted = false
+        }
         for (column, character) in line.enumerated() {
             if let close = quote {
                 if escaped {
@@ -32,17 +41,18 @@ enum Tokenizer {
                 quote = close
                 quoteColumn = column + 1
                 inToken = true
+                quoted = true
                 continue
             }
             switch character {
             case ",", "，":
-                if inToken { tokens.append(current) }
+                if inToken { finish() }
                 tokens.append(",")
                 current = ""
                 inToken = false
             default:
                 if character.isWhitespace {
-                    if inToken { tokens.append(current) }
+                    if inToken { finish() }
                     current = ""
                     inToken = false
                 } else {
@@ -52,7 +62,7 @@ enum Tokenizer {
             }
         }
         if quote != nil { throw .syntax("unterminated quote starting at column \(quoteColumn)") }
-        if inToken { tokens.append(current) }
+        if inToken { finish() }
         return tokens
     }
 }

@@ -39,6 +39,10 @@ public final class ShopInterpreter {
 
     /// Parses and runs one typed line. Errors are written to the error stream.
     public func run(line: String) async -> Outcome {
+        if let refusal = CommandLength.refusal(line) {
+            fail(refusal)
+            return .failed
+        }
         do {
             guard let command = try CommandParser.parse(line: line) else { return .succeeded }
             return await run(command)
@@ -50,6 +54,10 @@ public final class ShopInterpreter {
 
     /// Runs one command given as words (a one-shot command from the shell).
     public func run(words: [String]) async -> Outcome {
+        if let refusal = CommandLength.refusal(words.joined(separator: " ")) {
+            fail(refusal)
+            return .failed
+        }
         do {
             guard let command = try CommandParser.parse(shellWords: words) else { return .succeeded }
             return await run(command)

@@ -23,26 +23,37 @@ public struct REPLSession {
         self.interactive = interactive
     }
 
+    /// The most columns a login name takes in the prompt.
+    static let promptNameWidth = 16
+
     /// Runs until `quit` or the end of input. Returns the process exit status.
     public func run(header: String) async -> Int32 {
         if interactive { output.write(header) }
         var failures = 0
+        // `banner` has just printed the banner: the prompt after it does not print it a second time.
+        var bannerJustShown = false
         while true {
             await interpreter.sendOutbox(force: false)
-            var prompt = "drinkshop" + (interpreter.staff.map { " [\($0)]" } ?? "")
+            // A long login name is shortened so the prompt's "> " always shows (the name is kept whole
+            // on orders).
+            var prompt = "drinkshop" + (interpreter.staff.map { " [\($0.truncated(toWidth: Self.promptNameWidth))]" } ?? "")
             if let unsent = await interpreter.unsentCount(), unsent > 0 || interpreter.shop.isOffline {
                 prompt += interpreter.style.paint(" (offline · \(unsent) unsent)", .yellow)
             }
             prompt += "> "
+            var statusLine: StatusLine?
             if interactive {
                 if let names = try? await interpreter.shop.catalog.menu().names { completer?.update(drinkNames: names) }
-                if let banner = await interpreter.currentBanner() {
-                    prompt = BannerView.line(banner, style: interpreter.style) + "\n" + prompt
+                if await interpreter.currentBanner() != nil, !bannerJustShown {
+                    statusLine = Self.rotatingBanner(interpreter.rotator, style: interpreter.style)
                 }
             }
-            guard let line = await reader.nextLine(prompt: prompt) else {
+            guard let line = await reader.nextLine(prompt: prompt, statusLine: statusLine) else {
                 if interactive { output.write("\n") }
                 break
+            }
+            if case .banner? = (try? CommandParser.parse(line: line)) ?? nil { bannerJustShown = true } else {
+                bannerJustShown = false
             }
             switch await interpreter.run(line: line) {
             case .succeeded: continue
@@ -51,6 +62,14 @@ public struct REPLSession {
             }
         }
         return await finish(failures: failures)
+    }
+
+    /// The banner line above the prompt, turning on the rotator's own clock (every 3 s) while the
+    /// prompt waits; at a terminal the reader redraws it in place.
+    static func rotatingBanner(_ rotator: BannerRotator, style: ColorPolicy) -> StatusLine {
+        StatusLine(
+            text: { now in rotator.current(at: now).map { BannerView.line($0, style: style) } ?? "" },
+            timeUntilChange: { now in rotator.timeUntilNextChange(at: now) })
     }
 
     /// Sends what the outbox still holds, warns about what stays, and says goodbye.

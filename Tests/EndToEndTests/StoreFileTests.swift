@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+@testable import DrinkShopCLI
+
+/// The store file through the real binary: made only where asked, damaged files never written,
+/// check and recover, read-only files still readable, seeds compiled in.
+@Suite struct StoreFileTests {
+    private func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    @Test func aMistypedFolderIsNotCreatedAndAnEmptyFileDoesNotBecomeAStore() async throws {
+        let folder = CounterFolder()
+        try folder.make()
+        defer { folder.remove() }
+        let typo = folder.directory + "/shpo/shop.sqlite"
+        let missing = await runDrinkshop(["--db", typo, "orders"], environment: folder.environment())
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("there is no store at \(typo)") && missing.stderr.contains("drinkshop init --db"))
+        #expect(!FileManager.default.fileExists(atPath: folder.directory + "/shpo"))
+
+        let empty = folder.directory + "/empty.sqlite"
+        try #require(FileManager.default.createFile(atPath: empty, contents: Data()))
+        let refused = await runDrinkshop(["--db", empty, "order", "熟成紅茶", "M", "無糖", "少冰"], environment: folder.environment())
+        #expect(refused.status == 1 && refused.stderr.contains("is an empty file, not a store"))
+        #expect(contents(empty) == Data())
+
+        let made = await runDrinkshop(["init", "--db", empty], environment: folder.environment())
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.contains("New store at \(empty)"))
+        let placed = await runDrinkshop(["--db", empty, "order", "熟成紅茶", "M", "無糖", "少冰"], environment: folder.environment())
+        #expect(placed.stdout.contains("取餐號 #1"))
+    }
+
+    @Test func aDamagedStoreIsNeverWrittenAndRecoversIntoANewFile() async throws {
+        let folder = CounterFolder()
+        try folder.make()
+        defer { folder.remove() }
+        let environment = folder.environment()
+        let orders = (0..<300).map { "order 熟成紅茶 M 無糖 少冰 for Guest\($0) note \"a note long enough to fill pages \($0)\"" }
+        let placed = await runDrinkshop(["--db", folder.database, "--create"], input: Data((orders.joined(separator: "\n") + "\n").utf8),
+                                        environment: environment)
+        #expect(placed.status == 0)
+        // Damage one page in the middle of the file (the process has ended, so the WAL is checkpointed).
+        let handle = try #require(FileHandle(forUpdatingAtPath: folder.database))
+        let size = try handle.seekToEnd()
+        try #require(size > 60 * 4096)
+        try handle.seek(toOffset: 59 * 4096 + 100)
+        try handle.write(contentsOf: Data(repeating: 0xDE, count: 2000))
+        try handle.close()
+        let damaged = try #require(contents(folder.database))
+
+        let order = await runDrinkshop(["--db", folder.database, "order", "熟成紅茶", "M", "無糖", "少冰"], environment: environment)
+        #expect(order.status == 1)
+        #expect(order.stderr.contains("is damaged") && order.stderr.contains("drinkshop recover"))
+        #expect(!order.stdout.contains("取餐號"))
+        #expect(!order.stderr.contains("SELECT") && !order.stderr.contains("INSERT"))
+        #expect(contents(folder.database) == damaged)
+
+        let check = await runDrinkshop(["--db", folder.database, "check"], environment: environment)
+        #expect(check.status == 1 && check.stdout.contains("is damaged"))
+
+        let copy = folder.directory + "/recovered.sqlite"
+        let recover = await runDrinkshop(["--db", folder.database, "recover", "--into", copy], environment: environment)
+        #expect(recover.status == 0, "\(recover.stderr)")
+        #expect(contents(folder.database) == damaged)
+        let checkCopy = await runDrinkshop(["--db", copy, "check"], environment: environment)
+        #expect(checkCopy.status == 0 && checkCopy.stdout.contains("is sound"))
+        let listed = await runDrinkshop(["--db", copy, "orders", "--json"], environment: environment)
+        let count = listed.stdout.components(separatedBy: "\"orderName\"").count - 1
+        // A page holds a handful of orders: nearly all of them survive, and the report says how many did not.
+        #expect(count > 250 && count <= 300)
+        #expect(count == 300 || recover.stdout.contains("could not be read"))
+    }
+
+    @Test func aReadOnlyStoreShowsTheMenuAndOrdersAndRefusesChangesClearly() async throws {
+        let folder = CounterFolder()
+        try folder.make()
+        defer { folder.remove() }
+        let placed = await runDrinkshop(["--db", folder.database, "--create", "order", "熟成紅茶", "M", "無糖", "少冰", "for", "Amy"],
+                                        environment: folder.environment())
+        #expect(placed.status == 0)
+        // Only the file's owner's permissions are lifted; root ignores them, so the binary runs as nobody.
+        let asRoot = getuid() == 0
+        let attributes: [FileAttributeKey: Any] = [.posixPermissions: 0o755]
+        try FileManager.default.setAttributes(attributes, ofItemAtPath: folder.directory)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: folder.database)
+        if !asRoot { try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.directory) }
+        defer { try? FileManager.default.setAttributes(attributes, ofItemAtPath: folder.directory) }
+        func run(_ words: [String]) async -> Drinkshop.Result {
+            let arguments = ["--db", folder.database] + words
+            guard asRoot else { return await runDrinkshop(arguments, environment: folder.environment()) }
+            return await runDrinkshop(["--reuid=65534", "--regid=65534", "--clear-groups", Drinkshop.binary] + arguments,
+                                      environment: folder.environment(["HOME": "/tmp", "XDG_STATE_HOME": "/tmp/none"]),
+                                      executable: "/usr/bin/setpriv")
+        }
+        let menu = await run(["menu"])
+        #expect(menu.status == 0, "\(menu.stderr)")
+        #expect(menu.stdout.contains("熟成紅茶"))
+        let orders = await run(["orders"])
+        #expect(orders.stdout.contains("Amy"))
+        let order = await run(["order", "熟成紅茶", "M", "無糖", "少冰"])
+        #expect(order.status == 1)
+        #expect(order.stderr.contains("read-only") && !order.stderr.contains("PRAGMA"))
+    }
+
+    @Test func theBuiltInMenuSeedsAStoreWhereverTheBinaryIs() async throws {
+        let folder = CounterFolder()
+        try folder.make()
+        defer { folder.remove() }
+        let elsewhere = folder.directory + "/bin/drinkshop"
+        try FileManager.default.createDirectory(atPath: folder.directory + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Drinkshop.binary, toPath: elsewhere)
+        var environment = folder.environment()
+        environment["DRINKSHOP_SEEDS"] = nil
+        let menu = await runDrinkshop(["menu"], environment: environment, executable: elsewhere)
+        #expect(menu.status == 0, "\(menu.stderr)")
+        #expect(menu.stderr.contains("seeded from the menu built into drinkshop: 28 drinks, 4 promotions"))
+        #expect(menu.stdout.contains("白玉歐蕾"))
+
+        var wrong = folder.environment()
+        wrong["DRINKSHOP_SEEDS"] = folder.directory + "/nothing-here"
+        let refused = await runDrinkshop(["--db", folder.directory + "/other.sqlite", "--create", "menu"], environment: wrong)
+        #expect(refused.status == 1 && refused.stderr.contains("has no menu.json"))
+        #expect(!FileManager.default.fileExists(atPath: folder.directory + "/other.sqlite"))
+    }
+
+    @Test func helpSaysWhereSeedsComeFromAndHowToMakeCheckAndRecoverAStore() async {
+        let help = await runDrinkshop(["--help"], environment: CounterFolder().environment())
+        #expect(help.status == 0)
+        for words in ["DRINKSHOP_SEEDS", "built into drinkshop", "drinkshop init --db PATH", "drinkshop check",
+                      "recover", "--create"] {
+            #expect(help.stdout.contains(words), "\(words)")
+        }
+    }
+
+    @Test func theCompiledInSeedsAreTheSeedFilesByteForByte() throws {
+        let menu = try #require(FileManager.default.contents(atPath: Drinkshop.seeds + "/menu.json"))
+        let promotions = try #require(FileManager.default.contents(atPath: Drinkshop.seeds + "/promotions.json"))
+        #expect(Data(BundledSeeds.menu.utf8) == menu, "run scripts/generate-bundled-seeds after editing Seeds/menu.json")
+        #expect(Data(BundledSeeds.promotions.utf8) == promotions,
+                "run scripts/generate-bundled-seeds after editing Seeds/promotions.json")
+    }
+}
