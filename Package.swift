@@ -42,7 +42,7 @@ let package = Package(
                           swiftSettings: strict),
 
         .testTarget(name: "AirtableTests", dependencies: ["Airtable", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ClientEndToEndTests", dependencies: ["Airtable", "AirtableServer", "HTTPServer", "LocalBase", "DrinkShop", "DrinkShopCore"], swiftSettings: strict),
+        .testTarget(name: "ClientEndToEndTests", dependencies: ["Airtable", "AirtableServer", "HTTPServer", "LocalBase", "DrinkShop", "DrinkShopCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable", "LocalBase", "HTTPServer", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "DrinkShopCoreTests", dependencies: ["DrinkShopCore", "TestSupport"], swiftSettings: strict),
@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "LocalBaseTests", dependencies: ["LocalBase", "Airtable"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"], swiftSettings: strict),
         // Runs the built `drinkshop` binary (depending on the executable makes `swift test` build it).
-        .testTarget(name: "EndToEndTests", dependencies: ["DrinkShopCLI", "Airtable"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["DrinkShopCLI", "Airtable", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable"],
                     swiftSettings: strict),
 
