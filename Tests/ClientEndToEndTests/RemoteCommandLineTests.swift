@@ -71,4 +71,34 @@ import TestSupport
             #expect(!(repl.output + seed.output + refused.output + setup.output + order.output).contains(server.token))
         }
     }
+
+    /// Counters starting together against a remote base all create their outbox file (one per base, in
+    /// the shared data directory) at the same moment: one creates its tables, the others use them.
+    @Test func countersStartingTogetherShareANewOutboxFile() async throws {
+        try await ServerHarness.with { server in
+            #expect(try await Self.drinkshop(["setup"], server: server, token: server.token).status == 0)
+            // The outbox file the seeding would make is moved away, so the orders below find none.
+            #expect(try await Self.drinkshop(["seed", Repository.menu], server: server, token: server.token).status == 0)
+            let dataDirectory = server.directory.appendingPathComponent(".local/share/drinkshop").path
+            try? FileManager.default.removeItem(atPath: dataDirectory)
+
+            let counters = 6
+            let outcomes = try await withThrowingTaskGroup(of: Outcome.self) { group in
+                for counter in 1...counters {
+                    group.addTask {
+                        try await Self.drinkshop(["order", "熟成紅茶", "M", "無糖", "去冰", "for", "Counter\(counter)"],
+                                                 server: server, token: server.token)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for outcome in outcomes {
+                #expect(outcome.status == 0, "\(outcome.output)")
+                #expect(!outcome.output.contains("already exists"), "\(outcome.output)")
+            }
+            let orders = try await server.base.allRecords(in: "OrderDrink")
+            let names = orders.compactMap { $0.fields["orderName"]?.stringValue }
+            #expect(names.sorted() == (1...counters).map { "Counter\($0)" }.sorted())
+        }
+    }
 }

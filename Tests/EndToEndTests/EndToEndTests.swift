@@ -110,4 +110,36 @@ import Testing
         let result = try await shop.run(["menu"], environment: ["TERM": "xterm-256color"])
         #expect(!result.stdout.contains("\u{1B}["))
     }
+
+    /// Counters started together on a store that does not exist yet: one creates the tables and seeds
+    /// the menu, the others wait and then use it; every order is taken once, the menu seeded once.
+    @Test func countersStartingTogetherOnANewStoreAllWork() async throws {
+        let shop = try Drinkshop()
+        let counters = 6
+        let results = try await withThrowingTaskGroup(of: Drinkshop.Result.self) { group in
+            for counter in 1...counters {
+                group.addTask { [directory = shop.directory, database = shop.database] in
+                    try await Drinkshop.run(["order", "熟成紅茶", "M", "無糖", "去冰", "for", "Counter\(counter)"],
+                                            directory: directory, storePath: database)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for result in results {
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!result.stderr.contains("Airtable error"), "\(result.stderr)")
+        }
+        #expect(results.filter { $0.stderr.contains("seeded from") }.count == 1, "exactly one counter seeds the store")
+
+        let listed = try await shop.run(["orders", "--json"])
+        let orders = try #require(try JSONParser.parse(listed.stdout).arrayValue)
+        let names = orders.compactMap { $0["fields"]?["orderName"]?.stringValue }
+        #expect(names.sorted() == (1...counters).map { "Counter\($0)" }.sorted())
+        let numbers = orders.compactMap { $0["fields"]?["pickupNumber"]?.intValue }
+        #expect(Set(numbers) == Set(1...counters))
+        let menu = try #require(try JSONParser.parse(try await shop.run(["menu", "--json"]).stdout).arrayValue)
+        let drinkNames = menu.compactMap { $0["fields"]?["name"]?.stringValue ?? $0["name"]?.stringValue }
+        #expect(drinkNames.count == 28)
+        #expect(Set(drinkNames).count == drinkNames.count, "no drink seeded twice")
+    }
 }
