@@ -26,7 +26,9 @@ final class TestClient: @unchecked Sendable {
     /// Bytes received but not yet consumed; touched only on `queue`.
     private var pending: [UInt8] = []
 
-    init(host: String = "127.0.0.1", port: Int, readTimeout: Int = 5) throws {
+    /// - Parameter receiveBufferSize: a small kernel receive buffer (SO_RCVBUF), so that the server's
+    ///   writes must wait for this client.
+    init(host: String = "127.0.0.1", port: Int, readTimeout: Int = 5, receiveBufferSize: Int32? = nil) throws {
         var hints = addrinfo()
         hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -39,6 +41,9 @@ final class TestClient: @unchecked Sendable {
         guard fd >= 0 else { throw TestClientError(description: "socket: \(errno)") }
         var timeout = timeval(tv_sec: readTimeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBufferSize {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         let status = connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen)
         guard status == 0 else {
             let code = errno
