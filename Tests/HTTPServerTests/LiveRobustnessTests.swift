@@ -98,12 +98,7 @@ import Testing
 
     @Test func stillServesWhileManyClientsTrickle() async throws {
         try await withServer { _, port in
-            var tricklers: [TestClient] = []
-            for _ in 0..<100 {
-                let client = try TestClient(port: port)
-                try await client.send("GET /slow HTTP/1.1\r\nHo")
-                tricklers.append(client)
-            }
+            let tricklers = try await TestClient.many(100, port: port, sending: "GET /slow HTTP/1.1\r\nHo")
             for index in 0..<5 {
                 let client = try TestClient(port: port)
                 try await client.send("GET /fast/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -200,11 +195,8 @@ import Testing
         // SIGUSR2 rather than SIGTERM: the test process must not be asked to stop for real.
         let watch = server.shutdownOnSignals([SIGUSR2])
         let running = Task { try await server.run() }
-        // The dispatch source is armed asynchronously; until then the signal is ignored, so keep sending.
-        for _ in 0..<250 where server.port != nil {
-            kill(getpid(), SIGUSR2)
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        await watch.armed()  // dispatch arms its sources asynchronously; a signal sent before is ignored
+        kill(getpid(), SIGUSR2)
         try await running.value
         #expect(server.port == nil)
         watch.cancel()
