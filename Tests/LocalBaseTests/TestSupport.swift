@@ -14,7 +14,7 @@ func temporaryBasePath() -> String {
 
 /// Removes a base file and its WAL companions.
 func removeBase(at path: String) {
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    for suffix in ["", "-wal", "-shm", ".setup-lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
 }
 
 /// The API error `body` throws, or nil if it throws none (or another kind of error).
