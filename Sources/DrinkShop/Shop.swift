@@ -8,7 +8,9 @@ import Foundation
 /// - `orders`: the order desk (place, list, edit, advance, cancel, delete, send the unsent);
 /// - `seeder`: seed files into Drink and Promotion;
 /// - `staff`: who may work at the counter;
-/// - `delivery`: whether work goes to the store now or waits in the outbox.
+/// - `delivery`: whether work goes to the store now or waits in the outbox;
+/// - `audit`: the audit trail (cancels, voids, deletes, edits, setting changes);
+/// - `settings`: the time zone and business-day start every counter shares.
 /// Storage is reached only through the record API, each table through the one type that knows its fields.
 public final class Shop: Sendable {
     public let clock: ShopClock
@@ -17,6 +19,10 @@ public final class Shop: Sendable {
     public let orders: OrderDesk
     public let seeder: Seeder
     public let staff: StaffDirectory
+    /// The audit trail: who cancelled, voided, deleted or edited what, and why.
+    public let audit: AuditTrail
+    /// The settings every counter shares (time zone, business-day start); `adopt` them on opening.
+    public let settings: ShopSettings
     private let store: any RecordStore
 
     /// - Parameters:
@@ -31,6 +37,8 @@ public final class Shop: Sendable {
         orders = OrderDesk(store: store, clock: clock, catalog: catalog, delivery: delivery, makeOrderRef: makeOrderRef)
         seeder = Seeder(store: store, catalog: catalog)
         staff = StaffDirectory(store: store)
+        audit = AuditTrail(store: store, clock: clock)
+        settings = ShopSettings(store: store, clock: clock, audit: audit)
     }
 
     /// Where orders wait while the store cannot be reached; nil when the store is local.
