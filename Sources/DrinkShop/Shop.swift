@@ -17,12 +17,18 @@ public final class Shop: Sendable {
     public let orders: OrderDesk
     public let seeder: Seeder
     public let staff: StaffDirectory
+    /// Cup stickers and receipts of today's orders, and the printers they go to.
+    public let printing: PrintDesk
+    /// The make line and the pickup board, computed from today's orders.
+    public let queue: OrderQueue
     private let store: any RecordStore
 
     /// - Parameters:
     ///   - outbox: where orders wait while a remote store cannot be reached; nil for a local store.
+    ///   - printers: the label and receipt printers (`ShopPrinters.configured(environment:)`); none by default.
     ///   - makeOrderRef: the key shared by an order's line records (tests make it predictable).
     public init(store: any RecordStore, clock: ShopClock = ShopClock(), outbox: Outbox? = nil,
+                printers: ShopPrinters = ShopPrinters(),
                 makeOrderRef: @escaping @Sendable () -> String = { AirtableID.make("ord") }) {
         self.store = store
         self.clock = clock
@@ -31,6 +37,8 @@ public final class Shop: Sendable {
         orders = OrderDesk(store: store, clock: clock, catalog: catalog, delivery: delivery, makeOrderRef: makeOrderRef)
         seeder = Seeder(store: store, catalog: catalog)
         staff = StaffDirectory(store: store)
+        printing = PrintDesk(printers: printers, orders: orders, clock: clock)
+        queue = OrderQueue(orders: orders)
     }
 
     /// Where orders wait while the store cannot be reached; nil when the store is local.
