@@ -85,7 +85,7 @@ public enum PrintingError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noSuchCup(let number, let cup, let count):
             return "order \(number) has \(count) cup\(count == 1 ? "" : "s"), so there is no cup \(cup)"
         case .printerFailed(let role, let error, let again):
-            return "the \(role.staffName) did not print: \(error); print it later with: \(again)"
+            return "the \(role.staffName) did not print: \(error) — print it later with: \(again)"
         }
     }
 }
