@@ -61,7 +61,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "PinHashingTests", dependencies: ["PinHashing", "DrinkShopCore"], swiftSettings: strict),
         .testTarget(name: "DrinkShopCoreTests", dependencies: ["DrinkShopCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "Printing"],
+        .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "Printing", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"], swiftSettings: strict),
         .testTarget(name: "LocalBaseTests", dependencies: ["LocalBase", "Airtable"], swiftSettings: strict),
@@ -69,7 +69,7 @@ let package = Package(
         // Runs the built `drinkshop` binary (depending on the executable makes `swift test` build it).
         .testTarget(name: "EndToEndTests", dependencies: ["DrinkShopCLI", "Airtable"], swiftSettings: strict),
         .testTarget(name: "PickupDisplayTests", dependencies: ["PickupDisplay", "HTTPServer"], swiftSettings: strict),
-        .testTarget(name: "PrintingTests", dependencies: ["Printing"], swiftSettings: strict),
+        .testTarget(name: "PrintingTests", dependencies: ["Printing", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "Printing"],
                     swiftSettings: strict),
 
