@@ -30,6 +30,7 @@ import Testing
         #expect(texts.contains("大杯 半糖 少冰"))
         #expect(texts.contains("中杯 無糖 去冰"))
         #expect(texts.contains("備註 分開裝"))
+        #expect(texts.filter { $0 == "+白玉" }.count == 2)
         #expect(texts.contains { $0.hasPrefix("王○明") })
         #expect(!texts.joined().contains("王小明"))
         #expect(counter.output.text.contains("Printed 3 cup labels on tcp://127.0.0.1:\(printer.port)"))

@@ -39,6 +39,11 @@ public enum OrderPrintout {
         }
     }
 
+    /// A topping as printed after "+": 加白玉 → 白玉 (so it reads "+白玉", not "+加白玉").
+    public static func toppingName(_ addOn: AddOn) -> String {
+        addOn.rawValue.hasPrefix("加") ? String(addOn.rawValue.dropFirst()) : addOn.rawValue
+    }
+
     /// One sticker per cup, in line order: a line of three cups gives three stickers, numbered across the order.
     public static func labels(for stored: StoredOrder) -> [CupLabel] {
         let order = stored.order
@@ -49,7 +54,7 @@ public enum OrderPrintout {
                 labels.append(CupLabel(
                     pickupNumber: numberText(stored), cupIndex: labels.count + 1, cupCount: count,
                     drink: line.drinkName, size: line.size.rawValue, sugar: line.sugar.rawValue, ice: line.ice.rawValue,
-                    addOns: line.addOns.map(\.rawValue), note: line.note, time: order.createdAt,
+                    addOns: line.addOns.map(toppingName), note: line.note, time: order.createdAt,
                     customerName: order.orderName))
             }
         }
@@ -64,7 +69,7 @@ public enum OrderPrintout {
         let lines = order.lines.map { line in
             Receipt.Line(name: line.drinkName,
                          detail: ([line.size.rawValue, line.sugar.rawValue, line.ice.rawValue]
-                             + line.addOns.map { "+" + $0.rawValue }).joined(separator: " "),
+                             + line.addOns.map { "+" + toppingName($0) }).joined(separator: " "),
                          quantity: line.quantity, amount: line.lineTotal)
         }
         var adjustments: [Receipt.Adjustment] = []

@@ -68,7 +68,7 @@ enum MakeLineView {
     /// "2× 熟成紅茶 大杯 半糖 少冰 +白玉 · note: 分開裝".
     static func cups(_ line: OrderLine) -> String {
         var text = "\(line.quantity)× \(line.drinkName) \(line.size.rawValue) \(line.sugar.rawValue) \(line.ice.rawValue)"
-        for addOn in line.addOns { text += " +\(addOn.rawValue)" }
+        for addOn in line.addOns { text += " +" + OrderPrintout.toppingName(addOn) }
         if let note = line.note, !note.isEmpty { text += " · note: \(note)" }
         return text
     }
