@@ -37,13 +37,12 @@ import Testing
         let counter = ["AIRTABLE_TOKEN": token, "AIRTABLE_BASE_ID": server.baseID,
                        "AIRTABLE_ENDPOINT_URL": "http://127.0.0.1:\(server.port)",
                        "DRINKSHOP_OUTBOX": shop.directory + "/outbox.sqlite"]
-        let placed = try await offPool {
-            try shop.run(["order", "熟成紅茶", "大杯", "半糖", "少冰", "for", "王小明"], database: false, environment: counter)
-        }
+        let placed = try await shop.run(["order", "熟成紅茶", "大杯", "半糖", "少冰", "for", "王小明"], database: false,
+                                        environment: counter)
         #expect(placed.status == 0, "\(placed.stderr)")
         #expect(try await offPool { try events.read(until: #"data: {"preparing":[1],"ready":[]}"#) })
         for _ in 0..<2 {
-            #expect(try await offPool { try shop.run(["advance", "#1"], database: false, environment: counter) }.status == 0)
+            #expect(try await shop.run(["advance", "#1"], database: false, environment: counter).status == 0)
         }
         let seen = try await offPool { try events.read(until: #"data: {"preparing":[],"ready":[1]}"#) }
         #expect(seen)
