@@ -110,3 +110,21 @@ final class TestTerminal: @unchecked Sendable {
         }
     }
 }
+
+@Suite struct MakeLineViewTests {
+    @Test func aLongLineScrollsSoTheSelectedOrderStaysInView() async throws {
+        let counter = try await Counter()
+        for index in 1...12 { await counter.run("order 熟成紅茶 大杯 半糖 少冰 for guest\(index)") }
+        let (orders, _) = try await counter.interpreter.shop.queue.makeLine()
+        var state = MakeLineView.State()
+        state.update(orders)
+        state.move(by: 10)
+        let screen = MakeLineView.screen(state, day: "2026-11-29", now: Counter.noon, timeZone: .gmt, style: .plain, rows: 10)
+        #expect(screen.count == 10)
+        #expect(screen.contains { $0.hasPrefix("▶ #11 ") })
+        #expect(screen.last == "↑/↓ select · Enter/space advance · q quit")
+        state.move(by: -20)
+        let top = MakeLineView.screen(state, day: "2026-11-29", now: Counter.noon, timeZone: .gmt, style: .plain, rows: 10)
+        #expect(top[2].hasPrefix("▶ #1 "))
+    }
+}

@@ -93,6 +93,6 @@ extension ShopInterpreter {
 
     private func draw(_ state: MakeLineView.State, on screen: FullScreenTerminal) {
         screen.draw(MakeLineView.screen(state, day: shop.clock.today, now: shop.clock.now(),
-                                        timeZone: shop.clock.timeZone, style: style))
+                                        timeZone: shop.clock.timeZone, style: style, rows: screen.size.rows))
     }
 }

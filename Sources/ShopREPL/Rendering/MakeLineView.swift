@@ -33,14 +33,19 @@ enum MakeLineView {
     }
 
     /// The whole screen: a title, one block per order (the selected one marked ▶), and the keys.
-    static func screen(_ state: State, day: String, now: Date, timeZone: TimeZone, style: ColorPolicy) -> [String] {
-        var lines = [style.paint("製作中 make line · \(day) · \(state.orders.count) order\(state.orders.count == 1 ? "" : "s")",
+    /// The body scrolls so the selected order stays in view within `rows`.
+    static func screen(_ state: State, day: String, now: Date, timeZone: TimeZone, style: ColorPolicy,
+                       rows: Int = .max) -> [String] {
+        let title = [style.paint("製作中 make line · \(day) · \(state.orders.count) order\(state.orders.count == 1 ? "" : "s")",
                                  .bold), ""]
+        var lines: [String] = []
+        var selectedRow = 0
         if state.orders.isEmpty { lines.append("Nothing to make. New orders show here as they are placed.") }
         let selected = state.selectedIndex
         for (index, stored) in state.orders.enumerated() {
             let order = stored.order
             let number = stored.number?.description ?? "app"
+            if index == selected { selectedRow = lines.count }
             let marker = index == selected ? "▶ " : "  "
             let waited = max(0, Int(now.timeIntervalSince(order.createdAt) / 60))
             let head = "\(marker)\(number) \(order.status.chineseLabel) · \(order.cupCount) cup\(order.cupCount == 1 ? "" : "s")"
@@ -48,8 +53,13 @@ enum MakeLineView {
             lines.append(index == selected ? style.paint(head, .bold, .green) : head)
             for line in order.lines { lines.append("      " + cups(line)) }
         }
-        lines += ["", state.message.isEmpty ? "↑/↓ select · Enter/space advance · q quit" : state.message]
-        return lines
+        let footer = ["", state.message.isEmpty ? "↑/↓ select · Enter/space advance · q quit" : state.message]
+        let room = max(1, rows - title.count - footer.count)
+        if lines.count > room {
+            let start = max(0, min(selectedRow - 1, lines.count - room))
+            lines = Array(lines[start..<(start + room)])
+        }
+        return title + lines + footer
     }
 
     /// The make line once, for output that is not a terminal.
