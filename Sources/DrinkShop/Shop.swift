@@ -23,12 +23,18 @@ public final class Shop: Sendable {
     public let audit: AuditTrail
     /// The settings every counter shares (time zone, business-day start); `adopt` them on opening.
     public let settings: ShopSettings
+    /// Cup stickers and receipts of today's orders, and the printers they go to.
+    public let printing: PrintDesk
+    /// The make line and the pickup board, computed from today's orders.
+    public let queue: OrderQueue
     private let store: any RecordStore
 
     /// - Parameters:
     ///   - outbox: where orders wait while a remote store cannot be reached; nil for a local store.
+    ///   - printers: the label and receipt printers (`ShopPrinters.configured(environment:)`); none by default.
     ///   - makeOrderRef: the key shared by an order's line records (tests make it predictable).
     public init(store: any RecordStore, clock: ShopClock = ShopClock(), outbox: Outbox? = nil,
+                printers: ShopPrinters = ShopPrinters(),
                 makeOrderRef: @escaping @Sendable () -> String = { AirtableID.make("ord") }) {
         self.store = store
         self.clock = clock
@@ -39,6 +45,8 @@ public final class Shop: Sendable {
         staff = StaffDirectory(store: store)
         audit = AuditTrail(store: store, clock: clock)
         settings = ShopSettings(store: store, clock: clock, audit: audit)
+        printing = PrintDesk(printers: printers, orders: orders, clock: clock)
+        queue = OrderQueue(orders: orders)
     }
 
     /// Where orders wait while the store cannot be reached; nil when the store is local.

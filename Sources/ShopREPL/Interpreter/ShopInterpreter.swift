@@ -24,6 +24,9 @@ public final class ShopInterpreter {
     /// Who places orders when nobody has logged in (the OS user, or DRINKSHOP_STAFF).
     let defaultStaff: String
     var rotator: BannerRotator
+    /// The terminal `orders --watch` takes over; nil (pipes, one-shot output to a file, tests) prints the
+    /// make line once instead.
+    public var makeLineScreen: FullScreenTerminal?
 
     public init(shop: Shop, output: any ShopOutput, style: ColorPolicy = .plain, defaultStaff: String,
                 confirm: (@Sendable (String) async -> Bool)? = nil,
@@ -88,7 +91,9 @@ public final class ShopInterpreter {
         case .order(let draft):
             let stored = try await shop.orders.place(draft, placedBy: staff ?? defaultStaff)
             say(OrderView.receipt(stored, title: "Order placed", style: style))
+            await printLabels(forNewOrder: stored)
         case .orders(let filter, let json): try await listOrders(filter, json: json)
+        case .watchOrders: try await watchOrders()
         case .edit(let number, let line, let change):
             let stored = try await shop.orders.edit(number, line: line, change: change)
             say(OrderView.receipt(stored, title: "Order \(number) changed", style: style))
@@ -106,6 +111,8 @@ public final class ShopInterpreter {
             let stored = try await shop.orders.cancel(number, reason: reason)
             say("\(number) cancelled: \(stored.order.cancelReason ?? "")\n")
         case .delete(let number, let confirmed): try await delete(number, confirmed: confirmed)
+        case .label(let number, let cup, let preview): try await label(number, cup: cup, preview: preview)
+        case .receipt(let number, let preview): try await receipt(number, preview: preview)
         case .seed(let path):
             let report = try await shop.seeder.seed(contentsOf: path)
             say(SeedView.summary(report, path: path))
