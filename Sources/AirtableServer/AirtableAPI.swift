@@ -14,13 +14,18 @@ public final class AirtableAPI: Sendable {
     public let baseName: String
     let tokens: AccessTokens
     let rateLimiter: RateLimiter?
-    let userID = AirtableID.make("usr")
+    /// Who the tokens act as: the base's owner when the store knows its users, else a user made for
+    /// this process. Comments are written as this user and `whoami` names it.
+    let user: Collaborator
+    var userID: String { user.id }
 
     /// Airtable refuses URLs of 16,000 characters or more; clients then switch to `POST …/listRecords`.
     public static let maximumURLLength = 16_000
 
     public init(store: any RecordStore, baseID: String, baseName: String = "DrinkShop", tokens: AccessTokens,
-                rateLimiter: RateLimiter? = nil) {
+                rateLimiter: RateLimiter? = nil, user: Collaborator? = nil) {
+        self.user = user ?? Collaborator(id: AirtableID.make("usr"), email: "owner@drinkshop.local",
+                                         name: "DrinkShop owner")
         self.store = store
         self.baseID = baseID
         self.baseName = baseName
@@ -49,9 +54,10 @@ public final class AirtableAPI: Sendable {
         let (path, rawQuery) = split(request.target)
         guard let route = Route(path: path) else { return .error(.notFound) }
         if let base = route.base, base != baseID {
-            if case .tables = route { return .error(.modelNotFound) }
-            if case .fields = route { return .error(.modelNotFound) }
-            return .error(.notFound)
+            switch route {
+            case .tables, .fields, .metaTable, .metaField, .baseInfo: return .error(.modelNotFound)
+            default: return .error(.notFound)
+            }
         }
         let writes = isWrite(method: method, route: route)
         if writes && access == .read { return .error(.invalidPermissions) }
@@ -85,6 +91,17 @@ public final class AirtableAPI: Sendable {
         case ("GET", .tables): return try await tableSchemas(query: query)
         case ("POST", .tables): return try await createTable(body: request.body)
         case ("POST", .fields(_, let table)): return try await createField(in: table, body: request.body)
+        case ("PATCH", .metaTable(_, let table)): return try await updateTable(table, body: request.body)
+        case ("PATCH", .metaField(_, let table, let field)):
+            return try await updateField(in: table, field: field, body: request.body)
+        case ("GET", .baseInfo): return try await baseInfo(access: access)
+        case ("GET", .comments(_, let table, let record)): return try await listComments(table, record, query: query)
+        case ("POST", .comments(_, let table, let record)):
+            return try await addComment(table, record, body: request.body)
+        case ("PATCH", .comment(_, let table, let record, let id)):
+            return try await updateComment(table, record, id: id, body: request.body)
+        case ("DELETE", .comment(_, let table, let record, let id)):
+            return try await deleteComment(table, record, id: id)
         case ("GET", .table(_, let table)): return try await list(table, ListParameters.fromQuery(query))
         case ("POST", .listRecords(_, let table)):
             return try await list(table, ListParameters.fromBody(try parseBody(request.body, emptyAs: [:]), query: query))
@@ -102,9 +119,10 @@ public final class AirtableAPI: Sendable {
 
     // MARK: - Helpers
 
-    func render(_ record: Record, comments: Bool = false) -> JSONValue {
-        guard comments, case .object(var object) = record.json else { return record.json }
-        object["commentCount"] = 0
+    /// A record as the API returns it, with `commentCount` when the listing asked for it.
+    func render(_ record: Record, commentCount: Int? = nil) -> JSONValue {
+        guard let commentCount, case .object(var object) = record.json else { return record.json }
+        object["commentCount"] = .number(Double(commentCount))
         return .object(object)
     }
 

@@ -5,7 +5,9 @@ extension AirtableAPI {
     func whoami(access: AccessTokens.Access) -> APIResponse {
         var scopes: [JSONValue] = ["data.records:read", "schema.bases:read"]
         if access == .readWrite { scopes += ["data.records:write", "schema.bases:write"] }
-        return .json(["id": .string(userID), "scopes": .array(scopes)])
+        scopes += ["data.recordComments:read"]
+        if access == .readWrite { scopes += ["data.recordComments:write", "webhook:manage"] }
+        return .json(["id": .string(userID), "email": .string(user.email), "scopes": .array(scopes)])
     }
 
     func tableSchemas(query: QueryString) async throws -> APIResponse {

@@ -58,7 +58,9 @@ struct ServeCommand {
     func run(store: EmbeddedStore, environment: [String: String]) async throws -> Int32 {
         let (tokens, tokenNote) = try accessTokens(databasePath: store.path, environment: environment)
         let limiter = rateLimit.map { RateLimiter(requestsPerSecond: $0, penalty: rateLimitPenalty) }
-        let api = AirtableAPI(store: store.base, baseID: store.base.baseID, tokens: tokens, rateLimiter: limiter)
+        let owner = try await store.base.collaborators().first
+        let api = AirtableAPI(store: store.base, baseID: store.base.baseID, tokens: tokens, rateLimiter: limiter,
+                              user: owner)
         var configuration = HTTPServer.Configuration()
         configuration.host = host
         configuration.port = port

@@ -60,7 +60,7 @@ struct APIHarness {
         let limiter = rateLimit.map { RateLimiter(requestsPerSecond: $0, penalty: penalty, clock: { clock.seconds }) }
         api = AirtableAPI(store: base, baseID: base.baseID,
                           tokens: AccessTokens([(APIHarness.writer, .readWrite), (APIHarness.reader, .read)]),
-                          rateLimiter: limiter)
+                          rateLimiter: limiter, user: try await base.collaborators().first)
     }
 
     static let drinkTable = TableSpec(name: "Drink", fields: [

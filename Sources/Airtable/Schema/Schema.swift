@@ -141,9 +141,16 @@ public struct BaseSchema: Sendable, Hashable {
 
     public init(tables: [TableSchema]) { self.tables = tables }
 
-    /// The table with this id or name.
+    /// The table with this id or name. An exact name wins; otherwise the name is matched ignoring
+    /// case, as Airtable matches table names in the path (its table names are unique ignoring case, so
+    /// at most one table can match that way).
     public func table(_ idOrName: String) -> TableSchema? {
-        tables.first { $0.id == idOrName } ?? tables.first { $0.name == idOrName }
+        if let table = tables.first(where: { $0.id == idOrName }) ?? tables.first(where: { $0.name == idOrName }) {
+            return table
+        }
+        let folded = idOrName.lowercased()
+        let matches = tables.filter { $0.name.lowercased() == folded }
+        return matches.count == 1 ? matches[0] : nil
     }
 
     public var json: JSONValue { ["tables": .array(tables.map(\.json))] }

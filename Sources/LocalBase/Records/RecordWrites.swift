@@ -61,6 +61,7 @@ extension BaseContext {
                 guard try rows.find(id: id) != nil else { throw APIError.recordNotFound(id) }
             }
             for id in ids { try rows.delete(id: id) }
+            try deleteComments(ofRecords: ids)
             return ids
         }
     }

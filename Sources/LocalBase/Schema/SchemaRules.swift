@@ -40,7 +40,7 @@ enum SchemaRules {
                            options: options)
     }
 
-    private static func checkedName(_ name: String, what: String) throws -> String {
+    static func checkedName(_ name: String, what: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw APIError.invalidRequest("\(what) needs a name that is not blank") }
         guard trimmed == name else {
