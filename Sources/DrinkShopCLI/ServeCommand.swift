@@ -3,6 +3,7 @@ import AirtableServer
 import Dispatch
 import Foundation
 import HTTPServer
+import LocalBase
 
 /// `drinkshop serve`: the embedded base over Airtable's REST API.
 /// Lines for the person who started the server, written at once (standard output may be a pipe).
@@ -16,6 +17,8 @@ struct ServeCommand {
     var tokenFile: String?
     var rateLimit: Double?
     var rateLimitPenalty: Double = 30
+    /// A views file (DrinkShop's own way to define views; see `ViewDefinition`).
+    var viewsFile: String?
 
     static func parse(_ words: [String]) throws(UsageError) -> ServeCommand {
         var command = ServeCommand()
@@ -36,6 +39,7 @@ struct ServeCommand {
                 }
                 command.port = port
             case "--tokens": command.tokenFile = try value(word)
+            case "--views": command.viewsFile = try value(word)
             case "--rate-limit":
                 let text = try value(word)
                 guard let rate = Double(text), rate > 0 else {
@@ -58,6 +62,22 @@ struct ServeCommand {
     func run(store: EmbeddedStore, environment: [String: String]) async throws -> Int32 {
         let (tokens, tokenNote) = try accessTokens(databasePath: store.path, environment: environment)
         let limiter = rateLimit.map { RateLimiter(requestsPerSecond: $0, penalty: rateLimitPenalty) }
+        if let viewsFile {
+            guard let data = FileManager.default.contents(atPath: viewsFile) else {
+                throw UsageError("cannot read the views file \(viewsFile)")
+            }
+            let definitions: [ViewDefinition]
+            do {
+                definitions = try ViewDefinition.parse(Array(data), place: viewsFile)
+            } catch {
+                throw UsageError(error.description)
+            }
+            do {
+                try await store.base.defineViews(definitions)
+            } catch {
+                throw UsageError("views file \(viewsFile): \(error.apiError?.message ?? error.description)")
+            }
+        }
         let owner = try await store.base.collaborators().first
         let api = AirtableAPI(store: store.base, baseID: store.base.baseID, tokens: tokens, rateLimiter: limiter,
                               user: owner)

@@ -11,7 +11,9 @@ enum Usage {
           drinkshop [options]                 the counter REPL on the store
           drinkshop [options] <command> ...   one command, e.g. drinkshop order 白玉歐蕾 大杯 半糖 少冰 x2 for Amy
           drinkshop [options] serve [--host 127.0.0.1] [--port 8080] [--tokens FILE] [--rate-limit N]
-                                              serve the embedded base with Airtable's REST API
+                                    [--views FILE]
+                                              serve the embedded base with Airtable's REST API; --views
+                                              defines views (DrinkShop's own JSON, not Airtable's API)
           drinkshop setup                     create the shop's tables and fields in the remote base
                                               (or print what to create by hand); never touches records
 

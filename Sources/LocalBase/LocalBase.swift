@@ -226,4 +226,12 @@ public final class LocalBase: SchemaUpdating, CommentStore, @unchecked Sendable 
     public func commentCounts(in table: String, records: [String]) async throws(AirtableError) -> [String: Int] {
         try await perform { try $0.commentCounts(in: table, records: records) }
     }
+
+    // MARK: Views (DrinkShop's own; Airtable's API cannot make views)
+
+    /// Adds or replaces the owner's views (see `ViewDefinition`), all or none.
+    @discardableResult
+    public func defineViews(_ definitions: [ViewDefinition]) async throws(AirtableError) -> [ViewSchema] {
+        try await perform { try $0.defineViews(definitions) }
+    }
 }

@@ -83,6 +83,15 @@ enum SchemaRules {
                     throw APIError.invalidRequest("the time zone of field \"\(field)\" is not a known zone: \(zone)")
                 }
             }
+        case .multipleRecordLinks:
+            guard let linked = object["linkedTableId"]?.stringValue, !linked.isEmpty else {
+                throw APIError.invalidRequest("link field \"\(field)\" needs options.linkedTableId, the id of the table it links to")
+            }
+            for key in ["isReversed", "prefersSingleRecordLink"] where object[key].map({ $0.boolValue == nil }) == true {
+                throw APIError.invalidRequest("\(key) of field \"\(field)\" must be true or false")
+            }
+            // The inverse field is made by the base, never named by the caller.
+            object["inverseLinkFieldId"] = nil
         case .multipleAttachments:
             if let reversed = object["isReversed"], reversed.boolValue == nil {
                 throw APIError.invalidRequest("isReversed of field \"\(field)\" must be true or false")
