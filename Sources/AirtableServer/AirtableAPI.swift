@@ -17,13 +17,16 @@ public final class AirtableAPI: Sendable {
     /// Who the tokens act as: the base's owner when the store knows its users, else a user made for
     /// this process. Comments are written as this user and `whoami` names it.
     let user: Collaborator
+    /// Pings webhook URLs after writes; nil sends no pings (payloads are still kept).
+    let notifier: WebhookNotifier?
     var userID: String { user.id }
 
     /// Airtable refuses URLs of 16,000 characters or more; clients then switch to `POST …/listRecords`.
     public static let maximumURLLength = 16_000
 
     public init(store: any RecordStore, baseID: String, baseName: String = "DrinkShop", tokens: AccessTokens,
-                rateLimiter: RateLimiter? = nil, user: Collaborator? = nil) {
+                rateLimiter: RateLimiter? = nil, user: Collaborator? = nil, notifier: WebhookNotifier? = nil) {
+        self.notifier = notifier
         self.user = user ?? Collaborator(id: AirtableID.make("usr"), email: "owner@drinkshop.local",
                                          name: "DrinkShop owner")
         self.store = store
@@ -72,7 +75,9 @@ public final class AirtableAPI: Sendable {
         }
         do {
             let query = try QueryString(raw: rawQuery)
-            return try await dispatch(method: method, route: route, query: query, request: request, access: access)
+            let response = try await dispatch(method: method, route: route, query: query, request: request, access: access)
+            if writes, response.status == 200, notifier != nil { _ = notifyWebhooks() }
+            return response
         } catch let error as APIError {
             return .error(error)
         } catch let error as AirtableError {
@@ -102,6 +107,11 @@ public final class AirtableAPI: Sendable {
             return try await updateComment(table, record, id: id, body: request.body)
         case ("DELETE", .comment(_, let table, let record, let id)):
             return try await deleteComment(table, record, id: id)
+        case ("POST", .webhooks): return try await createWebhook(body: request.body)
+        case ("GET", .webhooks): return try await listWebhooks()
+        case ("DELETE", .webhook(_, let id)): return try await deleteWebhook(id)
+        case (_, .webhookAction(_, let id, let action)):
+            return try await webhookAction(id, action: action, method: method, query: query, body: request.body)
         case ("GET", .table(_, let table)): return try await list(table, ListParameters.fromQuery(query))
         case ("POST", .listRecords(_, let table)):
             return try await list(table, ListParameters.fromBody(try parseBody(request.body, emptyAs: [:]), query: query))
@@ -114,6 +124,17 @@ public final class AirtableAPI: Sendable {
             return try await updateOne(table, id: id, replace: method == "PUT", request: request, query: query)
         case ("DELETE", .record(_, let table, let id)): return try await deleteOne(table, id: id, query: query)
         default: return .error(.notFound)
+        }
+    }
+
+    /// Starts pinging the webhooks that have new payloads, in a task of its own that the request
+    /// does not wait for; the task is returned so tests can.
+    @discardableResult
+    func notifyWebhooks() -> Task<Void, Never> {
+        let (store, notifier, baseID) = (store, notifier, baseID)
+        return Task.detached {
+            guard let notifier, let hooks = store as? any WebhookStore else { return }
+            await notifier.notify(store: hooks, baseID: baseID)
         }
     }
 

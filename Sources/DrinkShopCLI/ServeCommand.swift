@@ -80,7 +80,7 @@ struct ServeCommand {
         }
         let owner = try await store.base.collaborators().first
         let api = AirtableAPI(store: store.base, baseID: store.base.baseID, tokens: tokens, rateLimiter: limiter,
-                              user: owner)
+                              user: owner, notifier: WebhookNotifier(transport: URLSessionTransport.shared))
         var configuration = HTTPServer.Configuration()
         configuration.host = host
         configuration.port = port

@@ -17,7 +17,7 @@ private struct PendingWrite: Sendable {
 /// bridged back with a continuation, so a slow disk never stalls other tasks. Several instances (in one
 /// process or several) may share a file: writes take SQLite's write lock up front (`BEGIN IMMEDIATE`),
 /// wait for each other (busy timeout), and commit durably (WAL with `synchronous=FULL`).
-public final class LocalBase: SchemaUpdating, CommentStore, @unchecked Sendable {
+public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unchecked Sendable {
     // Only `queue` touches `context`: that confinement is what @unchecked Sendable stands for here.
     private let queue: DispatchQueue
     private let context: BaseContext
@@ -233,5 +233,43 @@ public final class LocalBase: SchemaUpdating, CommentStore, @unchecked Sendable 
     @discardableResult
     public func defineViews(_ definitions: [ViewDefinition]) async throws(AirtableError) -> [ViewSchema] {
         try await perform { try $0.defineViews(definitions) }
+    }
+
+    // MARK: WebhookStore
+
+    public func createWebhook(notificationURL: String?, specification: JSONValue, by user: Collaborator)
+        async throws(AirtableError) -> Webhook
+    {
+        try await perform { try $0.createWebhook(notificationURL: notificationURL, specification: specification) }
+    }
+
+    public func webhooks() async throws(AirtableError) -> [Webhook] {
+        try await perform { try $0.webhooks() }
+    }
+
+    public func deleteWebhook(_ id: String) async throws(AirtableError) {
+        try await perform { try $0.deleteWebhook(id) }
+    }
+
+    public func refreshWebhook(_ id: String) async throws(AirtableError) -> Date {
+        try await perform { try $0.refreshWebhook(id) }
+    }
+
+    public func enableWebhookNotifications(_ id: String, _ enable: Bool) async throws(AirtableError) {
+        try await perform { try $0.enableWebhookNotifications(id, enable) }
+    }
+
+    public func webhookPayloads(_ id: String, cursor: Int, limit: Int) async throws(AirtableError) -> WebhookPayloadPage {
+        try await perform { try $0.webhookPayloads(id, cursor: cursor, limit: limit) }
+    }
+
+    public func webhooksToNotify() async throws(AirtableError) -> [Webhook] {
+        try await perform { try $0.webhooksToNotify() }
+    }
+
+    public func recordNotification(_ id: String, success: Bool, error: String?, at time: Date, durationMs: Double)
+        async throws(AirtableError)
+    {
+        try await perform { try $0.recordNotification(id, success: success, error: error, at: time, durationMs: durationMs) }
     }
 }

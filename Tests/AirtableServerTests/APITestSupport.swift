@@ -51,7 +51,8 @@ struct APIHarness {
     let api: AirtableAPI
     let clock: ManualClock
 
-    init(rateLimit: Double? = nil, penalty: Double = 30, iteratorLifetime: Duration = .seconds(600)) async throws {
+    init(rateLimit: Double? = nil, penalty: Double = 30, iteratorLifetime: Duration = .seconds(600),
+         notifier: WebhookNotifier? = nil) async throws {
         let clock = ManualClock()
         self.clock = clock
         base = try LocalBase.inMemory(clock: { clock.now }, iteratorLifetime: iteratorLifetime)
@@ -60,7 +61,7 @@ struct APIHarness {
         let limiter = rateLimit.map { RateLimiter(requestsPerSecond: $0, penalty: penalty, clock: { clock.seconds }) }
         api = AirtableAPI(store: base, baseID: base.baseID,
                           tokens: AccessTokens([(APIHarness.writer, .readWrite), (APIHarness.reader, .read)]),
-                          rateLimiter: limiter, user: try await base.collaborators().first)
+                          rateLimiter: limiter, user: try await base.collaborators().first, notifier: notifier)
     }
 
     static let drinkTable = TableSpec(name: "Drink", fields: [

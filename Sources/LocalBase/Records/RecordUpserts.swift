@@ -37,6 +37,7 @@ extension BaseContext {
             let output = RecordOutput(table: normalizer.table, byFieldID: options.returnFieldsByFieldId)
             let time = now()
             var result = UpsertResult(records: [], createdRecords: [], updatedRecords: [])
+            var published = RecordChanges(table: table)
             for (index, (record, cells)) in zip(records, changes).enumerated() {
                 let target: StoredRecord?
                 if let id = record.id {
@@ -56,6 +57,7 @@ extension BaseContext {
                     stored.apply(cells, replace: replace, at: time)
                     try rows.update(stored)
                     try syncLinks(table: table, recordID: stored.id, old: old, new: stored.cells)
+                    published.changed.append((old, stored))
                     if !result.createdRecords.contains(stored.id) && !result.updatedRecords.contains(stored.id) {
                         result.updatedRecords.append(stored.id)
                     }
@@ -64,10 +66,12 @@ extension BaseContext {
                     let stored = try rows.insert(id: AirtableID.make("rec"), created: time,
                                                  cells: cells.filter { !$0.value.isNull })
                     try syncLinks(table: table, recordID: stored.id, old: [:], new: stored.cells)
+                    published.created.append(stored)
                     result.createdRecords.append(stored.id)
                     result.records.append(output.record(stored))
                 }
             }
+            try publish(published)
             return result
         }
     }

@@ -25,6 +25,7 @@ extension BaseContext {
                 try syncLinks(table: table, recordID: record.id, old: [:], new: record.cells)
                 stored.append(record)
             }
+            try publish(RecordChanges(table: table, created: stored))
             // Read back: a self-link within the batch may have changed an earlier record.
             let output = RecordOutput(table: try self.table(table.id), byFieldID: options.returnFieldsByFieldId)
             return try stored.map { output.record(try rows.find(id: $0.id) ?? $0) }
@@ -53,6 +54,7 @@ extension BaseContext {
             let output = RecordOutput(table: normalizer.table, byFieldID: options.returnFieldsByFieldId)
             let modified = now()
             var results: [StoredRecord] = []
+            var changed: [(before: [String: JSONValue], after: StoredRecord)] = []
             for (update, cells) in zip(updates, changes) {
                 guard var stored = try rows.find(id: update.id) else { throw APIError.rowDoesNotExist(update.id) }
                 let old = stored.cells
@@ -60,7 +62,9 @@ extension BaseContext {
                 try rows.update(stored)
                 try syncLinks(table: table, recordID: stored.id, old: old, new: stored.cells)
                 results.append(stored)
+                changed.append((old, stored))
             }
+            try publish(RecordChanges(table: table, changed: changed))
             // Read back: a self-link within the batch may have changed an earlier record.
             return try results.map { output.record(try rows.find(id: $0.id) ?? $0) }
         }
@@ -84,6 +88,7 @@ extension BaseContext {
                 try rows.delete(id: id)
             }
             try deleteComments(ofRecords: ids)
+            try publish(RecordChanges(table: table, destroyed: ids))
             return ids
         }
     }
