@@ -1,4 +1,5 @@
 import Airtable
+import Foundation
 
 /// Airtable's REST API (reference §1.1, §12) over any `RecordStore`: authentication, routing, parameter
 /// and body parsing, rate limiting, and responses and errors in Airtable's exact shapes. Knows nothing of
@@ -19,6 +20,7 @@ public final class AirtableAPI: Sendable {
     let user: Collaborator
     /// Pings webhook URLs after writes; nil sends no pings (payloads are still kept).
     let notifier: WebhookNotifier?
+    let startedAt = Date()
     var userID: String { user.id }
 
     /// Airtable refuses URLs of 16,000 characters or more; clients then switch to `POST …/listRecords`.

@@ -23,7 +23,9 @@ extension AirtableAPI {
             "grantedByUserId": .string(userID),
         ]
         return .json([
+            // The local base keeps no creation time of its own; the server's start stands in for it.
             "id": .string(baseID), "name": .string(baseName), "permissionLevel": level,
+            "createdTime": .string(AirtableTimestamp.format(startedAt)),
             "workspaceId": "wspDrinkShopLocal",
             "interfaces": [:],
             "groupCollaborators": ["baseCollaborators": [], "workspaceCollaborators": []],

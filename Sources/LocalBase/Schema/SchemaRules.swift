@@ -34,6 +34,9 @@ enum SchemaRules {
         if let clash = table.fields.first(where: { $0.name.lowercased() == name.lowercased() }) {
             throw APIError.invalidRequest("a field named \"\(clash.name)\" already exists in table \"\(table.name)\"")
         }
+        if spec.type == .multipleRecordLinks && (spec.options == nil || spec.options?.isNull == true) {
+            throw APIError.invalidRequest("link field \"\(name)\" needs options.linkedTableId, the id of the table it links to")
+        }
         let checked = try checkedOptions(spec.options, type: spec.type, field: name)
         let options = try FieldOptionDefaults.complete(checked?.objectValue, type: spec.type, field: name)
         return FieldSchema(id: AirtableID.make("fld"), name: name, type: spec.type, description: spec.description,
