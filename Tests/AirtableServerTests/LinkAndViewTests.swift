@@ -54,6 +54,10 @@ import Testing
         let found = await api.get(api.path("Contact", "?filterByFormula=" + formEncoded("FIND('Milk', ARRAYJOIN({Address}))")))
         #expect(found.ids == [amyID])
 
+        // As text, a link shows its records' primary values.
+        let text = await api.get(api.path("Contact", "/\(amyID)?cellFormat=string&timeZone=utc&userLocale=en"))
+        #expect(text.json["fields"]?["Address"] == "2 Milk Lane, 1 Tea Road", "\(text)")
+
         // Deleting either side clears the other.
         _ = await api.send("DELETE", api.path("Address", "/\(lane)"))
         #expect(await api.get(api.path("Contact", "/\(amyID)")).json["fields"]?["Address"] == [.string(road)])

@@ -42,7 +42,8 @@ struct ListPlan {
         order = RecordOrder(keys: keys)
         let text = try RecordOutput.cellText(format: query.cellFormat, timeZone: query.timeZone,
                                              userLocale: query.userLocale)
-        output = RecordOutput(table: table, byFieldID: query.returnFieldsByFieldId, text: text, only: only)
+        output = RecordOutput(table: table, byFieldID: query.returnFieldsByFieldId, text: text, only: only,
+                              linkNames: linkNames)
         var filter = RecordFilter.all
         if let formula = query.filterByFormula, !formula.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             filter = try FormulaFilter.make(formula, table: table, now: now, linkNames: linkNames)

@@ -101,7 +101,8 @@ extension BaseContext {
             guard let stored = try RecordRows(file: file, tableID: table.id).find(id: id) else {
                 throw APIError.modelNotFound
             }
-            return RecordOutput(table: table, byFieldID: options.returnFieldsByFieldId, text: text).record(stored)
+            return RecordOutput(table: table, byFieldID: options.returnFieldsByFieldId, text: text,
+                                linkNames: { [unowned self] field, ids in linkNames(field, ids) }).record(stored)
         }
     }
 }
