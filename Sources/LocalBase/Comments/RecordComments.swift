@@ -45,7 +45,7 @@ extension BaseContext {
             var all: [RecordComment] = []
             if try hasCommentTable() { try file.connection.query("""
                 SELECT id, author, text, created_ms, updated_ms FROM \(Self.commentTable)
-                WHERE table_id = ?1 AND record_id = ?2 ORDER BY created_ms DESC, id DESC
+                WHERE table_id = ?1 AND record_id = ?2 ORDER BY created_ms DESC, rowid DESC
                 """, [.text(table.id), .text(record)]) { row in
                 all.append(try comment(row))
             } }
