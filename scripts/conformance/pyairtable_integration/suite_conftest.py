@@ -8,7 +8,7 @@ import os
 import pytest
 
 import pyairtable
-from pyairtable import Api, Base, Table
+from pyairtable import Api, Base, Table  # noqa: F401
 
 ENDPOINT = os.environ["DRINKSHOP_ENDPOINT"]
 IDS = json.load(open(os.environ["DRINKSHOP_INTEGRATION_IDS"]))
