@@ -85,6 +85,27 @@ final class RecordingTransport: HTTPTransport {
         #expect(await api.send("DELETE", "\(hooks)/\(hookID)").status == 404)
     }
 
+    @Test func theOtherSideOfALinkIsInThePayloadsToo() async throws {
+        let api = try await APIHarness()
+        try await LinkAndViewTests.linkedTables(api)
+        let schema = try await api.base.schema()
+        let (contact, address) = (try #require(schema.table("Contact")), try #require(schema.table("Address")))
+        let hooks = "/v0/bases/\(api.base.baseID)/webhooks"
+        let road = await api.send("POST", api.path("Address"), json: ["fields": ["Street": "1 Tea Road"]])
+        let roadID = try #require(road.json["id"]?.stringValue)
+        let created = await api.send("POST", hooks, json: ["specification": ["options": ["filters": ["dataTypes": ["tableData"]]]]])
+        let hookID = try #require(created.json["id"]?.stringValue)
+        let amy = await api.send("POST", api.path("Contact"), json: ["fields": ["Name": "Amy", "Address": [.string(roadID)]]])
+        let amyID = try #require(amy.json["id"]?.stringValue)
+        let payloads = try #require(await api.get("\(hooks)/\(hookID)/payloads").json["payloads"]?.arrayValue)
+        // One write, one payload, both tables in it.
+        #expect(payloads.count == 1)
+        #expect(payloads[0]["changedTablesById"]?[contact.id]?["createdRecordsById"]?[amyID] != nil)
+        let inverse = try #require(address.field("Contact")?.id)
+        #expect(payloads[0]["changedTablesById"]?[address.id]?["changedRecordsById"]?[roadID]?["current"]?["cellValuesByFieldId"]
+            == [inverse: [.string(amyID)]])
+    }
+
     @Test func badWebhooksAreRefused() async throws {
         let api = try await APIHarness()
         let hooks = "/v0/bases/\(api.base.baseID)/webhooks"

@@ -57,52 +57,83 @@ extension BaseContext {
 
     /// After record `id` of `table` changed from `old` to `new` cells (`new` nil: deleted), brings the
     /// inverse fields of the records it links to (or linked to) up to date.
-    func syncLinks(table: TableSchema, recordID id: String, old: [String: JSONValue], new: [String: JSONValue]?)
-        throws
+    func syncLinks(table: TableSchema, recordID id: String, old: [String: JSONValue], new: [String: JSONValue]?,
+                   into linked: inout LinkedChanges) throws
     {
         for field in table.fields {
             guard let link = field.link else { continue }
             let before = Self.linkedIDs(old[field.id])
             let after = Self.linkedIDs(new?[field.id])
             guard let inverse = link.inverse, link.table != table.id else {
-                if new == nil { try dropSelfLinks(to: id, field: field, table: table) }
+                if new == nil { try dropSelfLinks(to: id, field: field, table: table, into: &linked) }
                 continue
             }
             let rows = RecordRows(file: file, tableID: link.table)
             let time = now()
+            let linkedTable = try schema().table(link.table)
             for other in before where !after.contains(other) {
                 guard var stored = try rows.find(id: other) else { continue }
+                let before = stored.cells
                 let kept = Self.linkedIDs(stored.cells[inverse]).filter { $0 != id }
                 stored.cells[inverse] = kept.isEmpty ? nil : .array(kept.map(JSONValue.string))
                 stored.modifiedMillis = time
                 try rows.update(stored)
+                if let linkedTable { linked.note(table: linkedTable, before: before, after: stored) }
             }
             for other in after where !before.contains(other) {
                 guard var stored = try rows.find(id: other) else { continue }
                 var ids = Self.linkedIDs(stored.cells[inverse])
                 guard !ids.contains(id) else { continue }
+                let before = stored.cells
                 ids.append(id)
                 stored.cells[inverse] = .array(ids.map(JSONValue.string))
                 stored.modifiedMillis = time
                 try rows.update(stored)
+                if let linkedTable { linked.note(table: linkedTable, before: before, after: stored) }
             }
         }
     }
 
     /// A deleted record leaves the self-link fields of its own table's other records.
-    private func dropSelfLinks(to id: String, field: FieldSchema, table: TableSchema) throws {
+    private func dropSelfLinks(to id: String, field: FieldSchema, table: TableSchema,
+                               into linked: inout LinkedChanges) throws {
         let rows = RecordRows(file: file, tableID: table.id)
         for var stored in try rows.scan(after: 0, ceiling: .max, limit: .max) {
             let ids = Self.linkedIDs(stored.cells[field.id])
             guard ids.contains(id) else { continue }
+            let before = stored.cells
             let kept = ids.filter { $0 != id }
             stored.cells[field.id] = kept.isEmpty ? nil : .array(kept.map(JSONValue.string))
             stored.modifiedMillis = now()
             try rows.update(stored)
+            linked.note(table: table, before: before, after: stored)
         }
     }
 
     static func linkedIDs(_ cell: JSONValue?) -> [String] {
         cell?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+}
+
+/// The records a write changed through their link fields' other side, by table, for webhook payloads:
+/// each record once, with its cells before the write and after it.
+struct LinkedChanges {
+    private(set) var tables: [String: RecordChanges] = [:]
+
+    mutating func note(table: TableSchema, before: [String: JSONValue], after: StoredRecord) {
+        var changes = tables[table.id] ?? RecordChanges(table: table)
+        if let index = changes.changed.firstIndex(where: { $0.after.id == after.id }) {
+            changes.changed[index].after = after
+        } else {
+            changes.changed.append((before, after))
+        }
+        tables[table.id] = changes
+    }
+}
+
+extension BaseContext {
+    /// Publishes a write's own changes with those made to the other side of its links, as one payload.
+    func publish(_ changes: RecordChanges, _ linked: LinkedChanges) throws {
+        try publish([changes] + linked.tables.keys.sorted().compactMap { linked.tables[$0] })
     }
 }

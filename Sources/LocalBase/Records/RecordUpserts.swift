@@ -38,6 +38,7 @@ extension BaseContext {
             let time = now()
             var result = UpsertResult(records: [], createdRecords: [], updatedRecords: [])
             var published = RecordChanges(table: table)
+            var linked = LinkedChanges()
             for (index, (record, cells)) in zip(records, changes).enumerated() {
                 let target: StoredRecord?
                 if let id = record.id {
@@ -56,7 +57,7 @@ extension BaseContext {
                     let old = stored.cells
                     stored.apply(cells, replace: replace, at: time)
                     try rows.update(stored)
-                    try syncLinks(table: table, recordID: stored.id, old: old, new: stored.cells)
+                    try syncLinks(table: table, recordID: stored.id, old: old, new: stored.cells, into: &linked)
                     published.changed.append((old, stored))
                     if !result.createdRecords.contains(stored.id) && !result.updatedRecords.contains(stored.id) {
                         result.updatedRecords.append(stored.id)
@@ -65,13 +66,13 @@ extension BaseContext {
                 } else {
                     let stored = try rows.insert(id: AirtableID.make("rec"), created: time,
                                                  cells: cells.filter { !$0.value.isNull })
-                    try syncLinks(table: table, recordID: stored.id, old: [:], new: stored.cells)
+                    try syncLinks(table: table, recordID: stored.id, old: [:], new: stored.cells, into: &linked)
                     published.created.append(stored)
                     result.createdRecords.append(stored.id)
                     result.records.append(output.record(stored))
                 }
             }
-            try publish(published)
+            try publish(published, linked)
             return result
         }
     }

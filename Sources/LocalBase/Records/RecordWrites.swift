@@ -19,13 +19,14 @@ extension BaseContext {
             let rows = RecordRows(file: file, tableID: table.id)
             let created = now()
             var stored: [StoredRecord] = []
+            var linked = LinkedChanges()
             for cells in all {
                 let record = try rows.insert(id: AirtableID.make("rec"), created: created,
                                              cells: cells.filter { !$0.value.isNull })
-                try syncLinks(table: table, recordID: record.id, old: [:], new: record.cells)
+                try syncLinks(table: table, recordID: record.id, old: [:], new: record.cells, into: &linked)
                 stored.append(record)
             }
-            try publish(RecordChanges(table: table, created: stored))
+            try publish(RecordChanges(table: table, created: stored), linked)
             // Read back: a self-link within the batch may have changed an earlier record.
             let output = RecordOutput(table: try self.table(table.id), byFieldID: options.returnFieldsByFieldId)
             return try stored.map { output.record(try rows.find(id: $0.id) ?? $0) }
@@ -55,16 +56,17 @@ extension BaseContext {
             let modified = now()
             var results: [StoredRecord] = []
             var changed: [(before: [String: JSONValue], after: StoredRecord)] = []
+            var linked = LinkedChanges()
             for (update, cells) in zip(updates, changes) {
                 guard var stored = try rows.find(id: update.id) else { throw APIError.rowDoesNotExist(update.id) }
                 let old = stored.cells
                 stored.apply(cells, replace: replace, at: modified)
                 try rows.update(stored)
-                try syncLinks(table: table, recordID: stored.id, old: old, new: stored.cells)
+                try syncLinks(table: table, recordID: stored.id, old: old, new: stored.cells, into: &linked)
                 results.append(stored)
                 changed.append((old, stored))
             }
-            try publish(RecordChanges(table: table, changed: changed))
+            try publish(RecordChanges(table: table, changed: changed), linked)
             // Read back: a self-link within the batch may have changed an earlier record.
             return try results.map { output.record(try rows.find(id: $0.id) ?? $0) }
         }
@@ -81,14 +83,15 @@ extension BaseContext {
                 }
                 guard try rows.find(id: id) != nil else { throw APIError.recordNotFound(id) }
             }
+            var linked = LinkedChanges()
             for id in ids {
                 if let stored = try rows.find(id: id) {
-                    try syncLinks(table: table, recordID: id, old: stored.cells, new: nil)
+                    try syncLinks(table: table, recordID: id, old: stored.cells, new: nil, into: &linked)
                 }
                 try rows.delete(id: id)
             }
             try deleteComments(ofRecords: ids)
-            try publish(RecordChanges(table: table, destroyed: ids))
+            try publish(RecordChanges(table: table, destroyed: ids), linked)
             return ids
         }
     }

@@ -12,7 +12,11 @@ struct RecordChanges {
 extension BaseContext {
     /// Writes one payload (Airtable's "v0" format) to every live webhook that watches these changes.
     /// Call inside the write's transaction, so the payload exists exactly when the change does.
-    func publish(_ changes: RecordChanges) throws {
+    func publish(_ changes: RecordChanges) throws { try publish([changes]) }
+
+    /// One payload per webhook for everything one write did, over all its tables (a link's other side
+    /// included), as Airtable reports one transaction.
+    func publish(_ all: [RecordChanges]) throws {
         guard try hasWebhookTables() else { return }
         let hooks = try webhooks().filter { $0.expirationTime > clock() }
         guard !hooks.isEmpty else { return }
@@ -21,6 +25,8 @@ extension BaseContext {
         var number: Int64?
         for hook in hooks {
             guard let filters = try? WebhookFilters(specification: hook.specification, schema: schema()) else { continue }
+            var tables: [String: JSONValue] = [:]
+            for changes in all {
             var tableChange: [String: JSONValue] = [:]
             var created: [String: JSONValue] = [:]
             for record in changes.created where filters.watches(table: changes.table.id, change: "add", fields: []) {
@@ -45,7 +51,20 @@ extension BaseContext {
             if !created.isEmpty { tableChange["createdRecordsById"] = .object(created) }
             if !changed.isEmpty { tableChange["changedRecordsById"] = .object(changed) }
             if !destroyed.isEmpty { tableChange["destroyedRecordIds"] = .array(destroyed.map(JSONValue.string)) }
-            guard !tableChange.isEmpty else { continue }
+            // A table can come twice (a deleted record's self-links): its parts are merged.
+            if !tableChange.isEmpty {
+                var merged = tables[changes.table.id]?.objectValue ?? [:]
+                for (key, value) in tableChange {
+                    if case .object(let earlier)? = merged[key], case .object(let later) = value {
+                        merged[key] = .object(earlier.merging(later) { _, new in new })
+                    } else {
+                        merged[key] = value
+                    }
+                }
+                tables[changes.table.id] = .object(merged)
+            }
+            }
+            guard !tables.isEmpty else { continue }
             if number == nil {
                 let next = (Int64(try file.meta("transactionNumber") ?? "0") ?? 0) + 1
                 try file.setMeta("transactionNumber", String(next))
@@ -61,7 +80,7 @@ extension BaseContext {
                 "baseTransactionNumber": .number(Double(number ?? 1)),
                 "payloadFormat": "v0",
                 "actionMetadata": .object(metadata),
-                "changedTablesById": [changes.table.id: .object(tableChange)],
+                "changedTablesById": .object(tables),
             ]
             try file.connection.run("INSERT INTO webhook_payloads(webhook_id, cursor, payload) VALUES (?1, ?2, ?3)",
                                     [.text(hook.id), .integer(Int64(hook.cursorForNextPayload)),
