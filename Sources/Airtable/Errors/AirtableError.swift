@@ -105,18 +105,6 @@ extension APIError {
         return APIError(status: 422, type: type, message: "View \(view) not found")
     }
 
-    /// A table renamed to the name of another table (names are unique ignoring case).
-    public static func duplicateTableName(_ existing: String) -> APIError {
-        APIError(status: 422, type: "DUPLICATE_TABLE_NAME",
-                 message: "A table named \"\(existing)\" already exists in this base; table names must be unique")
-    }
-
-    /// A field renamed to the name of another field of its table.
-    public static func duplicateFieldName(_ existing: String, table: String) -> APIError {
-        APIError(status: 422, type: "DUPLICATE_OR_EMPTY_FIELD_NAME",
-                 message: "Field names must be unique and not empty: table \"\(table)\" already has a field named \"\(existing)\"")
-    }
-
     /// A request the API understands but refuses for the reason given.
     public static func invalidRequest(_ detail: String) -> APIError {
         APIError(status: 422, type: "INVALID_REQUEST_UNKNOWN", message: "Invalid request: \(detail)")
