@@ -35,6 +35,11 @@ enum DrinkShopCLI {
                                           say: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
                                           complain: printError)
         }
+        if invocation.words.first == "usage" {
+            return await UsageCommand.run(words: Array(invocation.words.dropFirst()), environment: environment,
+                                          say: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+                                          complain: printError)
+        }
         let path = StoreLocation.databasePath(option: invocation.databasePath, environment: environment)
         do {
             if invocation.words.first != "serve", let remote = try RemoteStore.fromEnvironment(environment) {
@@ -48,6 +53,9 @@ enum DrinkShopCLI {
                                            storeDescription: remote.description, environment: environment)
                 if status != 0, !invocation.words.isEmpty, let problem = await remote.schemaProblem() {
                     printError("drinkshop: \(problem)")
+                }
+                if let warning = await UsageCommand.warning(for: remote.client, environment: environment) {
+                    printError("drinkshop: warning: \(warning) (drinkshop usage)")
                 }
                 return status
             }
