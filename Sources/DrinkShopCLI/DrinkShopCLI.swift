@@ -61,6 +61,9 @@ enum DrinkShopCLI {
             }
             if invocation.words.first == "serve" {
                 let command = try ServeCommand.parse(Array(invocation.words.dropFirst()))
+                if command.gateway.isRequested {
+                    return try await GatewayCommand(serve: command).run(environment: environment)
+                }
                 let store = try await EmbeddedStore.open(path: path, environment: environment, notes: printError)
                 return try await command.run(store: store, environment: environment)
             }

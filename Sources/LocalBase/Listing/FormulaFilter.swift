@@ -16,7 +16,7 @@ enum FormulaFilter {
         filter.test = { stored in
             // Airtable evaluates formulas in UTC unless the formula itself sets a zone.
             compiled.matches(FormulaRecord(id: stored.id, createdTime: stored.createdTime, cells: stored.allCells(table),
-                                           now: now, timeZone: FormulaRecord.utc))
+                                           now: now, timeZone: FormulaRecord.utc, lastModifiedTime: stored.modifiedTime))
         }
         return filter
     }

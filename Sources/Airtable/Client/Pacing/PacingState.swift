@@ -25,10 +25,18 @@ public struct PacingState: Sendable, Equatable {
     /// Reserves the send time of one request ready at `now`, and counts the call in its day and month.
     /// - Returns: the wall-clock second at which the request may be sent.
     public mutating func reserve(at now: Double, requestsPerSecond: Double, burst: Int) -> Double {
+        // Without a latest moment a send time is always found.
+        reserve(at: now, requestsPerSecond: requestsPerSecond, burst: burst, latest: .infinity) ?? now
+    }
+
+    /// Reserves a send time no later than `latest`, or reserves nothing and returns nil (the queue is too
+    /// long: the caller turns the request away instead of letting it wait).
+    public mutating func reserve(at now: Double, requestsPerSecond: Double, burst: Int, latest: Double) -> Double? {
         forgetStalePacing(at: now)
         let interval = 1 / requestsPerSecond
         let tolerance = Double(max(1, burst) - 1) * interval
         let send = max(now, heldUntil, theoreticalArrival - tolerance)
+        guard send <= latest else { return nil }
         theoreticalArrival = max(theoreticalArrival, send) + interval
         count(at: send)
         return send

@@ -74,6 +74,32 @@ public final class RequestThrottle: Sendable {
         }
     }
 
+    /// Reserves a send time within `wait` seconds of `now`, or nothing (nil) when the queue is longer:
+    /// for a gateway, which would rather answer "busy" than keep a counter waiting past its timeout.
+    public func reserveSlot(at now: Double, within wait: Double) async -> Double? {
+        let rate = requestsPerSecond
+        let burst = burst
+        if let pacingFile, !fileFailed.withLock({ $0 }) {
+            let wall = wallClock()
+            do {
+                let send = try await pacingFile.update {
+                    $0.reserve(at: wall, requestsPerSecond: rate, burst: burst, latest: wall + wait)
+                }
+                return send.map { now + max(0, $0 - wall) }
+            } catch {
+                fail(error)
+            }
+        }
+        let interval = 1 / rate
+        let tolerance = Double(burst - 1) * interval
+        return state.withLock { state -> Double? in
+            let send = max(now, state.heldUntil, state.theoreticalArrival - tolerance)
+            guard send <= now + wait else { return nil }
+            state.theoreticalArrival = max(state.theoreticalArrival, send) + interval
+            return send
+        }
+    }
+
     /// Holds every request of this base, in every process sharing the pacing file, until `moment` on the
     /// client's clock (`now` is that clock's present).
     public func holdEveryone(until moment: Double, now: Double) async {
