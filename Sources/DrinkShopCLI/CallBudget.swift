@@ -127,15 +127,16 @@ enum UsageCommand {
                                    now: Date().timeIntervalSince1970)
         let usage = outlook.usage
         say("Calls to \(remote.description) from this machine (UTC days and months):")
-        say("  today (\(usage.day))        \(QuotaOutlook.number(usage.callsToday))")
-        var month = "  this month (\(usage.month))   \(QuotaOutlook.number(usage.callsThisMonth))"
+        func row(_ label: String, _ value: String) { say("  " + label.padding(toLength: 22, withPad: " ", startingAt: 0) + value) }
+        row("today (\(usage.day))", QuotaOutlook.number(usage.callsToday))
+        var month = QuotaOutlook.number(usage.callsThisMonth)
         if let plan, let cap = plan.monthlyCalls {
             month += " of \(QuotaOutlook.number(cap)) (\(plan.title) plan, \(QuotaOutlook.percent(usage.callsThisMonth, cap)))"
         } else if let plan {
             month += " (\(plan.title) plan: no monthly cap)"
         }
-        say(month)
-        say("  at this pace        about \(QuotaOutlook.number(outlook.projected)) by the end of the month")
+        row("this month (\(usage.month))", month)
+        row("at this pace", "about \(QuotaOutlook.number(outlook.projected)) by the end of the month")
         if plan == nil {
             say("Set DRINKSHOP_AIRTABLE_PLAN=free|team|business|enterprise to compare with the plan's monthly quota "
                 + "(Free 1,000, Team 100,000, Business and Enterprise unlimited).")
