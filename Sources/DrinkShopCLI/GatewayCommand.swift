@@ -112,3 +112,16 @@ struct GatewayCommand {
         return 0
     }
 }
+
+/// What `setup` tells the person about running several counters (also in the README).
+enum SeveralCounters {
+    static let text = """
+        Several counters, three ways:
+          - one machine: every counter is a drinkshop process on the same embedded file (--db); nothing to set up.
+          - several machines in the shop: one runs `drinkshop serve --host 0.0.0.0`; the others set AIRTABLE_TOKEN,
+            AIRTABLE_BASE_ID and AIRTABLE_ENDPOINT_URL=http://that-machine:8080. The data stays in the shop.
+          - a real Airtable base: counters on one machine share its 5 requests a second by themselves; counters on
+            several machines go through one gateway, `drinkshop serve --upstream https://api.airtable.com --base appX`,
+            with AIRTABLE_ENDPOINT_URL pointing at it. Watch the plan's monthly calls with `drinkshop usage`.
+        """
+}

@@ -12,6 +12,11 @@ enum Usage {
           drinkshop [options] <command> ...   one command, e.g. drinkshop order 白玉歐蕾 大杯 半糖 少冰 x2 for Amy
           drinkshop [options] serve [--host 127.0.0.1] [--port 8080] [--tokens FILE] [--rate-limit N]
                                               serve the embedded base with Airtable's REST API
+          drinkshop serve --upstream URL --base appX [--cache-tables Drink,Promotion] [--cache-check 5]
+                                              a gateway: one base of Airtable (token in AIRTABLE_TOKEN) served to
+                                              every counter through one rate budget, the menu from a cache
+          drinkshop usage                     calls made to the remote base today and this month, against the
+                                              plan's quota (DRINKSHOP_AIRTABLE_PLAN=free|team|business|enterprise)
           drinkshop setup                     create the shop's tables and fields in the remote base
                                               (or print what to create by hand); never touches records
 
@@ -28,6 +33,9 @@ enum Usage {
           AIRTABLE_RATE_LIMIT     requests per second the counter allows itself (default 5)
           DRINKSHOP_OUTBOX        where orders wait while the base cannot be reached
                                   (default: outbox-<base id>.sqlite in the data directory)
+          DRINKSHOP_AIRTABLE_PLAN the plan whose monthly call quota usage and the warnings compare with
+        every drinkshop process of this machine on one base shares one rate budget and call count
+        ($XDG_STATE_HOME/drinkshop/pacing/)
 
         commands:
 
