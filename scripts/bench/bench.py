@@ -122,7 +122,9 @@ def main():
                 continue
             rows.append((name, f"{s['requests']} requests, {s['excess']} over the bucket, {s['status_429']} answered 429; "
                                f"{s['span']:.2f} s first to last request ({s['wall']:.2f} s whole run), least {s['least']:.2f} s, "
-                               f"ratio {s['ratio']:.2f}; orders placed {s['placed']} of {s['expected']}, stored {s['stored_orders']}"))
+                               f"ratio {s['ratio']:.2f}; orders the counters reported placed (outbox included) {s['placed']} of "
+                               f"{s['expected']}, in the base at the end {s['stored_orders']}; requests by table: "
+                               + ", ".join(f"{k} {v}" for k, v in s["by_table"].items())))
         rows.append(("how", "`drinkshop serve --rate-limit 5` (bucket of 5, 5/s, 30 s penalty) behind "
                             "scripts/lib/recording_proxy.py (the same bucket, counting requests that find it empty); "
                             "a bash loop of one-shot `drinkshop order`s beside two piped REPLs, all with "
@@ -157,6 +159,7 @@ def main():
                      + " (target <= 2,500); the bench runs the day in "
                      f"{r['day_seconds']:.0f} s, so the REPL's menu re-read every 30 s of use (about 120 an hour "
                      "open) is not in this figure"))
+        rows.append(("the day's requests by table", ", ".join(f"{k} {v}" for k, v in r["day_by_table"].items())))
         rows.append(("a month of such days", f"about {day * 30:,.0f} calls (Team plan quota 100,000, Free 1,000)"))
         rows.append(("how", "recording proxy in front of `drinkshop serve` (no limit), counters at AIRTABLE_RATE_LIMIT=1000 "
                             "so only the count matters"))

@@ -140,6 +140,7 @@ def requests_per_command(bin_dir, workdir, day_orders=300, rounds=3):
             for _ in range(3):
                 repl.ask(f"advance #{number}\n", f"#{number} ")
         day_requests = len(proxy.records)
+        figures["day_by_table"] = proxy.stats()["by_table"]
         day_seconds = time.monotonic() - started
         repl.close()
         figures["warm REPL order"] = warm[1:]

@@ -135,14 +135,19 @@ class RecordingProxy:
             if self.log:
                 self.log.write(json.dumps(record) + "\n")
                 self.log.flush()
-        handler.send_response(status, reason)
-        for name, value in answer_headers:
-            if name.lower() not in HOP_BY_HOP:
-                handler.send_header(name, value)
-        handler.send_header("Content-Length", str(len(data)))
-        handler.end_headers()
-        if handler.command != "HEAD":
-            handler.wfile.write(data)
+        try:
+            handler.send_response(status, reason)
+            for name, value in answer_headers:
+                if name.lower() not in HOP_BY_HOP:
+                    handler.send_header(name, value)
+            handler.send_header("Content-Length", str(len(data)))
+            handler.end_headers()
+            if handler.command != "HEAD":
+                handler.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            # The client gave up waiting (its own timeout); the record above already says what happened.
+            record["client_gone"] = True
+            handler.close_connection = True
 
     # --- control
 
@@ -178,12 +183,19 @@ def summarize(records, rate=5.0, burst=5):
     span = (records[-1]["at"] - records[0]["at"]) if count > 1 else 0.0
     least = max(0.0, (count - burst) / rate)
     by_method = {}
+    by_table = {}
     for record in records:
         by_method[record["method"]] = by_method.get(record["method"], 0) + 1
+        # `GET Drink`, `PATCH OrderDrink`, `GET meta` (the last segment names the table; the base is left out)
+        segments = record["path"].split("/")
+        table = "meta" if "meta" in segments else (segments[3] if len(segments) > 3 else record["path"])
+        key = f"{record['method']} {urllib.parse.unquote(table)}"
+        by_table[key] = by_table.get(key, 0) + 1
     return {"requests": count, "excess": sum(1 for r in records if r["excess"]),
             "status_429": sum(1 for r in records if r["status"] == 429),
             "errors": sum(1 for r in records if r["status"] >= 500), "span": span, "least": least,
-            "ratio": (span / least) if least > 0 else None, "by_method": by_method}
+            "ratio": (span / least) if least > 0 else None, "by_method": by_method,
+            "by_table": dict(sorted(by_table.items(), key=lambda item: -item[1]))}
 
 
 def main():
