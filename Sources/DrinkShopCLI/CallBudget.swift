@@ -70,7 +70,8 @@ struct QuotaOutlook {
             return "\(Self.number(spent)) of the \(plan.title) plan's \(Self.number(cap)) calls this month are spent "
                 + "(\(Self.percent(spent, cap))); at this pace about \(Self.number(projected)) by the end of the month."
         }
-        if usage.callsThisMonth >= 50, projected > cap {
+        // A pace read from the first days of a month says little; from the fourth day on it is worth a warning.
+        if monthElapsed >= 0.1, projected > cap {
             return "at this month's pace the base spends about \(Self.number(projected)) calls, over the "
                 + "\(plan.title) plan's \(Self.number(cap)): it would run dry before the month ends."
         }
