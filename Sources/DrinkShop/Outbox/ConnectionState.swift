@@ -47,9 +47,11 @@ final class ConnectionState: Sendable {
     static func isUnreachable(_ error: ShopError) -> Bool {
         guard case .store(let storeError) = error else { return false }
         switch storeError {
-        case .transport, .timedOut: return true
-        case .api(let api): return [502, 503, 504].contains(api.status)
-        case .rateLimited, .decoding: return false
+        // A base refusing for its rate limit (or the plan's monthly quota, also a 429) answers nothing else
+        // for a while: the order waits in the outbox, with the pickup number it may already hold.
+        case .transport, .timedOut, .rateLimited: return true
+        case .api(let api): return [429, 502, 503, 504].contains(api.status)
+        case .decoding: return false
         }
     }
 }
