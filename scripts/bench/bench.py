@@ -102,17 +102,28 @@ def main():
                      ("server peak RSS", f"{r['server_peak_rss_mb']:.1f} MB")])
 
     def budget_run():
-        shared = budget_bench.one_budget(bin_dir, workdir, 5 if quick else 20, 5 if quick else 25)
+        # The full run repeats the shared scenario three times (the machine is shared, so one round can
+        # meet someone else's build); the median round by ratio counts, every round is listed.
+        rounds = [budget_bench.one_budget(bin_dir, workdir, 5 if quick else 20, 5 if quick else 25, round=n)
+                  for n in range(1 if quick else 3)]
+        rounds.sort(key=lambda r: r["ratio"] or 0)
+        shared = dict(rounds[len(rounds) // 2])
+        shared["all_ratios"] = [r["ratio"] for r in rounds]
+        shared["all_excess"] = sum(r["excess"] for r in rounds)
+        shared["all_429"] = sum(r["status_429"] for r in rounds)
         alone = None if quick else budget_bench.one_budget(bin_dir, workdir, 20, 25, shared=False)
         return {"shared": shared, "alone": alone}
 
     def budget_verdict(r):
         s = r["shared"]
-        ok = s["excess"] == 0 and s["status_429"] == 0 and (s["ratio"] or 0) <= 1.2 and s["stored_orders"] == s["expected"]
+        ok = (s["all_excess"] == 0 and s["all_429"] == 0 and (s["ratio"] or 0) <= 1.2
+              and s["stored_orders"] == s["expected"])
         return ok, (f"{s['requests']} requests from {s['loop_orders']} one-shot orders and two REPLs taking "
                     f"{s['repl_orders']}: {s['excess']} over the bucket, {s['status_429']} 429s, {s['span']:.2f} s against "
                     f"the least {s['least']:.2f} s the limit allows: ratio {s['ratio']:.2f} (target 0 excess, 0 429s, "
-                    f"<= 1.2); {s['stored_orders']} of {s['expected']} orders stored")
+                    f"<= 1.2; the median of {len(s['all_ratios'])} rounds: "
+                    f"{', '.join(f'{x:.2f}' for x in s['all_ratios'])}, {s['all_excess']} over the bucket and {s['all_429']} "
+                    f"429s in all); {s['stored_orders']} of {s['expected']} orders stored")
 
     def budget_rows(r):
         rows = []

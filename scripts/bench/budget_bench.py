@@ -33,11 +33,11 @@ def counter_env(server, proxy_url, home, state, rate=None):
     return env
 
 
-def one_budget(bin_dir, workdir, loop_orders=20, repl_orders=25, shared=True):
+def one_budget(bin_dir, workdir, loop_orders=20, repl_orders=25, shared=True, round=0):
     """With `shared` False, each counter keeps its pacing to itself (its own state folder): the peer, as
     every process paced before the shared pacing file."""
     binary = os.path.join(bin_dir, "drinkshop")
-    run_dir = os.path.join(workdir, "budget-shared" if shared else "budget-alone")
+    run_dir = os.path.join(workdir, f"budget-shared-{round}" if shared else "budget-alone")
     os.makedirs(run_dir, exist_ok=True)
     server = harness.Server(binary, os.path.join(run_dir, "shop.sqlite"), extra=["--rate-limit", "5"]).start()
     proxy = RecordingProxy(server.url, rate=5, burst=5).start()
