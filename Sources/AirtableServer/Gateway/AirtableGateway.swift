@@ -88,11 +88,13 @@ public final class AirtableGateway: Sendable {
             statistics.withLock { $0.answeredFromCache += 1 }
             return kept
         }
-        let readAt = wallClock()
-        let answer = await forward(request)
-        await cache.keep(answer, table: table, target: target, now: clock.now(),
-                         wallRead: answer.headerValue("Date").flatMap(AirtableGateway.httpDate) ?? readAt)
-        return answer
+        return await cache.sharedLoad(target: target) {
+            let readAt = self.wallClock()
+            let answer = await self.forward(request)
+            await self.cache.keep(answer, table: table, target: target, now: self.clock.now(),
+                                  wallRead: answer.headerValue("Date").flatMap(AirtableGateway.httpDate) ?? readAt)
+            return answer
+        }
     }
 
     /// One small request: the first record of `table` modified after `since`. True when there is one, or

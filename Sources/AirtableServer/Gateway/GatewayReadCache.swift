@@ -19,6 +19,8 @@ actor GatewayReadCache {
     }
 
     private var tables: [String: Table] = [:]
+    /// Listings being read from the upstream, so that reads arriving meanwhile wait for the same answer.
+    private var loading: [String: Task<APIResponse, Never>] = [:]
     private let checkInterval: Double
     private let maximumAge: Double
     /// How far before an answer's `Date` the check looks (the header counts whole seconds).
@@ -74,6 +76,17 @@ actor GatewayReadCache {
         }
         table.answers[target] = answer
         tables[name] = table
+    }
+
+    /// The answer of `load` for `target`; a read of the same target arriving while it runs shares it
+    /// (counters starting together cost one upstream listing, not one each).
+    func sharedLoad(target: String, _ load: @escaping @Sendable () async -> APIResponse) async -> APIResponse {
+        if let running = loading[target] { return await running.value }
+        let task = Task { await load() }
+        loading[target] = task
+        let answer = await task.value
+        loading[target] = nil
+        return answer
     }
 
     /// Forgets every answer of `table` (a write to it passed through).
