@@ -22,7 +22,7 @@ let package = Package(
         // HTTP/1.1 on POSIX sockets: a pure parser and a threaded server.
         .target(name: "HTTPServer", swiftSettings: strict),
         // Airtable's REST API served over any RecordStore.
-        .target(name: "AirtableServer", dependencies: ["Airtable", "HTTPServer"], swiftSettings: strict),
+        .target(name: "AirtableServer", dependencies: ["Airtable", "HTTPServer", "CCrypto"], swiftSettings: strict),
         // Cup labels and receipts: printable values, TSPL/ESC-POS formatters (Big5 via iconv), the text
         // preview, and sinks (file, device, tcp://host:9100). Below the shop; knows no order records.
         .target(name: "Printing", swiftSettings: strict),

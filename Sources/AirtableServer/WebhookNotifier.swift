@@ -24,7 +24,7 @@ public struct WebhookNotifier: Sendable {
     /// `hmac-sha256=<hex>` of `body` under the base64 secret.
     static func signature(body: [UInt8], secretBase64: String) -> String {
         let key = Data(base64Encoded: secretBase64).map(Array.init) ?? Array(secretBase64.utf8)
-        return "hmac-sha256=" + SHA256.hex(SHA256.hmac(key: key, message: body))
+        return "hmac-sha256=" + WebhookSignature.hex(WebhookSignature.hmacSHA256(key: key, message: body))
     }
 
     /// Tells every webhook with new payloads; returns when all pings are answered or have failed.
