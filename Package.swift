@@ -35,7 +35,7 @@ let package = Package(
         // Staff PINs as salted slow hashes (PBKDF2-HMAC-SHA256 via libcrypto), verified in constant time.
         .target(name: "PinHashing", dependencies: ["DrinkShopCore", "CCrypto"], swiftSettings: strict),
         // The shop's services on top of a RecordStore.
-        .target(name: "DrinkShop", dependencies: ["DrinkShopCore", "Airtable"], swiftSettings: strict),
+        .target(name: "DrinkShop", dependencies: ["DrinkShopCore", "Airtable", "PinHashing"], swiftSettings: strict),
         // A raw-mode line editor, history, display width and text tables. Knows nothing of drinks.
         .target(name: "LineEditor", swiftSettings: strict),
         // Command grammar, interpreter and rendering.

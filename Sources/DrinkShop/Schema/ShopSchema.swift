@@ -11,9 +11,9 @@ public enum ShopSchema {
     /// One record per pickup number claimed on a business day; see `PickupNumbers`.
     public static let ticketTable = "PickupTicket"
 
-    private static let money = JSONValue.object(["precision": 0])
+    static let money = JSONValue.object(["precision": 0])
     /// Airtable's metadata API wants an icon and a colour for every checkbox.
-    private static let checkbox: JSONValue = ["icon": "check", "color": "greenBright"]
+    static let checkbox: JSONValue = ["icon": "check", "color": "greenBright"]
 
     public static let drink = TableSpec(name: drinkTable, description: "The menu", fields: [
         FieldSpec(DrinkField.name, .singleLineText),
@@ -55,6 +55,10 @@ public enum ShopSchema {
     public static let user = TableSpec(name: userTable, description: "Staff and customers", fields: [
         FieldSpec(UserField.name, .singleLineText),
         .singleSelect(UserField.role.rawValue, UserRole.allCases.map(\.rawValue)),
+        .singleSelect(UserField.staffRole.rawValue, StaffRole.allCases.map(\.rawValue)),
+        FieldSpec(UserField.pinHash, .singleLineText, description: "PBKDF2-SHA256 hash of the PIN; never the PIN"),
+        FieldSpec(UserField.failedLogins, .number, options: money),
+        FieldSpec(UserField.lockedUntil, .dateTime, options: dateTimeOptions),
     ])
 
     public static let promotion = TableSpec(name: promotionTable, description: "Promotions and banners", fields: [
@@ -74,11 +78,11 @@ public enum ShopSchema {
         FieldSpec(TicketField.number, .number, options: money),
     ])
 
-    private static let dateTimeOptions: JSONValue = [
+    static let dateTimeOptions: JSONValue = [
         "timeZone": "client", "dateFormat": ["name": "iso", "format": "YYYY-MM-DD"],
         "timeFormat": ["name": "24hour", "format": "HH:mm"],
     ]
 
     /// Every table, in the order `setup` creates them.
-    public static let tables: [TableSpec] = [drink, order, user, promotion, ticket]
+    public static let tables: [TableSpec] = [drink, order, user, promotion, ticket] + tillTables
 }

@@ -1,0 +1,138 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+
+/// What the till knows of one order beyond its lines: adjustments used (code and count) and invoice details.
+public struct OrderExtra: Sendable, Equatable {
+    public var adjustments: [String: Int] = [:]
+    public var invoice: InvoiceDetails?
+
+    public init(adjustments: [String: Int] = [:], invoice: InvoiceDetails? = nil) {
+        self.adjustments = adjustments
+        self.invoice = invoice
+    }
+
+    /// `cup:2,bag:1`, codes sorted.
+    var adjustmentText: String { adjustments.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",") }
+
+    static func adjustments(from text: String) -> [String: Int] {
+        var result: [String: Int] = [:]
+        for item in text.split(separator: ",") {
+            let parts = item.split(separator: ":")
+            guard parts.count == 2, let count = Int(parts[1]) else { continue }
+            result[String(parts[0])] = count
+        }
+        return result
+    }
+}
+
+/// The `OrderTill` and `Adjustment` tables: the only code that knows their fields. Prices an order's bill.
+public struct OrderExtras: Sendable {
+    let store: any RecordStore
+
+    /// The counter's adjustments, as seeded.
+    public func adjustments() async throws(TillError) -> [Adjustment] {
+        let records: [Record]
+        do { records = try await store.allRecords(in: ShopSchema.adjustmentTable) } catch { throw .shop(.store(error)) }
+        var result: [Adjustment] = []
+        for record in records {
+            var cells = record.fields
+            for key in cells.keys where !AdjustmentRecord.keys.contains(key) { cells[key] = nil }
+            do { result.append(try AdjustmentRecord.adjustment(from: cells)) } catch {
+                throw .shop(.storedData("record \(record.id) in table Adjustment: \(error)"))
+            }
+        }
+        return result.sorted { $0.code < $1.code }
+    }
+
+    /// Writes the seeded adjustments (upsert on code).
+    func seed(_ adjustments: [Adjustment]) async throws(ShopError) {
+        guard !adjustments.isEmpty else { return }
+        do {
+            _ = try await store.upsertRecords(in: ShopSchema.adjustmentTable,
+                                              adjustments.map { UpsertRecord(fields: AdjustmentRecord.fields(of: $0)) },
+                                              mergeOn: [AdjustmentField.code.rawValue], replace: false,
+                                              options: WriteOptions(typecast: true))
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// The extra of one order (empty when the till has nothing on it).
+    public func extra(of orderRef: String) async throws(TillError) -> OrderExtra {
+        try await extras(formula: .field(OrderTillField.orderRef) == .text(orderRef))[orderRef] ?? OrderExtra()
+    }
+
+    /// Writes the extra of one order (upsert on orderRef).
+    func save(_ extra: OrderExtra, of stored: StoredOrder) async throws(TillError) {
+        let cells = Fields([
+            OrderTillField.orderRef: .string(stored.orderRef),
+            .businessDay: .string(stored.businessDay),
+            .adjustments: extra.adjustments.isEmpty ? .null : .string(extra.adjustmentText),
+            .invoiceKind: extra.invoice.map { .string($0.kindCode) } ?? .null,
+            .invoiceValue: extra.invoice.map { .string($0.value) } ?? .null,
+        ])
+        do {
+            _ = try await store.upsertRecords(in: ShopSchema.orderTillTable, [UpsertRecord(fields: cells)],
+                                              mergeOn: [OrderTillField.orderRef.rawValue], replace: false,
+                                              options: WriteOptions(typecast: true))
+        } catch {
+            throw .shop(.store(error))
+        }
+    }
+
+    /// The bill of one order.
+    public func charges(of stored: StoredOrder) async throws(TillError) -> OrderCharges {
+        let extra = try await extra(of: stored.orderRef)
+        return try Self.price(stored.order, extra: extra, adjustments: extra.adjustments.isEmpty ? [] : try await adjustments())
+    }
+
+    /// The bills of many orders, by orderRef, with two reads.
+    public func charges(of stored: [StoredOrder]) async throws(TillError) -> [String: OrderCharges] {
+        let days = Set(stored.map(\.businessDay)).sorted()
+        let extras = days.isEmpty ? [:] : try await extras(formula: .or(days.map { .field(OrderTillField.businessDay) == .text($0) }))
+        let known = extras.values.contains { !$0.adjustments.isEmpty } ? try await adjustments() : []
+        var result: [String: OrderCharges] = [:]
+        for order in stored {
+            result[order.orderRef] = try Self.price(order.order, extra: extras[order.orderRef] ?? OrderExtra(), adjustments: known)
+        }
+        return result
+    }
+
+    /// The extras of orders of these days, by orderRef.
+    public func extras(days: [String]) async throws(TillError) -> [String: OrderExtra] {
+        guard !days.isEmpty else { return [:] }
+        return try await extras(formula: .or(days.map { .field(OrderTillField.businessDay) == .text($0) }))
+    }
+
+    static func price(_ order: Order, extra: OrderExtra, adjustments: [Adjustment]) throws(TillError) -> OrderCharges {
+        var uses: [AdjustmentUse] = []
+        for (code, count) in extra.adjustments.sorted(by: { $0.key < $1.key }) {
+            guard let adjustment = adjustments.first(where: { $0.code == code }) else { continue }
+            uses.append(AdjustmentUse(adjustment, count: count))
+        }
+        do { return try OrderCharges.price(order, adjustments: uses) } catch { throw .charge(error) }
+    }
+
+    private func extras(formula: FormulaExpression) async throws(TillError) -> [String: OrderExtra] {
+        let records: [Record]
+        do {
+            records = try await store.allRecords(in: ShopSchema.orderTillTable,
+                                                 query: ListQuery(filterByFormula: formula.description))
+        } catch {
+            throw .shop(.store(error))
+        }
+        var result: [String: OrderExtra] = [:]
+        for record in records {
+            guard let ref = record.fields[OrderTillField.orderRef]?.stringValue else { continue }
+            var extra = OrderExtra()
+            extra.adjustments = OrderExtra.adjustments(from: record.fields[OrderTillField.adjustments]?.stringValue ?? "")
+            if let kind = record.fields[OrderTillField.invoiceKind]?.stringValue,
+               let value = record.fields[OrderTillField.invoiceValue]?.stringValue {
+                extra.invoice = try? InvoiceDetails(kindCode: kind, value: value)
+            }
+            result[ref] = extra
+        }
+        return result
+    }
+}
