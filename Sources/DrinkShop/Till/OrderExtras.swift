@@ -81,6 +81,28 @@ public struct OrderExtras: Sendable {
         }
     }
 
+    /// Applies adjustment codes with counts to an order (a count of 0 removes one), checked by pricing
+    /// the bill before anything is written.
+    /// - Returns: the order's new bill.
+    public func adjust(_ stored: StoredOrder, uses: [String: Int]) async throws(TillError) -> OrderCharges {
+        var extra = try await extra(of: stored.orderRef)
+        for (code, count) in uses { extra.adjustments[code] = count > 0 ? count : nil }
+        let known = try await adjustments()
+        for code in extra.adjustments.keys where !known.contains(where: { $0.code == code }) {
+            throw .refused("no adjustment \"\(code)\" is seeded")
+        }
+        let charges = try Self.price(stored.order, extra: extra, adjustments: known)
+        try await save(extra, of: stored)
+        return charges
+    }
+
+    /// Records (or with nil clears) an order's invoice details, already checked.
+    public func setInvoice(_ details: InvoiceDetails?, of stored: StoredOrder) async throws(TillError) {
+        var extra = try await extra(of: stored.orderRef)
+        extra.invoice = details
+        try await save(extra, of: stored)
+    }
+
     /// The bill of one order.
     public func charges(of stored: StoredOrder) async throws(TillError) -> OrderCharges {
         let extra = try await extra(of: stored.orderRef)

@@ -20,19 +20,32 @@ public final class ShopInterpreter {
     let confirm: (@Sendable (String) async -> Bool)?
     let instant: @Sendable () -> BannerRotator.Instant
     /// The staff member at the counter, once logged in.
-    public private(set) var staff: String?
+    public internal(set) var staff: String?
+    /// Their till role once logged in (with their PIN when they have one); see `ShopInterpreter+Till.swift`.
+    public internal(set) var staffRole: StaffRole?
+    /// Asks for a PIN without echoing it; nil where nobody can be asked (pipes, one-shot commands).
+    let readSecret: (@Sendable (String) async -> String?)?
+    /// The PIN a one-shot command brought in its environment (DRINKSHOP_PIN), for `defaultStaff`.
+    let environmentPIN: String?
+    /// A new PIN a one-shot `staff pin` brought (DRINKSHOP_NEW_PIN).
+    let environmentNewPIN: String?
     /// Who places orders when nobody has logged in (the OS user, or DRINKSHOP_STAFF).
     let defaultStaff: String
     var rotator: BannerRotator
 
     public init(shop: Shop, output: any ShopOutput, style: ColorPolicy = .plain, defaultStaff: String,
                 confirm: (@Sendable (String) async -> Bool)? = nil,
+                readSecret: (@Sendable (String) async -> String?)? = nil,
+                environmentPIN: String? = nil, environmentNewPIN: String? = nil,
                 instant: @escaping @Sendable () -> BannerRotator.Instant = { ContinuousClock.now }) {
         self.shop = shop
         self.output = output
         self.style = style
         self.defaultStaff = defaultStaff
         self.confirm = confirm
+        self.readSecret = readSecret
+        self.environmentPIN = environmentPIN
+        self.environmentNewPIN = environmentNewPIN
         self.instant = instant
         rotator = BannerRotator(banners: [], startingAt: instant())
     }
@@ -76,6 +89,8 @@ public final class ShopInterpreter {
             fail(error.description)
         } catch let error as CommandError {
             fail(error.description)
+        } catch let error as TillError {
+            fail(error.description)
         } catch {
             fail("\(error)")
         }
@@ -102,9 +117,7 @@ public final class ShopInterpreter {
             } else {
                 say("\(number) is now \(order.status.rawValue) (\(order.status.chineseLabel))\n")
             }
-        case .cancel(let number, let reason):
-            let stored = try await shop.orders.cancel(number, reason: reason)
-            say("\(number) cancelled: \(stored.order.cancelReason ?? "")\n")
+        case .cancel(let number, let reason): try await cancel(number, reason: reason)
         case .delete(let number, let confirmed): try await delete(number, confirmed: confirmed)
         case .seed(let path):
             let report = try await shop.seeder.seed(contentsOf: path)
@@ -112,13 +125,12 @@ public final class ShopInterpreter {
         case .banner(let move): try await showBanner(move)
         case .promos: try await showPromotions()
         case .report(let json): try await showReport(json: json)
-        case .login(let name):
-            let (user, isNew) = try await shop.staff.logIn(name: name)
-            staff = user.name
-            say("Hello, \(user.name)." + (isNew ? " (added to staff)" : "") + " Orders you place record your name.\n")
+        case .login(let name): try await logIn(name)
         case .logout:
             say(staff.map { "Goodbye, \($0).\n" } ?? "Nobody was logged in.\n")
             staff = nil
+            staffRole = nil
+        case .till(let command): try await runTill(command)
         case .help(let topic): say(try HelpView.text(topic: topic, style: style))
         case .quit: break
         }
@@ -152,7 +164,8 @@ public final class ShopInterpreter {
             return
         }
         let (orders, problems) = try await shop.orders.today()
-        say(OrderView.list(OrderView.select(orders, filter), filter: filter, day: shop.clock.today, style: style))
+        let money = await tillMoney(orders)
+        say(OrderView.list(OrderView.select(orders, filter), filter: filter, day: shop.clock.today, style: style, money: money))
         for problem in problems { warn(problem) }
     }
 
@@ -182,6 +195,7 @@ public final class ShopInterpreter {
         let report = DailyReport(day: shop.clock.today, orders: orders.map(\.order))
         say(json ? report.json + "\n" : ReportView.render(report, style: style))
         for problem in problems { warn(problem) }
+        if !json { await showTodaysTill() }
     }
 
     // MARK: - Outbox
