@@ -2,6 +2,7 @@ import Airtable
 import DrinkShop
 import DrinkShopCore
 import Foundation
+import PinHashing
 import LocalBase
 import Synchronization
 
@@ -25,12 +26,12 @@ struct ShopFixture {
     let base: LocalBase
     let shop: Shop
 
-    init(seeded: Bool = true, path: String? = nil) async throws {
+    init(seeded: Bool = true, path: String? = nil, pinHasher: PINHasher = .standard) async throws {
         let clock = TestClock()
         self.clock = clock
         let now: @Sendable () -> Date = { clock.now }
         base = try path.map { try LocalBase(path: $0, clock: now) } ?? LocalBase.inMemory(clock: now)
-        shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: now))
+        shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: now), pinHasher: pinHasher)
         try await shop.createMissingSchema()
         if seeded {
             _ = try await shop.seeder.seed(contentsOf: ShopFixture.seeds + "/menu.json")
