@@ -103,6 +103,18 @@ extension ShopInterpreter {
         say(TillView.payment(receipt, style: style))
     }
 
+    /// Deleting an order that holds money would lose it from the till: such an order is voided instead.
+    func refuseDeletingPaid(_ stored: StoredOrder) async throws {
+        guard !stored.isUnsent, let number = stored.number else { return }
+        let money = try await shop.till.money(of: stored)
+        guard money.paid - money.refunded <= 0 else {
+            throw TillError.refused("order \(number) holds $\(money.paid - money.refunded) paid; void it instead (cancel \(number) REASON refunds it)")
+        }
+        guard money.payments.isEmpty else {
+            throw TillError.refused("order \(number) has payments and refunds on record; it stays for the report")
+        }
+    }
+
     /// Cancels an order; a paid one is a void: it needs a manager (once PINs are set) and everything paid
     /// goes back by the method it came by, recorded with the reason. The one place the void's refund is made.
     func cancel(_ number: OrderNumber, reason: String?) async throws {

@@ -171,6 +171,7 @@ public final class ShopInterpreter {
 
     private func delete(_ number: OrderNumber, confirmed: Bool) async throws {
         let stored = try await shop.orders.find(number)
+        try await refuseDeletingPaid(stored)
         if !confirmed {
             guard let confirm else {
                 throw InterpreterError.deleteNeedsConfirmation(number)

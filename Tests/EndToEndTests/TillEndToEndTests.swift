@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// The till through the real binary, as staff use it from a shell and at the prompt.
+@Suite struct TillEndToEndTests {
+    @Test func aDayAtTheTillFromOrdersToTheExport() throws {
+        let shop = try Drinkshop()
+        let script = """
+            shift open 2000
+            order 熟成紅茶 M 無糖 去冰
+            order 白玉歐蕾 L 半糖 少冰 x2 for Amy
+            pay #1 cash 500
+            pay #2 jkopay 999
+            pay #2 card 50
+            orders
+            pay #2 悠遊卡
+            cancel #1 customer left
+            soldout 熟成紅茶
+            order 熟成紅茶 M 無糖 去冰
+            restock 熟成紅茶
+            price 熟成紅茶 M -3
+            close 2010
+            export --csv \(shop.directory)/day.csv
+            """
+        let result = try shop.run([], input: script)
+        #expect(result.stdout.contains("change $465 找零"))
+        #expect(result.stderr.contains("payment refused, nothing recorded"))
+        #expect(result.stderr.contains("only cash gives change"))
+        #expect(result.stdout.contains("Paid $50 of $105; $55 still due"))
+        #expect(result.stdout.contains("部分付款 paid 50, 55 due"))
+        #expect(result.stdout.contains("Paid in full ($105)"))
+        #expect(result.stdout.contains("Refund $35 by 現金 Cash"))
+        #expect(result.stdout.contains("熟成紅茶 is sold out"))
+        #expect(result.stderr.contains("sold out"))
+        #expect(result.stderr.contains("a price must be at least NT$1"))
+        // 2000 float + 35 cash − 35 refunded = 2000 expected; 2010 counted.
+        #expect(result.stdout.contains("expected $2000 · counted $2010 · over 10 (溢收 10)"))
+        #expect(result.stdout.contains("Till report (日結)"))
+        #expect(result.stdout.contains("customer left"))
+        let payments = try Data(contentsOf: URL(fileURLWithPath: shop.directory + "/day-payments.csv"))
+        #expect(Array(payments.prefix(3)) == [0xEF, 0xBB, 0xBF])
+        let text = String(decoding: payments.dropFirst(3), as: UTF8.self)
+        #expect(text.contains("refund,cash,-35"))
+        #expect(text.contains("payment,easyCard,55"))
+        let orders = String(decoding: try Data(contentsOf: URL(fileURLWithPath: shop.directory + "/day-orders.csv")), as: UTF8.self)
+        #expect(orders.contains("白玉歐蕾") || orders.contains("Amy"))
+
+        // The report again by date from a one-shot command, and as JSON.
+        let json = try shop.run(["report", "today", "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stdout.contains("\"voids\":[{\"pickupNumber\":1"))
+        // A paid order cannot be deleted; it is voided instead.
+        let deleted = try shop.run(["delete", "#2", "--yes"])
+        #expect(deleted.status == 1 && deleted.stderr.contains("void it instead"))
+    }
+
+    @Test func pinsGateManagerActionsAndNeverShow() throws {
+        let shop = try Drinkshop()
+        #expect(try shop.run(["order", "熟成紅茶", "M", "無糖", "去冰"]).status == 0)
+        // No PINs yet: everything works as before.
+        #expect(try shop.run(["soldout", "熟成紅茶"]).status == 0)
+        #expect(try shop.run(["staff", "add", "Amy", "manager"]).status == 0)
+        let noPIN = try shop.run(["staff", "pin", "Amy"])
+        #expect(noPIN.status == 1 && noPIN.stderr.contains("DRINKSHOP_PIN"))
+        let setPIN = try shop.run(["staff", "pin", "Amy"], environment: ["DRINKSHOP_NEW_PIN": "13579"])
+        #expect(setPIN.status == 0, "\(setPIN.stderr)")
+        // Now a manager action needs Amy's PIN.
+        let refused = try shop.run(["restock", "熟成紅茶"])
+        #expect(refused.status == 1 && refused.stderr.contains("DRINKSHOP_PIN"))
+        let wrong = try shop.run(["restock", "熟成紅茶"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "11111"])
+        #expect(wrong.status == 1 && wrong.stderr.lowercased().contains("wrong pin"))
+        let staffOnly = try shop.run(["restock", "熟成紅茶"], environment: ["DRINKSHOP_STAFF": "Ken", "DRINKSHOP_PIN": "13579"])
+        #expect(staffOnly.status == 1)
+        let right = try shop.run(["restock", "熟成紅茶"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"])
+        #expect(right.status == 0, "\(right.stderr)")
+        #expect(right.stdout.contains("back on sale"))
+        // Staff actions (a payment) still need someone logged in once PINs are on.
+        let pay = try shop.run(["pay", "#1", "cash", "35"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"])
+        #expect(pay.status == 0, "\(pay.stderr)")
+        // At the prompt without a terminal, login cannot ask for the PIN and says so.
+        let piped = try shop.run([], input: "login Amy\nsoldout 熟成紅茶\n")
+        #expect(piped.stderr.contains("Amy has a PIN"))
+        for output in [setPIN, refused, wrong, staffOnly, right, pay, piped] {
+            #expect(!output.stdout.contains("13579") && !output.stderr.contains("13579"))
+            #expect(!output.stdout.contains("11111") && !output.stderr.contains("11111"))
+        }
+    }
+}
