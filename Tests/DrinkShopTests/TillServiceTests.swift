@@ -4,6 +4,7 @@ import DrinkShopCore
 import Foundation
 import LocalBase
 import PinHashing
+import TestSupport
 import Testing
 
 @Suite struct TillServiceTests {
@@ -161,7 +162,7 @@ import Testing
             await #expect(throws: TillError.self) { try await fixture.shop.staff.verify(try PIN("0000"), for: "Amy", at: fixture.clock.now) }
         }
         // A restarted counter on the same file still refuses, even the right PIN, until the lock ends.
-        let restarted = Shop(store: fixture.base, clock: ShopClock(timeZone: TestClock.taipei, now: { fixture.clock.now }), pinHasher: hasher)
+        let restarted = Shop(store: fixture.base, clock: fixture.clock.shopClock, pinHasher: hasher)
         do {
             _ = try await restarted.staff.verify(try PIN("1357"), for: "Amy", at: fixture.clock.now)
             Issue.record("a locked account was let in")
@@ -182,7 +183,7 @@ import Testing
         user.fields = user.fields.filter { $0.name == "name" || $0.name == "role" }
         _ = try await old.createTable(user)
         _ = try await old.createRecord(in: "User", ["name": "Ken", "role": "staff"], options: WriteOptions())
-        let shop = Shop(store: old, clock: ShopClock(timeZone: TestClock.taipei, now: { fixture.clock.now }))
+        let shop = Shop(store: old, clock: fixture.clock.shopClock)
         let missing = try await shop.missingSchema()
         #expect(missing.contains("table TillPayment") && missing.contains("field User.pinHash (singleLineText)"))
         _ = try await shop.createMissingSchema()

@@ -3,7 +3,7 @@ import Testing
 
 /// The till through the real binary, as staff use it from a shell and at the prompt.
 @Suite struct TillEndToEndTests {
-    @Test func aDayAtTheTillFromOrdersToTheExport() throws {
+    @Test func aDayAtTheTillFromOrdersToTheExport() async throws {
         let shop = try Drinkshop()
         let script = """
             shift open 2000
@@ -22,7 +22,7 @@ import Testing
             close 2010
             export --csv \(shop.directory)/day.csv
             """
-        let result = try shop.run([], input: script)
+        let result = try await shop.run([], input: script)
         #expect(result.stdout.contains("change $465 找零"))
         #expect(result.stderr.contains("payment refused, nothing recorded"))
         #expect(result.stderr.contains("only cash gives change"))
@@ -46,39 +46,39 @@ import Testing
         #expect(orders.contains("白玉歐蕾") || orders.contains("Amy"))
 
         // The report again by date from a one-shot command, and as JSON.
-        let json = try shop.run(["report", "today", "--json"])
+        let json = try await shop.run(["report", "today", "--json"])
         #expect(json.status == 0, "\(json.stderr)")
         #expect(json.stdout.contains("\"voids\":[{\"pickupNumber\":1"))
         // A paid order cannot be deleted; it is voided instead.
-        let deleted = try shop.run(["delete", "#2", "--yes"])
+        let deleted = try await shop.run(["delete", "#2", "--yes"])
         #expect(deleted.status == 1 && deleted.stderr.contains("void it instead"))
     }
 
-    @Test func pinsGateManagerActionsAndNeverShow() throws {
+    @Test func pinsGateManagerActionsAndNeverShow() async throws {
         let shop = try Drinkshop()
-        #expect(try shop.run(["order", "熟成紅茶", "M", "無糖", "去冰"]).status == 0)
+        #expect(try await shop.run(["order", "熟成紅茶", "M", "無糖", "去冰"]).status == 0)
         // No PINs yet: everything works as before.
-        #expect(try shop.run(["soldout", "熟成紅茶"]).status == 0)
-        #expect(try shop.run(["staff", "add", "Amy", "manager"]).status == 0)
-        let noPIN = try shop.run(["staff", "pin", "Amy"])
+        #expect(try await shop.run(["soldout", "熟成紅茶"]).status == 0)
+        #expect(try await shop.run(["staff", "add", "Amy", "manager"]).status == 0)
+        let noPIN = try await shop.run(["staff", "pin", "Amy"])
         #expect(noPIN.status == 1 && noPIN.stderr.contains("DRINKSHOP_PIN"))
-        let setPIN = try shop.run(["staff", "pin", "Amy"], environment: ["DRINKSHOP_NEW_PIN": "13579"])
+        let setPIN = try await shop.run(["staff", "pin", "Amy"], environment: ["DRINKSHOP_NEW_PIN": "13579"])
         #expect(setPIN.status == 0, "\(setPIN.stderr)")
         // Now a manager action needs Amy's PIN.
-        let refused = try shop.run(["restock", "熟成紅茶"])
+        let refused = try await shop.run(["restock", "熟成紅茶"])
         #expect(refused.status == 1 && refused.stderr.contains("DRINKSHOP_PIN"))
-        let wrong = try shop.run(["restock", "熟成紅茶"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "11111"])
+        let wrong = try await shop.run(["restock", "熟成紅茶"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "11111"])
         #expect(wrong.status == 1 && wrong.stderr.lowercased().contains("wrong pin"))
-        let staffOnly = try shop.run(["restock", "熟成紅茶"], environment: ["DRINKSHOP_STAFF": "Ken", "DRINKSHOP_PIN": "13579"])
+        let staffOnly = try await shop.run(["restock", "熟成紅茶"], environment: ["DRINKSHOP_STAFF": "Ken", "DRINKSHOP_PIN": "13579"])
         #expect(staffOnly.status == 1)
-        let right = try shop.run(["restock", "熟成紅茶"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"])
+        let right = try await shop.run(["restock", "熟成紅茶"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"])
         #expect(right.status == 0, "\(right.stderr)")
         #expect(right.stdout.contains("back on sale"))
         // Staff actions (a payment) still need someone logged in once PINs are on.
-        let pay = try shop.run(["pay", "#1", "cash", "35"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"])
+        let pay = try await shop.run(["pay", "#1", "cash", "35"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"])
         #expect(pay.status == 0, "\(pay.stderr)")
         // At the prompt without a terminal, login cannot ask for the PIN and says so.
-        let piped = try shop.run([], input: "login Amy\nsoldout 熟成紅茶\n")
+        let piped = try await shop.run([], input: "login Amy\nsoldout 熟成紅茶\n")
         #expect(piped.stderr.contains("Amy has a PIN"))
         for output in [setPIN, refused, wrong, staffOnly, right, pay, piped] {
             #expect(!output.stdout.contains("13579") && !output.stderr.contains("13579"))
