@@ -20,6 +20,8 @@ public enum MemberField: String, ShopField {
 /// adjustments), one record per order keyed by the order's `orderRef`.
 public enum OrderTillField: String, ShopField {
     case orderRef, businessDay, member, freeCups, stampsRedeemed, stampsAdded, invoiceKind, invoiceValue, adjustments
+    /// The reward size of the free cups (the stamp card's when redeemed) and the pass used: `月卡|percentOff:10`.
+    case rewardSize, pass
 }
 
 /// `Adjustment`: the counter's everyday adjustments (環保杯, 塑膠袋, 員工價), seeded like promotions.
@@ -81,6 +83,8 @@ extension ShopSchema {
         FieldSpec(OrderTillField.invoiceKind, .singleLineText),
         FieldSpec(OrderTillField.invoiceValue, .singleLineText),
         FieldSpec(OrderTillField.adjustments, .singleLineText, description: "code:count, comma-separated"),
+        .singleSelect(OrderTillField.rewardSize.rawValue, CupSize.allCases.map(\.rawValue)),
+        FieldSpec(OrderTillField.pass, .singleLineText, description: "name|percentOff:N or name|perCupOff:N"),
     ])
 
     public static let adjustment = TableSpec(name: adjustmentTable, description: "Counter adjustments", fields: [

@@ -6,6 +6,20 @@ import Foundation
 public struct OrderExtra: Sendable, Equatable {
     public var adjustments: [String: Int] = [:]
     public var invoice: InvoiceDetails?
+    /// The member the order is for, the free cups redeemed (of `rewardSize`), the stamps they cost and
+    /// the stamps the order earned; the pass used and its benefit.
+    public var member: MobileNumber?
+    public var freeCups = 0
+    public var rewardSize: CupSize?
+    public var stampsRedeemed = 0
+    public var stampsAdded = 0
+    public var pass: (name: String, benefit: PassBenefit)?
+
+    public static func == (a: OrderExtra, b: OrderExtra) -> Bool {
+        a.adjustments == b.adjustments && a.invoice == b.invoice && a.member == b.member && a.freeCups == b.freeCups
+            && a.rewardSize == b.rewardSize && a.stampsRedeemed == b.stampsRedeemed && a.stampsAdded == b.stampsAdded
+            && a.pass?.name == b.pass?.name && a.pass?.benefit == b.pass?.benefit
+    }
 
     public init(adjustments: [String: Int] = [:], invoice: InvoiceDetails? = nil) {
         self.adjustments = adjustments
@@ -71,6 +85,10 @@ public struct OrderExtras: Sendable {
             .adjustments: extra.adjustments.isEmpty ? .null : .string(extra.adjustmentText),
             .invoiceKind: extra.invoice.map { .string($0.kindCode) } ?? .null,
             .invoiceValue: extra.invoice.map { .string($0.value) } ?? .null,
+            .member: extra.member.map { .string($0.digits) } ?? .null,
+            .freeCups: .int(extra.freeCups), .stampsRedeemed: .int(extra.stampsRedeemed), .stampsAdded: .int(extra.stampsAdded),
+            .rewardSize: extra.rewardSize.map { .string($0.rawValue) } ?? .null,
+            .pass: extra.pass.map { .string("\($0.name)|\(MemberRecords.text(of: $0.benefit))") } ?? .null,
         ])
         do {
             _ = try await store.upsertRecords(in: ShopSchema.orderTillTable, [UpsertRecord(fields: cells)],
@@ -133,7 +151,20 @@ public struct OrderExtras: Sendable {
             guard let adjustment = adjustments.first(where: { $0.code == code }) else { continue }
             uses.append(AdjustmentUse(adjustment, count: count))
         }
-        do { return try OrderCharges.price(order, adjustments: uses) } catch { throw .charge(error) }
+        var member: MemberBenefits?
+        if extra.freeCups > 0 || extra.pass != nil {
+            do {
+                let policy = try extra.rewardSize.map { (size) throws(MemberError) in try StampPolicy(stampsPerReward: 2, rewardSize: size) }
+                // The pass was checked when it was applied; the bill is priced as of the order.
+                let pass = try extra.pass.map { (used) throws(MemberError) in
+                    try MemberPass(name: used.name, expiresAt: order.createdAt.addingTimeInterval(1), benefit: used.benefit)
+                }
+                member = try MemberBenefits(freeCups: extra.freeCups, stampPolicy: policy, pass: pass, at: order.createdAt)
+            } catch {
+                throw .member(error)
+            }
+        }
+        do { return try OrderCharges.price(order, adjustments: uses, member: member) } catch { throw .charge(error) }
     }
 
     private func extras(formula: FormulaExpression) async throws(TillError) -> [String: OrderExtra] {
@@ -152,6 +183,16 @@ public struct OrderExtras: Sendable {
             if let kind = record.fields[OrderTillField.invoiceKind]?.stringValue,
                let value = record.fields[OrderTillField.invoiceValue]?.stringValue {
                 extra.invoice = try? InvoiceDetails(kindCode: kind, value: value)
+            }
+            let cells = record.fields
+            extra.member = cells[OrderTillField.member]?.stringValue.flatMap { try? MobileNumber(parsing: $0) }
+            extra.freeCups = cells[OrderTillField.freeCups]?.intValue ?? 0
+            extra.stampsRedeemed = cells[OrderTillField.stampsRedeemed]?.intValue ?? 0
+            extra.stampsAdded = cells[OrderTillField.stampsAdded]?.intValue ?? 0
+            extra.rewardSize = cells[OrderTillField.rewardSize]?.stringValue.flatMap(CupSize.init(rawValue:))
+            if let text = cells[OrderTillField.pass]?.stringValue, let bar = text.firstIndex(of: "|"),
+               let benefit = MemberRecords.benefit(from: String(text[text.index(after: bar)...])) {
+                extra.pass = (String(text[..<bar]), benefit)
             }
             result[ref] = extra
         }

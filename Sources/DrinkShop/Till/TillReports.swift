@@ -53,7 +53,9 @@ extension Till {
         let extra = try await extras.extras(days: days)
         return stored.compactMap { order in
             guard let bill = bills[order.orderRef], let paid = money[order.orderRef] else { return nil }
-            return TillOrder(order: order.order, charges: bill, money: paid, invoice: extra[order.orderRef]?.invoice)
+            let till = extra[order.orderRef]
+            return TillOrder(order: order.order, charges: bill, money: paid, member: till?.member,
+                             stampsRedeemed: till?.stampsRedeemed ?? 0, invoice: till?.invoice)
         }.sorted { ($0.order.createdAt, $0.order.pickupNumber) < ($1.order.createdAt, $1.order.pickupNumber) }
     }
 
