@@ -9,7 +9,9 @@ import PinHashing
 /// - `orders`: the order desk (place, list, edit, advance, cancel, delete, send the unsent);
 /// - `seeder`: seed files into Drink and Promotion;
 /// - `staff`: who may work at the counter;
-/// - `delivery`: whether work goes to the store now or waits in the outbox.
+/// - `delivery`: whether work goes to the store now or waits in the outbox;
+/// - `audit`: the audit trail (cancels, voids, deletes, edits, setting changes);
+/// - `settings`: the time zone and business-day start every counter shares.
 /// Storage is reached only through the record API, each table through the one type that knows its fields.
 public final class Shop: Sendable {
     public let clock: ShopClock
@@ -18,9 +20,13 @@ public final class Shop: Sendable {
     public let orders: OrderDesk
     public let seeder: Seeder
     public let staff: StaffDirectory
+    /// The audit trail: who cancelled, voided, deleted or edited what, and why.
+    public let audit: AuditTrail
+    /// The settings every counter shares (time zone, business-day start); `adopt` them on opening.
+    public let settings: ShopSettings
     /// Payments and refunds.
     public let till: Till
-    /// Adjustments and invoice details on orders; orders' bills.
+    /// Adjustments, invoice details and members on orders; orders' bills.
     public let extras: OrderExtras
     /// Sold out, restock, prices.
     public let menuControl: MenuControl
@@ -41,6 +47,8 @@ public final class Shop: Sendable {
         orders = OrderDesk(store: store, clock: clock, catalog: catalog, delivery: delivery, makeOrderRef: makeOrderRef)
         seeder = Seeder(store: store, catalog: catalog)
         staff = StaffDirectory(store: store, hasher: pinHasher)
+        audit = AuditTrail(store: store, clock: clock)
+        settings = ShopSettings(store: store, clock: clock, audit: audit)
         extras = OrderExtras(store: store)
         till = Till(store: store, orders: orders, extras: extras, clock: clock)
         menuControl = MenuControl(store: store, catalog: catalog)

@@ -1,21 +1,37 @@
+import DrinkShopCore
 import Foundation
+import Synchronization
 
-/// The shop's sense of time: the current moment and the time zone its business day is counted in.
-/// Injected so tests can stand at any moment of any day.
+/// The shop's sense of time: the current moment, the time zone its business day is counted in, and
+/// the time of day the business day starts. Injected so tests can stand at any moment of any day.
+///
+/// The zone and the day's start are shared by every copy of a clock (the services each hold one), so
+/// when `ShopSettings` reads the store's settings, one `adopt` changes them for the whole shop.
 public struct ShopClock: Sendable {
     public var now: @Sendable () -> Date
-    public var timeZone: TimeZone
+    private let rule: Mutex<DayRule>.Shared
 
-    public init(timeZone: TimeZone = .current, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(timeZone: TimeZone = .current, dayStart: BusinessDayStart = .midnight,
+                now: @escaping @Sendable () -> Date = Date.init) {
         self.now = now
-        self.timeZone = timeZone
+        rule = .init(DayRule(timeZone: timeZone, dayStart: dayStart))
     }
 
-    /// The business day of `date`: `YYYY-MM-DD` in the shop's time zone.
+    /// The time zone business days are counted in.
+    public var timeZone: TimeZone { rule.value.timeZone }
+    /// When a business day starts.
+    public var dayStart: BusinessDayStart { rule.value.dayStart }
+
+    /// Counts business days in `timeZone` from `dayStart` from now on, for every copy of this clock.
+    public func adopt(timeZone: TimeZone, dayStart: BusinessDayStart) {
+        rule.value = DayRule(timeZone: timeZone, dayStart: dayStart)
+    }
+
+    /// The business day of `date`: `YYYY-MM-DD` of the calendar day it falls in once the day's start is
+    /// taken as midnight (with a 05:00 start, 02:00 on the 2nd belongs to the 1st).
     public func businessDay(of date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        let rule = rule.value
+        let parts = rule.calendar.dateComponents([.year, .month, .day], from: date.addingTimeInterval(-rule.offset))
         let pad = { (value: Int?, width: Int) -> String in
             let text = String(value ?? 0)
             return String(repeating: "0", count: max(0, width - text.count)) + text
@@ -28,10 +44,61 @@ public struct ShopClock: Sendable {
 
     /// The first instant of the business day containing `date`, and of the next one.
     public func dayBounds(of date: Date) -> (start: Date, end: Date) {
+        let rule = rule.value
+        let midnight = rule.calendar.startOfDay(for: date.addingTimeInterval(-rule.offset))
+        let next = rule.calendar.date(byAdding: .day, value: 1, to: midnight) ?? midnight.addingTimeInterval(86_400)
+        return (midnight.addingTimeInterval(rule.offset), next.addingTimeInterval(rule.offset))
+    }
+
+    /// The bounds of the business day named `YYYY-MM-DD`, or nil when `day` is not such a date.
+    public func dayBounds(ofDay day: String) -> (start: Date, end: Date)? {
+        let parts = day.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let dayOfMonth = Int(parts[2]),
+              (1...12).contains(month), (1...31).contains(dayOfMonth)
+        else { return nil }
+        let rule = rule.value
+        let components = DateComponents(year: year, month: month, day: dayOfMonth, hour: 12)
+        guard let noon = rule.calendar.date(from: components),
+              rule.calendar.component(.day, from: noon) == dayOfMonth
+        else { return nil }
+        return dayBounds(of: rule.calendar.startOfDay(for: noon).addingTimeInterval(rule.offset))
+    }
+
+    /// The business day `days` after `day` (negative: before), or nil when `day` is not a date.
+    public func day(_ day: String, plus days: Int) -> String? {
+        guard let bounds = dayBounds(ofDay: day) else { return nil }
+        let rule = rule.value
+        guard let moved = rule.calendar.date(byAdding: .day, value: days, to: bounds.start) else { return nil }
+        return businessDay(of: moved.addingTimeInterval(60))
+    }
+}
+
+/// The zone and day start a clock counts business days by.
+struct DayRule: Sendable {
+    let timeZone: TimeZone
+    let dayStart: BusinessDayStart
+    let calendar: Calendar
+
+    init(timeZone: TimeZone, dayStart: BusinessDayStart) {
+        self.timeZone = timeZone
+        self.dayStart = dayStart
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let start = calendar.startOfDay(for: date)
-        let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
-        return (start, end)
+        self.calendar = calendar
+    }
+
+    var offset: TimeInterval { TimeInterval(dayStart.minutes * 60) }
+}
+
+extension Mutex where Value: Sendable {
+    /// A mutex shared by reference, so copies of a value type see one state.
+    final class Shared: Sendable {
+        private let mutex: Mutex<Value>
+        init(_ value: Value) { mutex = Mutex(value) }
+        var value: Value {
+            get { mutex.withLock { $0 } }
+            set { mutex.withLock { $0 = newValue } }
+        }
     }
 }

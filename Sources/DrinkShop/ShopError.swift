@@ -36,6 +36,8 @@ public enum ShopError: Error, Sendable, CustomStringConvertible {
     case pickupNumbersExhausted(attempts: Int)
     /// The store lacks tables or fields the shop needs.
     case missingSchema([String])
+    /// A shared setting (time zone, business-day start) cannot be used.
+    case setting(SettingError)
 
     public var description: String {
         switch self {
@@ -58,6 +60,7 @@ public enum ShopError: Error, Sendable, CustomStringConvertible {
         case .notStaff(let name, let role): return "\(name) is a \(role.rawValue), not staff"
         case .pickupNumbersExhausted(let attempts):
             return "could not claim a pickup number after \(attempts) tries; is another counter claiming numbers in a loop?"
+        case .setting(let error): return error.description
         case .missingSchema(let missing):
             return "the base lacks what the shop needs: " + missing.joined(separator: "; ")
                 + " (run `drinkshop setup`)"

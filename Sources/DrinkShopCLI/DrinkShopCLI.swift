@@ -77,6 +77,14 @@ enum DrinkShopCLI {
     /// The REPL when no command is given, otherwise the one command.
     private static func runShop(_ shop: Shop, invocation: Invocation, storeDescription: String,
                                 environment: [String: String]) async -> Int32 {
+        // The time zone and business-day start every counter shares (DRINKSHOP_TIME_ZONE and
+        // DRINKSHOP_DAY_STARTS are written to the store's settings when set).
+        do {
+            for note in try await shop.settings.adopt(environment: environment).notes { printError("Note: \(note)") }
+        } catch {
+            printError("drinkshop: \(error); nothing was changed")
+            return 2
+        }
         let output = StandardOutput()
         let interactive = TerminalDevice.isTerminal(0)
         // --color and --no-color override what the terminal and NO_COLOR say.

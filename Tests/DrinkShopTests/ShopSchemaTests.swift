@@ -10,6 +10,8 @@ import Testing
         #expect(ShopSchema.user.fields.map(\.name) == UserField.allCases.map(\.rawValue))
         #expect(ShopSchema.promotion.fields.map(\.name) == PromotionField.allCases.map(\.rawValue))
         #expect(ShopSchema.ticket.fields.map(\.name) == TicketField.allCases.map(\.rawValue))
+        #expect(ShopSchema.audit.fields.map(\.name) == AuditField.allCases.map(\.rawValue))
+        #expect(ShopSchema.setting.fields.map(\.name) == SettingField.allCases.map(\.rawValue))
     }
 
     @Test func theKebukeAppsFieldNamesStayAsTheAppWritesThem() {

@@ -38,6 +38,16 @@ public enum TicketField: String, ShopField {
     case key, businessDay, number
 }
 
+/// `AuditLog`: one record per entry of the audit trail (who did what to what, when); see `AuditTrail`.
+public enum AuditField: String, ShopField {
+    case at, by, action, subject, detail, businessDay
+}
+
+/// `Setting`: the store's settings every counter shares, one record per key; see `ShopSettings`.
+public enum SettingField: String, ShopField {
+    case key, value
+}
+
 extension Dictionary where Key == String, Value == JSONValue {
     /// The cell of a shop field.
     subscript<Field: ShopField>(_ field: Field) -> JSONValue? {

@@ -11,6 +11,11 @@ public enum ShopSchema {
     /// One record per pickup number claimed on a business day; see `PickupNumbers`.
     public static let ticketTable = "PickupTicket"
 
+    /// The audit trail: cancels, voids, deletes, edits, menu and setting changes; see `AuditTrail`.
+    public static let auditTable = "AuditLog"
+    /// The store's shared settings (time zone, business-day start); see `ShopSettings`.
+    public static let settingTable = "Setting"
+
     static let money = JSONValue.object(["precision": 0])
     /// Airtable's metadata API wants an icon and a colour for every checkbox.
     static let checkbox: JSONValue = ["icon": "check", "color": "greenBright"]
@@ -78,11 +83,31 @@ public enum ShopSchema {
         FieldSpec(TicketField.number, .number, options: money),
     ])
 
+    public static let audit = TableSpec(name: auditTable, description: "Who did what to what, and when", fields: [
+        FieldSpec(AuditField.at, .dateTime, options: instantOptions),
+        FieldSpec(AuditField.by, .singleLineText, description: "Who did it"),
+        FieldSpec(AuditField.action, .singleLineText, description: "cancelOrder, void, deleteOrder, editOrder, …"),
+        FieldSpec(AuditField.subject, .singleLineText, description: "What it was done to: #12, a drink, a setting"),
+        FieldSpec(AuditField.detail, .multilineText, description: "What changed, or the reason"),
+        FieldSpec(AuditField.businessDay, .singleLineText, description: "YYYY-MM-DD in the shop's time zone"),
+    ])
+
+    public static let setting = TableSpec(name: settingTable, description: "Settings every counter shares", fields: [
+        FieldSpec(SettingField.key, .singleLineText, description: "timeZone, dayStarts"),
+        FieldSpec(SettingField.value, .singleLineText),
+    ])
+
+    /// Instants to the second, in UTC.
+    private static let instantOptions: JSONValue = [
+        "timeZone": "utc", "dateFormat": ["name": "iso", "format": "YYYY-MM-DD"],
+        "timeFormat": ["name": "24hour", "format": "HH:mm"],
+    ]
+
     static let dateTimeOptions: JSONValue = [
         "timeZone": "client", "dateFormat": ["name": "iso", "format": "YYYY-MM-DD"],
         "timeFormat": ["name": "24hour", "format": "HH:mm"],
     ]
 
     /// Every table, in the order `setup` creates them.
-    public static let tables: [TableSpec] = [drink, order, user, promotion, ticket] + tillTables
+    public static let tables: [TableSpec] = [drink, order, user, promotion, ticket, audit, setting] + tillTables
 }

@@ -27,12 +27,16 @@ public enum StaffRole: String, CaseIterable, Sendable, Hashable, Comparable {
 public enum ShopAction: String, CaseIterable, Sendable, Hashable {
     case placeOrder, editOrder, cancelOrder, takePayment, redeemStamps, sellPass
     case void, changePrice, soldOut, restock, closeDay, openShift, staffChanges, managerAdjustment
+    /// Deleting an order nobody has started making (a placed order); later ones are voided.
+    case deleteOrder
+    /// Changing a setting every counter shares (time zone, business-day start).
+    case changeSetting
 
     /// Whether the action needs a manager once PINs are set.
     public var needsManager: Bool {
         switch self {
-        case .void, .changePrice, .soldOut, .restock, .closeDay, .staffChanges, .managerAdjustment: true
-        case .placeOrder, .editOrder, .cancelOrder, .takePayment, .redeemStamps, .sellPass, .openShift: false
+        case .void, .changePrice, .soldOut, .restock, .closeDay, .staffChanges, .managerAdjustment, .changeSetting: true
+        case .placeOrder, .editOrder, .cancelOrder, .takePayment, .redeemStamps, .sellPass, .openShift, .deleteOrder: false
         }
     }
 }

@@ -273,12 +273,24 @@ extension ShopInterpreter {
 
     // MARK: - Audit
 
-    /// Records an audited action (the audit trail service lands with phase2-10; until then, nothing).
+    /// Records an audited action in the shop's audit trail.
     func audit(_ action: ShopAction, by who: String, subject: String, detail: String) async {
         await record(AuditEntry(at: shop.clock.now(), by: who, action: action, subject: subject, detail: detail))
     }
 
-    func record(_ entry: AuditEntry) async {}
+    /// Writes `entry` to the audit trail. The change itself is already made, so a trail that cannot be
+    /// written is said loudly rather than undoing it.
+    func record(_ entry: AuditEntry) async {
+        do { try await shop.audit.record(entry) } catch {
+            warn("the audit trail could not record \(entry.action.rawValue) \(entry.subject): \(error)")
+        }
+    }
 
-    func auditEntries(_ period: Till.Period) async -> [AuditEntry] { [] }
+    /// The audit trail of a report's period (none, with a warning, when it cannot be read).
+    func auditEntries(_ period: Till.Period) async -> [AuditEntry] {
+        do { return try await shop.audit.entries(fromDay: period.from, throughDay: period.to) } catch {
+            warn("the audit trail could not be read: \(error)")
+            return []
+        }
+    }
 }

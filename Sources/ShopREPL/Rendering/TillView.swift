@@ -78,7 +78,7 @@ enum TillView {
         section("Drawer", ["Closed by", "Float", "Expected", "Counted", "Over/short"], counts.map {
             [$0.closedBy, "\($0.shift.float)", "\($0.expected)", "\($0.counted)", "\($0.summary) \($0.chineseSummary)"]
         })
-        section("Menu and staff changes", ["By", "Action", "What", "Detail"], report.menuChanges.map {
+        section("Audit trail (menu, staff, voids, closing)", ["By", "Action", "What", "Detail"], report.menuChanges.map {
             [$0.by, $0.action.rawValue, $0.subject, $0.detail]
         })
         return out

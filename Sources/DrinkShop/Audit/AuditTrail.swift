@@ -1,0 +1,93 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+
+/// The audit trail: every cancel, void, delete and edit of an order (and menu and setting changes),
+/// who did it, when, to what and why, kept in the `AuditLog` table. Entries are only ever added.
+///
+/// `AuditRecords` below is the only code that knows the table's fields.
+public struct AuditTrail: Sendable {
+    private let records: AuditRecords
+
+    init(store: any RecordStore, clock: ShopClock) {
+        records = AuditRecords(store: store, clock: clock)
+    }
+
+    /// Adds `entry` to the trail.
+    public func record(_ entry: AuditEntry) async throws(ShopError) {
+        try await records.add([entry])
+    }
+
+    /// Adds several entries in one write (in batches of ten on a remote store).
+    public func record(_ entries: [AuditEntry]) async throws(ShopError) {
+        guard !entries.isEmpty else { return }
+        try await records.add(entries)
+    }
+
+    /// The entries with `start <= at < end`, oldest first.
+    public func entries(from start: Date, to end: Date) async throws(ShopError) -> [AuditEntry] {
+        try await records.list(from: start, to: end)
+    }
+
+    /// The entries of the business days `first` through `last` (`YYYY-MM-DD`), oldest first.
+    public func entries(fromDay first: String, throughDay last: String) async throws(ShopError) -> [AuditEntry] {
+        try await records.list(fromDay: first, throughDay: last)
+    }
+}
+
+/// `AuditLog`: the only code that knows its fields.
+struct AuditRecords: Sendable {
+    let store: any RecordStore
+    let clock: ShopClock
+
+    func add(_ entries: [AuditEntry]) async throws(ShopError) {
+        let fields = entries.map { entry in
+            Fields([AuditField.at: .string(AirtableTimestamp.format(entry.at)), .by: .string(entry.by),
+                    .action: .string(entry.action.rawValue), .subject: .string(entry.subject),
+                    .detail: .string(entry.detail), .businessDay: .string(clock.businessDay(of: entry.at))])
+        }
+        do {
+            _ = try await store.createRecords(in: ShopSchema.auditTable, fields, options: WriteOptions(typecast: true))
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    func list(from start: Date, to end: Date) async throws(ShopError) -> [AuditEntry] {
+        let at = FormulaExpression.field(AuditField.at)
+        let formula = FormulaExpression.and([
+            .not(.call("IS_BEFORE", [at, .date(start)])),
+            .call("IS_BEFORE", [at, .date(end)]),
+        ])
+        return try await list(formula)
+    }
+
+    func list(fromDay first: String, throughDay last: String) async throws(ShopError) -> [AuditEntry] {
+        let day = FormulaExpression.field(AuditField.businessDay)
+        let formula: FormulaExpression = first == last ? day == .text(first) : .and([day >= .text(first), day <= .text(last)])
+        return try await list(formula)
+    }
+
+    private func list(_ formula: FormulaExpression) async throws(ShopError) -> [AuditEntry] {
+        let found: [Record]
+        do {
+            found = try await store.allRecords(in: ShopSchema.auditTable, query: ListQuery(
+                filterByFormula: formula.description,
+                sort: [SortKey(field: AuditField.at.rawValue, direction: .ascending)]))
+        } catch {
+            throw .store(error)
+        }
+        // An action a newer version wrote and this one does not know is kept, its name put before the
+        // detail, rather than hidden.
+        return found.compactMap { record in
+            let fields = record.fields
+            guard let atText = fields[AuditField.at]?.stringValue, let at = AirtableTimestamp.parse(atText) else { return nil }
+            let actionName = fields[AuditField.action]?.stringValue ?? ""
+            var detail = fields[AuditField.detail]?.stringValue ?? ""
+            let action = ShopAction(rawValue: actionName) ?? .staffChanges
+            if ShopAction(rawValue: actionName) == nil { detail = "\(actionName): \(detail)" }
+            return AuditEntry(at: at, by: fields[AuditField.by]?.stringValue ?? "",
+                              action: action, subject: fields[AuditField.subject]?.stringValue ?? "", detail: detail)
+        }.sorted { $0.at < $1.at }
+    }
+}

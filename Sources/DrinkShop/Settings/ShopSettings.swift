@@ -1,0 +1,193 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+
+/// The settings every counter of a shop shares, kept in the store's `Setting` table (key, value) so
+/// counters cannot disagree: the shop's time zone (`timeZone`, an IANA name such as `Asia/Taipei`) and
+/// the time of day its business day starts (`dayStarts`, `05:00`).
+///
+/// How a counter arrives at them (`adopt(environment:…)`, once when it opens the store):
+/// - `DRINKSHOP_TIME_ZONE` / `DRINKSHOP_DAY_STARTS`, when set, are written to the store (if they differ
+///   from what it holds, with an audit entry) and so become every counter's setting;
+/// - otherwise the store's value is used;
+/// - a store without a time zone gets the opening machine's zone written to it (so the first counter
+///   fixes it for all that come after); a store without a day start counts from midnight.
+/// The clock of the shop (every service's copy) then counts business days by them.
+public struct ShopSettings: Sendable {
+    public static let timeZoneKey = "timeZone"
+    public static let dayStartsKey = "dayStarts"
+    public static let timeZoneVariable = "DRINKSHOP_TIME_ZONE"
+    public static let dayStartsVariable = "DRINKSHOP_DAY_STARTS"
+
+    private let records: SettingRecords
+    private let clock: ShopClock
+    private let audit: AuditTrail
+
+    init(store: any RecordStore, clock: ShopClock, audit: AuditTrail) {
+        records = SettingRecords(store: store)
+        self.clock = clock
+        self.audit = audit
+    }
+
+    /// The time zone the shop counts business days in (the clock's, after `adopt`).
+    public var timeZone: TimeZone { clock.timeZone }
+    /// When the shop's business day starts (the clock's, after `adopt`).
+    public var dayStart: BusinessDayStart { clock.dayStart }
+
+    /// Every setting the store holds, by key.
+    public func stored() async throws(ShopError) -> [String: String] {
+        try await records.all()
+    }
+
+    /// Sets the shop's time zone in the store, for every counter, and on this counter's clock at once.
+    public func setTimeZone(_ zone: TimeZone, by staff: String) async throws(ShopError) {
+        let before = try await records.all()[Self.timeZoneKey]
+        try await write([Self.timeZoneKey: zone.identifier], before: [Self.timeZoneKey: before], by: staff)
+        clock.adopt(timeZone: zone, dayStart: clock.dayStart)
+    }
+
+    /// Sets when the business day starts, for every counter, and on this counter's clock at once.
+    public func setDayStart(_ start: BusinessDayStart, by staff: String) async throws(ShopError) {
+        let before = try await records.all()[Self.dayStartsKey]
+        try await write([Self.dayStartsKey: start.description], before: [Self.dayStartsKey: before], by: staff)
+        clock.adopt(timeZone: clock.timeZone, dayStart: start)
+    }
+
+    /// Reads the store's settings, applies the environment's overrides (writing them to the store) and
+    /// sets the shop's clock by the result. See the type's documentation for the order of precedence.
+    /// - Parameter machineTimeZone: this machine's zone, written to a store that has none yet.
+    /// - Throws: `ShopError.setting` when a variable's value cannot be read; nothing is written then.
+    ///   A store that cannot be read or written is not an error: the counter then goes by the variables
+    ///   and its machine, and `AdoptedSettings.notes` says so.
+    @discardableResult
+    public func adopt(environment: [String: String], machineTimeZone: TimeZone = .current) async throws(ShopError)
+        -> AdoptedSettings
+    {
+        let wantedZoneName = environment[Self.timeZoneVariable].map { $0.trimmingCharacters(in: .whitespaces) }
+        let wantedZone = try wantedZoneName.map { text throws(ShopError) in
+            try Self.timeZone(named: text, source: Self.timeZoneVariable)
+        }
+        var wantedStart: BusinessDayStart? = nil
+        if let text = environment[Self.dayStartsVariable] {
+            do { wantedStart = try BusinessDayStart(parsing: text) } catch {
+                throw .setting(.dayStart(error, source: Self.dayStartsVariable))
+            }
+        }
+        var notes: [String] = []
+        var stored: [String: String]? = nil
+        do { stored = try await records.all() } catch {
+            notes.append("the shop's settings could not be read from the store (\(error)); going by this counter's")
+        }
+        var storedZone: TimeZone? = nil
+        if let text = stored?[Self.timeZoneKey] {
+            do { storedZone = try Self.timeZone(named: text, source: "the store's setting") } catch {
+                notes.append("\(error); using this counter's")
+            }
+        }
+        var storedStart: BusinessDayStart? = nil
+        if let text = stored?[Self.dayStartsKey] {
+            do { storedStart = try BusinessDayStart(parsing: text) } catch {
+                notes.append("the store's business-day start: \(error); counting from midnight")
+            }
+        }
+        let zone = wantedZone ?? storedZone ?? machineTimeZone
+        let start = wantedStart ?? storedStart ?? .midnight
+        clock.adopt(timeZone: zone, dayStart: start)
+
+        var changes: [String: String] = [:]
+        if let stored {
+            // The name as given is kept (Foundation may call UTC "GMT").
+            let zoneName = wantedZoneName ?? zone.identifier
+            if stored[Self.timeZoneKey] != zoneName, wantedZone != nil || storedZone == nil {
+                changes[Self.timeZoneKey] = zoneName
+            }
+            if let wantedStart, stored[Self.dayStartsKey] != wantedStart.description {
+                changes[Self.dayStartsKey] = wantedStart.description
+            }
+        }
+        if !changes.isEmpty {
+            let by = wantedZone != nil || wantedStart != nil ? "environment" : "first counter"
+            do {
+                try await write(changes, before: stored ?? [:], by: by)
+            } catch {
+                changes = [:]
+                // A read-only store that has no zone yet: this counter goes by its machine, quietly.
+                if wantedZone != nil || wantedStart != nil {
+                    notes.append("the shop's settings could not be saved in the store (\(error)); "
+                        + "other counters may count the day differently")
+                }
+            }
+        }
+        return AdoptedSettings(timeZone: zone, dayStart: start, written: changes, notes: notes)
+    }
+
+    private func write(_ changes: [String: String], before: [String: String?], by staff: String) async throws(ShopError) {
+        try await records.write(changes)
+        let now = clock.now()
+        let entries = changes.sorted { $0.key < $1.key }.map { key, value in
+            let old = (before[key] ?? nil) ?? "unset"
+            return AuditEntry(at: now, by: staff, action: .changeSetting, subject: key, detail: "\(old) -> \(value)")
+        }
+        try await audit.record(entries)
+    }
+
+    private static func timeZone(named name: String, source: String) throws(ShopError) -> TimeZone {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, let zone = TimeZone(identifier: trimmed) else {
+            throw .setting(.unknownTimeZone(String(trimmed.prefix(40)), source: source))
+        }
+        return zone
+    }
+}
+
+/// What a counter counts business days by, once it has opened the store.
+public struct AdoptedSettings: Sendable {
+    public let timeZone: TimeZone
+    public let dayStart: BusinessDayStart
+    /// The settings this counter wrote to the store, by key.
+    public let written: [String: String]
+    /// Why the store's settings could not be used or saved, for staff.
+    public let notes: [String]
+}
+
+/// A setting's value that cannot be used.
+public enum SettingError: Error, Sendable, Hashable, CustomStringConvertible {
+    case unknownTimeZone(String, source: String)
+    case dayStart(BusinessDayStartError, source: String)
+
+    public var description: String {
+        switch self {
+        case .unknownTimeZone(let name, let source):
+            return "\(source): '\(name)' is not a time zone; give one like Asia/Taipei or UTC"
+        case .dayStart(let error, let source): return "\(source): \(error)"
+        }
+    }
+}
+
+/// `Setting`: the only code that knows its fields. One record per key, written by an upsert on `key`.
+struct SettingRecords: Sendable {
+    let store: any RecordStore
+
+    func all() async throws(ShopError) -> [String: String] {
+        let found: [Record]
+        do { found = try await store.allRecords(in: ShopSchema.settingTable) } catch { throw .store(error) }
+        var settings: [String: String] = [:]
+        for record in found {
+            guard let key = record.fields[SettingField.key]?.stringValue else { continue }
+            settings[key] = record.fields[SettingField.value]?.stringValue
+        }
+        return settings
+    }
+
+    func write(_ settings: [String: String]) async throws(ShopError) {
+        let records = settings.sorted { $0.key < $1.key }.map { key, value in
+            UpsertRecord(fields: Fields([SettingField.key: .string(key), .value: .string(value)]))
+        }
+        do {
+            _ = try await store.upsertRecords(in: ShopSchema.settingTable, records, mergeOn: [SettingField.key.rawValue],
+                                              replace: false, options: WriteOptions(typecast: true))
+        } catch {
+            throw .store(error)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Airtable
+import DrinkShop
+import DrinkShopCore
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct AuditTrailTests {
+    @Test func entriesAreListedByMomentAndByBusinessDayOldestFirst() async throws {
+        let fixture = try await ShopFixture(seeded: false)
+        let noon = TestClock.noon
+        try await fixture.shop.audit.record(AuditEntry(at: noon.addingTimeInterval(60), by: "阿明", action: .cancelOrder,
+                                                       subject: "#3", detail: "customer left"))
+        try await fixture.shop.audit.record([
+            AuditEntry(at: noon, by: "小美", action: .void, subject: "#2", detail: "spilled"),
+            AuditEntry(at: noon.addingTimeInterval(86_400), by: "小美", action: .deleteOrder, subject: "#1", detail: "typo"),
+        ])
+        let today = try await fixture.shop.audit.entries(from: noon.addingTimeInterval(-3600), to: noon.addingTimeInterval(3600))
+        #expect(today.map(\.subject) == ["#2", "#3"])
+        #expect(today.first?.action == .void && today.first?.by == "小美" && today.first?.detail == "spilled")
+        let byDay = try await fixture.shop.audit.entries(fromDay: "2026-11-29", throughDay: "2026-11-30")
+        #expect(byDay.map(\.subject) == ["#2", "#3", "#1"])
+        #expect(try await fixture.shop.audit.entries(fromDay: "2026-11-30", throughDay: "2026-11-30").map(\.subject) == ["#1"])
+        let rows = try await fixture.records(ShopSchema.auditTable)
+        #expect(rows.compactMap { $0.fields["businessDay"]?.stringValue }.sorted() == ["2026-11-29", "2026-11-29", "2026-11-30"])
+    }
+}
+
+@Suite struct ShopSettingsTests {
+    @Test func theFirstCounterWritesItsZoneAndLaterCountersGoByTheStore() async throws {
+        let fixture = try await ShopFixture(seeded: false)
+        let first = try await fixture.shop.settings.adopt(environment: [:], machineTimeZone: TestClock.taipei)
+        #expect(first.written == ["timeZone": "Asia/Taipei"])
+        let utcCounter = fixture.secondCounter()
+        let second = try await utcCounter.settings.adopt(environment: [:], machineTimeZone: TimeZone(identifier: "UTC")!)
+        #expect(second.timeZone.identifier == "Asia/Taipei" && second.written.isEmpty)
+        #expect(utcCounter.clock.timeZone.identifier == "Asia/Taipei")
+    }
+
+    @Test func theEnvironmentSetsTheStoresSettingForEveryCounterWithAnAuditEntry() async throws {
+        let fixture = try await ShopFixture(seeded: false)
+        try await fixture.shop.settings.adopt(environment: [:], machineTimeZone: TestClock.taipei)
+        let counter = fixture.secondCounter()
+        let adopted = try await counter.settings.adopt(environment: ["DRINKSHOP_DAY_STARTS": "05:00", "DRINKSHOP_TIME_ZONE": "UTC"])
+        #expect(adopted.written == ["dayStarts": "05:00", "timeZone": "UTC"])
+        #expect(try await fixture.shop.settings.stored() == ["dayStarts": "05:00", "timeZone": "UTC"])
+        // Another counter without the variables now counts days the same way.
+        let other = fixture.secondCounter()
+        try await other.settings.adopt(environment: [:], machineTimeZone: TestClock.taipei)
+        #expect(other.clock.dayStart.description == "05:00" && other.clock.timeZone.secondsFromGMT() == 0)
+        let log = try await fixture.shop.audit.entries(fromDay: "2026-11-01", throughDay: "2026-12-31")
+        #expect(log.filter { $0.action == .changeSetting }.map(\.detail).contains("Asia/Taipei -> UTC"))
+        #expect(log.filter { $0.action == .changeSetting }.map(\.detail).contains("unset -> 05:00"))
+    }
+
+    @Test func aValueThatCannotBeReadIsRefusedAndNothingIsWritten() async throws {
+        let fixture = try await ShopFixture(seeded: false)
+        await #expect(throws: ShopError.self) {
+            try await fixture.shop.settings.adopt(environment: ["DRINKSHOP_DAY_STARTS": "25:00"])
+        }
+        await #expect(throws: ShopError.self) {
+            try await fixture.shop.settings.adopt(environment: ["DRINKSHOP_TIME_ZONE": "Mars/Olympus"])
+        }
+        #expect(try await fixture.shop.settings.stored().isEmpty)
+    }
+
+    @Test func aDayStartingAtFiveCountsTheSmallHoursWithTheDayBefore() throws {
+        let clock = ShopClock(timeZone: TestClock.taipei, dayStart: try BusinessDayStart(parsing: "05:00"))
+        // 2026-11-30 02:00 in Taipei is 2026-11-29 18:00 UTC.
+        let twoAM = Date(timeIntervalSince1970: 1_795_924_800 + 14 * 3600)
+        #expect(clock.businessDay(of: twoAM) == "2026-11-29")
+        #expect(clock.businessDay(of: twoAM.addingTimeInterval(3 * 3600)) == "2026-11-30")
+        let bounds = try #require(clock.dayBounds(ofDay: "2026-11-29"))
+        #expect(clock.businessDay(of: bounds.start) == "2026-11-29")
+        #expect(clock.businessDay(of: bounds.end.addingTimeInterval(-1)) == "2026-11-29")
+        #expect(clock.businessDay(of: bounds.end) == "2026-11-30")
+        #expect(clock.dayBounds(ofDay: "2026-02-30") == nil)
+        #expect(clock.day("2026-11-30", plus: 1) == "2026-12-01")
+        #expect(throws: BusinessDayStartError.self) { try BusinessDayStart(parsing: "5am") }
+    }
+}
