@@ -32,6 +32,8 @@ public final class Shop: Sendable {
     public let menuControl: MenuControl
     /// Shifts and the cash drawer.
     public let drawer: Drawer
+    /// Members: stamp cards and passes.
+    public let members: Members
     private let store: any RecordStore
 
     /// - Parameters:
@@ -53,6 +55,7 @@ public final class Shop: Sendable {
         till = Till(store: store, orders: orders, extras: extras, clock: clock)
         menuControl = MenuControl(store: store, catalog: catalog)
         drawer = Drawer(store: store, clock: clock)
+        members = Members(store: store, extras: extras, clock: clock)
     }
 
     /// Where orders wait while the store cannot be reached; nil when the store is local.

@@ -23,6 +23,12 @@ public enum TillCommand: Sendable, Equatable {
     /// The till report for `from...to` (business days, `YYYY-MM-DD`).
     case report(from: String, to: String, json: Bool)
     case export(path: String, from: String?, to: String?)
+    /// `member 0912345678`: stamps and pass.
+    case member(String)
+    /// `redeem #N [cups]`: free cups for the order's member's stamps.
+    case redeem(OrderNumber, cups: Int)
+    /// `pass 0912345678 月卡`: sell a pass.
+    case buyPass(mobile: String, pass: String)
 }
 
 extension CommandName {
@@ -68,6 +74,16 @@ extension CommandName {
             return CommandInfo(name: rawValue, aliases: [], usage: "export --csv FILE [DATE [DATE]]",
                                summary: "write FILE-orders.csv, FILE-lines.csv, FILE-payments.csv (UTF-8 with BOM for Excel)",
                                details: [])
+        case .member:
+            return CommandInfo(name: rawValue, aliases: ["會員"], usage: "member 09XXXXXXXX",
+                               summary: "a member's stamps and pass",
+                               details: ["an order `for 0912345678` is the member's: a stamp per cup, the pass discount when active"])
+        case .redeem:
+            return CommandInfo(name: rawValue, aliases: ["兌換"], usage: "redeem #N [cups]",
+                               summary: "free cups of the reward size for the member's stamps (before payment)", details: [])
+        case .pass:
+            return CommandInfo(name: rawValue, aliases: [], usage: "pass 09XXXXXXXX <pass name>",
+                               summary: "sell a member pass (refused while theirs is still active)", details: [])
         default:
             return CommandInfo(name: rawValue, aliases: [], usage: rawValue, summary: "", details: [])
         }
@@ -170,6 +186,22 @@ enum TillGrammar {
             let from = try dates.first.map { (word) throws(CommandError) -> String in try day(word, usage: usage) }
             let to = try dates.last.map { (word) throws(CommandError) -> String in try day(word, usage: usage) }
             return .export(path: path, from: from, to: to)
+        case .member:
+            guard words.count == 1 else { throw fail("give the member's mobile number, e.g. member 0912345678") }
+            return .member(words[0])
+        case .redeem:
+            let number = try pickup(&words, usage: usage)
+            guard words.count <= 1 else { throw fail("redeem \(number) [cups]") }
+            let cups = try words.first.map { (word) throws(CommandError) -> Int in
+                guard let value = Int(word.hasPrefix("x") ? String(word.dropFirst()) : word), (1...20).contains(value) else {
+                    throw fail("\"\(word)\" is not a number of free cups from 1 to 20")
+                }
+                return value
+            } ?? 1
+            return .redeem(number, cups: cups)
+        case .pass:
+            guard words.count >= 2 else { throw fail("pass 09XXXXXXXX <pass name>, e.g. pass 0912345678 月卡") }
+            return .buyPass(mobile: words[0], pass: words.dropFirst().joined(separator: " "))
         default:
             throw fail("not a till command")
         }

@@ -54,12 +54,62 @@ extension ShopInterpreter {
                 say(TillView.report(report, period: period, counts: try await shop.drawer.counts(from: period.start, to: period.end),
                                     style: style))
             }
+        case .member(let text):
+            let mobile = try mobileNumber(text)
+            let member = try await shop.members.member(mobile)
+            let program = try await shop.members.program()
+            say(member.summary(at: shop.clock.now(), policy: program.stampPolicy, calendar: shop.till.calendar) + "\n")
+        case .redeem(let number, let cups):
+            let stored = try await shop.orders.find(number)
+            guard let mobile = try await shop.extras.extra(of: stored.orderRef).member else {
+                throw TillError.refused("order \(number) is not a member's; order `for 09XXXXXXXX` to make it one")
+            }
+            try await applyMember(stored, mobile: mobile, freeCups: cups)
+        case .buyPass(let text, let name):
+            let mobile = try mobileNumber(text)
+            let who = try await authorize(.sellPass)
+            let (member, product) = try await shop.members.buyPass(name, for: mobile)
+            await audit(.sellPass, by: who, subject: mobile.masked, detail: "\(product.name) $\(product.price)")
+            say("Sold \(product.name) to \(mobile.masked): collect $\(product.price) (pass sales are not order payments). "
+                + member.summary(at: shop.clock.now(), policy: nil, calendar: shop.till.calendar) + "\n")
         case .export(let path, let from, let to):
             let period = try shop.till.period(from: from ?? "today", to: to ?? from ?? "today")
             let tables = try await shop.till.export(period)
             let written = try TillFiles.write(tables, base: path)
             say("Exported \(period.label): " + written.joined(separator: ", ") + " (UTF-8 with BOM, opens in Excel)\n")
         }
+    }
+
+    // MARK: - Members
+
+    /// Places an order; one `for 09XXXXXXXX` is the member's (the receipt names them masked).
+    func placeOrder(_ draft: OrderDraft) async throws {
+        var draft = draft
+        let mobile = draft.orderName.flatMap { try? MobileNumber(parsing: $0) }
+        if let mobile { draft.orderName = mobile.masked }
+        let stored = try await shop.orders.place(draft, placedBy: staff ?? defaultStaff)
+        say(OrderView.receipt(stored, title: "Order placed", style: style))
+        if let mobile, !stored.isUnsent {
+            try await applyMember(stored, mobile: mobile, freeCups: 0)
+        }
+    }
+
+    private func applyMember(_ stored: StoredOrder, mobile: MobileNumber, freeCups: Int) async throws {
+        let paid = try await shop.till.money(of: stored).paid
+        let (member, charges, note) = try await shop.members.apply(to: stored, mobile: mobile, freeCups: freeCups, paid: paid)
+        let program = try await shop.members.program()
+        say(style.paint("會員 " + member.summary(at: shop.clock.now(), policy: program.stampPolicy, calendar: shop.till.calendar), .cyan) + "\n")
+        if let note { say(style.paint(note, .yellow) + "\n") }
+        if let policy = program.stampPolicy, member.card.rewardsAvailable(policy) > 0, freeCups == 0 {
+            say("\(member.card.rewardsAvailable(policy)) free \(policy.rewardSize.rawValue) available: redeem #\(stored.order.pickupNumber)\n")
+        }
+        if charges.total != stored.order.total || freeCups > 0 {
+            say(TillView.bill(stored, charges: charges, style: style))
+        }
+    }
+
+    private func mobileNumber(_ text: String) throws -> MobileNumber {
+        do { return try MobileNumber(parsing: text) } catch { throw TillError.member(error) }
     }
 
     // MARK: - Money

@@ -100,9 +100,7 @@ public final class ShopInterpreter {
     private func execute(_ command: Command) async throws {
         switch command {
         case .menu(let filter, let json): try await showMenu(filter: filter, json: json)
-        case .order(let draft):
-            let stored = try await shop.orders.place(draft, placedBy: staff ?? defaultStaff)
-            say(OrderView.receipt(stored, title: "Order placed", style: style))
+        case .order(let draft): try await placeOrder(draft)
         case .orders(let filter, let json): try await listOrders(filter, json: json)
         case .edit(let number, let line, let change):
             let stored = try await shop.orders.edit(number, line: line, change: change)

@@ -9,7 +9,8 @@ enum SeedView {
         let p = report.promotions
         return "Seeded \(path): drinks \(d.created) created, \(d.updated) updated, \(d.unchanged) unchanged; "
             + "promotions \(p.created) created, \(p.updated) updated, \(p.unchanged) unchanged"
-            + (report.adjustments > 0 ? "; adjustments \(report.adjustments) written" : "") + "\n"
+            + (report.adjustments > 0 ? "; adjustments \(report.adjustments) written" : "")
+            + (report.memberProgram.isEmpty ? "" : "; " + report.memberProgram.joined(separator: " and ") + " set") + "\n"
     }
 }
 

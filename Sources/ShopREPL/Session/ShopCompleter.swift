@@ -52,7 +52,7 @@ public final class ShopCompleter: Sendable {
             return matching(["open"])
         case .export:
             return matching(["--csv"])
-        case .advance, .cancel, .delete, .seed, .promos, .report, .login, .logout, .quit, .adjust, .invoice, .close:
+        case .advance, .cancel, .delete, .seed, .promos, .report, .login, .logout, .quit, .adjust, .invoice, .close, .member, .redeem, .pass:
             return []
         }
     }
