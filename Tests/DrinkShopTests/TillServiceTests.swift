@@ -193,3 +193,62 @@ import Testing
         #expect(try await old.allRecords(in: "User").count == 1)
     }
 }
+
+@Suite struct MemberServiceTests {
+    private func seedProgram(_ fixture: ShopFixture, _ directory: borrowing TemporaryDirectory) async throws {
+        let path = try directory.file("members.json", contents: """
+            {"stampCard": {"stampsPerReward": 5, "rewardSize": "中杯"},
+             "passes": [{"name": "月卡", "days": 30, "price": 299, "percentOff": 10}]}
+            """)
+        let report = try await fixture.shop.seeder.seed(contentsOf: path)
+        #expect(report.memberProgram == ["passes", "stampCard"])
+    }
+
+    private func place(_ fixture: ShopFixture, cups: Int, size: CupSize = .medium) async throws -> StoredOrder {
+        try await fixture.shop.orders.place(OrderDraft(orderName: "0912-***-678", lines: [
+            fixture.line("熟成紅茶", [.size(size), .sugar(.free), .ice(.iceFree)], quantity: cups),
+        ]), placedBy: "Ken")
+    }
+
+    @Test func stampsAreEarnedAndRedeemedAndApplyingTwiceIsHarmless() async throws {
+        let fixture = try await ShopFixture()
+        let directory = try TemporaryDirectory()
+        try await seedProgram(fixture, directory)
+        let mobile = try MobileNumber(parsing: "0912345678")
+        let first = try await place(fixture, cups: 6)
+        _ = try await fixture.shop.members.apply(to: first, mobile: mobile, freeCups: 0, paid: 0)
+        _ = try await fixture.shop.members.apply(to: first, mobile: mobile, freeCups: 0, paid: 0)
+        #expect(try await fixture.shop.members.member(mobile).card.stamps == 6)
+        let second = try await place(fixture, cups: 1)
+        let (member, charges, _) = try await fixture.shop.members.apply(to: second, mobile: mobile, freeCups: 1, paid: 0)
+        #expect(member.card.stamps == 6 - 5)
+        #expect(charges.total == 0)
+        // Not enough stamps: refused, the card unchanged.
+        let third = try await place(fixture, cups: 1)
+        await #expect(throws: TillError.self) { try await fixture.shop.members.apply(to: third, mobile: mobile, freeCups: 1, paid: 0) }
+        #expect(try await fixture.shop.members.member(mobile).card.stamps == 1)
+        let report = try await fixture.shop.till.report(try fixture.shop.till.period(from: "today", to: "today"))
+        #expect(report.stampsRedeemed == 5 && report.freeCups.count == 1)
+    }
+
+    @Test func aPassIsBoughtUsedAndRefusedOnceExpired() async throws {
+        let fixture = try await ShopFixture()
+        let directory = try TemporaryDirectory()
+        try await seedProgram(fixture, directory)
+        let mobile = try MobileNumber(parsing: "0912345678")
+        await #expect(throws: TillError.self) { try await fixture.shop.members.buyPass("年卡", for: mobile) }
+        _ = try await fixture.shop.members.buyPass("月卡", for: mobile)
+        await #expect(throws: TillError.self) { try await fixture.shop.members.buyPass("月卡", for: mobile) }
+        let order = try await place(fixture, cups: 1, size: .large)
+        let (_, charges, note) = try await fixture.shop.members.apply(to: order, mobile: mobile, freeCups: 0, paid: 0)
+        #expect(charges.memberDiscounts == [.pass(name: "月卡", amount: order.order.total / 10)])
+        #expect(note == nil)
+        // 31 days on, the pass has expired: no discount, and it says why.
+        fixture.clock.advance(by: 31 * 86_400)
+        let later = try await place(fixture, cups: 1, size: .large)
+        let (_, laterCharges, laterNote) = try await fixture.shop.members.apply(to: later, mobile: mobile, freeCups: 0, paid: 0)
+        #expect(laterCharges.memberDiscounts.isEmpty)
+        #expect(laterNote?.contains("expired") == true)
+        _ = try await fixture.shop.members.buyPass("月卡", for: mobile)
+    }
+}

@@ -85,4 +85,37 @@ import Testing
             #expect(!output.stdout.contains("11111") && !output.stderr.contains("11111"))
         }
     }
+
+    @Test func aMemberEarnsStampsRedeemsAFreeCupAndBuysAPass() async throws {
+        let shop = try Drinkshop()
+        let seed = try shop.write("members.json", """
+            {"stampCard": {"stampsPerReward": 5, "rewardSize": "中杯"},
+             "passes": [{"name": "月卡", "days": 30, "price": 299, "percentOff": 10}]}
+            """)
+        let script = """
+            seed \(seed)
+            order 熟成紅茶 M 無糖 去冰 x5 for 0912345678
+            order 熟成紅茶 M 無糖 去冰 for 0912-345-678
+            redeem #2
+            pay #2 cash 10
+            member 0912345678
+            pass 0912345678 月卡
+            pass 0912345678 月卡
+            member 0987
+            report today
+            """
+        let result = try await shop.run([], input: script)
+        #expect(result.stdout.contains("集點 5/5 (1 free)"))
+        #expect(result.stdout.contains("集點兌換"))
+        // The free cup made #2 cost nothing: it takes no money.
+        #expect(result.stderr.contains("order #2 is already paid (0)"))
+        // 5 + 1 stamps, 5 spent on the free cup, which earns none: 0 left.
+        #expect(result.stdout.contains("0912-***-678 · 集點 0/5"))
+        #expect(result.stdout.contains("Sold 月卡 to 0912-***-678: collect $299"))
+        #expect(result.stderr.contains("renew it instead of buying another"))
+        #expect(result.stderr.contains("is not a mobile number"))
+        #expect(result.stdout.contains("stamps redeemed"))
+        // The full number is never printed (receipts and lists mask it).
+        #expect(!result.stdout.contains("0912345678"))
+    }
 }
