@@ -35,7 +35,7 @@ let package = Package(
         // Staff PINs as salted slow hashes (PBKDF2-HMAC-SHA256 via libcrypto), verified in constant time.
         .target(name: "PinHashing", dependencies: ["DrinkShopCore", "CCrypto"], swiftSettings: strict),
         // The shop's services on top of a RecordStore.
-        .target(name: "DrinkShop", dependencies: ["DrinkShopCore", "Airtable", "PinHashing"], swiftSettings: strict),
+        .target(name: "DrinkShop", dependencies: ["DrinkShopCore", "Airtable", "Printing", "PinHashing"], swiftSettings: strict),
         // A raw-mode line editor, history, display width and text tables. Knows nothing of drinks.
         .target(name: "LineEditor", swiftSettings: strict),
         // Command grammar, interpreter and rendering.
@@ -43,7 +43,8 @@ let package = Package(
         // The composition root: argv -> REPL | serve | one-shot command.
         .executableTarget(
             name: "DrinkShopCLI",
-            dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "Airtable", "LocalBase", "AirtableServer", "HTTPServer"],
+            dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "Airtable", "LocalBase", "AirtableServer", "HTTPServer",
+                           "PickupDisplay", "Printing"],
             swiftSettings: strict
         ),
 
@@ -60,7 +61,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "PinHashingTests", dependencies: ["PinHashing", "DrinkShopCore"], swiftSettings: strict),
         .testTarget(name: "DrinkShopCoreTests", dependencies: ["DrinkShopCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "TestSupport"],
+        .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "Printing", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"], swiftSettings: strict),
         .testTarget(name: "LocalBaseTests", dependencies: ["LocalBase", "Airtable", "TestSupport"], swiftSettings: strict),
@@ -68,8 +69,8 @@ let package = Package(
         // Runs the built `drinkshop` binary (depending on the executable makes `swift test` build it).
         .testTarget(name: "EndToEndTests", dependencies: ["DrinkShopCLI", "Airtable", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PickupDisplayTests", dependencies: ["PickupDisplay", "HTTPServer"], swiftSettings: strict),
-        .testTarget(name: "PrintingTests", dependencies: ["Printing"], swiftSettings: strict),
-        .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "TestSupport", "PinHashing"],
+        .testTarget(name: "PrintingTests", dependencies: ["Printing", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "Printing", "TestSupport", "PinHashing"],
                     swiftSettings: strict),
 
     ]

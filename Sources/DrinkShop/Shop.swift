@@ -24,6 +24,10 @@ public final class Shop: Sendable {
     public let audit: AuditTrail
     /// The settings every counter shares (time zone, business-day start); `adopt` them on opening.
     public let settings: ShopSettings
+    /// Cup stickers and receipts of today's orders, and the printers they go to.
+    public let printing: PrintDesk
+    /// The make line and the pickup board, computed from today's orders.
+    public let queue: OrderQueue
     /// Payments and refunds.
     public let till: Till
     /// Adjustments, invoice details and members on orders; orders' bills.
@@ -38,8 +42,10 @@ public final class Shop: Sendable {
 
     /// - Parameters:
     ///   - outbox: where orders wait while a remote store cannot be reached; nil for a local store.
+    ///   - printers: the label and receipt printers (`ShopPrinters.configured(environment:)`); none by default.
     ///   - makeOrderRef: the key shared by an order's line records (tests make it predictable).
     public init(store: any RecordStore, clock: ShopClock = ShopClock(), outbox: Outbox? = nil,
+                printers: ShopPrinters = ShopPrinters(),
                 makeOrderRef: @escaping @Sendable () -> String = { AirtableID.make("ord") },
                 pinHasher: PINHasher = .standard) {
         self.store = store
@@ -51,6 +57,8 @@ public final class Shop: Sendable {
         staff = StaffDirectory(store: store, hasher: pinHasher)
         audit = AuditTrail(store: store, clock: clock)
         settings = ShopSettings(store: store, clock: clock, audit: audit)
+        printing = PrintDesk(printers: printers, orders: orders, clock: clock)
+        queue = OrderQueue(orders: orders)
         extras = OrderExtras(store: store)
         till = Till(store: store, orders: orders, extras: extras, clock: clock)
         menuControl = MenuControl(store: store, catalog: catalog)

@@ -50,7 +50,8 @@ enum DrinkShopCLI {
                     return 1
                 }
                 let outbox = try await remote.openOutbox(environment: environment)
-                let status = await runShop(Shop(store: remote.client, outbox: outbox), invocation: invocation,
+                let printers = try ShopPrinters.configured(environment: environment)
+                let status = await runShop(Shop(store: remote.client, outbox: outbox, printers: printers), invocation: invocation,
                                            storeDescription: remote.description, environment: environment)
                 if status != 0, !invocation.words.isEmpty, let problem = await remote.schemaProblem() {
                     printError("drinkshop: \(problem)")
@@ -65,7 +66,7 @@ enum DrinkShopCLI {
             }
             let store = try await EmbeddedStore.open(path: path, mayCreate: mayCreate, environment: environment,
                                                          notes: printError)
-            let shop = Shop(store: store.base)
+            let shop = Shop(store: store.base, printers: try ShopPrinters.configured(environment: environment))
             let description = "embedded store \(store.path)"
             return await runShop(shop, invocation: invocation, storeDescription: description, environment: environment)
         } catch {
@@ -97,6 +98,7 @@ enum DrinkShopCLI {
                                               confirm: interactive ? confirmAtTerminal : nil,
                                               environmentPIN: environment["DRINKSHOP_PIN"],
                                               environmentNewPIN: environment["DRINKSHOP_NEW_PIN"])
+            interpreter.makeLineScreen = FullScreenTerminal()
             // Orders an earlier run kept while the store was down go first, then the command.
             await interpreter.sendOutbox(force: true)
             let outcome = await interpreter.run(words: invocation.words)
@@ -123,6 +125,7 @@ enum DrinkShopCLI {
         let interpreter = ShopInterpreter(shop: shop, output: output, style: style, defaultStaff: staff,
                                           confirm: interactive ? askAtCounter : nil,
                                           readSecret: interactive ? askSecret : nil)
+        interpreter.makeLineScreen = FullScreenTerminal()
         let drinkCount = (try? await shop.catalog.menu().count) ?? 0
         var header = style.paint("可不可熟成紅茶 KEBUKE · DrinkShop", .bold) + "\n"
             + "\(storeDescription) · \(drinkCount) drinks · staff: \(staff) (login NAME to change) · help for commands\n"

@@ -2,9 +2,12 @@ import Airtable
 import AirtableServer
 import Dispatch
 import Foundation
+import DrinkShop
 import HTTPServer
+import PickupDisplay
 
-/// `drinkshop serve`: the embedded base over Airtable's REST API.
+/// `drinkshop serve`: the embedded base over Airtable's REST API, and the pickup screen at `/display`
+/// (tokenless, numbers and states only) fed by the shop's services over the same base.
 /// Lines for the person who started the server, written at once (standard output may be a pipe).
 private func print(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
@@ -68,19 +71,38 @@ struct ServeCommand {
         configuration.log = { entry in
             FileHandle.standardError.write(Data((entry.description + "\n").utf8))
         }
-        let server = HTTPServer(configuration: configuration) { request in await api.handle(request) }
+        let board = ServedPickupBoard(queue: Shop(store: store.base).queue)
+        let display = PickupDisplay(source: board)
+        let server = HTTPServer(configuration: configuration, handler: display.handler { request in
+            let response = await api.handle(request)
+            if ServedPickupBoard.isWrite(request, response) { board.changed() }
+            return response
+        })
         let bound = try server.start()
-        let display = host.contains(":") ? "[\(host)]" : host
+        let shownHost = host.contains(":") ? "[\(host)]" : host
         print("DrinkShop is serving \(store.path)")
-        print("  endpoint  http://\(display):\(bound)   (AIRTABLE_ENDPOINT_URL for clients)")
+        print("  endpoint  http://\(shownHost):\(bound)   (AIRTABLE_ENDPOINT_URL for clients)")
         print("  base id   \(store.base.baseID)")
         print("  tables    Drink, OrderDrink, User, Promotion, PickupTicket")
         print("  " + tokenNote)
+        print("  pickup    http://\(shownHost):\(bound)\(PickupDisplay.path)   (the screen for customers; no token)")
         if let limiter { print("  rate limit \(limiter.requestsPerSecond) requests/s per base") }
         print("Press Ctrl-C to stop.")
 
         let signals = server.shutdownOnSignals([SIGINT, SIGTERM])
-        defer { signals.cancel() }
+        // What no request announces (a new business day, a counter on the database file itself) shows
+        // within this tick.
+        let tick = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(5))
+                board.changed()
+            }
+        }
+        defer {
+            signals.cancel()
+            tick.cancel()
+            board.finish()
+        }
         try await server.run()
         print("Stopped.")
         return 0

@@ -12,7 +12,8 @@ enum Usage {
           drinkshop [options]                 the counter REPL on the store
           drinkshop [options] <command> ...   one command, e.g. drinkshop order 白玉歐蕾 大杯 半糖 少冰 x2 for Amy
           drinkshop [options] serve [--host 127.0.0.1] [--port 8080] [--tokens FILE] [--rate-limit N]
-                                              serve the embedded base with Airtable's REST API
+                                              serve the embedded base with Airtable's REST API, and the
+                                              pickup screen at /display (no token; numbers only)
           drinkshop setup                     create the shop's tables and fields in the remote base
                                               (or print what to create by hand); never touches records
           drinkshop init --db PATH            make a new store at PATH (seeded with the menu); a missing
@@ -34,6 +35,9 @@ enum Usage {
                                unset, the KEBUKE menu and promotions built into drinkshop are used
           DRINKSHOP_STAFF      who places orders when nobody has logged in
           DRINKSHOP_DEBUG_LOG  a file where store failures are recorded in detail (SQL included) for support
+          DRINKSHOP_LABEL_PRINTER    the cup-sticker printer (TSPL): tcp://HOST[:PORT], /dev/usb/lp0 or a file;
+                                     each order placed prints its stickers there
+          DRINKSHOP_RECEIPT_PRINTER  the receipt printer (ESC/POS), the same forms
 
         a remote base instead of the embedded store (a real Airtable base, or another drinkshop serve):
           AIRTABLE_TOKEN (or AIRTABLE_API_KEY) and AIRTABLE_BASE_ID   select it

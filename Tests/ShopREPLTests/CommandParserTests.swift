@@ -117,3 +117,33 @@ import Testing
         #expect(Set(aliases).count == aliases.count, "a word names two commands")
     }
 }
+
+@Suite struct PrintingCommandParserTests {
+    private func parse(_ line: String) throws -> Command? { try CommandParser.parse(line: line) }
+
+    @Test func labelsReceiptsAndTheMakeLineParse() throws {
+        #expect(try parse("label #12") == .label(.pickup(12), cup: nil, preview: false))
+        #expect(try parse("label 12 2 --preview") == .label(.pickup(12), cup: 2, preview: true))
+        #expect(try parse("labels --preview #P3") == .label(.provisional(3), cup: nil, preview: true))
+        #expect(try parse("receipt #7 --preview") == .receipt(.pickup(7), preview: true))
+        #expect(try parse("orders --watch") == .watchOrders)
+        #expect(try parse("ls --watch") == .watchOrders)
+    }
+
+    @Test func badLabelAndWatchRequestsSayWhatIsWrong() {
+        #expect(throws: CommandError(message: "\"0\" is not a cup number like 2", usage: CommandName.label.info.usage)) {
+            try parse("label #3 0")
+        }
+        #expect(throws: CommandError(message: "unexpected \"extra\"", usage: CommandName.label.info.usage)) {
+            try parse("label #3 1 extra")
+        }
+        #expect(throws: CommandError(message: "which order? give its pickup number, e.g. #12",
+                                     usage: CommandName.receipt.info.usage)) {
+            try parse("receipt")
+        }
+        #expect(throws: CommandError(message: "--watch and --json do not go together", usage: CommandName.orders.info.usage)) {
+            try parse("orders --watch --json")
+        }
+        #expect(throws: CommandError.self) { try parse("orders ready --watch") }
+    }
+}

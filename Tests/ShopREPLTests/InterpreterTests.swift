@@ -17,10 +17,10 @@ struct Counter {
 
     static let noon = Date(timeIntervalSince1970: 1_795_924_800)  // 2026-11-29 12:00 in Taipei
 
-    init(confirm: (@Sendable (String) async -> Bool)? = nil) async throws {
+    init(confirm: (@Sendable (String) async -> Bool)? = nil, printers: ShopPrinters = ShopPrinters()) async throws {
         let clock = TestClock(Counter.noon)
         base = try LocalBase.inMemory(clock: clock.date)
-        let shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date))
+        let shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date), printers: printers)
         try await shop.createMissingSchema()
         let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Seeds").path

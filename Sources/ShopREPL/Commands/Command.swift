@@ -6,10 +6,15 @@ public enum Command: Sendable, Equatable {
     case menu(filter: String?, json: Bool)
     case order(OrderDraft)
     case orders(OrdersFilter, json: Bool)
+    /// `orders --watch`: the make line, full screen at a terminal.
+    case watchOrders
     case edit(OrderNumber, line: Int?, LineChangeDraft)
     case advance(OrderNumber)
     case cancel(OrderNumber, reason: String?)
     case delete(OrderNumber, confirmed: Bool)
+    /// Cup stickers: every cup, or one (from 1); shown as text with `preview`.
+    case label(OrderNumber, cup: Int?, preview: Bool)
+    case receipt(OrderNumber, preview: Bool)
     case seed(path: String)
     case banner(BannerMove?)
     case promos

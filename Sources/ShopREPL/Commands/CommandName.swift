@@ -11,8 +11,8 @@ public struct CommandInfo: Sendable {
 /// completion switch over it exhaustively, so a command added here does not compile until each of them
 /// knows it.
 public enum CommandName: String, CaseIterable, Sendable {
-    case menu, order, orders, edit, advance, cancel, delete, seed, banner, promos, report, login, logout, help, quit
-    // The till (`TillCommands.swift`).
+    case menu, order, orders, edit, advance, cancel, delete, label, receipt, seed, banner, promos, report, login, logout, help, quit
+    // The till (`TillGrammar.swift`).
     case pay, adjust, invoice, soldout, restock, price, staff, shift, close, export, member, redeem, pass
 
     /// The command named or aliased `word` (case-insensitive).
@@ -37,8 +37,11 @@ public enum CommandName: String, CaseIterable, Sendable {
                                          "example: order 白玉歐蕾 大杯 半糖 少冰 x2 for Amy",
                                          "example: order 熟成紅茶 M no sugar hot, 冷露歐蕾 L 微糖 去冰 加白玉 note \"少一點奶\""])
         case .orders:
-            return CommandInfo(name: rawValue, aliases: ["ls"], usage: "orders [open | all | placed | preparing | ready | picked up | cancelled] [--json]",
-                               summary: "list today's orders (open ones by default)", details: [])
+            return CommandInfo(name: rawValue, aliases: ["ls"],
+                               usage: "orders [open | all | placed | preparing | ready | picked up | cancelled] [--json | --watch]",
+                               summary: "list today's orders (open ones by default)",
+                               details: ["orders --watch: the make line, full screen: placed and preparing orders, oldest first,",
+                                         "updated as they change; ↑/↓ (or j/k) select, Enter or space advances, q leaves"])
         case .edit:
             return CommandInfo(name: rawValue, aliases: ["e"], usage: "edit #N [line] <options...> [xN] [note \"...\"]",
                                summary: "change a placed order's line (it is repriced)",
@@ -53,6 +56,16 @@ public enum CommandName: String, CaseIterable, Sendable {
         case .delete:
             return CommandInfo(name: rawValue, aliases: ["rm"], usage: "delete #N [--yes]",
                                summary: "delete an order for good (asks to confirm)", details: [])
+        case .label:
+            return CommandInfo(name: rawValue, aliases: ["labels"], usage: "label #N [CUP] [--preview]",
+                               summary: "print an order's cup stickers again (all cups, or cup CUP)",
+                               details: ["the label printer is DRINKSHOP_LABEL_PRINTER: tcp://HOST:9100, a device or a file",
+                                         "--preview shows the stickers here instead of printing them"])
+        case .receipt:
+            return CommandInfo(name: rawValue, aliases: [], usage: "receipt #N [--preview]",
+                               summary: "print an order's receipt",
+                               details: ["the receipt printer is DRINKSHOP_RECEIPT_PRINTER: tcp://HOST:9100, a device or a file",
+                                         "--preview shows the receipt here instead of printing it"])
         case .seed:
             return CommandInfo(name: rawValue, aliases: [], usage: "seed FILE.json",
                                summary: "load or update the menu (and promotions) from a JSON file", details: [])

@@ -56,6 +56,11 @@ public enum CommandParser {
             guard !arguments.isEmpty else { throw fail("what should the order be?") }
             return .order(try orderDraft(arguments, usage: usage))
         case .orders:
+            if take(flag: "--watch", from: &arguments) {
+                guard !json else { throw fail("--watch and --json do not go together") }
+                guard arguments.isEmpty else { throw fail("the make line shows placed and preparing orders; give no status with --watch") }
+                return .watchOrders
+            }
             return .orders(try ordersFilter(arguments, usage: usage), json: json)
         case .edit:
             let (number, rest) = try pickupNumber(arguments, usage: usage)
@@ -80,6 +85,21 @@ public enum CommandParser {
             let (number, rest) = try pickupNumber(arguments, usage: usage)
             guard rest.isEmpty else { throw fail("unexpected \"\(rest.joined(separator: " "))\"") }
             return .delete(number, confirmed: confirmed)
+        case .label:
+            let preview = take(flag: "--preview", from: &arguments)
+            let (number, rest) = try pickupNumber(arguments, usage: usage)
+            switch rest.count {
+            case 0: return .label(number, cup: nil, preview: preview)
+            case 1:
+                guard let cup = Int(rest[0]), cup > 0 else { throw fail("\"\(rest[0])\" is not a cup number like 2") }
+                return .label(number, cup: cup, preview: preview)
+            default: throw fail("unexpected \"\(rest.dropFirst().joined(separator: " "))\"")
+            }
+        case .receipt:
+            let preview = take(flag: "--preview", from: &arguments)
+            let (number, rest) = try pickupNumber(arguments, usage: usage)
+            guard rest.isEmpty else { throw fail("unexpected \"\(rest.joined(separator: " "))\"") }
+            return .receipt(number, preview: preview)
         case .seed:
             guard arguments.count == 1 else { throw fail("give exactly one file") }
             return .seed(path: arguments[0])

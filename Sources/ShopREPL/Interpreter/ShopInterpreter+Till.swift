@@ -89,6 +89,7 @@ extension ShopInterpreter {
         if let mobile { draft.orderName = mobile.masked }
         let stored = try await shop.orders.place(draft, placedBy: staff ?? defaultStaff)
         say(OrderView.receipt(stored, title: "Order placed", style: style))
+        await printLabels(forNewOrder: stored)
         if let mobile, !stored.isUnsent {
             try await applyMember(stored, mobile: mobile, freeCups: 0)
         }

@@ -32,6 +32,9 @@ public final class ShopInterpreter {
     /// Who places orders when nobody has logged in (the OS user, or DRINKSHOP_STAFF).
     let defaultStaff: String
     var rotator: BannerRotator
+    /// The terminal `orders --watch` takes over; nil (pipes, one-shot output to a file, tests) prints the
+    /// make line once instead.
+    public var makeLineScreen: FullScreenTerminal?
 
     public init(shop: Shop, output: any ShopOutput, style: ColorPolicy = .plain, defaultStaff: String,
                 confirm: (@Sendable (String) async -> Bool)? = nil,
@@ -102,6 +105,7 @@ public final class ShopInterpreter {
         case .menu(let filter, let json): try await showMenu(filter: filter, json: json)
         case .order(let draft): try await placeOrder(draft)
         case .orders(let filter, let json): try await listOrders(filter, json: json)
+        case .watchOrders: try await watchOrders()
         case .edit(let number, let line, let change):
             let stored = try await shop.orders.edit(number, line: line, change: change)
             say(OrderView.receipt(stored, title: "Order \(number) changed", style: style))
@@ -117,6 +121,8 @@ public final class ShopInterpreter {
             }
         case .cancel(let number, let reason): try await cancel(number, reason: reason)
         case .delete(let number, let confirmed): try await delete(number, confirmed: confirmed)
+        case .label(let number, let cup, let preview): try await label(number, cup: cup, preview: preview)
+        case .receipt(let number, let preview): try await receipt(number, preview: preview)
         case .seed(let path):
             let report = try await shop.seeder.seed(contentsOf: path)
             say(SeedView.summary(report, path: path))

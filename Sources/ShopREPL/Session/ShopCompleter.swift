@@ -37,7 +37,9 @@ public final class ShopCompleter: Sendable {
         case .menu:
             return matching(DrinkCategory.allCases.map(\.rawValue) + drinkNames.withLock { $0 })
         case .orders:
-            return matching(["open", "all"] + OrderStatus.allCases.map(\.rawValue))
+            return matching(["open", "all", "--watch", "--json"] + OrderStatus.allCases.map(\.rawValue))
+        case .label, .receipt:
+            return matching(["--preview"])
         case .help:
             return matching(CommandName.allCases.map(\.rawValue))
         case .banner:

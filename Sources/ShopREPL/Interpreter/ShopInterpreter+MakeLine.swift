@@ -1,0 +1,98 @@
+import DrinkShop
+import DrinkShopCore
+import Foundation
+import LineEditor
+
+/// `orders --watch`: the make line, full screen, refreshed from the order desk on a modest clock (every
+/// second on this machine's own store, every 5 s on a remote base, within its rate budget), with keys to
+/// move the selection and advance the selected order. Without a terminal it prints the make line once.
+extension ShopInterpreter {
+    /// How often the make line reads today's orders again.
+    var makeLineInterval: Duration { shop.outbox == nil ? .seconds(1) : .seconds(5) }
+
+    func watchOrders() async throws {
+        guard let screen = makeLineScreen else {
+            let (orders, problems) = try await shop.queue.makeLine()
+            say(MakeLineView.plain(orders, day: shop.clock.today, timeZone: shop.clock.timeZone))
+            for problem in problems { warn(problem) }
+            return
+        }
+        // The first read fails loudly, before the terminal is taken over.
+        let first = try await shop.queue.makeLine()
+        await screen.run { events in await watch(on: screen, events: events, first: first.orders) }
+    }
+
+    private enum Tick { case event(FullScreenTerminal.Event), refresh }
+
+    private func watch(on screen: FullScreenTerminal, events: AsyncStream<FullScreenTerminal.Event>,
+                       first: [StoredOrder]) async {
+        var state = MakeLineView.State()
+        state.update(first)
+        let (ticks, feed) = AsyncStream.makeStream(of: Tick.self, bufferingPolicy: .bufferingNewest(16))
+        let interval = makeLineInterval
+        let forward = Task {
+            for await event in events { feed.yield(.event(event)) }
+            feed.finish()
+        }
+        let clock = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                feed.yield(.refresh)
+            }
+        }
+        defer {
+            forward.cancel()
+            clock.cancel()
+        }
+        draw(state, on: screen)
+        loop: for await tick in ticks {
+            switch tick {
+            case .refresh:
+                await refresh(&state)
+            case .event(.redraw):
+                break
+            case .event(.closed):
+                break loop
+            case .event(.key(let key)):
+                switch key {
+                case .text("q"), .text("Q"), .control("c"), .control("d"), .escape: break loop
+                case .up, .text("k"): state.move(by: -1)
+                case .down, .text("j"): state.move(by: 1)
+                case .enter, .text(" "):
+                    await advanceSelected(&state)
+                    await refresh(&state)
+                default: continue
+                }
+            }
+            draw(state, on: screen)
+        }
+    }
+
+    private func refresh(_ state: inout MakeLineView.State) async {
+        do {
+            let (orders, problems) = try await shop.queue.makeLine()
+            state.update(orders)
+            if let problem = problems.first { state.message = "note: \(problem)" }
+        } catch {
+            state.message = "could not read the orders (showing the last ones read): \(error)"
+        }
+    }
+
+    private func advanceSelected(_ state: inout MakeLineView.State) async {
+        guard let index = state.selectedIndex, let number = state.orders[index].number else {
+            state.message = state.orders.isEmpty ? "nothing to advance" : "that order has no pickup number to advance"
+            return
+        }
+        do {
+            let stored = try await shop.orders.advance(number)
+            state.message = "\(number) is now \(stored.order.status.rawValue) (\(stored.order.status.chineseLabel))"
+        } catch {
+            state.message = "\(number) did not move: \(error)"
+        }
+    }
+
+    private func draw(_ state: MakeLineView.State, on screen: FullScreenTerminal) {
+        screen.draw(MakeLineView.screen(state, day: shop.clock.today, now: shop.clock.now(),
+                                        timeZone: shop.clock.timeZone, style: style, rows: screen.size.rows))
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+/// `drinkshop serve` carries the pickup screen: tokenless at /display only, fed by the shop's orders as
+/// counters write them through the API.
+@Suite(.timeLimit(.minutes(2))) struct PickupScreenTests {
+    @Test func theScreenNeedsNoTokenShowsOnlyNumbersAndFollowsOrdersPlacedThroughTheAPI() async throws {
+        let shop = try Drinkshop()
+        let token = "pat" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+        let (database, directory) = (shop.database, shop.directory)
+        let server = try await offPool { try ServeProcess(database: database, directory: directory, token: token) }
+        defer { server.stop() }
+
+        let page = try await offPool { try RawHTTP.exchange(port: server.port, "GET /display HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") }
+        #expect(page.hasPrefix("HTTP/1.1 200"))
+        #expect(page.contains("text/html"))
+        let api = try await offPool {
+            try RawHTTP.exchange(port: server.port, "GET /v0/\(server.baseID)/OrderDrink HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        }
+        #expect(api.hasPrefix("HTTP/1.1 401"))
+        let strange = try await offPool {
+            try RawHTTP.exchange(port: server.port, "GET /display/%2e%2e/v0/x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        }
+        #expect(strange.hasPrefix("HTTP/1.1 404"))
+        let post = try await offPool { try RawHTTP.exchange(port: server.port, "POST /display HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n") }
+        #expect(post.hasPrefix("HTTP/1.1 405"))
+        let huge = String(repeating: "a", count: 100_000)
+        let tooBig = try await offPool {
+            try RawHTTP.exchange(port: server.port, "GET /display HTTP/1.1\r\nHost: x\r\nX-Big: \(huge)\r\nConnection: close\r\n\r\n")
+        }
+        #expect(tooBig.hasPrefix("HTTP/1.1 431"))
+
+        let events = try await offPool { try RawHTTP.EventReader(port: server.port) }
+        defer { events.close() }
+        #expect(try await offPool { try events.read(until: #"data: {"preparing":[],"ready":[]}"#) })
+
+        let counter = ["AIRTABLE_TOKEN": token, "AIRTABLE_BASE_ID": server.baseID,
+                       "AIRTABLE_ENDPOINT_URL": "http://127.0.0.1:\(server.port)",
+                       "DRINKSHOP_OUTBOX": shop.directory + "/outbox.sqlite"]
+        let placed = try await shop.run(["order", "熟成紅茶", "大杯", "半糖", "少冰", "for", "王小明"], database: false,
+                                        environment: counter)
+        #expect(placed.status == 0, "\(placed.stderr)")
+        #expect(try await offPool { try events.read(until: #"data: {"preparing":[1],"ready":[]}"#) })
+        for _ in 0..<2 {
+            #expect(try await shop.run(["advance", "#1"], database: false, environment: counter).status == 0)
+        }
+        let seen = try await offPool { try events.read(until: #"data: {"preparing":[],"ready":[1]}"#) }
+        #expect(seen)
+        #expect(!events.received.contains("王"))
+    }
+}
+
+/// Runs blocking work (sockets, child processes) on a thread of its own, never on the cooperative pool.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
+/// `drinkshop serve --port 0` on the test's store.
+final class ServeProcess: Sendable {
+    let port: Int
+    let baseID: String
+    private let process: Process
+
+    init(database: String, directory: String, token: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Drinkshop.binary)
+        process.arguments = ["--db", database, "--create", "serve", "--port", "0"]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory, "DRINKSHOP_SEEDS": Drinkshop.seeds,
+                               "DRINKSHOP_API_TOKEN": token, "TZ": "Asia/Taipei"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        var text = ""
+        let handle = output.fileHandleForReading
+        while !text.contains("Press Ctrl-C") {
+            let data = handle.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        let port = text.split(separator: "\n").first { $0.contains("endpoint") }
+            .flatMap { $0.split(separator: ":").last?.split(separator: " ").first }.flatMap { Int($0) }
+        let base = text.split(separator: "\n").first { $0.contains("base id") }?.split(separator: " ").last
+        guard let port, let base else {
+            process.terminate()
+            throw POSIXError(.EPROTO)
+        }
+        self.port = port
+        baseID = String(base)
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// Plain HTTP over a loopback socket, blocking: for the off-pool threads of these tests only.
+enum RawHTTP {
+    static func connect(port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        var limit = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        return fd
+    }
+
+    static func send(_ fd: Int32, _ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { return }
+            offset += sent
+        }
+    }
+
+    /// Sends a request and reads the answer until the server closes.
+    static func exchange(port: Int, _ request: String) throws -> String {
+        let fd = try connect(port: port)
+        defer { Glibc.close(fd) }
+        send(fd, request)
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            answer += buffer[0..<count]
+        }
+        return String(decoding: answer, as: UTF8.self)
+    }
+
+    /// The pickup screen's event stream, read as it arrives.
+    final class EventReader: @unchecked Sendable {
+        private let fd: Int32
+        private(set) var received = ""
+
+        init(port: Int) throws {
+            fd = try RawHTTP.connect(port: port)
+            RawHTTP.send(fd, "GET /display/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+        }
+
+        /// Whether `needle` arrived (false when the stream ended or stayed quiet for 10 s).
+        func read(until needle: String) throws -> Bool {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !received.contains(needle) {
+                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if count <= 0 { return false }
+                received += String(decoding: buffer[0..<count], as: UTF8.self)
+            }
+            return true
+        }
+
+        func close() { Glibc.close(fd) }
+    }
+}
