@@ -52,6 +52,9 @@ import Testing
         // A paid order cannot be deleted; it is voided instead.
         let deleted = try await shop.run(["delete", "#2", "--yes"])
         #expect(deleted.status == 1 && deleted.stderr.contains("void it instead"))
+        // Nor edited: its total would no longer match what was paid.
+        let edited = try await shop.run(["edit", "#2", "x3"])
+        #expect(edited.status == 1 && edited.stderr.contains("has $105 paid; it cannot change now"))
     }
 
     @Test func pinsGateManagerActionsAndNeverShow() async throws {

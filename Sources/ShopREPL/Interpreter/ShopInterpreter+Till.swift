@@ -154,6 +154,17 @@ extension ShopInterpreter {
         say(TillView.payment(receipt, style: style))
     }
 
+    /// An order with money taken is not edited (its total would no longer match what was paid): void it
+    /// and place it again.
+    func refuseEditingPaid(_ number: OrderNumber) async throws {
+        let stored = try await shop.orders.find(number)
+        guard !stored.isUnsent else { return }
+        let paid = try await shop.till.money(of: stored).paid
+        guard paid == 0 else {
+            throw TillError.refused("order \(number) has $\(paid) paid; it cannot change now (cancel \(number) REASON refunds it, then order again)")
+        }
+    }
+
     /// Deleting an order that holds money would lose it from the till: such an order is voided instead.
     func refuseDeletingPaid(_ stored: StoredOrder) async throws {
         guard !stored.isUnsent, let number = stored.number else { return }

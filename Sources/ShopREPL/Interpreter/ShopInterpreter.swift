@@ -107,6 +107,7 @@ public final class ShopInterpreter {
         case .orders(let filter, let json): try await listOrders(filter, json: json)
         case .watchOrders: try await watchOrders()
         case .edit(let number, let line, let change):
+            try await refuseEditingPaid(number)
             let stored = try await shop.orders.edit(number, line: line, change: change)
             say(OrderView.receipt(stored, title: "Order \(number) changed", style: style))
         case .advance(let number):
