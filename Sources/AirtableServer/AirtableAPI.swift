@@ -1,4 +1,5 @@
 import Airtable
+import Foundation
 
 /// Airtable's REST API (reference §1.1, §12) over any `RecordStore`: authentication, routing, parameter
 /// and body parsing, rate limiting, and responses and errors in Airtable's exact shapes. Knows nothing of
@@ -14,13 +15,22 @@ public final class AirtableAPI: Sendable {
     public let baseName: String
     let tokens: AccessTokens
     let rateLimiter: RateLimiter?
-    let userID = AirtableID.make("usr")
+    /// Who the tokens act as: the base's owner when the store knows its users, else a user made for
+    /// this process. Comments are written as this user and `whoami` names it.
+    let user: Collaborator
+    /// Pings webhook URLs after writes; nil sends no pings (payloads are still kept).
+    let notifier: WebhookNotifier?
+    let startedAt = Date()
+    var userID: String { user.id }
 
     /// Airtable refuses URLs of 16,000 characters or more; clients then switch to `POST …/listRecords`.
     public static let maximumURLLength = 16_000
 
     public init(store: any RecordStore, baseID: String, baseName: String = "DrinkShop", tokens: AccessTokens,
-                rateLimiter: RateLimiter? = nil) {
+                rateLimiter: RateLimiter? = nil, user: Collaborator? = nil, notifier: WebhookNotifier? = nil) {
+        self.notifier = notifier
+        self.user = user ?? Collaborator(id: AirtableID.make("usr"), email: "owner@drinkshop.local",
+                                         name: "DrinkShop owner")
         self.store = store
         self.baseID = baseID
         self.baseName = baseName
@@ -49,9 +59,10 @@ public final class AirtableAPI: Sendable {
         let (path, rawQuery) = split(request.target)
         guard let route = Route(path: path) else { return .error(.notFound) }
         if let base = route.base, base != baseID {
-            if case .tables = route { return .error(.modelNotFound) }
-            if case .fields = route { return .error(.modelNotFound) }
-            return .error(.notFound)
+            switch route {
+            case .tables, .fields, .metaTable, .metaField, .baseInfo: return .error(.modelNotFound)
+            default: return .error(.notFound)
+            }
         }
         let writes = isWrite(method: method, route: route)
         if writes && access == .read { return .error(.invalidPermissions) }
@@ -66,7 +77,9 @@ public final class AirtableAPI: Sendable {
         }
         do {
             let query = try QueryString(raw: rawQuery)
-            return try await dispatch(method: method, route: route, query: query, request: request, access: access)
+            let response = try await dispatch(method: method, route: route, query: query, request: request, access: access)
+            if writes, response.status == 200, notifier != nil { _ = notifyWebhooks() }
+            return response
         } catch let error as APIError {
             return .error(error)
         } catch let error as AirtableError {
@@ -85,6 +98,22 @@ public final class AirtableAPI: Sendable {
         case ("GET", .tables): return try await tableSchemas(query: query)
         case ("POST", .tables): return try await createTable(body: request.body)
         case ("POST", .fields(_, let table)): return try await createField(in: table, body: request.body)
+        case ("PATCH", .metaTable(_, let table)): return try await updateTable(table, body: request.body)
+        case ("PATCH", .metaField(_, let table, let field)):
+            return try await updateField(in: table, field: field, body: request.body)
+        case ("GET", .baseInfo): return try await baseInfo(access: access)
+        case ("GET", .comments(_, let table, let record)): return try await listComments(table, record, query: query)
+        case ("POST", .comments(_, let table, let record)):
+            return try await addComment(table, record, body: request.body)
+        case ("PATCH", .comment(_, let table, let record, let id)):
+            return try await updateComment(table, record, id: id, body: request.body)
+        case ("DELETE", .comment(_, let table, let record, let id)):
+            return try await deleteComment(table, record, id: id)
+        case ("POST", .webhooks): return try await createWebhook(body: request.body)
+        case ("GET", .webhooks): return try await listWebhooks()
+        case ("DELETE", .webhook(_, let id)): return try await deleteWebhook(id)
+        case (_, .webhookAction(_, let id, let action)):
+            return try await webhookAction(id, action: action, method: method, query: query, body: request.body)
         case ("GET", .table(_, let table)): return try await list(table, ListParameters.fromQuery(query))
         case ("POST", .listRecords(_, let table)):
             return try await list(table, ListParameters.fromBody(try parseBody(request.body, emptyAs: [:]), query: query))
@@ -100,11 +129,23 @@ public final class AirtableAPI: Sendable {
         }
     }
 
+    /// Starts pinging the webhooks that have new payloads, in a task of its own that the request
+    /// does not wait for; the task is returned so tests can.
+    @discardableResult
+    func notifyWebhooks() -> Task<Void, Never> {
+        let (store, notifier, baseID) = (store, notifier, baseID)
+        return Task.detached {
+            guard let notifier, let hooks = store as? any WebhookStore else { return }
+            await notifier.notify(store: hooks, baseID: baseID)
+        }
+    }
+
     // MARK: - Helpers
 
-    func render(_ record: Record, comments: Bool = false) -> JSONValue {
-        guard comments, case .object(var object) = record.json else { return record.json }
-        object["commentCount"] = 0
+    /// A record as the API returns it, with `commentCount` when the listing asked for it.
+    func render(_ record: Record, commentCount: Int? = nil) -> JSONValue {
+        guard let commentCount, case .object(var object) = record.json else { return record.json }
+        object["commentCount"] = .number(Double(commentCount))
         return .object(object)
     }
 

@@ -5,7 +5,9 @@ extension AirtableAPI {
     func whoami(access: AccessTokens.Access) -> APIResponse {
         var scopes: [JSONValue] = ["data.records:read", "schema.bases:read"]
         if access == .readWrite { scopes += ["data.records:write", "schema.bases:write"] }
-        return .json(["id": .string(userID), "scopes": .array(scopes)])
+        scopes += ["data.recordComments:read"]
+        if access == .readWrite { scopes += ["data.recordComments:write", "webhook:manage"] }
+        return .json(["id": .string(userID), "email": .string(user.email), "scopes": .array(scopes)])
     }
 
     func tableSchemas(query: QueryString) async throws -> APIResponse {
@@ -19,10 +21,12 @@ extension AirtableAPI {
         let schema = try await store.schema()
         let tables: [JSONValue] = schema.tables.map { table in
             guard visibleFieldIDs, case .object(var object) = table.json else { return table.json }
-            let ids = JSONValue.array(table.fields.map { .string($0.id) })
             object["views"] = .array(table.views.map { view in
                 guard case .object(var viewObject) = view.json else { return view.json }
-                viewObject["visibleFieldIds"] = ids
+                let hidden = Set(view.hiddenFieldIds)
+                // The primary field is never hidden in Airtable.
+                viewObject["visibleFieldIds"] = .array(table.fields
+                    .filter { !hidden.contains($0.id) || $0.id == table.primaryFieldId }.map { .string($0.id) })
                 return .object(viewObject)
             })
             return .object(object)

@@ -6,7 +6,12 @@ import Airtable
 extension AirtableAPI {
     func list(_ table: String, _ query: ListQuery) async throws -> APIResponse {
         let page = try await store.listRecords(in: table, query: query)
-        var body: [String: JSONValue] = ["records": .array(page.records.map { render($0, comments: query.includeCommentCount) })]
+        var counts: [String: Int]?
+        if query.includeCommentCount {
+            counts = try await (store as? any CommentStore)?.commentCounts(in: table, records: page.records.map(\.id)) ?? [:]
+        }
+        let rendered = page.records.map { record in render(record, commentCount: counts.map { $0[record.id] ?? 0 }) }
+        var body: [String: JSONValue] = ["records": .array(rendered)]
         // Airtable leaves `offset` out on the last page; it is never null or empty.
         if let offset = page.offset, !offset.isEmpty { body["offset"] = .string(offset) }
         return .json(.object(body))

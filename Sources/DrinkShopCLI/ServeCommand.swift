@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import DrinkShop
 import HTTPServer
+import LocalBase
 import PickupDisplay
 
 /// `drinkshop serve`: the embedded base over Airtable's REST API, and the pickup screen at `/display`
@@ -19,6 +20,8 @@ struct ServeCommand {
     var tokenFile: String?
     var rateLimit: Double?
     var rateLimitPenalty: Double = 30
+    /// A views file (DrinkShop's own way to define views; see `ViewDefinition`).
+    var viewsFile: String?
 
     static func parse(_ words: [String]) throws(UsageError) -> ServeCommand {
         var command = ServeCommand()
@@ -39,6 +42,7 @@ struct ServeCommand {
                 }
                 command.port = port
             case "--tokens": command.tokenFile = try value(word)
+            case "--views": command.viewsFile = try value(word)
             case "--rate-limit":
                 let text = try value(word)
                 guard let rate = Double(text), rate > 0 else {
@@ -61,7 +65,25 @@ struct ServeCommand {
     func run(store: EmbeddedStore, environment: [String: String]) async throws -> Int32 {
         let (tokens, tokenNote) = try accessTokens(databasePath: store.path, environment: environment)
         let limiter = rateLimit.map { RateLimiter(requestsPerSecond: $0, penalty: rateLimitPenalty) }
-        let api = AirtableAPI(store: store.base, baseID: store.base.baseID, tokens: tokens, rateLimiter: limiter)
+        if let viewsFile {
+            guard let data = FileManager.default.contents(atPath: viewsFile) else {
+                throw UsageError("cannot read the views file \(viewsFile)")
+            }
+            let definitions: [ViewDefinition]
+            do {
+                definitions = try ViewDefinition.parse(Array(data), place: viewsFile)
+            } catch {
+                throw UsageError(error.description)
+            }
+            do {
+                try await store.base.defineViews(definitions)
+            } catch {
+                throw UsageError("views file \(viewsFile): \(error.apiError?.message ?? error.description)")
+            }
+        }
+        let owner = try await store.base.collaborators().first
+        let api = AirtableAPI(store: store.base, baseID: store.base.baseID, tokens: tokens, rateLimiter: limiter,
+                              user: owner, notifier: WebhookNotifier(transport: URLSessionTransport.shared))
         var configuration = HTTPServer.Configuration()
         configuration.host = host
         configuration.port = port

@@ -12,8 +12,10 @@ enum Usage {
           drinkshop [options]                 the counter REPL on the store
           drinkshop [options] <command> ...   one command, e.g. drinkshop order 白玉歐蕾 大杯 半糖 少冰 x2 for Amy
           drinkshop [options] serve [--host 127.0.0.1] [--port 8080] [--tokens FILE] [--rate-limit N]
+                                    [--views FILE]
                                               serve the embedded base with Airtable's REST API, and the
-                                              pickup screen at /display (no token; numbers only)
+                                              pickup screen at /display (no token; numbers only); --views
+                                              defines views (DrinkShop's own JSON, not Airtable's API)
           drinkshop setup                     create the shop's tables and fields in the remote base
                                               (or print what to create by hand); never touches records
           drinkshop init --db PATH            make a new store at PATH (seeded with the menu); a missing

@@ -17,7 +17,7 @@ private struct PendingWrite: Sendable {
 /// bridged back with a continuation, so a slow disk never stalls other tasks. Several instances (in one
 /// process or several) may share a file: writes take SQLite's write lock up front (`BEGIN IMMEDIATE`),
 /// wait for each other (busy timeout), and commit durably (WAL with `synchronous=FULL`).
-public final class LocalBase: SchemaEditing, @unchecked Sendable {
+public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unchecked Sendable {
     // Only `queue` touches `context`: that confinement is what @unchecked Sendable stands for here.
     private let queue: DispatchQueue
     private let context: BaseContext
@@ -182,5 +182,97 @@ public final class LocalBase: SchemaEditing, @unchecked Sendable {
 
     public func createField(in table: String, _ spec: FieldSpec) async throws(AirtableError) -> FieldSchema {
         try await perform { try $0.createField(in: table, spec) }
+    }
+
+    public func updateTable(_ table: String, _ change: SchemaChange) async throws(AirtableError) -> TableSchema {
+        try await perform { try $0.updateTable(table, change) }
+    }
+
+    public func updateField(in table: String, field: String, _ change: SchemaChange) async throws(AirtableError)
+        -> FieldSchema
+    {
+        try await perform { try $0.updateField(in: table, field: field, change) }
+    }
+
+    // MARK: CommentStore
+
+    public func collaborators() async throws(AirtableError) -> [Collaborator] {
+        try await perform { try $0.users() }
+    }
+
+    public func comments(in table: String, record: String, pageSize: Int, offset: String?)
+        async throws(AirtableError) -> CommentPage
+    {
+        try await perform { try $0.comments(in: table, record: record, pageSize: pageSize, offset: offset) }
+    }
+
+    public func addComment(in table: String, record: String, text: String, author: Collaborator)
+        async throws(AirtableError) -> RecordComment
+    {
+        try await performWrite { try $0.addComment(in: table, record: record, text: text, author: author) }
+    }
+
+    public func updateComment(in table: String, record: String, id: String, text: String, author: Collaborator)
+        async throws(AirtableError) -> RecordComment
+    {
+        try await performWrite {
+            try $0.updateComment(in: table, record: record, id: id, text: text, author: author)
+        }
+    }
+
+    public func deleteComment(in table: String, record: String, id: String, author: Collaborator)
+        async throws(AirtableError)
+    {
+        try await performWrite { try $0.deleteComment(in: table, record: record, id: id, author: author) }
+    }
+
+    public func commentCounts(in table: String, records: [String]) async throws(AirtableError) -> [String: Int] {
+        try await perform { try $0.commentCounts(in: table, records: records) }
+    }
+
+    // MARK: Views (DrinkShop's own; Airtable's API cannot make views)
+
+    /// Adds or replaces the owner's views (see `ViewDefinition`), all or none.
+    @discardableResult
+    public func defineViews(_ definitions: [ViewDefinition]) async throws(AirtableError) -> [ViewSchema] {
+        try await perform { try $0.defineViews(definitions) }
+    }
+
+    // MARK: WebhookStore
+
+    public func createWebhook(notificationURL: String?, specification: JSONValue, by user: Collaborator)
+        async throws(AirtableError) -> Webhook
+    {
+        try await perform { try $0.createWebhook(notificationURL: notificationURL, specification: specification) }
+    }
+
+    public func webhooks() async throws(AirtableError) -> [Webhook] {
+        try await perform { try $0.webhooks() }
+    }
+
+    public func deleteWebhook(_ id: String) async throws(AirtableError) {
+        try await perform { try $0.deleteWebhook(id) }
+    }
+
+    public func refreshWebhook(_ id: String) async throws(AirtableError) -> Date {
+        try await perform { try $0.refreshWebhook(id) }
+    }
+
+    public func enableWebhookNotifications(_ id: String, _ enable: Bool) async throws(AirtableError) {
+        try await perform { try $0.enableWebhookNotifications(id, enable) }
+    }
+
+    public func webhookPayloads(_ id: String, cursor: Int, limit: Int) async throws(AirtableError) -> WebhookPayloadPage {
+        try await perform { try $0.webhookPayloads(id, cursor: cursor, limit: limit) }
+    }
+
+    public func webhooksToNotify() async throws(AirtableError) -> [Webhook] {
+        try await perform { try $0.webhooksToNotify() }
+    }
+
+    public func recordNotification(_ id: String, success: Bool, error: String?, at time: Date, durationMs: Double)
+        async throws(AirtableError)
+    {
+        try await perform { try $0.recordNotification(id, success: success, error: error, at: time, durationMs: durationMs) }
     }
 }

@@ -11,12 +11,17 @@ import Testing
         "number": ["precision"], "percent": ["precision"], "currency": ["precision", "symbol"],
         "date": ["dateFormat"], "dateTime": ["timeZone", "dateFormat", "timeFormat"], "duration": ["durationFormat"],
         "multipleAttachments": ["isReversed"], "rating": ["color", "icon", "max"], "lastModifiedTime": ["isValid"],
+        "multipleRecordLinks": ["linkedTableId", "isReversed", "prefersSingleRecordLink"],
     ]
 
     @Test func tablesListEveryFieldWithCompleteOptionsAndVisibleFieldIds() async throws {
         let api = try await APIHarness()
         // One field of every type, created through the API with no options at all.
-        let fields: [JSONValue] = FieldType.allCases.map { ["name": .string("f \($0.rawValue)"), "type": .string($0.rawValue)] }
+        // Every type with no options at all, but a link, which must name the table it links to.
+        let fields: [JSONValue] = FieldType.allCases.map { type -> JSONValue in
+            guard type == .multipleRecordLinks else { return ["name": .string("f \(type.rawValue)"), "type": .string(type.rawValue)] }
+            return ["name": "f link", "type": "multipleRecordLinks", "options": ["linkedTableId": "Drink"]]
+        }
         let created = await api.send("POST", "/v0/meta/bases/\(api.base.baseID)/tables",
                                      json: ["name": "Every type", "description": "one of each", "fields": .array(fields)])
         #expect(created.status == 200, "\(created)")

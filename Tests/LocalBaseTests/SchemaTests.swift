@@ -88,7 +88,9 @@ import Testing
         let (base, _) = try await makeOrdersBase()
         let expected = APIError.modelNotFound
         #expect(await apiError { try await base.listRecords(in: "Nope", query: ListQuery()) } == expected)
-        #expect(await apiError { try await base.createRecord(in: "orders", ["name": "x"]) } == expected)  // names are exact
+        #expect(await apiError { try await base.createRecord(in: "order", ["name": "x"]) } == expected)
+        // An exact name wins, else one table whose name matches ignoring case (Airtable's names are unique so).
+        #expect(try await base.createRecord(in: "ORDERS", ["name": "x"]).fields["name"] == "x")
         #expect(await apiError { try await base.createField(in: "Nope", FieldSpec(name: "x", type: .number)) } == expected)
         #expect(await apiError { try await base.deleteRecords(in: "tblAAAAAAAAAAAAAA", ids: []) } == expected)
     }

@@ -16,6 +16,9 @@ EXPECTED_CLASS = {
     "date": models.DateFieldSchema, "dateTime": models.DateTimeFieldSchema,
     "multipleAttachments": models.MultipleAttachmentsFieldSchema, "autoNumber": models.AutoNumberFieldSchema,
     "createdTime": models.CreatedTimeFieldSchema, "lastModifiedTime": models.LastModifiedTimeFieldSchema,
+    "multipleRecordLinks": models.MultipleRecordLinksFieldSchema,
+    "singleCollaborator": models.SingleCollaboratorFieldSchema,
+    "multipleCollaborators": models.MultipleCollaboratorsFieldSchema, "barcode": models.BarcodeFieldSchema,
 }
 
 
@@ -43,7 +46,9 @@ def test_the_shops_own_tables_parse_completely(base):
 
 
 def test_every_field_type_created_without_options_parses(base):
-    fields = [{"name": f"f {kind}", "type": kind} for kind in EXPECTED_CLASS]
+    # Every type with no options, but a link, which must name the table it links to.
+    fields = [{"name": f"f {kind}", "type": kind} for kind in EXPECTED_CLASS if kind != "multipleRecordLinks"]
+    fields.append({"name": "f link", "type": "multipleRecordLinks", "options": {"linkedTableId": "Drink"}})
     table = base.create_table("Every field type", fields, description="one of each")
     schema = table.schema()
     assert schema.description == "one of each"
@@ -55,6 +60,9 @@ def test_every_field_type_created_without_options_parses(base):
     assert schema.field("f date").options.date_format.format == "YYYY-MM-DD"
     assert schema.field("f multipleAttachments").options.is_reversed is False
     assert schema.field("f lastModifiedTime").options.is_valid is True
+    assert schema.field("f link").options.prefers_single_record_link is False
+    assert base.table("Drink").schema(force=True).field("Every field type").options.inverse_link_field_id \
+        == schema.field("f link").id
 
 
 def test_table_schema_and_id_by_name(api, base, orders):

@@ -55,6 +55,10 @@ public enum SchemaInstructions {
         case .autoNumber: label = "Autonumber"
         case .createdTime: label = "Created time"
         case .lastModifiedTime: label = "Last modified time"
+        case .multipleRecordLinks: label = "Link to another record"
+        case .singleCollaborator: label = "User"
+        case .multipleCollaborators: label = "User, multiple"
+        case .barcode: label = "Barcode"
         }
         return "\(label) [\(field.type.rawValue)]"
     }

@@ -47,8 +47,17 @@ enum FormulaCells {
             case .string(let s): return .bool(s == "true" || s == "1" || s == "checked")
             default: return .bool(false)
             }
-        case .multipleSelects:
+        case .multipleSelects, .multipleRecordLinks:
+            // A link's cell reaches a formula as the linked records' primary values when the store
+            // filled them in (LocalBase does), else as the record ids.
             return list(cell)
+        case .singleCollaborator:
+            return .text(cell["name"]?.stringValue ?? cell["email"]?.stringValue ?? "")
+        case .multipleCollaborators:
+            guard case .array(let users) = cell else { return plain(cell) }
+            return .array(users.map { .text($0["name"]?.stringValue ?? $0["email"]?.stringValue ?? "") })
+        case .barcode:
+            return cell["text"]?.stringValue.map { .text($0) } ?? .blank
         case .multipleAttachments:
             guard case .array(let attachments) = cell else { return plain(cell) }
             return .array(attachments.map { attachment in

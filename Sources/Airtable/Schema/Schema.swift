@@ -7,6 +7,12 @@ public enum FieldType: String, Sendable, Hashable, CaseIterable {
     case date, dateTime
     case multipleAttachments
     case autoNumber, createdTime, lastModifiedTime
+    /// Links to records of another table (or the same one): an array of record ids.
+    case multipleRecordLinks
+    /// One or several of the base's users: `{id, email, name}` objects.
+    case singleCollaborator, multipleCollaborators
+    /// `{text, type?}`.
+    case barcode
 
     /// Whether the store computes this field; writes to it are refused.
     public var isComputed: Bool {
@@ -69,19 +75,55 @@ public struct FieldSchema: Sendable, Hashable {
     }
 }
 
-/// A view of a table (only its identity: the local base has one grid view per table).
+/// A view of a table: its identity as the metadata API shows it and, for a view the base's owner
+/// defined (Airtable's API cannot make views), what it keeps, its order and the fields it hides.
 public struct ViewSchema: Sendable, Hashable {
     public var id: String
     public var name: String
     public var type: String
+    /// Only records for which this formula is true are in the view.
+    public var filterByFormula: String?
+    /// The view's order (field ids), used when a listing gives no `sort`.
+    public var sort: [SortKey]
+    /// Fields hidden in the view (ids): left out of its `visibleFieldIds`. Records listed through the
+    /// view still carry them, as in Airtable.
+    public var hiddenFieldIds: [String]
 
-    public init(id: String, name: String, type: String = "grid") {
+    public init(id: String, name: String, type: String = "grid", filterByFormula: String? = nil,
+                sort: [SortKey] = [], hiddenFieldIds: [String] = []) {
         self.id = id
         self.name = name
         self.type = type
+        self.filterByFormula = filterByFormula
+        self.sort = sort
+        self.hiddenFieldIds = hiddenFieldIds
     }
 
+    /// As the metadata API shows it.
     public var json: JSONValue { ["id": .string(id), "name": .string(name), "type": .string(type)] }
+
+    /// As a base file keeps it: the API's shape plus the definition (keys Airtable's API never sends).
+    public var storedJSON: JSONValue {
+        guard case .object(var object) = json else { return json }
+        if let filterByFormula { object["filterByFormula"] = .string(filterByFormula) }
+        if !sort.isEmpty {
+            object["sort"] = .array(sort.map { ["field": .string($0.field), "direction": .string($0.direction.rawValue)] })
+        }
+        if !hiddenFieldIds.isEmpty { object["hiddenFieldIds"] = .array(hiddenFieldIds.map(JSONValue.string)) }
+        return .object(object)
+    }
+
+    /// Reads `json` or `storedJSON`; nil without an id and a name.
+    public init?(json view: JSONValue) {
+        guard let id = view["id"]?.stringValue, let name = view["name"]?.stringValue else { return nil }
+        let sort = (view["sort"]?.arrayValue ?? []).compactMap { key -> SortKey? in
+            guard let field = key["field"]?.stringValue else { return nil }
+            return SortKey(field: field, direction: key["direction"]?.stringValue == "desc" ? .descending : .ascending)
+        }
+        self.init(id: id, name: name, type: view["type"]?.stringValue ?? "grid",
+                  filterByFormula: view["filterByFormula"]?.stringValue, sort: sort,
+                  hiddenFieldIds: view["hiddenFieldIds"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+    }
 }
 
 /// A table as the metadata API describes it.
@@ -117,18 +159,25 @@ public struct TableSchema: Sendable, Hashable {
         return .object(object)
     }
 
+    /// As a base file keeps it: views with their definitions.
+    public var storedJSON: JSONValue {
+        guard case .object(var object) = json else { return json }
+        object["views"] = .array(views.map(\.storedJSON))
+        return .object(object)
+    }
+
+    /// The view with this id or name.
+    public func view(_ idOrName: String) -> ViewSchema? {
+        views.first { $0.id == idOrName } ?? views.first { $0.name == idOrName }
+    }
+
     public init(json: JSONValue) throws(AirtableError) {
         guard let id = json["id"]?.stringValue, let name = json["name"]?.stringValue else {
             throw .decoding("a table in the schema lacks id or name")
         }
         var fields: [FieldSchema] = []
         for field in json["fields"]?.arrayValue ?? [] { fields.append(try FieldSchema(json: field)) }
-        var views: [ViewSchema] = []
-        for view in json["views"]?.arrayValue ?? [] {
-            if let vid = view["id"]?.stringValue, let vname = view["name"]?.stringValue {
-                views.append(ViewSchema(id: vid, name: vname, type: view["type"]?.stringValue ?? "grid"))
-            }
-        }
+        let views = (json["views"]?.arrayValue ?? []).compactMap(ViewSchema.init(json:))
         self.init(id: id, name: name, description: json["description"]?.stringValue,
                   primaryFieldId: json["primaryFieldId"]?.stringValue ?? fields.first?.id ?? "",
                   fields: fields, views: views)
@@ -141,12 +190,22 @@ public struct BaseSchema: Sendable, Hashable {
 
     public init(tables: [TableSchema]) { self.tables = tables }
 
-    /// The table with this id or name.
+    /// The table with this id or name. An exact name wins; otherwise the name is matched ignoring
+    /// case, as Airtable matches table names in the path (its table names are unique ignoring case, so
+    /// at most one table can match that way).
     public func table(_ idOrName: String) -> TableSchema? {
-        tables.first { $0.id == idOrName } ?? tables.first { $0.name == idOrName }
+        if let table = tables.first(where: { $0.id == idOrName }) ?? tables.first(where: { $0.name == idOrName }) {
+            return table
+        }
+        let folded = idOrName.lowercased()
+        let matches = tables.filter { $0.name.lowercased() == folded }
+        return matches.count == 1 ? matches[0] : nil
     }
 
     public var json: JSONValue { ["tables": .array(tables.map(\.json))] }
+
+    /// As a base file keeps it: views with their definitions.
+    public var storedJSON: JSONValue { ["tables": .array(tables.map(\.storedJSON))] }
 
     public init(json: JSONValue) throws(AirtableError) {
         var tables: [TableSchema] = []

@@ -7,6 +7,8 @@ import Foundation
 struct CellNormalizer {
     private(set) var table: TableSchema
     let typecast: Bool
+    /// The base's users, whom collaborator cells may name.
+    var users: [Collaborator] = []
     /// Whether typecast added select options, so the schema must be saved with the records.
     private(set) var schemaChanged = false
 
@@ -76,6 +78,14 @@ struct CellNormalizer {
                                           reject)
         case .multipleAttachments:
             stored = try CellAttachments.normalize(value, typecast: typecast, reject)
+        case .multipleRecordLinks:
+            stored = try CellLinks.links(value, typecast: typecast, reject)
+        case .singleCollaborator:
+            stored = try CellLinks.collaborator(value, users: users, typecast: typecast, reject)
+        case .multipleCollaborators:
+            stored = try CellLinks.collaborators(value, users: users, typecast: typecast, reject)
+        case .barcode:
+            stored = try CellLinks.barcode(value, typecast: typecast, reject)
         case .autoNumber, .createdTime, .lastModifiedTime:
             stored = .null  // unreachable: computed fields were refused above
         }

@@ -4,7 +4,12 @@ import Foundation
 /// filterByFormula as a record filter: the compiled formula decides, and the simple equalities it
 /// requires (`{f} = 'x'` alone or inside a top-level AND) are pushed down to SQL to pick candidates.
 enum FormulaFilter {
-    static func make(_ formula: String, table: TableSchema, now: Date) throws -> RecordFilter {
+    /// The primary values of the records a link field's cell names (what a formula sees of links).
+    typealias LinkNames = (FieldSchema, [String]) -> [JSONValue]
+
+    static func make(_ formula: String, table: TableSchema, now: Date, linkNames: LinkNames? = nil) throws
+        -> RecordFilter
+    {
         let compiled: CompiledFormula
         do {
             compiled = try CompiledFormula(formula, fields: table.fields)
@@ -13,10 +18,18 @@ enum FormulaFilter {
         }
         var filter = RecordFilter()
         filter.conditions = requiredConditions(compiled.expression, table: table)
+        let links = table.fields.filter { $0.type == .multipleRecordLinks }
         filter.test = { stored in
+            var cells = stored.allCells(table)
+            if let linkNames {
+                for field in links {
+                    guard let ids = cells[field.id]?.arrayValue?.compactMap(\.stringValue) else { continue }
+                    cells[field.id] = .array(linkNames(field, ids))
+                }
+            }
             // Airtable evaluates formulas in UTC unless the formula itself sets a zone.
-            compiled.matches(FormulaRecord(id: stored.id, createdTime: stored.createdTime, cells: stored.allCells(table),
-                                           now: now, timeZone: FormulaRecord.utc))
+            return compiled.matches(FormulaRecord(id: stored.id, createdTime: stored.createdTime, cells: cells,
+                                                  now: now, timeZone: FormulaRecord.utc))
         }
         return filter
     }

@@ -10,7 +10,9 @@ struct ListPlan {
     let output: RecordOutput
     let filter: RecordFilter
 
-    init(query: ListQuery, table: TableSchema, now: Date) throws {
+    /// - Parameter linkNames: what a formula sees of a link cell (the linked records' primary values).
+    init(query: ListQuery, table: TableSchema, now: Date,
+         linkNames: FormulaFilter.LinkNames? = nil) throws {
         self.table = table
         let size = query.pageSize ?? 100
         guard (0...100).contains(size) else { throw APIError.invalidPageSize }
@@ -18,9 +20,11 @@ struct ListPlan {
         if let max = query.maxRecords, max < 0 {
             throw APIError.invalidRequest("maxRecords must be 0 or more, not \(max)")
         }
-        // The base has one grid view per table, unfiltered and unsorted: naming it changes nothing.
-        if let view = query.view, !table.views.contains(where: { $0.id == view || $0.name == view }) {
-            throw APIError.viewNotFound(view)
+        // A view keeps the records its formula keeps, in its order unless the query sorts.
+        var view: ViewSchema?
+        if let name = query.view {
+            guard let found = table.view(name) else { throw APIError.viewNotFound(name) }
+            view = found
         }
         var only: Set<String>?
         if let names = query.fields {
@@ -31,18 +35,23 @@ struct ListPlan {
             }
         }
         var keys: [RecordOrder.Key] = []
-        for key in query.sort {
+        for key in query.sort.isEmpty ? view?.sort ?? [] : query.sort {
             guard let field = table.field(key.field) else { throw APIError.unknownFieldName(key.field) }
             keys.append(RecordOrder.Key(field: field, descending: key.direction == .descending))
         }
         order = RecordOrder(keys: keys)
         let text = try RecordOutput.cellText(format: query.cellFormat, timeZone: query.timeZone,
                                              userLocale: query.userLocale)
-        output = RecordOutput(table: table, byFieldID: query.returnFieldsByFieldId, text: text, only: only)
+        output = RecordOutput(table: table, byFieldID: query.returnFieldsByFieldId, text: text, only: only,
+                              linkNames: linkNames)
+        var filter = RecordFilter.all
         if let formula = query.filterByFormula, !formula.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            filter = try FormulaFilter.make(formula, table: table, now: now)
-        } else {
-            filter = .all
+            filter = try FormulaFilter.make(formula, table: table, now: now, linkNames: linkNames)
         }
+        if let formula = view?.filterByFormula, !formula.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            let viewFilter = try FormulaFilter.make(formula, table: table, now: now, linkNames: linkNames)
+            filter = filter.and(viewFilter)
+        }
+        self.filter = filter
     }
 }

@@ -11,4 +11,16 @@ struct RecordFilter {
     static var all: RecordFilter { RecordFilter() }
 
     func keeps(_ record: StoredRecord) -> Bool { test?(record) ?? true }
+
+    /// Records both filters keep.
+    func and(_ other: RecordFilter) -> RecordFilter {
+        var both = RecordFilter()
+        both.conditions = conditions + other.conditions
+        switch (test, other.test) {
+        case (nil, nil): both.test = nil
+        case (let one?, nil), (nil, let one?): both.test = one
+        case (let first?, let second?): both.test = { first($0) && second($0) }
+        }
+        return both
+    }
 }

@@ -4,7 +4,8 @@ import Foundation
 /// List records (reference §2): parameters checked, then one page read from one snapshot of the file.
 extension BaseContext {
     func listRecords(in tableName: String, query: ListQuery) throws -> RecordPage {
-        let plan = try ListPlan(query: query, table: table(tableName), now: clock())
+        let plan = try ListPlan(query: query, table: table(tableName), now: clock(),
+                                linkNames: { [unowned self] field, ids in linkNames(field, ids) })
         // Indexes are made before the read transaction: creating one writes, and a read transaction
         // that tries to upgrade fails at once when another connection writes.
         for condition in plan.filter.conditions {
@@ -109,5 +110,19 @@ extension BaseContext {
         }
         guard end < entries.count else { return (page, nil, nil) }
         return (page, .sorted(entries: entries, next: end), entries[end].id)
+    }
+}
+
+extension BaseContext {
+    /// The primary values of the linked records `ids` of `field` (an id whose record is gone stays an id).
+    func linkNames(_ field: FieldSchema, _ ids: [String]) -> [JSONValue] {
+        guard let link = field.link, let linked = try? schema().table(link.table),
+              let primary = linked.field(linked.primaryFieldId)
+        else { return ids.map(JSONValue.string) }
+        let rows = RecordRows(file: file, tableID: linked.id)
+        return ids.map { id in
+            guard let stored = try? rows.find(id: id) else { return .string(id) }
+            return stored.value(of: primary) ?? .null
+        }
     }
 }

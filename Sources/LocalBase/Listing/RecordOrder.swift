@@ -5,7 +5,7 @@ import Foundation
 ///
 /// By field type: numbers (number, currency, percent, duration, rating, autoNumber) numerically;
 /// checkboxes unchecked before checked; single selects in the order of the field's choices, as
-/// Airtable sorts them; dates and times chronologically (their stored ISO text sorts that way);
+/// Airtable sorts them; collaborators by name, barcodes by their text, links by their record ids; dates and times chronologically (their stored ISO text sorts that way);
 /// everything else as text, compared case-, width- and accent-insensitively first and then by the
 /// exact Unicode scalars (so "apple" < "Banana" < "banana", and the order is total and repeatable).
 /// Blank cells come first ascending and last descending. Ties keep creation order.
@@ -57,6 +57,12 @@ struct RecordOrder {
         case (.checkbox, .bool(let checked)): return .number(checked ? 1 : 0)
         case (.singleSelect, .string(let name)):
             return .number(Double(field.choices.firstIndex(of: name) ?? field.choices.count))
+        case (.singleCollaborator, .object(let user)):
+            return text(user["name"]?.stringValue ?? user["email"]?.stringValue ?? "")
+        case (.multipleCollaborators, .array(let users)):
+            return text(users.map { $0["name"]?.stringValue ?? $0["email"]?.stringValue ?? "" }.joined(separator: ", "))
+        case (.barcode, .object(let code)):
+            return text(code["text"]?.stringValue ?? "")
         case (.multipleAttachments, .array(let items)):
             return text(items.compactMap { $0["filename"]?.stringValue }.joined(separator: ", "))
         case (_, .array(let items)):

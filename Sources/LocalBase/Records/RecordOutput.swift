@@ -11,11 +11,16 @@ struct RecordOutput {
     /// The field ids to include; nil means all.
     let only: Set<String>?
 
-    init(table: TableSchema, byFieldID: Bool, text: CellText? = nil, only: Set<String>? = nil) {
+    /// For `cellFormat=string`: a link's records by their primary values, as Airtable shows them.
+    let linkNames: FormulaFilter.LinkNames?
+
+    init(table: TableSchema, byFieldID: Bool, text: CellText? = nil, only: Set<String>? = nil,
+         linkNames: FormulaFilter.LinkNames? = nil) {
         self.table = table
         self.byFieldID = byFieldID
         self.text = text
         self.only = only
+        self.linkNames = linkNames
     }
 
     /// Checks a read's format options: `string` needs a known time zone and a locale.
@@ -37,6 +42,10 @@ struct RecordOutput {
             guard let value = stored.value(of: field), !value.isEmptyCell else { continue }
             let key = byFieldID ? field.id : field.name
             if let text {
+                var value = value
+                if field.type == .multipleRecordLinks, let linkNames, let ids = value.arrayValue?.compactMap(\.stringValue) {
+                    value = .array(linkNames(field, ids).map { .string($0.stringValue ?? JSONWriter.string($0)) })
+                }
                 let rendered = text.render(value, field: field)
                 if !rendered.isEmpty { fields[key] = .string(rendered) }
             } else {

@@ -10,7 +10,7 @@ extension BaseContext {
         try file.connection.writeTransaction {
             let table = try table(tableName)
             let mergeFields = try Self.mergeFields(mergeOn, in: table)
-            var normalizer = CellNormalizer(table: table, typecast: options.typecast)
+            var normalizer = try normalizer(for: table, typecast: options.typecast)
             var changes: [[String: JSONValue]] = []
             for (index, record) in records.enumerated() {
                 let number = records.count > 1 ? index + 1 : nil
@@ -20,6 +20,10 @@ extension BaseContext {
                         "record \(index + 1) has no id and no value for the merge field \"\(missing.name)\"; "
                             + "each record without an id must give every field of fieldsToMergeOn")
                 }
+            }
+            for index in changes.indices {
+                try resolveLinks(&changes[index], table: table, typecast: options.typecast,
+                                 record: records.count > 1 ? index + 1 : nil)
             }
             let rows = RecordRows(file: file, tableID: table.id)
             for record in records {
@@ -33,6 +37,8 @@ extension BaseContext {
             let output = RecordOutput(table: normalizer.table, byFieldID: options.returnFieldsByFieldId)
             let time = now()
             var result = UpsertResult(records: [], createdRecords: [], updatedRecords: [])
+            var published = RecordChanges(table: table)
+            var linked = LinkedChanges()
             for (index, (record, cells)) in zip(records, changes).enumerated() {
                 let target: StoredRecord?
                 if let id = record.id {
@@ -48,8 +54,11 @@ extension BaseContext {
                     target = matches.first
                 }
                 if var stored = target {
+                    let old = stored.cells
                     stored.apply(cells, replace: replace, at: time)
                     try rows.update(stored)
+                    try syncLinks(table: table, recordID: stored.id, old: old, new: stored.cells, into: &linked)
+                    published.changed.append((old, stored))
                     if !result.createdRecords.contains(stored.id) && !result.updatedRecords.contains(stored.id) {
                         result.updatedRecords.append(stored.id)
                     }
@@ -57,10 +66,13 @@ extension BaseContext {
                 } else {
                     let stored = try rows.insert(id: AirtableID.make("rec"), created: time,
                                                  cells: cells.filter { !$0.value.isNull })
+                    try syncLinks(table: table, recordID: stored.id, old: [:], new: stored.cells, into: &linked)
+                    published.created.append(stored)
                     result.createdRecords.append(stored.id)
                     result.records.append(output.record(stored))
                 }
             }
+            try publish(published, linked)
             return result
         }
     }

@@ -6,18 +6,30 @@ extension BaseContext {
     func createRecords(in tableName: String, _ records: [Fields], options: WriteOptions) throws -> [Record] {
         try file.connection.writeTransaction {
             let table = try table(tableName)
-            var normalizer = CellNormalizer(table: table, typecast: options.typecast)
+            var normalizer = try normalizer(for: table, typecast: options.typecast)
             var all: [[String: JSONValue]] = []
             for (index, fields) in records.enumerated() {
                 all.append(try normalizer.normalize(fields, record: records.count > 1 ? index + 1 : nil))
             }
             if normalizer.schemaChanged { try save(normalizer.table) }
-            let rows = RecordRows(file: file, tableID: table.id)
-            let output = RecordOutput(table: normalizer.table, byFieldID: options.returnFieldsByFieldId)
-            let created = now()
-            return try all.map { cells in
-                output.record(try rows.insert(id: AirtableID.make("rec"), created: created, cells: cells.filter { !$0.value.isNull }))
+            for index in all.indices {
+                try resolveLinks(&all[index], table: table, typecast: options.typecast,
+                                 record: records.count > 1 ? index + 1 : nil)
             }
+            let rows = RecordRows(file: file, tableID: table.id)
+            let created = now()
+            var stored: [StoredRecord] = []
+            var linked = LinkedChanges()
+            for cells in all {
+                let record = try rows.insert(id: AirtableID.make("rec"), created: created,
+                                             cells: cells.filter { !$0.value.isNull })
+                try syncLinks(table: table, recordID: record.id, old: [:], new: record.cells, into: &linked)
+                stored.append(record)
+            }
+            try publish(RecordChanges(table: table, created: stored), linked)
+            // Read back: a self-link within the batch may have changed an earlier record.
+            let output = RecordOutput(table: try self.table(table.id), byFieldID: options.returnFieldsByFieldId)
+            return try stored.map { output.record(try rows.find(id: $0.id) ?? $0) }
         }
     }
 
@@ -26,10 +38,14 @@ extension BaseContext {
     {
         try file.connection.writeTransaction {
             let table = try table(tableName)
-            var normalizer = CellNormalizer(table: table, typecast: options.typecast)
+            var normalizer = try normalizer(for: table, typecast: options.typecast)
             var changes: [[String: JSONValue]] = []
             for (index, update) in updates.enumerated() {
                 changes.append(try normalizer.normalize(update.fields, record: updates.count > 1 ? index + 1 : nil))
+            }
+            for index in changes.indices {
+                try resolveLinks(&changes[index], table: table, typecast: options.typecast,
+                                 record: updates.count > 1 ? index + 1 : nil)
             }
             let rows = RecordRows(file: file, tableID: table.id)
             for update in updates where try rows.find(id: update.id) == nil {
@@ -38,14 +54,21 @@ extension BaseContext {
             if normalizer.schemaChanged { try save(normalizer.table) }
             let output = RecordOutput(table: normalizer.table, byFieldID: options.returnFieldsByFieldId)
             let modified = now()
-            var results: [Record] = []
+            var results: [StoredRecord] = []
+            var changed: [(before: [String: JSONValue], after: StoredRecord)] = []
+            var linked = LinkedChanges()
             for (update, cells) in zip(updates, changes) {
                 guard var stored = try rows.find(id: update.id) else { throw APIError.rowDoesNotExist(update.id) }
+                let old = stored.cells
                 stored.apply(cells, replace: replace, at: modified)
                 try rows.update(stored)
-                results.append(output.record(stored))
+                try syncLinks(table: table, recordID: stored.id, old: old, new: stored.cells, into: &linked)
+                results.append(stored)
+                changed.append((old, stored))
             }
-            return results
+            try publish(RecordChanges(table: table, changed: changed), linked)
+            // Read back: a self-link within the batch may have changed an earlier record.
+            return try results.map { output.record(try rows.find(id: $0.id) ?? $0) }
         }
     }
 
@@ -60,7 +83,15 @@ extension BaseContext {
                 }
                 guard try rows.find(id: id) != nil else { throw APIError.recordNotFound(id) }
             }
-            for id in ids { try rows.delete(id: id) }
+            var linked = LinkedChanges()
+            for id in ids {
+                if let stored = try rows.find(id: id) {
+                    try syncLinks(table: table, recordID: id, old: stored.cells, new: nil, into: &linked)
+                }
+                try rows.delete(id: id)
+            }
+            try deleteComments(ofRecords: ids)
+            try publish(RecordChanges(table: table, destroyed: ids), linked)
             return ids
         }
     }
@@ -73,7 +104,8 @@ extension BaseContext {
             guard let stored = try RecordRows(file: file, tableID: table.id).find(id: id) else {
                 throw APIError.modelNotFound
             }
-            return RecordOutput(table: table, byFieldID: options.returnFieldsByFieldId, text: text).record(stored)
+            return RecordOutput(table: table, byFieldID: options.returnFieldsByFieldId, text: text,
+                                linkNames: { [unowned self] field, ids in linkNames(field, ids) }).record(stored)
         }
     }
 }

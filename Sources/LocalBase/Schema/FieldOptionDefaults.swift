@@ -62,7 +62,11 @@ enum FieldOptionDefaults {
                 "options": ["timeZone": "utc", "dateFormat": ["name": "iso", "format": "YYYY-MM-DD"],
                             "timeFormat": ["name": "24hour", "format": "HH:mm"]],
             ]
-        case .singleLineText, .multilineText, .richText, .email, .url, .phoneNumber, .autoNumber, .createdTime:
+        case .multipleRecordLinks:
+            object["isReversed"] = object["isReversed"] ?? false
+            object["prefersSingleRecordLink"] = object["prefersSingleRecordLink"] ?? false
+        case .singleLineText, .multilineText, .richText, .email, .url, .phoneNumber, .autoNumber, .createdTime,
+            .singleCollaborator, .multipleCollaborators, .barcode:
             return options.map(JSONValue.object)
         }
         return .object(object)

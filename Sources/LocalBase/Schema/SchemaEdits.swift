@@ -5,9 +5,20 @@ import Foundation
 extension BaseContext {
     func createTable(_ spec: TableSpec) throws -> TableSchema {
         try file.connection.writeTransaction {
-            let table = try SchemaRules.makeTable(spec, in: schema())
+            var table = try SchemaRules.makeTable(spec, in: schema())
             try file.createRecordTable(table.id)
+            var linked: [TableSchema] = []
+            for field in table.fields where field.type == .multipleRecordLinks {
+                var base = try schema()
+                base.tables.append(table)
+                base.tables = base.tables.map { other in linked.first { $0.id == other.id } ?? other }
+                if let changed = try LinkSchema.connect(fieldID: field.id, of: &table, in: base) {
+                    linked.removeAll { $0.id == changed.id }
+                    linked.append(changed)
+                }
+            }
             try save(table)
+            for other in linked { try save(other) }
             return table
         }
     }
@@ -17,8 +28,11 @@ extension BaseContext {
             var table = try table(tableName)
             let field = try SchemaRules.makeField(spec, in: table)
             table.fields.append(field)
+            let linked = field.type == .multipleRecordLinks
+                ? try LinkSchema.connect(fieldID: field.id, of: &table, in: schema()) : nil
             try save(table)
-            return field
+            if let linked { try save(linked) }
+            return table.fields.last ?? field
         }
     }
 }

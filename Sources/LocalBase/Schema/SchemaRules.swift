@@ -34,13 +34,16 @@ enum SchemaRules {
         if let clash = table.fields.first(where: { $0.name.lowercased() == name.lowercased() }) {
             throw APIError.invalidRequest("a field named \"\(clash.name)\" already exists in table \"\(table.name)\"")
         }
+        if spec.type == .multipleRecordLinks && (spec.options == nil || spec.options?.isNull == true) {
+            throw APIError.invalidRequest("link field \"\(name)\" needs options.linkedTableId, the id of the table it links to")
+        }
         let checked = try checkedOptions(spec.options, type: spec.type, field: name)
         let options = try FieldOptionDefaults.complete(checked?.objectValue, type: spec.type, field: name)
         return FieldSchema(id: AirtableID.make("fld"), name: name, type: spec.type, description: spec.description,
                            options: options)
     }
 
-    private static func checkedName(_ name: String, what: String) throws -> String {
+    static func checkedName(_ name: String, what: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw APIError.invalidRequest("\(what) needs a name that is not blank") }
         guard trimmed == name else {
@@ -83,6 +86,15 @@ enum SchemaRules {
                     throw APIError.invalidRequest("the time zone of field \"\(field)\" is not a known zone: \(zone)")
                 }
             }
+        case .multipleRecordLinks:
+            guard let linked = object["linkedTableId"]?.stringValue, !linked.isEmpty else {
+                throw APIError.invalidRequest("link field \"\(field)\" needs options.linkedTableId, the id of the table it links to")
+            }
+            for key in ["isReversed", "prefersSingleRecordLink"] where object[key].map({ $0.boolValue == nil }) == true {
+                throw APIError.invalidRequest("\(key) of field \"\(field)\" must be true or false")
+            }
+            // The inverse field is made by the base, never named by the caller.
+            object["inverseLinkFieldId"] = nil
         case .multipleAttachments:
             if let reversed = object["isReversed"], reversed.boolValue == nil {
                 throw APIError.invalidRequest("isReversed of field \"\(field)\" must be true or false")

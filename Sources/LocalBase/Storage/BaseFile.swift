@@ -112,7 +112,7 @@ final class BaseFile {
 
     /// Writes the schema and bumps the generation. Call inside a write transaction.
     func saveSchema(_ schema: BaseSchema) throws {
-        try setMeta("schema", JSONWriter.string(schema.json))
+        try setMeta("schema", JSONWriter.string(schema.storedJSON))
         try setMeta("generation", String(try schemaGeneration() + 1))
     }
 

@@ -130,7 +130,8 @@ struct RecordRows {
     private static func extracted(_ row: SQLiteStatement, column: Int32, type: FieldType) -> JSONValue? {
         if row.isNull(column) { return nil }
         switch type {
-        case .multipleSelects, .multipleAttachments:
+        case .multipleSelects, .multipleAttachments, .multipleRecordLinks, .singleCollaborator, .multipleCollaborators,
+            .barcode:
             return row.text(column).flatMap { try? JSONParser.parse($0) }
         case .checkbox:
             return .bool(row.int64(column) != 0)
