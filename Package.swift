@@ -61,7 +61,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "PinHashingTests", dependencies: ["PinHashing", "DrinkShopCore"], swiftSettings: strict),
         .testTarget(name: "DrinkShopCoreTests", dependencies: ["DrinkShopCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "Printing", "TestSupport"],
+        .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "Printing", "TestSupport", "PinHashing"],
                     swiftSettings: strict),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"], swiftSettings: strict),
         .testTarget(name: "LocalBaseTests", dependencies: ["LocalBase", "Airtable", "TestSupport"], swiftSettings: strict),
