@@ -80,6 +80,9 @@ import Testing
         // Staff actions (a payment) still need someone logged in once PINs are on.
         let pay = try await shop.run(["pay", "#1", "cash", "35"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"])
         #expect(pay.status == 0, "\(pay.stderr)")
+        // Orders too need someone logged in once PINs are on.
+        let order = try await shop.run(["order", "熟成紅茶", "M", "無糖", "去冰"])
+        #expect(order.status == 1 && order.stderr.contains("DRINKSHOP_PIN"))
         // At the prompt without a terminal, login cannot ask for the PIN and says so.
         let piped = try await shop.run([], input: "login Amy\nsoldout 熟成紅茶\n")
         #expect(piped.stderr.contains("Amy has a PIN"))

@@ -87,7 +87,8 @@ extension ShopInterpreter {
         var draft = draft
         let mobile = draft.orderName.flatMap { try? MobileNumber(parsing: $0) }
         if let mobile { draft.orderName = mobile.masked }
-        let stored = try await shop.orders.place(draft, placedBy: staff ?? defaultStaff)
+        let who = try await authorize(.placeOrder)
+        let stored = try await shop.orders.place(draft, placedBy: who)
         say(OrderView.receipt(stored, title: "Order placed", style: style))
         await printLabels(forNewOrder: stored)
         if let mobile, !stored.isUnsent {
@@ -157,6 +158,7 @@ extension ShopInterpreter {
     /// An order with money taken is not edited (its total would no longer match what was paid): void it
     /// and place it again.
     func refuseEditingPaid(_ number: OrderNumber) async throws {
+        _ = try await authorize(.editOrder)
         let stored = try await shop.orders.find(number)
         guard !stored.isUnsent else { return }
         let paid = try await shop.till.money(of: stored).paid
