@@ -74,6 +74,12 @@ public enum ShopError: Error, Sendable, CustomStringConvertible {
         return false
     }
 
+    /// Whether the store refused for its rate limit or monthly quota (see `AirtableError.isRateLimited`).
+    public var isRateLimited: Bool {
+        if case .store(let error) = self { return error.isRateLimited }
+        return false
+    }
+
     private func prefix(_ line: Int?) -> String { line.map { "drink \($0): " } ?? "" }
 }
 

@@ -36,6 +36,11 @@ enum DrinkShopCLI {
                                           say: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
                                           complain: printError)
         }
+        if invocation.words.first == "usage" {
+            return await UsageCommand.run(words: Array(invocation.words.dropFirst()), environment: environment,
+                                          say: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+                                          complain: printError)
+        }
         let path = StoreLocation.databasePath(option: invocation.databasePath, environment: environment)
         // The default location may be created on first run; anywhere else only when asked.
         let mayCreate = invocation.create || StoreLocation.isDefault(option: invocation.databasePath, environment: environment)
@@ -56,10 +61,16 @@ enum DrinkShopCLI {
                 if status != 0, !invocation.words.isEmpty, let problem = await remote.schemaProblem() {
                     printError("drinkshop: \(problem)")
                 }
+                if let warning = await UsageCommand.warning(for: remote.client, environment: environment) {
+                    printError("drinkshop: warning: \(warning) (drinkshop usage)")
+                }
                 return status
             }
             if invocation.words.first == "serve" {
                 let command = try ServeCommand.parse(Array(invocation.words.dropFirst()))
+                if command.gateway.isRequested {
+                    return try await GatewayCommand(serve: command).run(environment: environment)
+                }
                 let store = try await EmbeddedStore.open(path: path, mayCreate: mayCreate, environment: environment,
                                                          notes: printError)
                 return try await command.run(store: store, environment: environment)

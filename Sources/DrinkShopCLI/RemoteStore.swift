@@ -46,7 +46,14 @@ struct RemoteStore {
                 counter.retry = RetryPolicy(maximumAttempts: 3, initialBackoff: 0.25, maximumBackoff: 2)
                 counter.attemptTimeout = 10
                 counter.deadline = 30
-                return RemoteStore(client: AirtableClient(configuration: counter))
+                // Every process of this machine on this base shares one pacing state and call count.
+                let pacing = PacingFile(path: PacingFile.path(directory: StoreLocation.pacingDirectory(environment: environment),
+                                                              endpoint: counter.endpoint, baseID: base))
+                let throttle = RequestThrottle.shared(
+                    for: counter.endpoint + " " + base, requestsPerSecond: rate, burst: counter.effectiveBurst,
+                    pacingFile: pacing,
+                    onFileError: { DrinkShopCLI.printError("drinkshop: warning: \($0); pacing this process alone") })
+                return RemoteStore(client: AirtableClient(configuration: counter, throttle: throttle))
             } catch {
                 throw UsageError("the Airtable settings cannot be used: \(error) "
                     + "(AIRTABLE_TOKEN, AIRTABLE_BASE_ID, AIRTABLE_ENDPOINT_URL)")

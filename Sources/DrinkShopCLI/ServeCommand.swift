@@ -22,6 +22,8 @@ struct ServeCommand {
     var rateLimitPenalty: Double = 30
     /// A views file (DrinkShop's own way to define views; see `ViewDefinition`).
     var viewsFile: String?
+    /// `--upstream URL --base appX`: serve as a gateway to that base instead of the embedded store.
+    var gateway = GatewayOptions()
 
     static func parse(_ words: [String]) throws(UsageError) -> ServeCommand {
         var command = ServeCommand()
@@ -55,10 +57,13 @@ struct ServeCommand {
                     throw UsageError("--rate-limit-penalty must be a number of seconds, not \(text)")
                 }
                 command.rateLimitPenalty = seconds
-            default: throw UsageError("serve does not know \(word); see drinkshop --help")
+            default:
+                if try command.gateway.parse(word, value: { () throws(UsageError) -> String in try value(word) }) { break }
+                throw UsageError("serve does not know \(word); see drinkshop --help")
             }
             index += 1
         }
+        try command.gateway.check()
         return command
     }
 
@@ -133,7 +138,7 @@ struct ServeCommand {
     /// `DRINKSHOP_API_TOKEN`, else `--tokens FILE`, else a generated token kept (mode 0600) beside the
     /// database. The token itself is never printed.
     /// - Returns: the tokens, and a line saying where they come from (never the tokens themselves).
-    private func accessTokens(databasePath: String, environment: [String: String]) throws -> (AccessTokens, String) {
+    func accessTokens(databasePath: String, environment: [String: String]) throws -> (AccessTokens, String) {
         if let token = environment["DRINKSHOP_API_TOKEN"], !token.isEmpty {
             return (AccessTokens([(token, .readWrite)]), "tokens    DRINKSHOP_API_TOKEN (read-write)")
         }

@@ -18,6 +18,7 @@ enum SetupCommand {
                 complain("drinkshop: setup prepares an Airtable base: set AIRTABLE_TOKEN and AIRTABLE_BASE_ID "
                     + "(and AIRTABLE_ENDPOINT_URL for a server other than Airtable's). The embedded store needs no "
                     + "setup: it creates its tables itself.")
+                complain(SeveralCounters.text)
                 return 2
             }
             remote = found
@@ -40,6 +41,7 @@ enum SetupCommand {
         for conflict in plan.conflicts { complain("warning: \(conflict); fix it in Airtable by hand") }
         if plan.isComplete {
             say("\(remote.description) has every table and field the shop needs.")
+            say(SeveralCounters.text)
             return plan.conflicts.isEmpty ? 0 : 1
         }
 
@@ -48,6 +50,7 @@ enum SetupCommand {
         for item in result.created { say("  created \(item)") }
         guard let failure = result.failure else {
             say("Done: the base is ready for the shop. Load a menu with: drinkshop seed Seeds/menu.json")
+            say(SeveralCounters.text)
             return plan.conflicts.isEmpty ? 0 : 1
         }
         if result.wasRefused {

@@ -16,6 +16,11 @@ enum Usage {
                                               serve the embedded base with Airtable's REST API, and the
                                               pickup screen at /display (no token; numbers only); --views
                                               defines views (DrinkShop's own JSON, not Airtable's API)
+          drinkshop serve --upstream URL --base appX [--cache-tables Drink,Promotion] [--cache-check 5]
+                                              a gateway: one base of Airtable (token in AIRTABLE_TOKEN) served to
+                                              every counter through one rate budget, the menu from a cache
+          drinkshop usage                     calls made to the remote base today and this month, against the
+                                              plan's quota (DRINKSHOP_AIRTABLE_PLAN=free|team|business|enterprise)
           drinkshop setup                     create the shop's tables and fields in the remote base
                                               (or print what to create by hand); never touches records
           drinkshop init --db PATH            make a new store at PATH (seeded with the menu); a missing
@@ -47,6 +52,9 @@ enum Usage {
           AIRTABLE_RATE_LIMIT     requests per second the counter allows itself (default 5)
           DRINKSHOP_OUTBOX        where orders wait while the base cannot be reached
                                   (default: outbox-<base id>.sqlite in the data directory)
+          DRINKSHOP_AIRTABLE_PLAN the plan whose monthly call quota usage and the warnings compare with
+        every drinkshop process of this machine on one base shares one rate budget and call count
+        ($XDG_STATE_HOME/drinkshop/pacing/)
 
         commands:
 

@@ -65,7 +65,7 @@ import Testing
             #expect(FormulaFunction(rawValue: String(name)) != nil, "\(name)")
         }
         let extras = ["EXP", "LOG", "EVEN", "ODD", "REGEX_EXTRACT", "REGEX_REPLACE", "ENCODE_URL_COMPONENT", "ARRAYFLATTEN",
-                      "TIMESTR", "WEEKNUM"]
+                      "TIMESTR", "WEEKNUM", "LAST_MODIFIED_TIME"]
         #expect(Set(FormulaFunction.allCases.map(\.rawValue)) == Set(names.map(String.init) + extras))
     }
 

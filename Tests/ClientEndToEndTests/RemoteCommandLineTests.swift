@@ -13,8 +13,8 @@ import TestSupport
     }
 
     /// `drinkshop` next to the test binary (the same build), run with the server's Airtable settings.
-    private static func drinkshop(_ arguments: [String], server: ServerHarness, token: String, input: String = "")
-        async throws -> Outcome
+    private static func drinkshop(_ arguments: [String], server: ServerHarness, token: String, input: String = "",
+                                  extra: [String: String] = [:]) async throws -> Outcome
     {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
         let candidates = [testBinary.deletingLastPathComponent(), testBinary.deletingLastPathComponent().deletingLastPathComponent(),
@@ -29,6 +29,7 @@ import TestSupport
         environment["AIRTABLE_ENDPOINT_URL"] = server.endpoint
         environment["HOME"] = server.directory.path
         environment["NO_COLOR"] = "1"
+        environment.merge(extra) { _, new in new }
         // Awaited off the cooperative pool: the child talks to this process's server, whose handlers need it.
         let finished = try await ChildProcess.run(binary.path, arguments, environment: environment, input: input,
                                                   mergeOutput: true)
@@ -73,6 +74,21 @@ import TestSupport
             #expect(order.status == 0)
             #expect(order.output.contains("取餐號 #1"))
             #expect(!(repl.output + seed.output + refused.output + setup.output + order.output).contains(server.token))
+
+            // Every process above counted its calls in the one pacing file of this base; a Free plan's
+            // 1,000 calls are far off, so usage warns of nothing yet.
+            let usage = try await Self.drinkshop(["usage"], server: server, token: server.token,
+                                           extra: ["DRINKSHOP_AIRTABLE_PLAN": "free"])
+            #expect(usage.status == 0)
+            let today = usage.output.split(separator: "\n").first { $0.contains("today (") }
+            let count = today.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+            #expect(count >= 10, "\(usage.output)")
+            #expect(usage.output.contains(" of 1,000 (Free plan, "))
+            #expect(!usage.output.contains("warning"))
+            let unknownPlan = try await Self.drinkshop(["usage"], server: server, token: server.token,
+                                                 extra: ["DRINKSHOP_AIRTABLE_PLAN": "gold"])
+            #expect(unknownPlan.status == 2)
+            #expect(unknownPlan.output.contains("DRINKSHOP_AIRTABLE_PLAN must be one of free, team, business, enterprise"))
         }
     }
 

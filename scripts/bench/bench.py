@@ -8,6 +8,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 sys.path.insert(0, os.path.dirname(__file__))
 
+import budget_bench  # noqa: E402
 import client_bench  # noqa: E402
 import counter_bench  # noqa: E402
 import drinkshop_harness as harness  # noqa: E402
@@ -99,6 +100,84 @@ def main():
                       f"{r['today_p50_ms']:.1f} ms / {r['today_max_ms']:.1f} ms"),
                      ("every order by pages of 100", f"{r['all_records']} records, {r['all_pages']} pages, {r['all_seconds']:.2f} s"),
                      ("server peak RSS", f"{r['server_peak_rss_mb']:.1f} MB")])
+
+    def budget_run():
+        # The full run repeats the shared scenario three times (the machine is shared, so one round can
+        # meet someone else's build); the median round by ratio counts, every round is listed.
+        rounds = [budget_bench.one_budget(bin_dir, workdir, 5 if quick else 20, 5 if quick else 25, round=n)
+                  for n in range(1 if quick else 3)]
+        rounds.sort(key=lambda r: r["ratio"] or 0)
+        shared = dict(rounds[len(rounds) // 2])
+        shared["all_ratios"] = [r["ratio"] for r in rounds]
+        shared["all_excess"] = sum(r["excess"] for r in rounds)
+        shared["all_429"] = sum(r["status_429"] for r in rounds)
+        alone = None if quick else budget_bench.one_budget(bin_dir, workdir, 20, 25, shared=False)
+        return {"shared": shared, "alone": alone}
+
+    def budget_verdict(r):
+        s = r["shared"]
+        ok = (s["all_excess"] == 0 and s["all_429"] == 0 and (s["ratio"] or 0) <= 1.2
+              and s["stored_orders"] == s["expected"])
+        return ok, (f"{s['requests']} requests from {s['loop_orders']} one-shot orders and two REPLs taking "
+                    f"{s['repl_orders']}: {s['excess']} over the bucket, {s['status_429']} 429s, {s['span']:.2f} s against "
+                    f"the least {s['least']:.2f} s the limit allows: ratio {s['ratio']:.2f} (target 0 excess, 0 429s, "
+                    f"<= 1.2; the median of {len(s['all_ratios'])} rounds: "
+                    f"{', '.join(f'{x:.2f}' for x in s['all_ratios'])}, {s['all_excess']} over the bucket and {s['all_429']} "
+                    f"429s in all); {s['stored_orders']} of {s['expected']} orders stored")
+
+    def budget_rows(r):
+        rows = []
+        for name, s in (("one budget per base (shared pacing file)", r["shared"]),
+                        ("peer: each process paces itself (as before)", r["alone"])):
+            if s is None:
+                continue
+            rows.append((name, f"{s['requests']} requests, {s['excess']} over the bucket, {s['status_429']} answered 429; "
+                               f"{s['span']:.2f} s first to last request ({s['wall']:.2f} s whole run), least {s['least']:.2f} s, "
+                               f"ratio {s['ratio']:.2f}; orders the counters reported placed (outbox included) {s['placed']} of "
+                               f"{s['expected']}, in the base at the end {s['stored_orders']}; requests by table: "
+                               + ", ".join(f"{k} {v}" for k, v in s["by_table"].items())))
+        rows.append(("how", "`drinkshop serve --rate-limit 5` (bucket of 5, 5/s, 30 s penalty) behind "
+                            "scripts/lib/recording_proxy.py (the same bucket, counting requests that find it empty); "
+                            "a bash loop of one-shot `drinkshop order`s beside two piped REPLs, all with "
+                            "AIRTABLE_ENDPOINT_URL at the proxy and one XDG_STATE_HOME (the peer: one each)"))
+        return rows
+
+    bench(6, "One rate budget per base on one machine", budget_run, budget_verdict, budget_rows)
+
+    def per_command_verdict(r):
+        day = r["day"] * 300 / r["day_orders"]
+        ok = (max(r["order"]) <= 3 and max(r["advance (full day)"] + r["edit (full day)"] + r["cancel (full day)"]) <= 2
+              and max(r["warm REPL order"]) <= 2 and day <= 2500)
+        return ok, (f"one-shot order {budget_bench.median(r['order']):.0f} (target <= 3); advance/edit/cancel on a "
+                    f"{r['day_orders']}-order day {r['advance (full day)'][0]}/{r['edit (full day)'][0]}/"
+                    f"{r['cancel (full day)'][0]} (target 2); warm REPL order {max(r['warm REPL order'])} (target <= 2); "
+                    f"a 300-order day {day:,.0f} requests (target <= 2,500)")
+
+    def per_command_rows(r):
+        scale = 300 / r["day_orders"]
+        day = r["day"] * scale
+        rows = [("one-shot `order`", f"{', '.join(map(str, r['order']))} requests (target <= 3): "
+                                     + ", ".join(r["order_requests"])),
+                ("one-shot `orders`", f"{', '.join(map(str, r['orders']))} on a small day, "
+                                      f"{r['orders (full day)'][0]} on a {r['day_orders']}-order day")]
+        for command in ("advance", "edit", "cancel"):
+            rows.append((f"one-shot `{command} #N`", f"{r[command + ' (small day)'][0]} on a small day, "
+                                                     f"{r[command + ' (full day)'][0]} on a {r['day_orders']}-order day (target 2)"))
+        rows.append(("warm REPL order", f"{min(r['warm REPL order'])} to {max(r['warm REPL order'])} requests (target <= 2)"))
+        rows.append((f"a {r['day_orders']}-order day from the REPL (each order placed, viewed once with `orders`, "
+                     "advanced three times)",
+                     f"{r['day']:,} requests" + (f", {day:,.0f} scaled to 300 orders" if scale != 1 else "")
+                     + " (target <= 2,500); the bench runs the day in "
+                     f"{r['day_seconds']:.0f} s, so the REPL's menu re-read every 30 s of use (about 120 an hour "
+                     "open) is not in this figure"))
+        rows.append(("the day's requests by table", ", ".join(f"{k} {v}" for k, v in r["day_by_table"].items())))
+        rows.append(("a month of such days", f"about {day * 30:,.0f} calls (Team plan quota 100,000, Free 1,000)"))
+        rows.append(("how", "recording proxy in front of `drinkshop serve` (no limit), counters at AIRTABLE_RATE_LIMIT=1000 "
+                            "so only the count matters"))
+        return rows
+
+    bench(7, "Requests per command", lambda: budget_bench.requests_per_command(bin_dir, workdir, 30 if quick else 300),
+          per_command_verdict, per_command_rows)
 
     if not quick:
         for number, title, ok, summary, rows in sections:

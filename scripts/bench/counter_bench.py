@@ -35,7 +35,9 @@ class LineProcess:
                 raise RuntimeError("the process ended: " + self.process.stderr.read().decode(errors="replace"))
             self.buffer += chunk
         elapsed = time.perf_counter() - start
-        self.buffer = self.buffer[self.buffer.index(until.encode()) + len(until):]
+        end = self.buffer.index(until.encode()) + len(until)
+        self.last_text = self.buffer[:end].decode(errors="replace")
+        self.buffer = self.buffer[end:]
         return elapsed
 
     def close(self):

@@ -32,7 +32,7 @@ extension AirtableClient {
         var mayHaveApplied = false
         while true {
             attempt += 1
-            let slot = throttle.reserve(at: clock.now())
+            let slot = await throttle.reserveSlot(at: clock.now())
             guard slot < deadline else { throw .timedOut(seconds: configuration.deadline) }
             try await sleep(until: slot)
             let remaining = deadline - clock.now()
@@ -71,7 +71,7 @@ extension AirtableClient {
                 let after = RetryPolicy.retryAfterSeconds(response.header("Retry-After"))
                 wait = after ?? configuration.retry.rateLimitWait
                 // The server now refuses this base for everyone: hold every task of the process.
-                throttle.hold(until: clock.now() + wait)
+                await throttle.holdEveryone(until: clock.now() + wait, now: clock.now())
                 failure = .rateLimited(retryAfter: wait)
             case let status where APIError.isGatewayFailure(status: status):
                 // A gateway timeout may come after the server applied the request.

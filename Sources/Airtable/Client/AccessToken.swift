@@ -17,7 +17,8 @@ public struct AccessToken: Sendable, Hashable {
     }
 
     /// The `Authorization` header value.
-    var bearerHeader: String { "Bearer " + secret }
+    /// The `Authorization` value: for requests only, never for output.
+    public var bearerHeader: String { "Bearer " + secret }
 
     /// `text` with every occurrence of the token replaced, for messages built from what a server sent
     /// (a misbehaving server might echo the request back).

@@ -2,8 +2,9 @@
 /// same API (`drinkshop serve` included).
 ///
 /// - Requests are paced per base by a throttle shared by every task of the process (5 per second by
-///   default), so a well-behaved process never sees a 429; if it does, it honours `Retry-After` (else
-///   waits 30 s) and holds every task of the process until then.
+///   default), and, given a `PacingFile`, by every process of the machine, so well-behaved processes never
+///   see a 429; if one does, it honours `Retry-After` (else waits 30 s) and holds every task (and every
+///   process sharing the file) until then.
 /// - 502, 503, 504 and lost connections are retried with jittered exponential backoff, a bounded number
 ///   of times, each request within an overall deadline enforced in Swift.
 /// - A request whose answer was lost is sent again only when repeating it cannot change the outcome:
@@ -50,6 +51,9 @@ public final class AirtableClient: SchemaEditing, CustomStringConvertible {
 
     /// `Airtable base appXXXX at https://api.airtable.com`.
     public var description: String { configuration.description }
+
+    /// The file through which the processes of this machine share this base's pacing and call count.
+    public var pacingFile: PacingFile? { throttle.pacingFile }
 
     // MARK: - Reading
 

@@ -156,6 +156,16 @@ public enum AirtableError: Error, Sendable, Hashable {
         }
     }
 
+    /// Whether the base refused for its rate limit or the plan's monthly call quota (both a 429): it
+    /// answers nothing else for a while, so work for it waits (the shop's outbox) rather than failing.
+    public var isRateLimited: Bool {
+        switch self {
+        case .rateLimited: return true
+        case .api(let error): return error.status == 429
+        case .transport, .timedOut, .decoding, .localStore: return false
+        }
+    }
+
     /// Whether this means "not found or not allowed" (403 model-not-found and 404 alike).
     public var isNotFound: Bool {
         guard let error = apiError else { return false }

@@ -107,7 +107,7 @@ struct FormulaEvaluator {
         case .abs, .round, .roundUp, .roundDown, .ceiling, .floor, .int, .mod, .power, .sqrt, .min, .max, .sum,
              .average, .count, .countA, .countAll, .exp, .log, .even, .odd:
             return try numeric(function, arguments)
-        case .recordID, .createdTime, .now, .today, .isBefore, .isAfter, .isSame, .dateAdd, .datetimeDiff,
+        case .recordID, .createdTime, .lastModifiedTime, .now, .today, .isBefore, .isAfter, .isSame, .dateAdd, .datetimeDiff,
              .datetimeParse, .datetimeFormat, .dateString, .year, .month, .day, .hour, .minute, .second, .weekday,
              .weekNumber, .timeString:
             return try date(function, arguments)

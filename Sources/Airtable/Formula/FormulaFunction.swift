@@ -14,7 +14,8 @@ enum FormulaFunction: String, Sendable, CaseIterable {
     case sum = "SUM", average = "AVERAGE", count = "COUNT", countA = "COUNTA", countAll = "COUNTALL"
     case exp = "EXP", log = "LOG", even = "EVEN", odd = "ODD"
     // Records and dates
-    case recordID = "RECORD_ID", createdTime = "CREATED_TIME", now = "NOW", today = "TODAY"
+    case recordID = "RECORD_ID", createdTime = "CREATED_TIME", lastModifiedTime = "LAST_MODIFIED_TIME", now = "NOW"
+    case today = "TODAY"
     case isBefore = "IS_BEFORE", isAfter = "IS_AFTER", isSame = "IS_SAME", dateAdd = "DATEADD"
     case datetimeDiff = "DATETIME_DIFF", datetimeParse = "DATETIME_PARSE", datetimeFormat = "DATETIME_FORMAT"
     case dateString = "DATESTR", year = "YEAR", month = "MONTH", day = "DAY", hour = "HOUR", minute = "MINUTE"
@@ -26,7 +27,7 @@ enum FormulaFunction: String, Sendable, CaseIterable {
     /// The fewest and most arguments (nil: any number).
     var arity: (minimum: Int, maximum: Int?) {
         switch self {
-        case .true, .false, .blank, .error, .recordID, .createdTime, .now, .today: return (0, 0)
+        case .true, .false, .blank, .error, .recordID, .createdTime, .lastModifiedTime, .now, .today: return (0, 0)
         case .and, .or, .xor, .concatenate, .min, .max, .sum, .average, .count, .countA, .countAll: return (1, nil)
         case .not, .isError, .lower, .upper, .len, .trim, .t, .value, .abs, .int, .sqrt, .dateString, .year, .month,
              .day, .hour, .minute, .second, .arrayCompact, .arrayUnique, .arrayFlatten, .encodeURLComponent, .exp,
@@ -62,7 +63,7 @@ enum FormulaFunction: String, Sendable, CaseIterable {
     /// Airtable functions outside this implementation, so the error can say "not supported" rather
     /// than "unknown".
     static let knownToAirtableOnly: Set<String> = [
-        "LAST_MODIFIED_TIME", "WORKDAY", "WORKDAY_DIFF", "SET_TIMEZONE", "SET_LOCALE", "TONOW", "FROMNOW",
+        "WORKDAY", "WORKDAY_DIFF", "SET_TIMEZONE", "SET_LOCALE", "TONOW", "FROMNOW",
         "ARRAYSLICE", "CREATED_BY", "LAST_MODIFIED_BY",
     ]
 }

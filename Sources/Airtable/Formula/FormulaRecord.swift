@@ -6,6 +6,8 @@ public struct FormulaRecord: Sendable {
     public var id: String
     /// When the record was created, for `CREATED_TIME()` and createdTime fields with no stored cell.
     public var createdTime: Date
+    /// When any cell of the record last changed, for `LAST_MODIFIED_TIME()`; nil reads as `createdTime`.
+    public var lastModifiedTime: Date?
     /// The cells, keyed by **field id**; a missing key is an empty cell.
     public var cells: [String: JSONValue]
     /// The moment `NOW()` and `TODAY()` read: injected, so evaluation never reads a clock.
@@ -16,9 +18,10 @@ public struct FormulaRecord: Sendable {
     public var timeZone: TimeZone
 
     public init(id: String, createdTime: Date, cells: [String: JSONValue], now: Date,
-                timeZone: TimeZone = FormulaRecord.utc) {
+                timeZone: TimeZone = FormulaRecord.utc, lastModifiedTime: Date? = nil) {
         self.id = id
         self.createdTime = createdTime
+        self.lastModifiedTime = lastModifiedTime
         self.cells = cells
         self.now = now
         self.timeZone = timeZone

@@ -5,7 +5,9 @@ import Foundation
 /// With no outbox (the store is a file on this machine) everything goes to the store and every failure
 /// is the caller's. With an outbox, a failure that means the remote base could not be reached
 /// (`ShopError.isUnreachable`: a lost connection, a deadline, a failing gateway) marks it offline and
-/// sends the work to the outbox; any other failure (the base refused, or the outbox's own file failed)
+/// sends the work to the outbox; so does a base refusing for its rate limit or monthly quota
+/// (`isRateLimited`: it takes nothing for a while, and the order must not be lost or its pickup number
+/// burned); any other failure (the base refused, or the outbox's own file failed)
 /// is passed on and never marks the remote base offline. While offline the store is tried again at most
 /// once per probe interval, so orders do not each wait out the client's retries.
 public final class DeliveryPolicy: Sendable {
@@ -34,9 +36,9 @@ public final class DeliveryPolicy: Sendable {
     }
 
     /// The outbox to keep the work in after `error`, or nil when the error is the caller's to report.
-    /// Marks the store offline only when the error says it could not be reached.
+    /// Marks the store offline when the error says it could not be reached or will not take work for now.
     func outbox(after error: ShopError, at date: Date) -> Outbox? {
-        guard let outbox, error.isUnreachable else { return nil }
+        guard let outbox, error.isUnreachable || error.isRateLimited else { return nil }
         connection.markOffline(at: date)
         return outbox
     }

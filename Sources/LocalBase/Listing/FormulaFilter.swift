@@ -29,7 +29,8 @@ enum FormulaFilter {
             }
             // Airtable evaluates formulas in UTC unless the formula itself sets a zone.
             return compiled.matches(FormulaRecord(id: stored.id, createdTime: stored.createdTime, cells: cells,
-                                                  now: now, timeZone: FormulaRecord.utc))
+                                                  now: now, timeZone: FormulaRecord.utc,
+                                                  lastModifiedTime: stored.modifiedTime))
         }
         return filter
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// RECORD_ID, CREATED_TIME, NOW, TODAY, IS_BEFORE, IS_AFTER, IS_SAME, DATEADD, DATETIME_DIFF,
+/// RECORD_ID, CREATED_TIME, LAST_MODIFIED_TIME (of the whole record; field arguments are not taken), NOW, TODAY, IS_BEFORE, IS_AFTER, IS_SAME, DATEADD, DATETIME_DIFF,
 /// DATETIME_PARSE, DATETIME_FORMAT, DATESTR, TIMESTR, YEAR, MONTH, DAY, HOUR, MINUTE, SECOND, WEEKDAY,
 /// WEEKNUM.
 ///
@@ -12,6 +12,7 @@ extension FormulaEvaluator {
         switch function {
         case .recordID: return .text(record.id)
         case .createdTime: return .date(record.createdTime)
+        case .lastModifiedTime: return .date(record.lastModifiedTime ?? record.createdTime)
         case .now: return .date(record.now)
         case .today:
             let now = CivilDateTime(record.now, in: timeZone)

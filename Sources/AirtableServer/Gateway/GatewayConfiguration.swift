@@ -1,0 +1,42 @@
+import Airtable
+
+/// What `drinkshop serve --upstream URL --base appX` needs: where the real base is, how to reach it, and
+/// how patient to be.
+public struct GatewayConfiguration: Sendable {
+    /// The upstream API root without a trailing slash (`https://api.airtable.com`).
+    public var upstream: String
+    /// The one base served.
+    public var baseID: String
+    /// The upstream's token; only ever sent upstream, never shown.
+    public var upstreamToken: AccessToken
+    /// Tables whose plain listings (GET without `offset`) are answered from the cache.
+    public var cachedTables: Set<String>
+    /// The cache asks the upstream whether a cached table changed at most this often, in seconds.
+    public var checkInterval: Double
+    /// A cached answer is dropped after this many seconds whatever the checks say (records deleted
+    /// elsewhere do not show up as modified).
+    public var maximumAge: Double
+    /// A request is turned away with 503 rather than queued for longer than this many seconds (counters
+    /// give up on an attempt after 10 s).
+    public var maximumQueueWait: Double
+    /// The longest one upstream exchange may take, in seconds.
+    public var upstreamTimeout: Double
+    /// After the upstream could not be reached, requests are answered 503 at once for this many seconds.
+    public var unreachablePause: Double
+
+    public init(upstream: String, baseID: String, upstreamToken: AccessToken,
+                cachedTables: Set<String> = ["Drink", "Promotion"], checkInterval: Double = 5, maximumAge: Double = 60,
+                maximumQueueWait: Double = 8, upstreamTimeout: Double = 9, unreachablePause: Double = 2) {
+        var trimmed = upstream
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        self.upstream = trimmed
+        self.baseID = baseID
+        self.upstreamToken = upstreamToken
+        self.cachedTables = cachedTables
+        self.checkInterval = checkInterval
+        self.maximumAge = maximumAge
+        self.maximumQueueWait = maximumQueueWait
+        self.upstreamTimeout = upstreamTimeout
+        self.unreachablePause = unreachablePause
+    }
+}

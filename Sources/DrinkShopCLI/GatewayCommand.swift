@@ -1,0 +1,127 @@
+import Airtable
+import AirtableServer
+import Foundation
+import HTTPServer
+
+/// The options of `drinkshop serve` that make it a gateway to a real base.
+struct GatewayOptions {
+    var upstream: String?
+    var base: String?
+    var cachedTables = ["Drink", "Promotion"]
+    var checkInterval = 5.0
+    var maximumAge = 60.0
+
+    var isRequested: Bool { upstream != nil || base != nil }
+
+    /// Takes `word` (and its value) when it is a gateway option; false when it is not one.
+    mutating func parse(_ word: String, value: () throws(UsageError) -> String) throws(UsageError) -> Bool {
+        switch word {
+        case "--upstream": upstream = try value()
+        case "--base": base = try value()
+        case "--cache-tables":
+            let text = try value()
+            cachedTables = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        case "--cache-check":
+            let text = try value()
+            guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+                throw UsageError("--cache-check must be a number of seconds, not \(text)")
+            }
+            checkInterval = seconds
+        default: return false
+        }
+        return true
+    }
+
+    func check() throws(UsageError) {
+        if isRequested && (upstream == nil || base == nil) {
+            throw UsageError("a gateway needs both --upstream URL (e.g. https://api.airtable.com) and --base appXXXXXXXXXXXXXX")
+        }
+    }
+}
+
+/// `drinkshop serve --upstream URL --base appX`: Airtable's API for that one base, forwarded to the real
+/// one through one rate budget (see `AirtableGateway`).
+struct GatewayCommand {
+    var serve: ServeCommand
+
+    func run(environment: [String: String]) async throws -> Int32 {
+        guard let upstream = serve.gateway.upstream, let base = serve.gateway.base else { return 2 }
+        guard let secret = [environment["AIRTABLE_TOKEN"], environment["AIRTABLE_API_KEY"]]
+            .compactMap({ $0 }).first(where: { !$0.isEmpty }) else {
+            throw UsageError("the gateway forwards with the base's own token: set AIRTABLE_TOKEN (never shown or logged)")
+        }
+        var rate = 5.0
+        if let text = environment["AIRTABLE_RATE_LIMIT"], !text.isEmpty {
+            guard let value = Double(text), value > 0, value.isFinite else {
+                throw UsageError("AIRTABLE_RATE_LIMIT must be a positive number of requests per second, not \(text)")
+            }
+            rate = value
+        }
+        let client: AirtableClient.Configuration
+        do {
+            client = try AirtableClient.Configuration(baseID: base, token: secret, endpoint: upstream, requestsPerSecond: rate)
+        } catch {
+            throw UsageError("the gateway's settings cannot be used: \(error) (--upstream, --base, AIRTABLE_TOKEN)")
+        }
+        let pacing = PacingFile(path: PacingFile.path(directory: StoreLocation.pacingDirectory(environment: environment),
+                                                      endpoint: client.endpoint, baseID: base))
+        let throttle = RequestThrottle.shared(
+            for: client.endpoint + " " + base, requestsPerSecond: rate, burst: client.effectiveBurst, pacingFile: pacing,
+            onFileError: { DrinkShopCLI.printError("drinkshop: warning: \($0); pacing this gateway alone") })
+        let configuration = GatewayConfiguration(
+            upstream: client.endpoint, baseID: base, upstreamToken: client.token,
+            cachedTables: Set(serve.gateway.cachedTables), checkInterval: serve.gateway.checkInterval,
+            maximumAge: max(serve.gateway.maximumAge, serve.gateway.checkInterval))
+        let tokenBase = StoreLocation.dataDirectory(environment: environment) + "/gateway-\(base)"
+        try StoreLocation.prepareParent(of: tokenBase)
+        let (tokens, tokenNote) = try serve.accessTokens(databasePath: tokenBase, environment: environment)
+        let gateway = AirtableGateway(configuration: configuration, tokens: tokens, throttle: throttle)
+
+        var server = HTTPServer.Configuration()
+        server.host = serve.host
+        server.port = serve.port
+        server.limits.maxRequestLineLength = 4 * AirtableAPI.maximumURLLength
+        server.log = { entry in FileHandle.standardError.write(Data((entry.description + "\n").utf8)) }
+        let http = HTTPServer(configuration: server) { request in
+            let answer = await gateway.handle(APIRequest(method: request.method, target: request.target,
+                                                         headers: request.headers.map { ($0.name, $0.value) },
+                                                         body: request.body))
+            return HTTPResponse(status: answer.status, headers: HTTPHeaders(answer.headers), body: answer.body)
+        }
+        let bound = try http.start()
+        let display = serve.host.contains(":") ? "[\(serve.host)]" : serve.host
+        let say = { (line: String) in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+        say("DrinkShop gateway to \(client.description)")
+        say("  endpoint  http://\(display):\(bound)   (AIRTABLE_ENDPOINT_URL for counters)")
+        say("  base id   \(base)")
+        say("  budget    \(rate) requests/s to the base for every counter behind this gateway, shared with "
+            + "drinkshop on this machine (\(pacing.path))")
+        say("  cached    " + (configuration.cachedTables.isEmpty ? "nothing"
+            : configuration.cachedTables.sorted().joined(separator: ", ")
+                + " (checked with the base at most every \(configuration.checkInterval) s)"))
+        say("  upstream  token from the environment (never shown or logged)")
+        say("  " + tokenNote)
+        say("Press Ctrl-C to stop.")
+        let signals = http.shutdownOnSignals([SIGINT, SIGTERM])
+        defer { signals.cancel() }
+        try await http.run()
+        let counts = gateway.counts
+        say("Stopped: \(counts.forwarded) requests forwarded, \(counts.answeredFromCache) reads answered from the cache "
+            + "(\(counts.freshnessChecks) freshness checks), \(counts.turnedAway) turned away busy, \(counts.unreachable) "
+            + "answered unreachable, \(counts.upstream429) 429s from the base.")
+        return 0
+    }
+}
+
+/// What `setup` tells the person about running several counters (also in the README).
+enum SeveralCounters {
+    static let text = """
+        Several counters, three ways:
+          - one machine: every counter is a drinkshop process on the same embedded file (--db); nothing to set up.
+          - several machines in the shop: one runs `drinkshop serve --host 0.0.0.0`; the others set AIRTABLE_TOKEN,
+            AIRTABLE_BASE_ID and AIRTABLE_ENDPOINT_URL=http://that-machine:8080. The data stays in the shop.
+          - a real Airtable base: counters on one machine share its 5 requests a second by themselves; counters on
+            several machines go through one gateway, `drinkshop serve --upstream https://api.airtable.com --base appX`,
+            with AIRTABLE_ENDPOINT_URL pointing at it. Watch the plan's monthly calls with `drinkshop usage`.
+        """
+}

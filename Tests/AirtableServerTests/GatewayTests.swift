@@ -1,0 +1,197 @@
+import Airtable
+import Foundation
+import Synchronization
+import Testing
+@testable import AirtableServer
+
+/// A clock for the gateway: sleeping moves time forward (`stepping`) or returns at once (`frozen`, so
+/// reservations pile up as they would while requests queue).
+private final class GatewayClock: ClientClock {
+    private let current = Mutex(100.0)
+    let stepping: Bool
+    init(stepping: Bool = true) { self.stepping = stepping }
+    func now() -> Double { current.withLock { $0 } }
+    func sleep(until moment: Double) async throws(CancellationError) {
+        if stepping { current.withLock { $0 = max($0, moment) } }
+    }
+    func advance(_ seconds: Double) { current.withLock { $0 += seconds } }
+}
+
+/// The upstream: records each request with the time it arrived and answers from a script.
+private final class UpstreamStub: HTTPTransport {
+    typealias Answer = @Sendable (TransportRequest, Int) throws(TransportError) -> TransportResponse
+    private let seen = Mutex<[(TransportRequest, Double)]>([])
+    private let clock: GatewayClock
+    private let answer: Answer
+
+    init(clock: GatewayClock, answer: @escaping Answer) {
+        self.clock = clock
+        self.answer = answer
+    }
+
+    func send(_ request: TransportRequest, timeout: Double) async throws(TransportError) -> TransportResponse {
+        let index = seen.withLock { list in
+            list.append((request, clock.now()))
+            return list.count - 1
+        }
+        return try answer(request, index)
+    }
+
+    var requests: [TransportRequest] { seen.withLock { $0.map(\.0) } }
+    var times: [Double] { seen.withLock { $0.map(\.1) } }
+}
+
+@Suite("The gateway: one base, one budget, a cache for the menu")
+struct GatewayTests {
+    private let counterToken = "patCOUNTER000000000000000"
+    private let upstreamToken = "patUPSTREAM00000000000000"
+
+    private func gateway(_ stub: UpstreamStub, clock: GatewayClock, rate: Double = 5, burst: Int = 3,
+                         queueWait: Double = 8) throws -> AirtableGateway {
+        let token = try #require(AccessToken(upstreamToken))
+        let configuration = GatewayConfiguration(upstream: "https://api.example.test/", baseID: "appBASE",
+                                                 upstreamToken: token, checkInterval: 5, maximumAge: 60,
+                                                 maximumQueueWait: queueWait)
+        return AirtableGateway(configuration: configuration, tokens: AccessTokens([(counterToken, .readWrite)]),
+                               throttle: RequestThrottle(requestsPerSecond: rate, burst: burst), transport: stub,
+                               clock: clock, wallClock: { 1_795_000_000 + clock.now() })
+    }
+
+    private func request(_ method: String, _ target: String, body: String = "") -> APIRequest {
+        APIRequest(method: method, target: target, headers: [("Authorization", "Bearer \(counterToken)")],
+                   body: Array(body.utf8))
+    }
+
+    private static let empty = TransportResponse(status: 200, headers: ["Content-Type": "application/json"],
+                                                 body: Array(#"{"records":[]}"#.utf8))
+
+    @Test("requests go upstream with the base's token, and Airtable's answers come back byte for byte")
+    func forwardsUnchanged() async throws {
+        let clock = GatewayClock()
+        let refusal = Array(#"{"error":{"type":"INVALID_VALUE_FOR_COLUMN","message":"Field \"price\" cannot accept \"x\""}}"#.utf8)
+        let stub = UpstreamStub(clock: clock) { _, _ in
+            TransportResponse(status: 422, headers: ["Content-Type": "application/json; charset=utf-8"], body: refusal)
+        }
+        let gateway = try gateway(stub, clock: clock)
+        let answer = await gateway.handle(request("PATCH", "/v0/appBASE/OrderDrink", body: #"{"records":[]}"#))
+        #expect(answer.status == 422)
+        #expect(answer.body == refusal)
+        let sent = try #require(stub.requests.first)
+        #expect(sent.url == "https://api.example.test/v0/appBASE/OrderDrink")
+        #expect(sent.headers["Authorization"] == "Bearer \(upstreamToken)")
+        #expect(sent.bodyText == #"{"records":[]}"#)
+
+        // Without the gateway's token, or for another base, nothing goes upstream.
+        let stranger = await gateway.handle(APIRequest(method: "GET", target: "/v0/appBASE/Drink"))
+        #expect(stranger.status == 401)
+        let otherBase = await gateway.handle(request("GET", "/v0/appOTHER/Drink"))
+        #expect(otherBase.status == 404)
+        #expect(stub.requests.count == 1)
+    }
+
+    @Test("menu listings come from the cache, checked with one small request at most every 5 s")
+    func cachedMenu() async throws {
+        let clock = GatewayClock()
+        let changed = Mutex(false)
+        let menu = TransportResponse(status: 200, headers: ["Content-Type": "application/json"],
+                                     body: Array(#"{"records":[{"id":"rec1","createdTime":"2026-12-01T00:00:00.000Z","fields":{"name":"熟成紅茶"}}]}"#.utf8))
+        let stub = UpstreamStub(clock: clock) { request, _ in
+            if request.url.contains("LAST_MODIFIED_TIME") {
+                return changed.withLock { $0 } ? menu : GatewayTests.empty
+            }
+            return menu
+        }
+        let gateway = try gateway(stub, clock: clock)
+        for _ in 0..<5 {
+            let answer = await gateway.handle(request("GET", "/v0/appBASE/Drink?pageSize=100"))
+            #expect(answer.body == menu.body)
+        }
+        #expect(stub.requests.count == 1)
+
+        clock.advance(6)
+        _ = await gateway.handle(request("GET", "/v0/appBASE/Drink?pageSize=100"))
+        _ = await gateway.handle(request("GET", "/v0/appBASE/Drink?pageSize=100"))
+        #expect(stub.requests.count == 2)
+        let check = try #require(stub.requests.last)
+        #expect(check.url.contains("pageSize=1&filterByFormula=IS_AFTER%28LAST_MODIFIED_TIME%28%29"))
+
+        // A record changed upstream: the next check sees it and the menu is read again.
+        changed.withLock { $0 = true }
+        clock.advance(6)
+        _ = await gateway.handle(request("GET", "/v0/appBASE/Drink?pageSize=100"))
+        #expect(stub.requests.count == 4)
+
+        // A write to the table through the gateway drops the cached answers at once.
+        _ = await gateway.handle(request("PATCH", "/v0/appBASE/Drink", body: #"{"records":[]}"#))
+        _ = await gateway.handle(request("GET", "/v0/appBASE/Drink?pageSize=100"))
+        #expect(stub.requests.count == 6)
+        // Tables that are not cached always go upstream.
+        _ = await gateway.handle(request("GET", "/v0/appBASE/OrderDrink"))
+        _ = await gateway.handle(request("GET", "/v0/appBASE/OrderDrink"))
+        #expect(stub.requests.count == 8)
+    }
+
+    @Test("a 429 holds the budget for its Retry-After and the request is sent again")
+    func rateLimitedUpstream() async throws {
+        let clock = GatewayClock()
+        let stub = UpstreamStub(clock: clock) { _, index in
+            index == 0 ? TransportResponse(status: 429, headers: ["Retry-After": "2"],
+                                           body: Array(#"{"errors":[{"error":"RATE_LIMIT_REACHED"}]}"#.utf8))
+                : GatewayTests.empty
+        }
+        let gateway = try gateway(stub, clock: clock)
+        let answer = await gateway.handle(request("PATCH", "/v0/appBASE/OrderDrink", body: #"{"records":[]}"#))
+        #expect(answer.status == 200)
+        #expect(stub.times.count == 2)
+        #expect(stub.times[1] - stub.times[0] >= 2)
+        #expect(gateway.counts.upstream429 == 1)
+    }
+
+    @Test("an unreachable upstream is answered 503 at once, and for a moment without trying again")
+    func unreachableUpstream() async throws {
+        let clock = GatewayClock()
+        let stub = UpstreamStub(clock: clock) { _, _ throws(TransportError) in
+            throw TransportError(.notSent, "could not connect to api.example.test (is the server running?)")
+        }
+        let gateway = try gateway(stub, clock: clock)
+        let first = await gateway.handle(request("GET", "/v0/appBASE/OrderDrink"))
+        let second = await gateway.handle(request("POST", "/v0/appBASE/OrderDrink", body: #"{"records":[]}"#))
+        #expect(first.status == 503)
+        #expect(second.status == 503)
+        #expect(String(decoding: first.body, as: UTF8.self).contains("UPSTREAM_UNREACHABLE"))
+        #expect(stub.requests.count == 1)
+        clock.advance(3)
+        _ = await gateway.handle(request("GET", "/v0/appBASE/OrderDrink"))
+        #expect(stub.requests.count == 2)
+    }
+
+    @Test("requests beyond what the budget sends within the queue wait are turned away busy, not queued")
+    func busyWhenTheQueueIsLong() async throws {
+        let clock = GatewayClock(stepping: false)
+        let stub = UpstreamStub(clock: clock) { _, _ in GatewayTests.empty }
+        let gateway = try gateway(stub, clock: clock, rate: 1, burst: 1, queueWait: 2)
+        var statuses: [Int] = []
+        for _ in 0..<5 { statuses.append(await gateway.handle(request("GET", "/v0/appBASE/OrderDrink")).status) }
+        #expect(statuses == [200, 200, 200, 503, 503])
+        #expect(stub.requests.count == 3)
+    }
+
+    @Test("the write lane runs one job at a time")
+    func writesOneAtATime() async {
+        final class Running: Sendable { let state = Mutex((now: 0, most: 0)) }
+        let lane = WriteLane()
+        let running = Running()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    await lane.run {
+                        running.state.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                        try? await Task.sleep(for: .milliseconds(2))
+                        running.state.withLock { $0.now -= 1 }
+                    }
+                }
+            }
+        }
+        #expect(running.state.withLock { $0.most } == 1)
+    }
+}

@@ -1,0 +1,188 @@
+"""Benches 6 and 7: DrinkShop on a rate-limited base, watched by the recording proxy
+(scripts/lib/recording_proxy.py) placed between the counters and `drinkshop serve --rate-limit 5`, the
+stand-in for Airtable (a bucket of 5 tokens refilled at 5 per second, a 30 s penalty after a refusal).
+
+6. One budget per base on one machine: a shell loop of one-shot `drinkshop order`s running beside two
+   REPLs taking orders, every process on the same base; the proxy counts requests over the bucket and 429s,
+   and the span of the run is compared with the least time the limit allows for that many requests.
+7. Requests per command: what each command costs in requests, against the targets of issue 13.
+"""
+import os
+import statistics
+import subprocess
+import time
+
+import drinkshop_harness as harness
+from recording_proxy import RecordingProxy, summarize
+from counter_bench import LineProcess
+
+ORDER_WORDS = ["熟成紅茶 大杯 半糖 少冰", "白玉歐蕾 中杯 微糖 去冰", "春芽綠茶 大杯 少糖 微冰", "冷露歐蕾 中杯 無糖 正常冰"]
+
+
+def counter_env(server, proxy_url, home, state, rate=None):
+    """The environment of a counter on the served base through the proxy; `state` is the folder whose
+    pacing files the counters share (XDG_STATE_HOME)."""
+    env = dict(os.environ, AIRTABLE_TOKEN=server.token, AIRTABLE_BASE_ID=server.base_id,
+               AIRTABLE_ENDPOINT_URL=proxy_url, HOME=home, XDG_STATE_HOME=state, XDG_DATA_HOME=home + "/data",
+               NO_COLOR="1", DRINKSHOP_STAFF="bench")
+    env.pop("AIRTABLE_API_KEY", None)
+    env.pop("AIRTABLE_RATE_LIMIT", None)
+    env.pop("DRINKSHOP_OUTBOX", None)
+    if rate:
+        env["AIRTABLE_RATE_LIMIT"] = str(rate)
+    return env
+
+
+def one_budget(bin_dir, workdir, loop_orders=20, repl_orders=25, shared=True, round=0):
+    """With `shared` False, each counter keeps its pacing to itself (its own state folder): the peer, as
+    every process paced before the shared pacing file."""
+    binary = os.path.join(bin_dir, "drinkshop")
+    run_dir = os.path.join(workdir, f"budget-shared-{round}" if shared else "budget-alone")
+    os.makedirs(run_dir, exist_ok=True)
+    server = harness.Server(binary, os.path.join(run_dir, "shop.sqlite"), extra=["--rate-limit", "5"]).start()
+    proxy = RecordingProxy(server.url, rate=5, burst=5).start()
+    try:
+        states = [os.path.join(run_dir, "state" if shared else f"state{i}") for i in range(3)]
+        homes = [os.path.join(run_dir, f"counter{i}") for i in range(3)]
+        for home in homes:
+            os.makedirs(home, exist_ok=True)
+        # Let the server's bucket fill again after start-up.
+        time.sleep(1.5)
+        proxy.reset()
+        start = time.monotonic()
+        script = "\n".join(f"order {ORDER_WORDS[i % 4]} for loop{i}" for i in range(repl_orders)) + "\n"
+        repls = []
+        for index in (1, 2):
+            lines = script.replace("for loop", f"for repl{index}-")
+            repls.append(subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          stderr=subprocess.STDOUT, env=counter_env(server, proxy.url, homes[index], states[index])))
+            repls[-1].stdin.write(lines.encode())
+            repls[-1].stdin.close()
+        loop = subprocess.run(
+            ["bash", "-c", f'for n in $(seq {loop_orders}); do "{binary}" order 熟成紅茶 中杯 半糖 少冰 for shell$n '
+                           '|| echo "FAILED $n"; done'],
+            capture_output=True, text=True, env=counter_env(server, proxy.url, homes[0], states[0]))
+        outputs = [repl.stdout.read().decode(errors="replace") for repl in repls]
+        for repl in repls:
+            repl.wait(timeout=600)
+        wall = time.monotonic() - start
+        summary = proxy.stats()
+        placed_loop = loop.stdout.count("Order placed")
+        placed_repl = sum(output.count("Order placed") for output in outputs)
+        status, body, _ = server.request("GET", f"/v0/{server.base_id}/OrderDrink?pageSize=100")
+        stored = set()
+        while True:
+            stored |= {record["fields"].get("orderRef") for record in body["records"]}
+            if "offset" not in body:
+                break
+            status, body, _ = server.request("GET", f"/v0/{server.base_id}/OrderDrink?pageSize=100&offset={body['offset']}")
+        summary.update(loop_orders=loop_orders, repl_orders=2 * repl_orders, placed=placed_loop + placed_repl,
+                       expected=loop_orders + 2 * repl_orders, stored_orders=len(stored), wall=wall,
+                       failures=loop.stdout.count("FAILED"))
+        return summary
+    finally:
+        proxy.stop()
+        server.stop()
+
+
+def count(proxy, action):
+    """Runs `action` and returns the requests the proxy saw meanwhile."""
+    proxy.reset()
+    action()
+    return proxy.stats()["requests"]
+
+
+def requests_per_command(bin_dir, workdir, day_orders=300, rounds=3):
+    """Requests each command costs. The pacing is lifted (AIRTABLE_RATE_LIMIT=1000, no server limit):
+    only the count matters here, and the day runs in seconds rather than hours."""
+    binary = os.path.join(bin_dir, "drinkshop")
+    run_dir = os.path.join(workdir, "per-command")
+    os.makedirs(run_dir, exist_ok=True)
+    server = harness.Server(binary, os.path.join(run_dir, "shop.sqlite")).start()
+    proxy = RecordingProxy(server.url, rate=5, burst=5).start()
+    home = os.path.join(run_dir, "counter")
+    os.makedirs(home, exist_ok=True)
+    env = counter_env(server, proxy.url, home, os.path.join(run_dir, "state"), rate=1000)
+
+    def one_shot(*words):
+        out = subprocess.run([binary, *words], capture_output=True, text=True, env=env)
+        if out.returncode != 0:
+            raise RuntimeError(f"drinkshop {' '.join(words)} failed: {out.stdout}{out.stderr}")
+        return out.stdout
+
+    global count_requests
+    count_requests = lambda action: count(proxy, action)  # noqa: E731
+    try:
+        figures = {}
+        one_shot("order", "熟成紅茶", "大杯", "半糖", "少冰", "for", "shape")
+        proxy.reset()
+        one_shot("order", "熟成紅茶", "大杯", "半糖", "少冰", "for", "shape")
+        with proxy.lock:
+            figures["order_requests"] = [f"{r['method']} {r['path']}" for r in proxy.records]
+        one_shot("order", "熟成紅茶", "大杯", "半糖", "少冰", "for", "warmup")
+        figures["order"] = [count(proxy, lambda i=i: one_shot("order", *ORDER_WORDS[i % 4].split(), "for", f"o{i}"))
+                            for i in range(rounds)]
+        figures["orders"] = [count(proxy, lambda: one_shot("orders")) for _ in range(rounds)]
+        # advance/edit/cancel on a small day (4 orders so far) ...
+        edit_advance_cancel(figures, "small day", one_shot)
+        # The day at the counter: one REPL, each order placed, advanced three times and viewed once.
+        repl = LineProcess([binary], env=env)
+        repl.ask("help\n", "quit")
+        proxy.reset()
+        started = time.monotonic()
+        warm = []
+        for i in range(day_orders):
+            before = len(proxy.records)
+            repl.ask(f"order {ORDER_WORDS[i % 4]} for day{i}\n", "cup")
+            warm.append(len(proxy.records) - before)
+            number = repl_last_number(repl)
+            repl.ask("orders\n", "order")
+            for _ in range(3):
+                repl.ask(f"advance #{number}\n", f"#{number} ")
+        day_requests = len(proxy.records)
+        figures["day_by_table"] = proxy.stats()["by_table"]
+        day_seconds = time.monotonic() - started
+        repl.close()
+        figures["warm REPL order"] = warm[1:]
+        figures["day"] = day_requests
+        figures["day_seconds"] = day_seconds
+        figures["day_orders"] = day_orders
+        # ... and the same commands once the day is full.
+        edit_advance_cancel(figures, "full day", one_shot)
+        figures["orders (full day)"] = [count(proxy, lambda: one_shot("orders"))]
+        return figures
+    finally:
+        proxy.stop()
+        server.stop()
+
+
+def edit_advance_cancel(figures, day, one_shot):
+    """`edit`, `advance` and `cancel` (one-shot) on orders placed for the purpose."""
+    def place(name):
+        return number_in(one_shot("order", "熟成紅茶", "中杯", "半糖", "少冰", "for", name))
+    first = place("edited")
+    figures[f"edit ({day})"] = [count_requests(lambda: one_shot("edit", f"#{first}", "少糖"))]
+    figures[f"advance ({day})"] = [count_requests(lambda: one_shot("advance", f"#{first}"))]
+    second = place("cancelled")
+    figures[f"cancel ({day})"] = [count_requests(lambda: one_shot("cancel", f"#{second}"))]
+
+
+def number_in(text):
+    mark = text.rfind("取餐號 #")
+    digits = ""
+    for character in text[mark + len("取餐號 #"):]:
+        if not character.isdigit():
+            break
+        digits += character
+    if mark < 0 or not digits:
+        raise RuntimeError("no pickup number in: " + text)
+    return int(digits)
+
+
+def repl_last_number(repl):
+    """The pickup number of the order the REPL just placed, from the text read so far."""
+    return number_in(repl.last_text)
+
+
+def median(values):
+    return statistics.median(values) if values else 0
