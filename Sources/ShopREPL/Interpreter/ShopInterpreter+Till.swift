@@ -23,6 +23,7 @@ extension ShopInterpreter {
         case .staffNoPIN(let name):
             let who = try await authorize(.staffChanges)
             try await shop.staff.setPIN(nil, for: name)
+            pinsEnabledCache = nil
             await audit(.staffChanges, by: who, subject: name, detail: "PIN removed")
             say("\(name) has no PIN now.\n")
         case .shiftShow:
@@ -268,7 +269,13 @@ extension ShopInterpreter {
     /// Who is acting, once checked for `action`: without PINs anyone may do anything; with them, the
     /// person logged in (or a one-shot command's DRINKSHOP_STAFF with DRINKSHOP_PIN) must have the role.
     func authorize(_ action: ShopAction) async throws -> String {
-        let pinsEnabled = try await shop.staff.pinsEnabled()
+        let pinsEnabled: Bool
+        if let cached = pinsEnabledCache, cached.at.duration(to: .now) < .seconds(30) {
+            pinsEnabled = cached.enabled
+        } else {
+            pinsEnabled = try await shop.staff.pinsEnabled()
+            pinsEnabledCache = (pinsEnabled, .now)
+        }
         let policy = AccessPolicy(pinsEnabled: pinsEnabled)
         guard pinsEnabled else {
             try policy.check(action, role: staffRole)
@@ -302,6 +309,7 @@ extension ShopInterpreter {
             guard again == pin else { throw TillError.refused("the two PINs differ; nothing changed") }
         }
         try await shop.staff.setPIN(pin, for: account.name)
+        pinsEnabledCache = nil
         await audit(.staffChanges, by: who, subject: account.name, detail: "PIN set")
         say("\(account.name)'s PIN is set. From now on login asks for it.\n")
     }

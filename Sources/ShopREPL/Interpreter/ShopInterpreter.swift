@@ -29,6 +29,9 @@ public final class ShopInterpreter {
     let environmentPIN: String?
     /// A new PIN a one-shot `staff pin` brought (DRINKSHOP_NEW_PIN).
     let environmentNewPIN: String?
+    /// Whether PINs are on, as last read (re-read after 30 s, or at once after a change at this counter),
+    /// so an order does not cost an extra read of the User table on a rate-limited base.
+    var pinsEnabledCache: (enabled: Bool, at: ContinuousClock.Instant)?
     /// Who places orders when nobody has logged in (the OS user, or DRINKSHOP_STAFF).
     let defaultStaff: String
     var rotator: BannerRotator
