@@ -35,7 +35,7 @@ let package = Package(
         // Staff PINs as salted slow hashes (PBKDF2-HMAC-SHA256 via libcrypto), verified in constant time.
         .target(name: "PinHashing", dependencies: ["DrinkShopCore", "CCrypto"], swiftSettings: strict),
         // The shop's services on top of a RecordStore.
-        .target(name: "DrinkShop", dependencies: ["DrinkShopCore", "Airtable", "Printing"], swiftSettings: strict),
+        .target(name: "DrinkShop", dependencies: ["DrinkShopCore", "Airtable", "Printing", "PinHashing"], swiftSettings: strict),
         // A raw-mode line editor, history, display width and text tables. Knows nothing of drinks.
         .target(name: "LineEditor", swiftSettings: strict),
         // Command grammar, interpreter and rendering.
@@ -61,7 +61,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "PinHashingTests", dependencies: ["PinHashing", "DrinkShopCore"], swiftSettings: strict),
         .testTarget(name: "DrinkShopCoreTests", dependencies: ["DrinkShopCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "Printing", "TestSupport"],
+        .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "Printing", "TestSupport", "PinHashing"],
                     swiftSettings: strict),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"], swiftSettings: strict),
         .testTarget(name: "LocalBaseTests", dependencies: ["LocalBase", "Airtable", "TestSupport"], swiftSettings: strict),
@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["DrinkShopCLI", "Airtable", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PickupDisplayTests", dependencies: ["PickupDisplay", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "PrintingTests", dependencies: ["Printing", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "Printing", "TestSupport"],
+        .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "Printing", "TestSupport", "PinHashing"],
                     swiftSettings: strict),
 
     ]

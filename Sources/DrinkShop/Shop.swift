@@ -1,6 +1,7 @@
 import Airtable
 import DrinkShopCore
 import Foundation
+import PinHashing
 
 /// The shop's services over any `RecordStore`, wired together: a small facade the REPL, one-shot
 /// commands, the server and tests go through. Each service owns one job:
@@ -27,6 +28,16 @@ public final class Shop: Sendable {
     public let printing: PrintDesk
     /// The make line and the pickup board, computed from today's orders.
     public let queue: OrderQueue
+    /// Payments and refunds.
+    public let till: Till
+    /// Adjustments, invoice details and members on orders; orders' bills.
+    public let extras: OrderExtras
+    /// Sold out, restock, prices.
+    public let menuControl: MenuControl
+    /// Shifts and the cash drawer.
+    public let drawer: Drawer
+    /// Members: stamp cards and passes.
+    public let members: Members
     private let store: any RecordStore
 
     /// - Parameters:
@@ -35,18 +46,24 @@ public final class Shop: Sendable {
     ///   - makeOrderRef: the key shared by an order's line records (tests make it predictable).
     public init(store: any RecordStore, clock: ShopClock = ShopClock(), outbox: Outbox? = nil,
                 printers: ShopPrinters = ShopPrinters(),
-                makeOrderRef: @escaping @Sendable () -> String = { AirtableID.make("ord") }) {
+                makeOrderRef: @escaping @Sendable () -> String = { AirtableID.make("ord") },
+                pinHasher: PINHasher = .standard) {
         self.store = store
         self.clock = clock
         delivery = DeliveryPolicy(outbox: outbox)
         catalog = Catalog(store: store, clock: clock, delivery: delivery)
         orders = OrderDesk(store: store, clock: clock, catalog: catalog, delivery: delivery, makeOrderRef: makeOrderRef)
         seeder = Seeder(store: store, catalog: catalog)
-        staff = StaffDirectory(store: store)
+        staff = StaffDirectory(store: store, hasher: pinHasher)
         audit = AuditTrail(store: store, clock: clock)
         settings = ShopSettings(store: store, clock: clock, audit: audit)
         printing = PrintDesk(printers: printers, orders: orders, clock: clock)
         queue = OrderQueue(orders: orders)
+        extras = OrderExtras(store: store)
+        till = Till(store: store, orders: orders, extras: extras, clock: clock)
+        menuControl = MenuControl(store: store, catalog: catalog)
+        drawer = Drawer(store: store, clock: clock)
+        members = Members(store: store, extras: extras, clock: clock)
     }
 
     /// Where orders wait while the store cannot be reached; nil when the store is local.

@@ -104,8 +104,11 @@ enum DrinkShopCLI {
         let staff = invocation.staff ?? environment["DRINKSHOP_STAFF"] ?? environment["USER"] ?? "staff"
 
         if !invocation.words.isEmpty {
+            // PINs for one-shot commands come only from the environment, never from the command line.
             let interpreter = ShopInterpreter(shop: shop, output: output, style: style, defaultStaff: staff,
-                                              confirm: interactive ? confirmAtTerminal : nil)
+                                              confirm: interactive ? confirmAtTerminal : nil,
+                                              environmentPIN: environment["DRINKSHOP_PIN"],
+                                              environmentNewPIN: environment["DRINKSHOP_NEW_PIN"])
             interpreter.makeLineScreen = FullScreenTerminal()
             // Orders an earlier run kept while the store was down go first, then the command.
             await interpreter.sendOutbox(force: true)
@@ -122,8 +125,17 @@ enum DrinkShopCLI {
             let answer = await reader.nextAnswer(prompt: question)
             return isYes(answer)
         }
+        // A PIN is read at the terminal without echo and never kept in history.
+        let askSecret: @Sendable (String) async -> String? = { prompt in
+            await withCheckedContinuation { continuation in
+                let thread = Thread { continuation.resume(returning: reader.readSecretLine(prompt: prompt)) }
+                thread.name = "PIN reader"
+                thread.start()
+            }
+        }
         let interpreter = ShopInterpreter(shop: shop, output: output, style: style, defaultStaff: staff,
-                                          confirm: interactive ? askAtCounter : nil)
+                                          confirm: interactive ? askAtCounter : nil,
+                                          readSecret: interactive ? askSecret : nil)
         interpreter.makeLineScreen = FullScreenTerminal()
         let drinkCount = (try? await shop.catalog.menu().count) ?? 0
         var header = style.paint("可不可熟成紅茶 KEBUKE · DrinkShop", .bold) + "\n"

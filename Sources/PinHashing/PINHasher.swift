@@ -19,6 +19,11 @@ public struct PINHasher: Sendable {
     /// Iterations used for new hashes.
     public let iterations: Int
 
+    /// The hasher for new PINs: `defaultIterations`.
+    public static let standard = PINHasher(checkedIterations: defaultIterations)
+
+    private init(checkedIterations: Int) { iterations = checkedIterations }
+
     /// - Throws: `PINHashError.iterationsOutOfRange` outside `iterationRange`.
     public init(iterations: Int = PINHasher.defaultIterations) throws(PINHashError) {
         guard Self.iterationRange.contains(iterations) else { throw .iterationsOutOfRange(iterations) }

@@ -2,6 +2,7 @@ import Airtable
 import DrinkShop
 import DrinkShopCore
 import Foundation
+import PinHashing
 import TestSupport
 import LocalBase
 import Synchronization
@@ -17,12 +18,12 @@ struct ShopFixture {
     let base: LocalBase
     let shop: Shop
 
-    init(seeded: Bool = true, path: String? = nil) async throws {
+    init(seeded: Bool = true, path: String? = nil, pinHasher: PINHasher = .standard) async throws {
         let clock = TestClock(TestClock.noon)
         self.clock = clock
         let now = clock.date
         base = try path.map { try LocalBase(path: $0, clock: now) } ?? LocalBase.inMemory(clock: now)
-        shop = Shop(store: base, clock: clock.shopClock)
+        shop = Shop(store: base, clock: clock.shopClock, pinHasher: pinHasher)
         try await shop.createMissingSchema()
         if seeded {
             _ = try await shop.seeder.seed(contentsOf: ShopFixture.seeds + "/menu.json")

@@ -20,6 +20,12 @@ public enum OrderField: String, ShopField {
 /// `User`: staff and customers.
 public enum UserField: String, ShopField {
     case name, role
+    /// The till's role (staff or manager); `role` stays KEBUKE's staff/customer/guest.
+    case staffRole
+    /// A PBKDF2 hash of the PIN (never the PIN); empty when the person has none.
+    case pinHash
+    /// Wrong PINs in a row, and the lock they earned, kept so a restart does not reset them.
+    case failedLogins, lockedUntil
 }
 
 /// `Promotion`: promotions and banners.

@@ -16,9 +16,9 @@ public enum ShopSchema {
     /// The store's shared settings (time zone, business-day start); see `ShopSettings`.
     public static let settingTable = "Setting"
 
-    private static let money = JSONValue.object(["precision": 0])
+    static let money = JSONValue.object(["precision": 0])
     /// Airtable's metadata API wants an icon and a colour for every checkbox.
-    private static let checkbox: JSONValue = ["icon": "check", "color": "greenBright"]
+    static let checkbox: JSONValue = ["icon": "check", "color": "greenBright"]
 
     public static let drink = TableSpec(name: drinkTable, description: "The menu", fields: [
         FieldSpec(DrinkField.name, .singleLineText),
@@ -60,6 +60,10 @@ public enum ShopSchema {
     public static let user = TableSpec(name: userTable, description: "Staff and customers", fields: [
         FieldSpec(UserField.name, .singleLineText),
         .singleSelect(UserField.role.rawValue, UserRole.allCases.map(\.rawValue)),
+        .singleSelect(UserField.staffRole.rawValue, StaffRole.allCases.map(\.rawValue)),
+        FieldSpec(UserField.pinHash, .singleLineText, description: "PBKDF2-SHA256 hash of the PIN; never the PIN"),
+        FieldSpec(UserField.failedLogins, .number, options: money),
+        FieldSpec(UserField.lockedUntil, .dateTime, options: dateTimeOptions),
     ])
 
     public static let promotion = TableSpec(name: promotionTable, description: "Promotions and banners", fields: [
@@ -99,11 +103,11 @@ public enum ShopSchema {
         "timeFormat": ["name": "24hour", "format": "HH:mm"],
     ]
 
-    private static let dateTimeOptions: JSONValue = [
+    static let dateTimeOptions: JSONValue = [
         "timeZone": "client", "dateFormat": ["name": "iso", "format": "YYYY-MM-DD"],
         "timeFormat": ["name": "24hour", "format": "HH:mm"],
     ]
 
     /// Every table, in the order `setup` creates them.
-    public static let tables: [TableSpec] = [drink, order, user, promotion, ticket, audit, setting]
+    public static let tables: [TableSpec] = [drink, order, user, promotion, ticket, audit, setting] + tillTables
 }

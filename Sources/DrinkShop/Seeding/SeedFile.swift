@@ -7,6 +7,8 @@ import DrinkShopCore
 public struct SeedFile: Sendable {
     public var drinks: [Drink]
     public var promotions: [Promotion]
+    /// The till's sections (adjustments, stamp card, passes); see `TillSeed`.
+    public var till = TillSeed()
 
     /// The drink fields a seed file may carry.
     static let drinkKeys: Set<String> = ["name", "englishName", "description", "category", "medium", "large", "image",
@@ -28,14 +30,18 @@ public struct SeedFile: Sendable {
         var drinkItems: [JSONValue] = []
         var promotionItems: [JSONValue] = []
         var drinkPrefix = "records"
+        var till = TillSeed()
         switch json {
         case .array(let items):
             drinkItems = items
             drinkPrefix = ""
         case .object(let object):
-            for key in object.keys.sorted() where key != "records" && key != "promotions" {
-                throw SeedError(path: path, location: key, problem: "unknown top-level key; expected records or promotions")
+            for key in object.keys.sorted() where key != "records" && key != "promotions" && !TillSeed.sectionKeys.contains(key) {
+                throw SeedError(path: path, location: key,
+                                problem: "unknown top-level key; expected records, promotions, "
+                                    + TillSeed.sectionKeys.sorted().joined(separator: ", "))
             }
+            till = try TillSeed.parse(object, path: path)
             if let records = object["records"] {
                 guard let items = records.arrayValue else {
                     throw SeedError(path: path, location: "records", problem: "must be an array of records")
@@ -48,7 +54,7 @@ public struct SeedFile: Sendable {
                 }
                 promotionItems = items
             }
-            if object["records"] == nil && object["promotions"] == nil {
+            if object["records"] == nil && object["promotions"] == nil && TillSeed.sectionKeys.isDisjoint(with: object.keys) {
                 throw SeedError(path: path, location: "top level", problem: "has neither records nor promotions")
             }
         default:
@@ -90,7 +96,7 @@ public struct SeedFile: Sendable {
                 throw SeedError(path: path, location: location, problem: "\(error)")
             }
         }
-        return SeedFile(drinks: drinks, promotions: promotions)
+        return SeedFile(drinks: drinks, promotions: promotions, till: till)
     }
 
     /// The cells of one record: `{"fields": {…}}` (also with Airtable's id/createdTime) or a bare object.

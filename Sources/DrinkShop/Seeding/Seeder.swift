@@ -18,6 +18,10 @@ public struct SeedReport: Sendable, Equatable {
 
     public var drinks = Counts()
     public var promotions = Counts()
+    /// Adjustments written (upserted on their code).
+    public var adjustments = 0
+    /// The member program's settings written: stampCard, passes.
+    public var memberProgram: [String] = []
 }
 
 /// Loads seed files into the Drink and Promotion tables: a file with any error is refused whole,
@@ -26,11 +30,15 @@ public struct Seeder: Sendable {
     private let drinks: CatalogTable
     private let promotions: CatalogTable
     private let catalog: Catalog
+    private let extras: OrderExtras
+    private let settings: SettingRecords
 
     init(store: any RecordStore, catalog: Catalog) {
         drinks = CatalogTable(store: store, table: ShopSchema.drinkTable)
         promotions = CatalogTable(store: store, table: ShopSchema.promotionTable)
         self.catalog = catalog
+        extras = OrderExtras(store: store)
+        settings = SettingRecords(store: store)
     }
 
     /// Reads, validates and applies a seed file.
@@ -55,6 +63,12 @@ public struct Seeder: Sendable {
         report.drinks = try await upsertByName(drinks, file.drinks.map(DrinkRecord.fields(of:)), stored: storedDrinks)
         report.promotions = try await upsertByName(promotions, file.promotions.map(PromotionRecord.fields(of:)),
                                                    stored: nil)
+        try await extras.seed(file.till.adjustments)
+        // The stamp card and passes are shared settings (sections the file leaves out stay as they were).
+        let program = MemberProgram(stampPolicy: file.till.stampPolicy, passes: file.till.passes).settings
+        if !program.isEmpty { try await settings.write(program) }
+        report.memberProgram = program.keys.sorted()
+        report.adjustments = file.till.adjustments.count
         catalog.forget()
         return report
     }

@@ -1,12 +1,16 @@
 import Airtable
 import DrinkShopCore
+import PinHashing
 
 /// Who works at the counter, kept in the `User` table (the only place that knows its fields).
 public struct StaffDirectory: Sendable {
-    private let store: any RecordStore
+    let store: any RecordStore
+    /// How PINs are hashed (tests use fewer iterations).
+    let hasher: PINHasher
 
-    init(store: any RecordStore) {
+    init(store: any RecordStore, hasher: PINHasher) {
         self.store = store
+        self.hasher = hasher
     }
 
     /// Identifies a staff member at the counter. A name the `User` table does not know yet is added as

@@ -63,7 +63,7 @@ public struct Adjustment: Sendable, Hashable {
         }
     }
 
-    static func signed(_ amount: Int) -> String { amount > 0 ? "+\(amount)" : "\(amount)" }
+    public static func signed(_ amount: Int) -> String { amount > 0 ? "+\(amount)" : "\(amount)" }
 }
 
 /// An adjustment as applied to one order: how many times and the signed NT$ it moved the total.

@@ -59,6 +59,15 @@ public struct DrawerCount: Sendable, Hashable {
     public let closedBy: String
     public let closedAt: Date
 
+    /// A count read back from storage.
+    public init(shift: Shift, expected: Int, counted: Int, closedBy: String, closedAt: Date) {
+        self.shift = shift
+        self.expected = expected
+        self.counted = counted
+        self.closedBy = closedBy
+        self.closedAt = closedAt
+    }
+
     /// Counted minus expected: positive is over, negative is short.
     public var difference: Int { counted - expected }
 

@@ -23,6 +23,8 @@ public enum Command: Sendable, Equatable {
     case logout
     case help(topic: String?)
     case quit
+    /// The till's commands (`TillGrammar.swift`).
+    case till(TillCommand)
 }
 
 /// A manual move of the banner.

@@ -12,6 +12,8 @@ public struct CommandInfo: Sendable {
 /// knows it.
 public enum CommandName: String, CaseIterable, Sendable {
     case menu, order, orders, edit, advance, cancel, delete, label, receipt, seed, banner, promos, report, login, logout, help, quit
+    // The till (`TillGrammar.swift`).
+    case pay, adjust, invoice, soldout, restock, price, staff, shift, close, export, member, redeem, pass
 
     /// The command named or aliased `word` (case-insensitive).
     public static func find(_ word: String) -> CommandName? {
@@ -74,8 +76,9 @@ public enum CommandName: String, CaseIterable, Sendable {
             return CommandInfo(name: rawValue, aliases: ["promotions"], usage: "promos",
                                summary: "list promotions and whether they are active now", details: [])
         case .report:
-            return CommandInfo(name: rawValue, aliases: [], usage: "report [--json]",
-                               summary: "today's sales: cups, revenue, discounts, by drink and category", details: [])
+            return CommandInfo(name: rawValue, aliases: [], usage: "report [DATE [DATE]] [--json]",
+                               summary: "today's sales and till (日結); or the till report of a day or range",
+                               details: ["dates: 2026-12-01, today, yesterday; two dates give a range, both days included"])
         case .login:
             return CommandInfo(name: rawValue, aliases: [], usage: "login NAME",
                                summary: "identify yourself; orders record who placed them", details: [])
@@ -87,6 +90,8 @@ public enum CommandName: String, CaseIterable, Sendable {
         case .quit:
             return CommandInfo(name: rawValue, aliases: ["exit", "q"], usage: "quit", summary: "leave (Ctrl-D works too)",
                                details: [])
+        case .pay, .adjust, .invoice, .soldout, .restock, .price, .staff, .shift, .close, .export, .member, .redeem, .pass:
+            return tillInfo
         }
     }
 }

@@ -111,13 +111,17 @@ public enum CommandParser {
             default: throw fail("banner takes next or prev")
             }
         case .promos: return try noArguments(.promos, arguments, usage: usage)
-        case .report: return try noArguments(.report(json: json), arguments, usage: usage)
+        case .report:
+            guard arguments.isEmpty else { return .till(try TillGrammar.report(arguments, json: json, usage: usage)) }
+            return .report(json: json)
         case .login:
             guard !arguments.isEmpty else { throw fail("who are you? login NAME") }
             return .login(arguments.joined(separator: " "))
         case .logout: return try noArguments(.logout, arguments, usage: usage)
         case .help: return .help(topic: arguments.first)
         case .quit: return .quit
+        case .pay, .adjust, .invoice, .soldout, .restock, .price, .staff, .shift, .close, .export, .member, .redeem, .pass:
+            return .till(try TillGrammar.parse(name, arguments, usage: usage))
         }
     }
 

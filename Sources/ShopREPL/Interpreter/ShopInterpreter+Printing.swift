@@ -26,11 +26,12 @@ extension ShopInterpreter {
     }
 
     func receipt(_ number: OrderNumber, preview: Bool) async throws {
+        let facts = try await shop.till.receiptFacts(for: try await shop.orders.find(number))
         if preview {
-            say(try await shop.printing.receiptPreview(number))
+            say(try await shop.printing.receiptPreview(number, facts: facts))
             return
         }
-        let printed = try await shop.printing.printReceipt(number)
+        let printed = try await shop.printing.printReceipt(number, facts: facts)
         say("Printed the receipt of \(number) on \(printed.printer).\n")
         if let warning = printed.replacementWarning { warn(warning) }
     }

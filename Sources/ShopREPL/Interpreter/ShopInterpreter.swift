@@ -20,7 +20,18 @@ public final class ShopInterpreter {
     let confirm: (@Sendable (String) async -> Bool)?
     let instant: @Sendable () -> BannerRotator.Instant
     /// The staff member at the counter, once logged in.
-    public private(set) var staff: String?
+    public internal(set) var staff: String?
+    /// Their till role once logged in (with their PIN when they have one); see `ShopInterpreter+Till.swift`.
+    public internal(set) var staffRole: StaffRole?
+    /// Asks for a PIN without echoing it; nil where nobody can be asked (pipes, one-shot commands).
+    let readSecret: (@Sendable (String) async -> String?)?
+    /// The PIN a one-shot command brought in its environment (DRINKSHOP_PIN), for `defaultStaff`.
+    let environmentPIN: String?
+    /// A new PIN a one-shot `staff pin` brought (DRINKSHOP_NEW_PIN).
+    let environmentNewPIN: String?
+    /// Whether PINs are on, as last read (re-read after 30 s, or at once after a change at this counter),
+    /// so an order does not cost an extra read of the User table on a rate-limited base.
+    var pinsEnabledCache: (enabled: Bool, at: ContinuousClock.Instant)?
     /// Who places orders when nobody has logged in (the OS user, or DRINKSHOP_STAFF).
     let defaultStaff: String
     var rotator: BannerRotator
@@ -30,12 +41,17 @@ public final class ShopInterpreter {
 
     public init(shop: Shop, output: any ShopOutput, style: ColorPolicy = .plain, defaultStaff: String,
                 confirm: (@Sendable (String) async -> Bool)? = nil,
+                readSecret: (@Sendable (String) async -> String?)? = nil,
+                environmentPIN: String? = nil, environmentNewPIN: String? = nil,
                 instant: @escaping @Sendable () -> BannerRotator.Instant = { ContinuousClock.now }) {
         self.shop = shop
         self.output = output
         self.style = style
         self.defaultStaff = defaultStaff
         self.confirm = confirm
+        self.readSecret = readSecret
+        self.environmentPIN = environmentPIN
+        self.environmentNewPIN = environmentNewPIN
         self.instant = instant
         rotator = BannerRotator(banners: [], startingAt: instant())
     }
@@ -79,6 +95,8 @@ public final class ShopInterpreter {
             fail(error.description)
         } catch let error as CommandError {
             fail(error.description)
+        } catch let error as TillError {
+            fail(error.description)
         } catch {
             fail("\(error)")
         }
@@ -88,13 +106,11 @@ public final class ShopInterpreter {
     private func execute(_ command: Command) async throws {
         switch command {
         case .menu(let filter, let json): try await showMenu(filter: filter, json: json)
-        case .order(let draft):
-            let stored = try await shop.orders.place(draft, placedBy: staff ?? defaultStaff)
-            say(OrderView.receipt(stored, title: "Order placed", style: style))
-            await printLabels(forNewOrder: stored)
+        case .order(let draft): try await placeOrder(draft)
         case .orders(let filter, let json): try await listOrders(filter, json: json)
         case .watchOrders: try await watchOrders()
         case .edit(let number, let line, let change):
+            try await refuseEditingPaid(number)
             let stored = try await shop.orders.edit(number, line: line, change: change)
             say(OrderView.receipt(stored, title: "Order \(number) changed", style: style))
         case .advance(let number):
@@ -107,9 +123,7 @@ public final class ShopInterpreter {
             } else {
                 say("\(number) is now \(order.status.rawValue) (\(order.status.chineseLabel))\n")
             }
-        case .cancel(let number, let reason):
-            let stored = try await shop.orders.cancel(number, reason: reason)
-            say("\(number) cancelled: \(stored.order.cancelReason ?? "")\n")
+        case .cancel(let number, let reason): try await cancel(number, reason: reason)
         case .delete(let number, let confirmed): try await delete(number, confirmed: confirmed)
         case .label(let number, let cup, let preview): try await label(number, cup: cup, preview: preview)
         case .receipt(let number, let preview): try await receipt(number, preview: preview)
@@ -119,13 +133,12 @@ public final class ShopInterpreter {
         case .banner(let move): try await showBanner(move)
         case .promos: try await showPromotions()
         case .report(let json): try await showReport(json: json)
-        case .login(let name):
-            let (user, isNew) = try await shop.staff.logIn(name: name)
-            staff = user.name
-            say("Hello, \(user.name)." + (isNew ? " (added to staff)" : "") + " Orders you place record your name.\n")
+        case .login(let name): try await logIn(name)
         case .logout:
             say(staff.map { "Goodbye, \($0).\n" } ?? "Nobody was logged in.\n")
             staff = nil
+            staffRole = nil
+        case .till(let command): try await runTill(command)
         case .help(let topic): say(try HelpView.text(topic: topic, style: style))
         case .quit: break
         }
@@ -159,12 +172,14 @@ public final class ShopInterpreter {
             return
         }
         let (orders, problems) = try await shop.orders.today()
-        say(OrderView.list(OrderView.select(orders, filter), filter: filter, day: shop.clock.today, style: style))
+        let money = await tillMoney(orders)
+        say(OrderView.list(OrderView.select(orders, filter), filter: filter, day: shop.clock.today, style: style, money: money))
         for problem in problems { warn(problem) }
     }
 
     private func delete(_ number: OrderNumber, confirmed: Bool) async throws {
         let stored = try await shop.orders.find(number)
+        try await refuseDeletingPaid(stored)
         if !confirmed {
             guard let confirm else {
                 throw InterpreterError.deleteNeedsConfirmation(number)
@@ -189,6 +204,7 @@ public final class ShopInterpreter {
         let report = DailyReport(day: shop.clock.today, orders: orders.map(\.order))
         say(json ? report.json + "\n" : ReportView.render(report, style: style))
         for problem in problems { warn(problem) }
+        if !json { await showTodaysTill() }
     }
 
     // MARK: - Outbox

@@ -43,7 +43,9 @@ enum OrderView {
     }
 
     /// Today's orders as a table.
-    static func list(_ orders: [StoredOrder], filter: OrdersFilter, day: String, style: ColorPolicy) -> String {
+    /// - Parameter money: each order's bill and payments by orderRef (the Paid column); empty leaves it out.
+    static func list(_ orders: [StoredOrder], filter: OrdersFilter, day: String, style: ColorPolicy,
+                     money: [String: OrderPayments] = [:]) -> String {
         guard !orders.isEmpty else {
             switch filter {
             case .open: return "No open orders on \(day). (orders all shows finished ones)\n"
@@ -54,16 +56,18 @@ enum OrderView {
         var table = TextTable(columns: [
             .init("#", alignment: .right), .init("Status"), .init("For"), .init("Drinks", maxWidth: 60),
             .init("Cups", alignment: .right), .init("Total", alignment: .right),
-        ])
+        ] + (money.isEmpty ? [] : [.init("Paid")]))
         for stored in orders {
             let order = stored.order
             let number = stored.isForeign ? "app" : stored.number.map { String($0.description.dropFirst()) } ?? "?"
             var status = statusLabel(order.status, style: style)
             if stored.isUnsent { status += style.paint(" (unsent)", .yellow) }
-            table.append([number, status, order.orderName, drinks(order), "\(order.cupCount)", "$\(order.total)"])
+            let paid = money[stored.orderRef]
+            table.append([number, status, order.orderName, drinks(order), "\(order.cupCount)", "$\(paid?.total ?? order.total)"]
+                + (money.isEmpty ? [] : [paid.map { paidLabel($0, style: style) } ?? ""]))
         }
         let cups = orders.filter { $0.order.status != .cancelled }.reduce(0) { $0 + $1.order.cupCount }
-        let total = orders.filter { $0.order.status != .cancelled }.reduce(0) { $0 + $1.order.total }
+        let total = orders.filter { $0.order.status != .cancelled }.reduce(0) { $0 + (money[$1.orderRef]?.total ?? $1.order.total) }
         return table.render(style: style) + "\(orders.count) order\(orders.count == 1 ? "" : "s"), \(cups) cups, $\(total)\n"
     }
 
@@ -76,6 +80,16 @@ enum OrderView {
 
     static func oneLine(_ order: Order) -> String {
         "for \(order.orderName): \(drinks(order)), $\(order.total)"
+    }
+
+    /// 已付 paid / 未付 unpaid / paid 50, 20 due / refunded 70.
+    static func paidLabel(_ money: OrderPayments, style: ColorPolicy) -> String {
+        let text = "\(money.state.chineseLabel) \(money.state)"
+        switch money.state {
+        case .paid: return style.paint(text, .green)
+        case .unpaid, .partlyPaid: return style.paint(text, .yellow)
+        case .refunded: return style.paint(text, .red)
+        }
     }
 
     private static func statusLabel(_ status: OrderStatus, style: ColorPolicy) -> String {

@@ -8,7 +8,9 @@ enum SeedView {
         let d = report.drinks
         let p = report.promotions
         return "Seeded \(path): drinks \(d.created) created, \(d.updated) updated, \(d.unchanged) unchanged; "
-            + "promotions \(p.created) created, \(p.updated) updated, \(p.unchanged) unchanged\n"
+            + "promotions \(p.created) created, \(p.updated) updated, \(p.unchanged) unchanged"
+            + (report.adjustments > 0 ? "; adjustments \(report.adjustments) written" : "")
+            + (report.memberProgram.isEmpty ? "" : "; " + report.memberProgram.joined(separator: " and ") + " set") + "\n"
     }
 }
 

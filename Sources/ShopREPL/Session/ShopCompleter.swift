@@ -44,7 +44,17 @@ public final class ShopCompleter: Sendable {
             return matching(CommandName.allCases.map(\.rawValue))
         case .banner:
             return matching(["next", "prev"])
-        case .advance, .cancel, .delete, .seed, .promos, .report, .login, .logout, .quit:
+        case .soldout, .restock, .price:
+            return matching(drinkNames.withLock { $0 })
+        case .pay:
+            return matching(PaymentMethod.allCases.map(\.rawValue))
+        case .staff:
+            return matching(["add", "role", "pin", "nopin", "list", "staff", "manager"])
+        case .shift:
+            return matching(["open"])
+        case .export:
+            return matching(["--csv"])
+        case .advance, .cancel, .delete, .seed, .promos, .report, .login, .logout, .quit, .adjust, .invoice, .close, .member, .redeem, .pass:
             return []
         }
     }

@@ -1,0 +1,62 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+
+/// The `Member` table: the only code that knows its fields. One record per mobile number, upserted on it.
+struct MemberRecords: Sendable {
+    let store: any RecordStore
+
+    /// The member with this number; a number never seen is a new member with an empty card.
+    func find(_ mobile: MobileNumber) async throws(TillError) -> Member {
+        let records: [Record]
+        do {
+            records = try await store.allRecords(in: ShopSchema.memberTable,
+                                                 query: ListQuery(filterByFormula: (FormulaExpression.field(MemberField.mobile) == .text(mobile.digits)).description))
+        } catch {
+            throw .shop(.store(error))
+        }
+        guard let record = records.first else { return Member(mobile: mobile) }
+        let cells = record.fields
+        var pass: MemberPass?
+        if let name = cells[MemberField.passName]?.stringValue, !name.isEmpty,
+           let expiresText = cells[MemberField.passExpiresAt]?.stringValue, let expires = AirtableTimestamp.parse(expiresText),
+           let benefit = cells[MemberField.passBenefit]?.stringValue.flatMap(Self.benefit(from:)) {
+            pass = try? MemberPass(name: name, expiresAt: expires, benefit: benefit)
+        }
+        return Member(mobile: mobile, card: StampCard(stamps: cells[MemberField.stamps]?.intValue ?? 0), pass: pass)
+    }
+
+    func save(_ member: Member) async throws(TillError) {
+        let cells = Fields([
+            MemberField.mobile: .string(member.mobile.digits), .stamps: .int(member.card.stamps),
+            .passName: member.pass.map { .string($0.name) } ?? .null,
+            .passExpiresAt: member.pass.map { .string(AirtableTimestamp.format($0.expiresAt)) } ?? .null,
+            .passBenefit: member.pass.map { .string(Self.text(of: $0.benefit)) } ?? .null,
+        ])
+        do {
+            _ = try await store.upsertRecords(in: ShopSchema.memberTable, [UpsertRecord(fields: cells)],
+                                              mergeOn: [MemberField.mobile.rawValue], replace: false,
+                                              options: WriteOptions(typecast: true))
+        } catch {
+            throw .shop(.store(error))
+        }
+    }
+
+    /// `percentOff:10` / `perCupOff:5`.
+    static func text(of benefit: PassBenefit) -> String {
+        switch benefit {
+        case .percentOff(let value): "percentOff:\(value)"
+        case .perCupOff(let value): "perCupOff:\(value)"
+        }
+    }
+
+    static func benefit(from text: String) -> PassBenefit? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let value = Int(parts[1]) else { return nil }
+        switch parts[0] {
+        case "percentOff": return .percentOff(value)
+        case "perCupOff": return .perCupOff(value)
+        default: return nil
+        }
+    }
+}

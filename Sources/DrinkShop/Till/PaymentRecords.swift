@@ -1,0 +1,126 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+
+/// A payment or a refund as the `TillPayment` table holds it, tied to its order.
+struct MoneyRecord: Sendable {
+    enum Kind: String, Sendable { case payment, refund }
+    var orderRef: String
+    var pickupNumber: Int
+    var businessDay: String
+    var entry: Entry
+
+    enum Entry: Sendable {
+        case payment(Payment)
+        case refund(Refund)
+    }
+}
+
+/// The `TillPayment` table: the only code that knows its fields. Records are only ever added (upserted
+/// on a client-made `ref`, so a retried write never takes money twice).
+struct PaymentRecords: Sendable {
+    let store: any RecordStore
+
+    /// Writes payments and refunds in one request (all or nothing on every backend: one batch of at most 10).
+    func add(_ records: [MoneyRecord]) async throws(ShopError) {
+        guard !records.isEmpty else { return }
+        let fields = records.map { record -> Fields in
+            var cells = Fields([
+                PaymentField.ref: .string(AirtableID.make("pay")),
+                .orderRef: .string(record.orderRef),
+                .pickupNumber: .int(record.pickupNumber),
+                .businessDay: .string(record.businessDay),
+            ])
+            switch record.entry {
+            case .payment(let payment):
+                cells[PaymentField.kind] = .string(MoneyRecord.Kind.payment.rawValue)
+                cells[PaymentField.method] = .string(payment.method.rawValue)
+                cells[PaymentField.amount] = .int(payment.amount)
+                cells[PaymentField.tendered] = .int(payment.tendered)
+                cells[PaymentField.by] = .string(payment.takenBy)
+                cells[PaymentField.at] = .string(AirtableTimestamp.format(payment.takenAt))
+            case .refund(let refund):
+                cells[PaymentField.kind] = .string(MoneyRecord.Kind.refund.rawValue)
+                cells[PaymentField.method] = .string(refund.method.rawValue)
+                cells[PaymentField.amount] = .int(refund.amount)
+                cells[PaymentField.by] = .string(refund.refundedBy)
+                cells[PaymentField.at] = .string(AirtableTimestamp.format(refund.refundedAt))
+                cells[PaymentField.reason] = .string(refund.reason)
+            }
+            return cells
+        }
+        do {
+            _ = try await store.upsertRecords(in: ShopSchema.paymentTable, fields.map { UpsertRecord(fields: $0) },
+                                              mergeOn: [PaymentField.ref.rawValue], replace: false,
+                                              options: WriteOptions(typecast: true))
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// The payments and refunds of the orders of these business days.
+    func forDays(_ days: [String]) async throws(ShopError) -> [MoneyRecord] {
+        guard !days.isEmpty else { return [] }
+        let formula = FormulaExpression.or(days.map { .field(PaymentField.businessDay) == .text($0) })
+        return try await list(formula)
+    }
+
+    /// The payments and refunds of one order.
+    func forOrder(_ orderRef: String) async throws(ShopError) -> [MoneyRecord] {
+        try await list(.field(PaymentField.orderRef) == .text(orderRef))
+    }
+
+    /// Those taken or given at or after `date`.
+    func since(_ date: Date) async throws(ShopError) -> [MoneyRecord] {
+        try await list(.not(.call("IS_BEFORE", [.field(PaymentField.at), .date(date)])))
+    }
+
+    private func list(_ formula: FormulaExpression) async throws(ShopError) -> [MoneyRecord] {
+        let records: [Record]
+        do {
+            records = try await store.allRecords(in: ShopSchema.paymentTable,
+                                                 query: ListQuery(filterByFormula: formula.description))
+        } catch {
+            throw .store(error)
+        }
+        var result: [MoneyRecord] = []
+        for record in records { result.append(try Self.read(record)) }
+        return result
+    }
+
+    private static func read(_ record: Record) throws(ShopError) -> MoneyRecord {
+        let cells = record.fields
+        func fail(_ problem: String) -> ShopError { .storedData("record \(record.id) in table TillPayment \(problem)") }
+        guard let orderRef = cells[PaymentField.orderRef]?.stringValue else { throw fail("has no orderRef") }
+        guard let methodCode = cells[PaymentField.method]?.stringValue,
+              let method = PaymentMethod(rawValue: methodCode) else { throw fail("has no known method") }
+        guard let amount = cells[PaymentField.amount]?.intValue else { throw fail("has no whole-number amount") }
+        guard let atText = cells[PaymentField.at]?.stringValue, let at = AirtableTimestamp.parse(atText) else {
+            throw fail("has no time in field at")
+        }
+        let by = cells[PaymentField.by]?.stringValue ?? ""
+        let entry: MoneyRecord.Entry
+        guard let kind = cells[PaymentField.kind]?.stringValue.flatMap(MoneyRecord.Kind.init(rawValue:)) else {
+            throw fail("has no kind (payment or refund)")
+        }
+        do throws(PaymentError) {
+            switch kind {
+            case .payment:
+                entry = .payment(try Payment(method: method, amount: amount, tendered: cells[PaymentField.tendered]?.intValue,
+                                             takenBy: by, takenAt: at))
+            case .refund:
+                entry = .refund(try Refund(method: method, amount: amount, refundedBy: by, refundedAt: at,
+                                           reason: cells[PaymentField.reason]?.stringValue ?? ""))
+            }
+        } catch {
+            throw fail(": \(error)")
+        }
+        return MoneyRecord(orderRef: orderRef, pickupNumber: cells[PaymentField.pickupNumber]?.intValue ?? 0,
+                           businessDay: cells[PaymentField.businessDay]?.stringValue ?? "", entry: entry)
+    }
+}
+
+extension Array where Element == MoneyRecord {
+    var payments: [Payment] { compactMap { if case .payment(let p) = $0.entry { p } else { nil } } }
+    var refunds: [Refund] { compactMap { if case .refund(let r) = $0.entry { r } else { nil } } }
+}

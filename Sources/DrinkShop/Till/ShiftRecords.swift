@@ -1,0 +1,82 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+
+/// The `Shift` table: the only code that knows its fields. A shift without `closedAt` is the open one.
+struct ShiftRecords: Sendable {
+    let store: any RecordStore
+
+    struct Stored: Sendable {
+        var id: String
+        var shift: Shift
+    }
+
+    /// The open shift, if any (the latest one opened when a store holds several).
+    func open() async throws(TillError) -> Stored? {
+        let formula = FormulaExpression.call("LEN", [.call("CONCATENATE", [.field(ShiftField.closedAt)])]) == .int(0)
+        let records: [Record]
+        do {
+            records = try await store.allRecords(in: ShopSchema.shiftTable, query: ListQuery(filterByFormula: formula.description))
+        } catch {
+            throw .shop(.store(error))
+        }
+        var shifts: [Stored] = []
+        for record in records {
+            let cells = record.fields
+            guard let by = cells[ShiftField.openedBy]?.stringValue,
+                  let atText = cells[ShiftField.openedAt]?.stringValue, let at = AirtableTimestamp.parse(atText),
+                  let float = cells[ShiftField.float]?.intValue, let shift = try? Shift(openedBy: by, openedAt: at, float: float)
+            else {
+                throw .shop(.storedData("record \(record.id) in table Shift lacks openedBy, openedAt or a whole-number float"))
+            }
+            shifts.append(Stored(id: record.id, shift: shift))
+        }
+        return shifts.max { $0.shift.openedAt < $1.shift.openedAt }
+    }
+
+    func add(_ shift: Shift, day: String) async throws(TillError) {
+        let cells = Fields([
+            ShiftField.ref: .string(AirtableID.make("sft")), .businessDay: .string(day),
+            .openedBy: .string(shift.openedBy), .openedAt: .string(AirtableTimestamp.format(shift.openedAt)),
+            .float: .int(shift.float),
+        ])
+        do {
+            _ = try await store.createRecord(in: ShopSchema.shiftTable, cells, options: WriteOptions(typecast: true))
+        } catch {
+            throw .shop(.store(error))
+        }
+    }
+
+    func close(_ id: String, with count: DrawerCount) async throws(TillError) {
+        let cells = Fields([
+            ShiftField.closedBy: .string(count.closedBy), .closedAt: .string(AirtableTimestamp.format(count.closedAt)),
+            .expected: .int(count.expected), .counted: .int(count.counted), .difference: .int(count.difference),
+        ])
+        do {
+            _ = try await store.updateRecords(in: ShopSchema.shiftTable, [RecordUpdate(id: id, fields: cells)], replace: false,
+                                              options: WriteOptions(typecast: true))
+        } catch {
+            throw .shop(.store(error))
+        }
+    }
+
+    /// Shifts closed in `start..<end` (for the report).
+    func closed(from start: Date, to end: Date) async throws(TillError) -> [DrawerCount] {
+        let records: [Record]
+        do { records = try await store.allRecords(in: ShopSchema.shiftTable) } catch { throw .shop(.store(error)) }
+        var result: [DrawerCount] = []
+        for record in records {
+            let c = record.fields
+            guard let closedText = c[ShiftField.closedAt]?.stringValue, let closedAt = AirtableTimestamp.parse(closedText),
+                  closedAt >= start, closedAt < end,
+                  let by = c[ShiftField.openedBy]?.stringValue, let atText = c[ShiftField.openedAt]?.stringValue,
+                  let at = AirtableTimestamp.parse(atText), let float = c[ShiftField.float]?.intValue,
+                  let shift = try? Shift(openedBy: by, openedAt: at, float: float),
+                  let expected = c[ShiftField.expected]?.intValue, let counted = c[ShiftField.counted]?.intValue
+            else { continue }
+            result.append(DrawerCount(shift: shift, expected: expected, counted: counted,
+                                      closedBy: c[ShiftField.closedBy]?.stringValue ?? "", closedAt: closedAt))
+        }
+        return result.sorted { $0.closedAt < $1.closedAt }
+    }
+}

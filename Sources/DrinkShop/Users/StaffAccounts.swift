@@ -1,0 +1,139 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+import PinHashing
+
+/// A staff member as the till sees them: role, whether a PIN is set, and the failed tries.
+public struct StaffAccount: Sendable, Equatable {
+    public let name: String
+    public let role: StaffRole
+    public let hasPIN: Bool
+    public let attempts: LoginAttempts
+    let recordID: String
+    let pinHash: String?
+}
+
+/// Roles and PINs, in the `User` table's `staffRole`, `pinHash`, `failedLogins` and `lockedUntil` fields
+/// (`role` stays the KEBUKE app's staff/customer/guest). PINs are kept only as PBKDF2 hashes; hashing and
+/// verifying run on a thread of their own, never on the cooperative pool. Failed tries are written to the
+/// store, so a restart does not reset a lockout.
+extension StaffDirectory {
+    /// Everyone on the staff, by name.
+    public func accounts() async throws(TillError) -> [StaffAccount] {
+        let records: [Record]
+        do { records = try await store.allRecords(in: ShopSchema.userTable) } catch { throw .shop(.store(error)) }
+        return records.compactMap(Self.account(from:)).sorted { $0.name < $1.name }
+    }
+
+    /// The staff member called `name`.
+    public func account(named name: String) async throws(TillError) -> StaffAccount {
+        let formula = (FormulaExpression.field(UserField.name) == .text(name.trimmingCharacters(in: .whitespaces))).description
+        let records: [Record]
+        do {
+            records = try await store.allRecords(in: ShopSchema.userTable, query: ListQuery(filterByFormula: formula))
+        } catch {
+            throw .shop(.store(error))
+        }
+        guard let account = records.lazy.compactMap(Self.account(from:)).first else { throw .noSuchStaff(name) }
+        return account
+    }
+
+    /// Whether anyone has a PIN (then roles are enforced and someone must log in).
+    public func pinsEnabled() async throws(TillError) -> Bool {
+        try await accounts().contains { $0.hasPIN }
+    }
+
+    /// Adds a staff member with `role`, or changes the role of one already on the staff.
+    /// - Returns: the account, and whether it was new.
+    public func add(_ name: String, role: StaffRole) async throws(TillError) -> (StaffAccount, Bool) {
+        let (_, isNew): (User, Bool)
+        do { (_, isNew) = try await logIn(name: name) } catch { throw .shop(error) }
+        let account = try await account(named: name)
+        if account.role != role {
+            try await update(account, [UserField.staffRole: .string(role.rawValue)])
+        }
+        return (try await self.account(named: name), isNew)
+    }
+
+    /// Sets (or with nil, removes) `name`'s PIN. The first PIN of a shop must be a manager's, so someone
+    /// can still manage the staff once PINs are enforced.
+    public func setPIN(_ pin: PIN?, for name: String) async throws(TillError) {
+        let account = try await account(named: name)
+        if let pin {
+            if account.role != .manager, try await !pinsEnabled() {
+                throw .refused("the first PIN must be a manager's (staff add NAME manager), or nobody could manage staff once PINs are on")
+            }
+            let hash = try await Self.offPool { [hasher] () throws(PINHashError) -> String in try hasher.hash(pin) }
+            try await update(account, [UserField.pinHash: .string(hash), .failedLogins: .int(0), .lockedUntil: .null])
+        } else {
+            let others = try await accounts().filter { $0.hasPIN && $0.name != account.name }
+            if account.role == .manager, !others.isEmpty, !others.contains(where: { $0.role == .manager }) {
+                throw .refused("\(account.name) is the last manager with a PIN; remove the others' PINs first")
+            }
+            try await update(account, [UserField.pinHash: .null, .failedLogins: .int(0), .lockedUntil: .null])
+        }
+    }
+
+    /// Checks `pin` for `name`: refused while locked (without hashing), a wrong PIN counts towards the
+    /// lockout (written to the store), a right one clears the count.
+    public func verify(_ pin: PIN, for name: String, at date: Date) async throws(TillError) -> StaffAccount {
+        let account = try await account(named: name)
+        guard let stored = account.pinHash else { return account }
+        var attempts = account.attempts
+        do { try attempts.checkMayTry(at: date) } catch { throw .login(error) }
+        let right = try await Self.offPool { () throws(PINHashError) -> Bool in try PINHasher.verify(pin, against: stored) }
+        if right {
+            if account.attempts != LoginAttempts() {
+                try await update(account, [UserField.failedLogins: .int(0), .lockedUntil: .null])
+            }
+            return account
+        }
+        let error = attempts.recordFailure(at: date)
+        try await update(account, [
+            UserField.failedLogins: .int(attempts.failures),
+            .lockedUntil: attempts.lockedUntil.map { .string(AirtableTimestamp.format($0)) } ?? .null,
+        ])
+        throw .login(error)
+    }
+
+    // MARK: - Pieces
+
+    private func update(_ account: StaffAccount, _ cells: KeyValuePairs<UserField, JSONValue>) async throws(TillError) {
+        do {
+            _ = try await store.updateRecords(in: ShopSchema.userTable, [RecordUpdate(id: account.recordID, fields: Fields(cells))],
+                                              replace: false, options: WriteOptions(typecast: true))
+        } catch {
+            throw .shop(.store(error))
+        }
+    }
+
+    static func account(from record: Record) -> StaffAccount? {
+        let cells = record.fields
+        guard let name = cells[UserField.name]?.stringValue,
+              (cells[UserField.role]?.stringValue ?? UserRole.staff.rawValue) == UserRole.staff.rawValue
+        else { return nil }
+        let role = cells[UserField.staffRole]?.stringValue.flatMap(StaffRole.init(rawValue:)) ?? .staff
+        let hash = cells[UserField.pinHash]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        let locked = cells[UserField.lockedUntil]?.stringValue.flatMap(AirtableTimestamp.parse)
+        return StaffAccount(name: name, role: role, hasPIN: hash != nil,
+                            attempts: LoginAttempts(failures: cells[UserField.failedLogins]?.intValue ?? 0, lockedUntil: locked),
+                            recordID: record.id, pinHash: hash)
+    }
+
+    /// Runs slow hashing on a thread of its own.
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws(PINHashError) -> T) async throws(TillError) -> T {
+        let result: Result<T, PINHashError> = await withCheckedContinuation { continuation in
+            let thread = Thread {
+                do throws(PINHashError) { continuation.resume(returning: .success(try work())) } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+            thread.name = "PIN hashing"
+            thread.start()
+        }
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): throw .refused("PIN hashing failed: \(error)")
+        }
+    }
+}

@@ -1,0 +1,250 @@
+import DrinkShop
+import DrinkShopCore
+import Foundation
+
+/// One of the till's commands, parsed.
+public enum TillCommand: Sendable, Equatable {
+    /// `pay #12 cash 500`; no amount pays what is due.
+    case pay(OrderNumber, PaymentMethod, amount: Int?)
+    /// `adjust #12 cup 2 bag 1`: adjustment codes with counts (a count of 0 removes one).
+    case adjust(OrderNumber, [String: Int])
+    /// `invoice #12 04595257` (or `/ABC1234`, a citizen certificate, a donation code; `none` clears).
+    case invoice(OrderNumber, String?)
+    case soldOut(String)
+    case restock(String)
+    case price(String, CupSize, Int)
+    case staffList
+    case staffAdd(String, StaffRole)
+    case staffPIN(String)
+    case staffNoPIN(String)
+    case shiftShow
+    case shiftOpen(float: Int)
+    case close(counted: Int)
+    /// The till report for `from...to` (business days, `YYYY-MM-DD`).
+    case report(from: String, to: String, json: Bool)
+    case export(path: String, from: String?, to: String?)
+    /// `member 0912345678`: stamps and pass.
+    case member(String)
+    /// `redeem #N [cups]`: free cups for the order's member's stamps.
+    case redeem(OrderNumber, cups: Int)
+    /// `pass 0912345678 月卡`: sell a pass.
+    case buyPass(mobile: String, pass: String)
+}
+
+extension CommandName {
+    var tillInfo: CommandInfo {
+        switch self {
+        case .pay:
+            return CommandInfo(name: rawValue, aliases: ["付"], usage: "pay #N <method> [amount]",
+                               summary: "take payment; cash answers the change due",
+                               details: ["methods: cash 現金, card 信用卡, linepay, jkopay 街口, easycard 悠遊卡, other",
+                                         "example: pay #12 cash 500 — an amount below what is due is a part payment",
+                                         "no amount pays exactly what is due"])
+        case .adjust:
+            return CommandInfo(name: rawValue, aliases: [], usage: "adjust #N <code> [count] ...",
+                               summary: "apply the counter's adjustments (own cup, bag fee, staff price) to an order",
+                               details: ["example: adjust #12 cup 2 bag 1; a count of 0 removes it",
+                                         "codes come from the seed file's \"adjustments\"; shown in report and receipt"])
+        case .invoice:
+            return CommandInfo(name: rawValue, aliases: ["統編"], usage: "invoice #N <統一編號 | /ABC1234 | AB12345678901234 | donation code | none>",
+                               summary: "record invoice details (checked, not issued)", details: [])
+        case .soldout:
+            return CommandInfo(name: rawValue, aliases: ["售完"], usage: "soldout <drink>",
+                               summary: "mark a drink sold out on every counter (manager once PINs are set)", details: [])
+        case .restock:
+            return CommandInfo(name: rawValue, aliases: ["補貨"], usage: "restock <drink>",
+                               summary: "put a sold-out drink back on sale (manager once PINs are set)", details: [])
+        case .price:
+            return CommandInfo(name: rawValue, aliases: [], usage: "price <drink> <M|L> <NT$>",
+                               summary: "change a drink's price (manager once PINs are set)",
+                               details: ["example: price 熟成紅茶 M 40"])
+        case .staff:
+            return CommandInfo(name: rawValue, aliases: [], usage: "staff [list | add NAME [staff|manager] | pin NAME | nopin NAME]",
+                               summary: "staff, roles and PINs (manager once PINs are set)",
+                               details: ["pin asks for the new PIN twice without showing it (one-shot: DRINKSHOP_NEW_PIN)",
+                                         "the first PIN must be a manager's; once any PIN is set, login asks for it"])
+        case .shift:
+            return CommandInfo(name: rawValue, aliases: [], usage: "shift [open FLOAT]",
+                               summary: "show the open shift and the cash expected, or open one with its cash float", details: [])
+        case .close:
+            return CommandInfo(name: rawValue, aliases: ["交班"], usage: "close COUNTED",
+                               summary: "count the drawer: expected vs counted, over/short recorded (manager once PINs are set)",
+                               details: [])
+        case .export:
+            return CommandInfo(name: rawValue, aliases: [], usage: "export --csv FILE [DATE [DATE]]",
+                               summary: "write FILE-orders.csv, FILE-lines.csv, FILE-payments.csv (UTF-8 with BOM for Excel)",
+                               details: [])
+        case .member:
+            return CommandInfo(name: rawValue, aliases: ["會員"], usage: "member 09XXXXXXXX",
+                               summary: "a member's stamps and pass",
+                               details: ["an order `for 0912345678` is the member's: a stamp per cup, the pass discount when active"])
+        case .redeem:
+            return CommandInfo(name: rawValue, aliases: ["兌換"], usage: "redeem #N [cups]",
+                               summary: "free cups of the reward size for the member's stamps (before payment)", details: [])
+        case .pass:
+            return CommandInfo(name: rawValue, aliases: [], usage: "pass 09XXXXXXXX <pass name>",
+                               summary: "sell a member pass (refused while theirs is still active)", details: [])
+        default:
+            return CommandInfo(name: rawValue, aliases: [], usage: rawValue, summary: "", details: [])
+        }
+    }
+}
+
+/// Parses the till's commands.
+enum TillGrammar {
+    static func parse(_ name: CommandName, _ arguments: [String], usage: String) throws(CommandError) -> TillCommand {
+        func fail(_ message: String) -> CommandError { CommandError(message: message, usage: usage) }
+        var words = arguments
+        switch name {
+        case .pay:
+            let number = try pickup(&words, usage: usage)
+            guard let methodWord = words.first else { throw fail("how is it paid? e.g. pay \(number) cash 500") }
+            words.removeFirst()
+            var methodText = methodWord
+            // Two-word methods: "line pay".
+            if methodWord.lowercased() == "line", words.first?.lowercased() == "pay" {
+                words.removeFirst()
+                methodText = "linepay"
+            }
+            let method: PaymentMethod
+            do { method = try PaymentMethod.parse(methodText) } catch { throw fail(error.description) }
+            guard words.count <= 1 else { throw fail("unexpected \"\(words.dropFirst().joined(separator: " "))\"") }
+            let amount = try words.first.map { (word) throws(CommandError) -> Int in try money(word, usage: usage) }
+            return .pay(number, method, amount: amount)
+        case .adjust:
+            let number = try pickup(&words, usage: usage)
+            guard !words.isEmpty else { throw fail("which adjustment? e.g. adjust \(number) cup 2") }
+            var uses: [String: Int] = [:]
+            while let code = words.first {
+                words.removeFirst()
+                guard Int(code) == nil else { throw fail("\"\(code)\" is a count without an adjustment code before it") }
+                var count = 1
+                if let next = words.first, let value = Int(next.hasPrefix("x") ? String(next.dropFirst()) : next) {
+                    guard (0...99).contains(value) else { throw fail("a count is 0 to 99, not \(value)") }
+                    count = value
+                    words.removeFirst()
+                }
+                guard uses[code.lowercased()] == nil else { throw fail("\(code) is given twice") }
+                uses[code.lowercased()] = count
+            }
+            return .adjust(number, uses)
+        case .invoice:
+            let number = try pickup(&words, usage: usage)
+            guard words.count == 1 else { throw fail("give one 統一編號, carrier or donation code (or none)") }
+            return .invoice(number, ["none", "clear", "無"].contains(words[0].lowercased()) ? nil : words[0])
+        case .soldout, .restock:
+            guard !words.isEmpty else { throw fail("which drink?") }
+            let drink = words.joined(separator: " ")
+            return name == .soldout ? .soldOut(drink) : .restock(drink)
+        case .price:
+            guard words.count >= 3 else { throw fail("give the drink, the size and the new price: price 熟成紅茶 M 40") }
+            let priceWord = words.removeLast()
+            let sizeWord = words.removeLast()
+            guard case .size(let size)? = OptionVocabulary.option(for: sizeWord) else {
+                throw fail("\"\(sizeWord)\" is not a size (M/中杯 or L/大杯)")
+            }
+            guard let price = Int(priceWord) else { throw fail("\"\(priceWord)\" is not a whole NT$ price") }
+            return .price(words.joined(separator: " "), size, price)
+        case .staff:
+            let verb = words.first?.lowercased() ?? "list"
+            if !words.isEmpty { words.removeFirst() }
+            switch verb {
+            case "list", "ls":
+                guard words.isEmpty else { throw fail("staff list takes nothing more") }
+                return .staffList
+            case "add", "role":
+                var role = StaffRole.staff
+                if words.count >= 2, let parsed = StaffRole(parsing: words[words.count - 1]) {
+                    role = parsed
+                    words.removeLast()
+                }
+                guard !words.isEmpty else { throw fail("who? staff add NAME [staff|manager]") }
+                return .staffAdd(words.joined(separator: " "), role)
+            case "pin":
+                guard !words.isEmpty else { throw fail("whose PIN? staff pin NAME (the PIN is asked for, never typed on the line)") }
+                return .staffPIN(words.joined(separator: " "))
+            case "nopin":
+                guard !words.isEmpty else { throw fail("whose PIN? staff nopin NAME") }
+                return .staffNoPIN(words.joined(separator: " "))
+            default:
+                throw fail("unknown staff command \"\(verb)\"")
+            }
+        case .shift:
+            if words.isEmpty { return .shiftShow }
+            guard words[0].lowercased() == "open", words.count == 2 else { throw fail("shift open FLOAT, e.g. shift open 2000") }
+            return .shiftOpen(float: try money(words[1], usage: usage, zeroAllowed: true))
+        case .close:
+            guard words.count == 1 else { throw fail("give the cash counted in the drawer, e.g. close 5230") }
+            return .close(counted: try money(words[0], usage: usage, zeroAllowed: true))
+        case .export:
+            guard let flag = words.first, flag.lowercased() == "--csv", words.count >= 2 else {
+                throw fail("export --csv FILE [DATE [DATE]]")
+            }
+            let path = words[1]
+            let dates = Array(words.dropFirst(2))
+            guard dates.count <= 2 else { throw fail("give at most two dates") }
+            let from = try dates.first.map { (word) throws(CommandError) -> String in try day(word, usage: usage) }
+            let to = try dates.last.map { (word) throws(CommandError) -> String in try day(word, usage: usage) }
+            return .export(path: path, from: from, to: to)
+        case .member:
+            guard words.count == 1 else { throw fail("give the member's mobile number, e.g. member 0912345678") }
+            return .member(words[0])
+        case .redeem:
+            let number = try pickup(&words, usage: usage)
+            guard words.count <= 1 else { throw fail("redeem \(number) [cups]") }
+            let cups = try words.first.map { (word) throws(CommandError) -> Int in
+                guard let value = Int(word.hasPrefix("x") ? String(word.dropFirst()) : word), (1...20).contains(value) else {
+                    throw fail("\"\(word)\" is not a number of free cups from 1 to 20")
+                }
+                return value
+            } ?? 1
+            return .redeem(number, cups: cups)
+        case .pass:
+            guard words.count >= 2 else { throw fail("pass 09XXXXXXXX <pass name>, e.g. pass 0912345678 月卡") }
+            return .buyPass(mobile: words[0], pass: words.dropFirst().joined(separator: " "))
+        default:
+            throw fail("not a till command")
+        }
+    }
+
+    static func report(_ arguments: [String], json: Bool, usage: String) throws(CommandError) -> TillCommand {
+        guard arguments.count <= 2 else { throw CommandError(message: "give a date or two", usage: usage) }
+        let from = try day(arguments[0], usage: usage)
+        let to = try day(arguments[arguments.count - 1], usage: usage)
+        guard from <= to else { throw CommandError(message: "\(from) is after \(to)", usage: usage) }
+        return .report(from: from, to: to, json: json)
+    }
+
+    /// `2026-12-01`, `today`, `yesterday` (resolved to a date by the interpreter), checked for shape.
+    static func day(_ word: String, usage: String) throws(CommandError) -> String {
+        let lower = word.lowercased()
+        if ["today", "yesterday", "今天", "昨天"].contains(lower) { return lower }
+        let parts = word.split(separator: "-")
+        guard parts.count == 3, parts[0].count == 4, let year = Int(parts[0]), let month = Int(parts[1]),
+              let dayNumber = Int(parts[2]), (2000...2999).contains(year), (1...12).contains(month), (1...31).contains(dayNumber)
+        else {
+            throw CommandError(message: "\"\(word)\" is not a date like 2026-12-01 (or today, yesterday)", usage: usage)
+        }
+        return String(format: "%04d-%02d-%02d", year, month, dayNumber)
+    }
+
+    private static func pickup(_ words: inout [String], usage: String) throws(CommandError) -> OrderNumber {
+        guard let word = words.first else {
+            throw CommandError(message: "which order? give its pickup number, e.g. #12", usage: usage)
+        }
+        guard let number = OrderNumber(parsing: word) else {
+            throw CommandError(message: "\"\(word)\" is not a pickup number like #12", usage: usage)
+        }
+        words.removeFirst()
+        return number
+    }
+
+    private static func money(_ word: String, usage: String, zeroAllowed: Bool = false) throws(CommandError) -> Int {
+        let digits = word.hasPrefix("$") ? String(word.dropFirst()) : word
+        guard let value = Int(digits), value >= (zeroAllowed ? 0 : 1), value <= 1_000_000 else {
+            throw CommandError(message: "\"\(word)\" is not an amount of whole NT$" + (zeroAllowed ? "" : " from 1"),
+                               usage: usage)
+        }
+        return value
+    }
+}

@@ -1,0 +1,136 @@
+import DrinkShop
+import DrinkShopCore
+import Foundation
+import LineEditor
+
+/// What the till shows: payments with change, bills, the drawer count and the report (日結).
+enum TillView {
+    static func payment(_ receipt: Till.PaymentReceipt, style: ColorPolicy) -> String {
+        let payment = receipt.payment
+        let money = receipt.money
+        var out = "Order #\(receipt.order.order.pickupNumber): \(payment.method.label) $\(payment.tendered)"
+        if payment.change > 0 || payment.method.givesChange {
+            out += " · " + style.paint("change $\(payment.change) 找零", .bold, .green)
+        }
+        out += "\n"
+        switch money.state {
+        case .paid: out += style.paint("Paid in full ($\(money.total)) 已付", .green) + "\n"
+        case .partlyPaid(let paid, let due): out += style.paint("Paid $\(paid) of $\(money.total); $\(due) still due", .yellow) + "\n"
+        default: out += "\(money.state)\n"
+        }
+        return out
+    }
+
+    static func bill(_ stored: StoredOrder, charges: OrderCharges, style: ColorPolicy) -> String {
+        var table = TextTable(columns: [.init("Order #\(stored.order.pickupNumber)"), .init("NT$", alignment: .right)])
+        for line in charges.billLines {
+            table.append([line.label, line.kind == .subtotal || line.kind == .total ? "\(line.amount)" : Adjustment.signed(line.amount)])
+        }
+        return table.render(style: style)
+    }
+
+    static func drawer(_ count: DrawerCount, style: ColorPolicy) -> String {
+        let color: TerminalStyle = count.difference == 0 ? .green : .red
+        return style.paint("Drawer closed by \(count.closedBy)", .bold) + "\n"
+            + "float $\(count.shift.float) · expected $\(count.expected) · counted $\(count.counted) · "
+            + style.paint("\(count.summary) (\(count.chineseSummary))", .bold, color) + "\n"
+    }
+
+    static func report(_ report: TillReport, period: Till.Period, counts: [DrawerCount], style: ColorPolicy) -> String {
+        var out = style.paint("Till report (日結) \(period.label)", .bold) + "\n"
+        out += "Orders \(report.orders) · cups \(report.cups) · gross $\(report.grossSales) · net $\(report.netSales)\n"
+        if !report.unpaidOrders.isEmpty {
+            out += style.paint("Unpaid: " + report.unpaidOrders.map { "#\($0)" }.joined(separator: " "), .yellow) + "\n"
+        }
+        func section(_ title: String, _ columns: [String], _ rows: [[String]]) {
+            guard !rows.isEmpty else { return }
+            out += "\n" + style.paint(title, .bold) + "\n"
+            var table = TextTable(columns: columns.enumerated().map { $0.offset == 0 ? .init($0.element) : .init($0.element, alignment: .right) })
+            for row in rows { table.append(row) }
+            out += table.render(style: style)
+        }
+        section("By payment method", ["Method", "Payments", "Taken", "Change", "Refunded", "Net"],
+                PaymentMethod.allCases.compactMap { method in
+                    report.byMethod[method].map { t in
+                        [method.label, "\(t.payments)", "\(t.taken)", "\(t.change)", "\(t.refunded)", "\(t.net)"]
+                    }
+                })
+        section("By staff", ["Staff", "Orders", "NT$"],
+                report.byStaff.sorted { $0.key < $1.key }.map { [$0.key, "\($0.value.count)", "\($0.value.amount)"] })
+        section("By hour", ["Hour", "Orders", "NT$"],
+                report.byHour.sorted { $0.key < $1.key }.map { [String(format: "%02d:00", $0.key), "\($0.value.count)", "\($0.value.amount)"] })
+        section("Promotions", ["Promotion", "Orders", "NT$ off"],
+                report.promotions.sorted { $0.key < $1.key }.map { [$0.key, "\($0.value.count)", "\($0.value.amount)"] })
+        section("Adjustments", ["Adjustment", "Count", "NT$"],
+                report.adjustments.sorted { $0.key < $1.key }.map { [$0.key, "\($0.value.count)", Adjustment.signed($0.value.amount)] })
+        var member: [[String]] = []
+        if report.freeCups.count > 0 || report.stampsRedeemed > 0 {
+            member.append(["集點兌換 free cups", "\(report.freeCups.count)", "\(report.freeCups.amount)"])
+            member.append(["stamps redeemed", "\(report.stampsRedeemed)", ""])
+        }
+        member += report.passes.sorted { $0.key < $1.key }.map { [$0.key, "\($0.value.count)", "\($0.value.amount)"] }
+        section("Stamps and passes", ["", "Count", "NT$ off"], member)
+        section("Voids (refunded)", ["Order", "Total", "Refunded", "Reason"], report.voids.map { void in
+            ["#\(void.pickupNumber)", "\(void.total)",
+             PaymentMethod.allCases.compactMap { m in void.refunded[m].map { "\($0) \(m.rawValue)" } }.joined(separator: ", "), void.reason]
+        })
+        section("Cancellations", ["Order", "Total", "Reason"], report.cancellations.map { ["#\($0.pickupNumber)", "\($0.total)", $0.reason] })
+        section("Drawer", ["Closed by", "Float", "Expected", "Counted", "Over/short"], counts.map {
+            [$0.closedBy, "\($0.shift.float)", "\($0.expected)", "\($0.counted)", "\($0.summary) \($0.chineseSummary)"]
+        })
+        section("Audit trail (menu, staff, voids, closing)", ["By", "Action", "What", "Detail"], report.menuChanges.map {
+            [$0.by, $0.action.rawValue, $0.subject, $0.detail]
+        })
+        return out
+    }
+
+    static func json(_ report: TillReport, period: Till.Period) -> String {
+        func totals(_ rows: [String: ReportTotals]) -> String {
+            "{" + rows.sorted { $0.key < $1.key }.map { "\(quote($0.key)):{\"count\":\($0.value.count),\"amount\":\($0.value.amount)}" }
+                .joined(separator: ",") + "}"
+        }
+        let methods = PaymentMethod.allCases.compactMap { m in
+            report.byMethod[m].map { "\(quote(m.rawValue)):{\"payments\":\($0.payments),\"taken\":\($0.taken),\"change\":\($0.change),\"refunded\":\($0.refunded),\"net\":\($0.net)}" }
+        }.joined(separator: ",")
+        let voids = report.voids.map { "{\"pickupNumber\":\($0.pickupNumber),\"total\":\($0.total),\"refunded\":\($0.refunded.values.reduce(0, +)),\"reason\":\(quote($0.reason))}" }
+        let cancellations = report.cancellations.map { "{\"pickupNumber\":\($0.pickupNumber),\"total\":\($0.total),\"reason\":\(quote($0.reason))}" }
+        return "{\"from\":\(quote(period.from)),\"to\":\(quote(period.to)),\"orders\":\(report.orders),\"cups\":\(report.cups),"
+            + "\"grossSales\":\(report.grossSales),\"netSales\":\(report.netSales),\"byMethod\":{\(methods)},"
+            + "\"byStaff\":\(totals(report.byStaff)),\"byHour\":\(totals(Dictionary(uniqueKeysWithValues: report.byHour.map { (String(format: "%02d", $0.key), $0.value) }))),"
+            + "\"promotions\":\(totals(report.promotions)),\"adjustments\":\(totals(report.adjustments)),"
+            + "\"freeCups\":{\"count\":\(report.freeCups.count),\"amount\":\(report.freeCups.amount)},\"stampsRedeemed\":\(report.stampsRedeemed),"
+            + "\"passes\":\(totals(report.passes)),\"voids\":[\(voids.joined(separator: ","))],"
+            + "\"cancellations\":[\(cancellations.joined(separator: ","))],\"unpaidOrders\":\(report.unpaidOrders)}"
+    }
+
+    private static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// Writes the export's three CSV files next to each other, each whole or not at all.
+enum TillFiles {
+    /// `day.csv` → `day-orders.csv`, `day-lines.csv`, `day-payments.csv`.
+    static func write(_ tables: (orders: CSVTable, lines: CSVTable, payments: CSVTable), base: String) throws -> [String] {
+        let stem = base.lowercased().hasSuffix(".csv") ? String(base.dropLast(4)) : base
+        let files = [("\(stem)-orders.csv", tables.orders), ("\(stem)-lines.csv", tables.lines), ("\(stem)-payments.csv", tables.payments)]
+        for (path, table) in files {
+            do {
+                try Data(table.bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                throw TillError.refused("could not write \(path): \(error.localizedDescription)")
+            }
+        }
+        return files.map(\.0)
+    }
+}

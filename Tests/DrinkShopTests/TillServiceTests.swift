@@ -1,0 +1,254 @@
+import Airtable
+import DrinkShop
+import DrinkShopCore
+import Foundation
+import LocalBase
+import PinHashing
+import TestSupport
+import Testing
+
+@Suite struct TillServiceTests {
+    private func place(_ fixture: ShopFixture, _ drink: String = "熟成紅茶", size: CupSize = .medium, cups: Int = 1) async throws
+        -> StoredOrder
+    {
+        try await fixture.shop.orders.place(OrderDraft(lines: [fixture.line(drink, [.size(size), .sugar(.free), .ice(.iceFree)],
+                                                                            quantity: cups)]), placedBy: "Ken")
+    }
+
+    @Test func cashAnswersTheChangeAndPartsAddUpToPaid() async throws {
+        let fixture = try await ShopFixture()
+        let order = try await place(fixture, cups: 2)   // 2 × 35, the second half price: 53
+        #expect(order.order.total == 53)
+        let first = try await fixture.shop.till.pay(.pickup(1), method: .card, tendered: 30, by: "Ken")
+        #expect(first.money.state == .partlyPaid(paid: 30, due: 23))
+        let second = try await fixture.shop.till.pay(.pickup(1), method: .cash, tendered: 100, by: "Ken")
+        #expect(second.payment.change == 77)
+        #expect(second.payment.amount == 23)
+        #expect(second.money.state == .paid)
+        let stored = try await fixture.records("TillPayment")
+        #expect(stored.count == 2)
+        #expect(Set(stored.compactMap { $0.fields["orderRef"]?.stringValue }) == [order.orderRef])
+        // Read back from the store by another counter.
+        let money = try await fixture.secondCounter().till.money(of: order)
+        #expect(money.paid == 53 && money.state == .paid)
+    }
+
+    @Test func aRefusedPaymentWritesNothing() async throws {
+        let fixture = try await ShopFixture()
+        _ = try await place(fixture)
+        await #expect(throws: TillError.self) { try await fixture.shop.till.pay(.pickup(1), method: .linePay, tendered: 500, by: "Ken") }
+        await #expect(throws: TillError.self) { try await fixture.shop.till.pay(.pickup(1), method: .cash, tendered: 0, by: "Ken") }
+        await #expect(throws: TillError.self) { try await fixture.shop.till.pay(.pickup(9), method: .cash, tendered: 50, by: "Ken") }
+        #expect(try await fixture.records("TillPayment").isEmpty)
+        _ = try await fixture.shop.till.pay(.pickup(1), method: .cash, tendered: 35, by: "Ken")
+        do {
+            _ = try await fixture.shop.till.pay(.pickup(1), method: .cash, tendered: 35, by: "Ken")
+            Issue.record("an order paid in full took more money")
+        } catch {
+            #expect("\(error)".contains("already paid"))
+        }
+        #expect(try await fixture.records("TillPayment").count == 1)
+    }
+
+    @Test func aVoidRefundsEachMethodAndTheReportListsIt() async throws {
+        let fixture = try await ShopFixture()
+        _ = try await place(fixture, cups: 2)
+        _ = try await fixture.shop.till.pay(.pickup(1), method: .easyCard, tendered: 20, by: "Ken")
+        _ = try await fixture.shop.till.pay(.pickup(1), method: .cash, tendered: 100, by: "Ken")
+        let cancelled = try await fixture.shop.orders.cancel(.pickup(1), reason: "spilled")
+        let refunds = try await fixture.shop.till.refundOnVoid(cancelled, reason: "spilled", by: "Amy")
+        #expect(Set(refunds.map { "\($0.method.rawValue) \($0.amount)" }) == ["cash 33", "easyCard 20"])
+        let period = try fixture.shop.till.period(from: "today", to: "today")
+        let report = try await fixture.shop.till.report(period)
+        #expect(report.voids.count == 1)
+        #expect(report.voids.first?.reason == "spilled")
+        #expect(report.byMethod[.cash]?.net == 0)
+        // A second void of the same order refunds nothing more.
+        #expect(try await fixture.shop.till.refundOnVoid(cancelled, reason: "again", by: "Amy").isEmpty)
+        // A cancelled order takes no money.
+        await #expect(throws: TillError.self) { try await fixture.shop.till.pay(.pickup(1), method: .cash, tendered: 10, by: "Ken") }
+    }
+
+    @Test func menuControlIsWrittenForEveryCounter() async throws {
+        let fixture = try await ShopFixture()
+        let (change, drink) = try await fixture.shop.menuControl.change("熟成紅茶", .soldOut)
+        #expect(change == .soldOut(drink: "熟成紅茶") && !drink.available)
+        let other = fixture.secondCounter()
+        #expect(try await other.catalog.menu(refresh: true).drink(named: "熟成紅茶")?.available == false)
+        await #expect(throws: ShopError.self) { try await place(fixture) }
+        _ = try await fixture.shop.menuControl.change("熟成紅茶", .restock)
+        _ = try await fixture.shop.menuControl.change("熟成紅茶", .price(.medium, 40))
+        #expect(try await other.catalog.menu(refresh: true).drink(named: "熟成紅茶")?.mediumPrice == 40)
+        let before = try await fixture.records("Drink").map(\.fields)
+        for request in [MenuControl.Request.price(.medium, -1), .price(.medium, 40), .restock] {
+            await #expect(throws: TillError.self) { try await fixture.shop.menuControl.change("熟成紅茶", request) }
+        }
+        await #expect(throws: TillError.self) { try await fixture.shop.menuControl.change("no such tea", .soldOut) }
+        #expect(try await fixture.records("Drink").map(\.fields) == before)
+    }
+
+    @Test func theDrawerCountsFloatPlusCashLessRefunds() async throws {
+        let fixture = try await ShopFixture()
+        await #expect(throws: TillError.self) { try await fixture.shop.drawer.close(counted: 100, by: "Ken") }
+        _ = try await fixture.shop.drawer.open(float: 2000, by: "Ken")
+        await #expect(throws: TillError.self) { try await fixture.shop.drawer.open(float: 100, by: "Amy") }
+        await #expect(throws: TillError.self) { try await fixture.shop.drawer.close(counted: -1, by: "Ken") }
+        _ = try await place(fixture)
+        _ = try await place(fixture)
+        _ = try await fixture.shop.till.pay(.pickup(1), method: .cash, tendered: 100, by: "Ken")   // 35, change 65
+        _ = try await fixture.shop.till.pay(.pickup(2), method: .card, tendered: 35, by: "Ken")
+        let cancelled = try await fixture.shop.orders.cancel(.pickup(1), reason: "wrong drink")
+        _ = try await fixture.shop.till.refundOnVoid(cancelled, reason: "wrong drink", by: "Ken")
+        _ = try await place(fixture)
+        _ = try await fixture.shop.till.pay(.pickup(3), method: .cash, tendered: 35, by: "Ken")
+        let count = try await fixture.shop.drawer.close(counted: 2030, by: "Amy")
+        #expect(count.expected == 2000 + 35 - 35 + 35)
+        #expect(count.difference == -5 && count.summary == "short 5")
+        #expect(try await fixture.shop.drawer.current() == nil)
+        let period = try fixture.shop.till.period(from: "today", to: "today")
+        let counts = try await fixture.shop.drawer.counts(from: period.start, to: period.end)
+        #expect(counts.map(\.difference) == [-5])
+    }
+
+    @Test func adjustmentsFromTheSeedPriceTheBillApartFromPromotions() async throws {
+        let fixture = try await ShopFixture()
+        let directory = try TemporaryDirectory()
+        let path = try directory.file("till.json", contents: """
+            {"adjustments": [{"name":"環保杯","code":"cup","kind":"perCup","amount":-5},
+                             {"name":"塑膠袋","code":"bag","kind":"perItem","amount":2}]}
+            """)
+        let seeded = try await fixture.shop.seeder.seed(contentsOf: path)
+        #expect(seeded.adjustments == 2)
+        let order = try await place(fixture, cups: 2)
+        let charges = try await fixture.shop.extras.adjust(order, uses: ["cup": 2, "bag": 1])
+        #expect(charges.total == 53 - 10 + 2)
+        #expect(charges.promotion?.name == "第二杯半價")
+        await #expect(throws: TillError.self) { try await fixture.shop.extras.adjust(order, uses: ["cup": 3]) }
+        await #expect(throws: TillError.self) { try await fixture.shop.extras.adjust(order, uses: ["nope": 1]) }
+        let receipt = try await fixture.shop.till.pay(.pickup(1), method: .cash, tendered: 100, by: "Ken")
+        #expect(receipt.money.total == 45 && receipt.payment.change == 55)
+        let report = try await fixture.shop.till.report(try fixture.shop.till.period(from: "today", to: "today"))
+        #expect(report.adjustments["環保杯"] == ReportTotals(count: 2, amount: -10))
+        #expect(report.adjustments["塑膠袋"] == ReportTotals(count: 1, amount: 2))
+    }
+
+    @Test func invoiceDetailsAreCheckedAndStoredOnTheOrder() async throws {
+        let fixture = try await ShopFixture()
+        let order = try await place(fixture)
+        try await fixture.shop.extras.setInvoice(try InvoiceDetails(parsing: "/ABC1234"), of: order)
+        #expect(try await fixture.shop.extras.extra(of: order.orderRef).invoice?.value == "/ABC1234")
+        #expect(throws: InvoiceDetailsError.self) { try InvoiceDetails(parsing: "12345678") }
+        let csv = try await fixture.shop.till.export(try fixture.shop.till.period(from: "today", to: "today"))
+        #expect(csv.orders.bytes.starts(with: [0xEF, 0xBB, 0xBF]))
+        #expect(csv.orders.text.contains("/ABC1234"))
+    }
+
+    @Test func pinsAreHashedAndALockoutSurvivesARestart() async throws {
+        let hasher = try PINHasher(iterations: 1_000)
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/shop.sqlite"
+        let fixture = try await ShopFixture(path: path, pinHasher: hasher)
+        _ = try await fixture.shop.staff.add("Ken", role: .staff)
+        await #expect(throws: TillError.self) { try await fixture.shop.staff.setPIN(try PIN("2468"), for: "Ken") }
+        _ = try await fixture.shop.staff.add("Amy", role: .manager)
+        #expect(try await !fixture.shop.staff.pinsEnabled())
+        try await fixture.shop.staff.setPIN(try PIN("1357"), for: "Amy")
+        #expect(try await fixture.shop.staff.pinsEnabled())
+        let cells = try await fixture.records("User").map { "\($0.fields)" }.joined()
+        #expect(!cells.contains("1357") && cells.contains("$pbkdf2-sha256$"))
+        let amy = try await fixture.shop.staff.verify(try PIN("1357"), for: "Amy", at: fixture.clock.now)
+        #expect(amy.role == .manager)
+        for _ in 1...5 {
+            await #expect(throws: TillError.self) { try await fixture.shop.staff.verify(try PIN("0000"), for: "Amy", at: fixture.clock.now) }
+        }
+        // A restarted counter on the same file still refuses, even the right PIN, until the lock ends.
+        let restarted = Shop(store: fixture.base, clock: fixture.clock.shopClock, pinHasher: hasher)
+        do {
+            _ = try await restarted.staff.verify(try PIN("1357"), for: "Amy", at: fixture.clock.now)
+            Issue.record("a locked account was let in")
+        } catch {
+            #expect("\(error)".contains("locked") || "\(error)".contains("Locked"))
+        }
+        fixture.clock.advance(by: 301)
+        #expect(try await restarted.staff.verify(try PIN("1357"), for: "Amy", at: fixture.clock.now).name == "Amy")
+    }
+
+    @Test func anOlderStoreGainsTheTillTablesAndKeepsItsOrders() async throws {
+        let fixture = try await ShopFixture()
+        _ = try await place(fixture)
+        // An earlier version's base: drop the till's tables and fields by building one without them.
+        let old = try LocalBase.inMemory(clock: { fixture.clock.now })
+        for spec in [ShopSchema.drink, ShopSchema.order, ShopSchema.promotion, ShopSchema.ticket] { _ = try await old.createTable(spec) }
+        var user = ShopSchema.user
+        user.fields = user.fields.filter { $0.name == "name" || $0.name == "role" }
+        _ = try await old.createTable(user)
+        _ = try await old.createRecord(in: "User", ["name": "Ken", "role": "staff"], options: WriteOptions())
+        let shop = Shop(store: old, clock: fixture.clock.shopClock)
+        let missing = try await shop.missingSchema()
+        #expect(missing.contains("table TillPayment") && missing.contains("field User.pinHash (singleLineText)"))
+        _ = try await shop.createMissingSchema()
+        #expect(try await shop.missingSchema().isEmpty)
+        #expect(try await shop.staff.account(named: "Ken").role == .staff)
+        _ = try await shop.staff.add("Ken", role: .manager)
+        #expect(try await old.allRecords(in: "User").count == 1)
+    }
+}
+
+@Suite struct MemberServiceTests {
+    private func seedProgram(_ fixture: ShopFixture, _ directory: borrowing TemporaryDirectory) async throws {
+        let path = try directory.file("members.json", contents: """
+            {"stampCard": {"stampsPerReward": 5, "rewardSize": "中杯"},
+             "passes": [{"name": "月卡", "days": 30, "price": 299, "percentOff": 10}]}
+            """)
+        let report = try await fixture.shop.seeder.seed(contentsOf: path)
+        #expect(report.memberProgram == ["passes", "stampCard"])
+    }
+
+    private func place(_ fixture: ShopFixture, cups: Int, size: CupSize = .medium) async throws -> StoredOrder {
+        try await fixture.shop.orders.place(OrderDraft(orderName: "0912-***-678", lines: [
+            fixture.line("熟成紅茶", [.size(size), .sugar(.free), .ice(.iceFree)], quantity: cups),
+        ]), placedBy: "Ken")
+    }
+
+    @Test func stampsAreEarnedAndRedeemedAndApplyingTwiceIsHarmless() async throws {
+        let fixture = try await ShopFixture()
+        let directory = try TemporaryDirectory()
+        try await seedProgram(fixture, directory)
+        let mobile = try MobileNumber(parsing: "0912345678")
+        let first = try await place(fixture, cups: 6)
+        _ = try await fixture.shop.members.apply(to: first, mobile: mobile, freeCups: 0, paid: 0)
+        _ = try await fixture.shop.members.apply(to: first, mobile: mobile, freeCups: 0, paid: 0)
+        #expect(try await fixture.shop.members.member(mobile).card.stamps == 6)
+        let second = try await place(fixture, cups: 1)
+        let (member, charges, _) = try await fixture.shop.members.apply(to: second, mobile: mobile, freeCups: 1, paid: 0)
+        #expect(member.card.stamps == 6 - 5)
+        #expect(charges.total == 0)
+        // Not enough stamps: refused, the card unchanged.
+        let third = try await place(fixture, cups: 1)
+        await #expect(throws: TillError.self) { try await fixture.shop.members.apply(to: third, mobile: mobile, freeCups: 1, paid: 0) }
+        #expect(try await fixture.shop.members.member(mobile).card.stamps == 1)
+        let report = try await fixture.shop.till.report(try fixture.shop.till.period(from: "today", to: "today"))
+        #expect(report.stampsRedeemed == 5 && report.freeCups.count == 1)
+    }
+
+    @Test func aPassIsBoughtUsedAndRefusedOnceExpired() async throws {
+        let fixture = try await ShopFixture()
+        let directory = try TemporaryDirectory()
+        try await seedProgram(fixture, directory)
+        let mobile = try MobileNumber(parsing: "0912345678")
+        await #expect(throws: TillError.self) { try await fixture.shop.members.buyPass("年卡", for: mobile) }
+        _ = try await fixture.shop.members.buyPass("月卡", for: mobile)
+        await #expect(throws: TillError.self) { try await fixture.shop.members.buyPass("月卡", for: mobile) }
+        let order = try await place(fixture, cups: 1, size: .large)
+        let (_, charges, note) = try await fixture.shop.members.apply(to: order, mobile: mobile, freeCups: 0, paid: 0)
+        #expect(charges.memberDiscounts == [.pass(name: "月卡", amount: order.order.total / 10)])
+        #expect(note == nil)
+        // 31 days on, the pass has expired: no discount, and it says why.
+        fixture.clock.advance(by: 31 * 86_400)
+        let later = try await place(fixture, cups: 1, size: .large)
+        let (_, laterCharges, laterNote) = try await fixture.shop.members.apply(to: later, mobile: mobile, freeCups: 0, paid: 0)
+        #expect(laterCharges.memberDiscounts.isEmpty)
+        #expect(laterNote?.contains("expired") == true)
+        _ = try await fixture.shop.members.buyPass("月卡", for: mobile)
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// The till through the real binary, as staff use it from a shell and at the prompt.
+@Suite struct TillEndToEndTests {
+    @Test func aDayAtTheTillFromOrdersToTheExport() async throws {
+        let shop = try Drinkshop()
+        let script = """
+            shift open 2000
+            order 熟成紅茶 M 無糖 去冰
+            order 白玉歐蕾 L 半糖 少冰 x2 for Amy
+            pay #1 cash 500
+            pay #2 jkopay 999
+            pay #2 card 50
+            orders
+            pay #2 悠遊卡
+            cancel #1 customer left
+            soldout 熟成紅茶
+            order 熟成紅茶 M 無糖 去冰
+            restock 熟成紅茶
+            price 熟成紅茶 M -3
+            close 2010
+            export --csv \(shop.directory)/day.csv
+            """
+        let result = try await shop.run([], input: script)
+        #expect(result.stdout.contains("change $465 找零"))
+        #expect(result.stderr.contains("payment refused, nothing recorded"))
+        #expect(result.stderr.contains("only cash gives change"))
+        #expect(result.stdout.contains("Paid $50 of $105; $55 still due"))
+        #expect(result.stdout.contains("部分付款 paid 50, 55 due"))
+        #expect(result.stdout.contains("Paid in full ($105)"))
+        #expect(result.stdout.contains("Refund $35 by 現金 Cash"))
+        #expect(result.stdout.contains("熟成紅茶 is sold out"))
+        #expect(result.stderr.contains("sold out"))
+        #expect(result.stderr.contains("a price must be at least NT$1"))
+        // 2000 float + 35 cash − 35 refunded = 2000 expected; 2010 counted.
+        #expect(result.stdout.contains("expected $2000 · counted $2010 · over 10 (溢收 10)"))
+        #expect(result.stdout.contains("Till report (日結)"))
+        #expect(result.stdout.contains("customer left"))
+        let payments = try Data(contentsOf: URL(fileURLWithPath: shop.directory + "/day-payments.csv"))
+        #expect(Array(payments.prefix(3)) == [0xEF, 0xBB, 0xBF])
+        let text = String(decoding: payments.dropFirst(3), as: UTF8.self)
+        #expect(text.contains("refund,cash,-35"))
+        #expect(text.contains("payment,easyCard,55"))
+        let orders = String(decoding: try Data(contentsOf: URL(fileURLWithPath: shop.directory + "/day-orders.csv")), as: UTF8.self)
+        #expect(orders.contains("白玉歐蕾") || orders.contains("Amy"))
+
+        // The report again by date from a one-shot command, and as JSON.
+        let json = try await shop.run(["report", "today", "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stdout.contains("\"voids\":[{\"pickupNumber\":1"))
+        // A paid order cannot be deleted; it is voided instead.
+        let deleted = try await shop.run(["delete", "#2", "--yes"])
+        #expect(deleted.status == 1 && deleted.stderr.contains("void it instead"))
+        // Nor edited: its total would no longer match what was paid.
+        let edited = try await shop.run(["edit", "#2", "x3"])
+        #expect(edited.status == 1 && edited.stderr.contains("has $105 paid; it cannot change now"))
+    }
+
+    @Test func pinsGateManagerActionsAndNeverShow() async throws {
+        let shop = try Drinkshop()
+        #expect(try await shop.run(["order", "熟成紅茶", "M", "無糖", "去冰"]).status == 0)
+        // No PINs yet: everything works as before.
+        #expect(try await shop.run(["soldout", "熟成紅茶"]).status == 0)
+        #expect(try await shop.run(["staff", "add", "Amy", "manager"]).status == 0)
+        let noPIN = try await shop.run(["staff", "pin", "Amy"])
+        #expect(noPIN.status == 1 && noPIN.stderr.contains("DRINKSHOP_PIN"))
+        let setPIN = try await shop.run(["staff", "pin", "Amy"], environment: ["DRINKSHOP_NEW_PIN": "13579"])
+        #expect(setPIN.status == 0, "\(setPIN.stderr)")
+        // Now a manager action needs Amy's PIN.
+        let refused = try await shop.run(["restock", "熟成紅茶"])
+        #expect(refused.status == 1 && refused.stderr.contains("DRINKSHOP_PIN"))
+        let wrong = try await shop.run(["restock", "熟成紅茶"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "11111"])
+        #expect(wrong.status == 1 && wrong.stderr.lowercased().contains("wrong pin"))
+        let staffOnly = try await shop.run(["restock", "熟成紅茶"], environment: ["DRINKSHOP_STAFF": "Ken", "DRINKSHOP_PIN": "13579"])
+        #expect(staffOnly.status == 1)
+        let right = try await shop.run(["restock", "熟成紅茶"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"])
+        #expect(right.status == 0, "\(right.stderr)")
+        #expect(right.stdout.contains("back on sale"))
+        // Staff actions (a payment) still need someone logged in once PINs are on.
+        let pay = try await shop.run(["pay", "#1", "cash", "35"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"])
+        #expect(pay.status == 0, "\(pay.stderr)")
+        // Orders too need someone logged in once PINs are on.
+        let order = try await shop.run(["order", "熟成紅茶", "M", "無糖", "去冰"])
+        #expect(order.status == 1 && order.stderr.contains("DRINKSHOP_PIN"))
+        // At the prompt without a terminal, login cannot ask for the PIN and says so.
+        let piped = try await shop.run([], input: "login Amy\nsoldout 熟成紅茶\n")
+        #expect(piped.stderr.contains("Amy has a PIN"))
+        for output in [setPIN, refused, wrong, staffOnly, right, pay, piped] {
+            #expect(!output.stdout.contains("13579") && !output.stderr.contains("13579"))
+            #expect(!output.stdout.contains("11111") && !output.stderr.contains("11111"))
+        }
+    }
+
+    @Test func aMemberEarnsStampsRedeemsAFreeCupAndBuysAPass() async throws {
+        let shop = try Drinkshop()
+        let seed = try shop.write("members.json", """
+            {"stampCard": {"stampsPerReward": 5, "rewardSize": "中杯"},
+             "passes": [{"name": "月卡", "days": 30, "price": 299, "percentOff": 10}]}
+            """)
+        let script = """
+            seed \(seed)
+            order 熟成紅茶 M 無糖 去冰 x5 for 0912345678
+            order 熟成紅茶 M 無糖 去冰 for 0912-345-678
+            redeem #2
+            pay #2 cash 10
+            member 0912345678
+            pass 0912345678 月卡
+            pass 0912345678 月卡
+            member 0987
+            report today
+            """
+        let result = try await shop.run([], input: script)
+        #expect(result.stdout.contains("集點 5/5 (1 free)"))
+        #expect(result.stdout.contains("集點兌換"))
+        // The free cup made #2 cost nothing: it takes no money.
+        #expect(result.stderr.contains("order #2 is already paid (0)"))
+        // 5 + 1 stamps, 5 spent on the free cup, which earns none: 0 left.
+        #expect(result.stdout.contains("0912-***-678 · 集點 0/5"))
+        #expect(result.stdout.contains("Sold 月卡 to 0912-***-678: collect $299"))
+        #expect(result.stderr.contains("renew it instead of buying another"))
+        #expect(result.stderr.contains("is not a mobile number"))
+        #expect(result.stdout.contains("stamps redeemed"))
+        // The full number is never printed (receipts and lists mask it).
+        #expect(!result.stdout.contains("0912345678"))
+    }
+}

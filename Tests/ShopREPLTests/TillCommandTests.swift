@@ -1,0 +1,96 @@
+import Airtable
+import DrinkShop
+import DrinkShopCore
+import Foundation
+import LocalBase
+import PinHashing
+@testable import ShopREPL
+import Synchronization
+import Testing
+import TestSupport
+
+@Suite struct TillCommandTests {
+    private func parse(_ line: String) throws(CommandError) -> Command? { try CommandParser.parse(line: line) }
+
+    @Test func readsTheTillsCommands() throws {
+        #expect(try parse("pay #12 cash 500") == .till(.pay(.pickup(12), .cash, amount: 500)))
+        #expect(try parse("pay 12 line pay") == .till(.pay(.pickup(12), .linePay, amount: nil)))
+        #expect(try parse("pay #3 悠遊卡 $60") == .till(.pay(.pickup(3), .easyCard, amount: 60)))
+        #expect(try parse("adjust #2 cup 2 bag") == .till(.adjust(.pickup(2), ["cup": 2, "bag": 1])))
+        #expect(try parse("invoice #2 /ABC1234") == .till(.invoice(.pickup(2), "/ABC1234")))
+        #expect(try parse("invoice #2 none") == .till(.invoice(.pickup(2), nil)))
+        #expect(try parse("price 熟成紅茶 M 40") == .till(.price("熟成紅茶", .medium, 40)))
+        #expect(try parse("soldout 冷露 歐蕾") == .till(.soldOut("冷露 歐蕾")))
+        #expect(try parse("staff add Amy Lin manager") == .till(.staffAdd("Amy Lin", .manager)))
+        #expect(try parse("staff") == .till(.staffList))
+        #expect(try parse("shift open 2000") == .till(.shiftOpen(float: 2000)))
+        #expect(try parse("close 0") == .till(.close(counted: 0)))
+        #expect(try parse("report 2026-12-01 2026-12-07 --json") == .till(.report(from: "2026-12-01", to: "2026-12-07", json: true)))
+        #expect(try parse("export --csv day.csv yesterday") == .till(.export(path: "day.csv", from: "yesterday", to: "yesterday")))
+        #expect(try parse("redeem #3 2") == .till(.redeem(.pickup(3), cups: 2)))
+        #expect(try parse("pass 0912345678 月卡") == .till(.buyPass(mobile: "0912345678", pass: "月卡")))
+    }
+
+    @Test(arguments: [
+        ("pay #12", "how is it paid?"),
+        ("pay #12 bitcoin 5", "unknown payment method \"bitcoin\""),
+        ("pay #12 cash -5", "is not an amount of whole NT$ from 1"),
+        ("pay #12 cash 0", "is not an amount of whole NT$ from 1"),
+        ("price 熟成紅茶 XL 40", "\"XL\" is not a size"),
+        ("price 熟成紅茶 M forty", "is not a whole NT$ price"),
+        ("shift open -1", "is not an amount of whole NT$"),
+        ("close", "give the cash counted"),
+        ("report 2026-13-01", "is not a date like 2026-12-01"),
+        ("report 2026-12-05 2026-12-01", "is after"),
+        ("adjust #2 2", "a count without an adjustment code"),
+        ("staff pin", "the PIN is asked for, never typed on the line"),
+        ("export day.csv", "export --csv FILE"),
+    ])
+    func refusesWithWhatIsWrong(line: String, message: String) {
+        #expect(throws: CommandError.self) { try parse(line) }
+        do { _ = try parse(line) } catch { #expect(error.description.contains(message), "\(error.description)") }
+    }
+
+    @Test func aPINIsAskedForAtLoginAndManagerActionsNeedAManager() async throws {
+        let clock = TestClock(Counter.noon)
+        let base = try LocalBase.inMemory(clock: clock.date)
+        let shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date), pinHasher: try PINHasher(iterations: 1_000))
+        try await shop.createMissingSchema()
+        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Seeds").path
+        _ = try await shop.seeder.seed(contentsOf: seeds + "/menu.json")
+        let answers = AnswerQueue(["2468", "2468", "0000", "2468"])
+        let prompts = AnswerQueue([])
+        let output = CapturedOutput()
+        let interpreter = ShopInterpreter(shop: shop, output: output, defaultStaff: "Ken",
+                                          readSecret: { prompt in prompts.push(prompt); return answers.pop() })
+        #expect(await interpreter.run(line: "staff add Amy manager") == .succeeded)
+        #expect(await interpreter.run(line: "staff pin Amy") == .succeeded)
+        #expect(prompts.all == ["New PIN for Amy (4–8 digits): ", "Again: "])
+        // PINs on, nobody logged in: refused.
+        #expect(await interpreter.run(line: "soldout 熟成紅茶") == .failed)
+        #expect(output.errors.contains("log in"))
+        #expect(await interpreter.run(line: "login Amy") == .failed)   // 0000
+        #expect(output.errors.contains("wrong PIN"))
+        #expect(await interpreter.run(line: "login Amy") == .succeeded)
+        #expect(interpreter.staffRole == .manager)
+        #expect(await interpreter.run(line: "soldout 熟成紅茶") == .succeeded)
+        #expect(await interpreter.run(line: "login Ken") == .succeeded)
+        #expect(interpreter.staffRole == .staff)
+        #expect(await interpreter.run(line: "restock 熟成紅茶") == .failed)
+        #expect(output.errors.contains("only a manager"))
+        #expect(!output.text.contains("2468") && !output.errors.contains("2468") && !output.text.contains("0000"))
+        // The audit trail has the staff change, the PIN and the sold-out toggle.
+        let entries = try await shop.audit.entries(fromDay: "2026-11-29", throughDay: "2026-11-29")
+        #expect(entries.map(\.action) == [.staffChanges, .staffChanges, .soldOut])
+    }
+}
+
+/// Scripted answers for a prompt, and the prompts asked.
+final class AnswerQueue: Sendable {
+    private let items: Mutex<[String]>
+    init(_ items: [String]) { self.items = Mutex(items) }
+    func pop() -> String? { items.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
+    func push(_ item: String) { items.withLock { $0.append(item) } }
+    var all: [String] { items.withLock { $0 } }
+}
