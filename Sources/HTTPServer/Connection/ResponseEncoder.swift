@@ -11,20 +11,9 @@ enum ResponseEncoder {
     static func encode(
         _ response: HTTPResponse, isHeadRequest: Bool, keepAlive: Bool, requestVersion: HTTPVersion, date: String
     ) -> [UInt8] {
-        // A handler that returns an impossible status is a bug, but the client still gets a valid reply.
-        let status = (200...999).contains(response.status) ? response.status : 500
+        let status = statusCode(of: response)
         let mayHaveBody = status != 204 && status != 304
-        var text = "HTTP/1.1 \(status) \(HTTPResponse.reasonPhrase(for: status))\r\n"
-        var hasDate = false
-        for field in response.headers where isSafe(field) {
-            switch field.name.lowercased() {
-            case "content-length", "transfer-encoding", "connection": continue
-            case "date": hasDate = true
-            default: break
-            }
-            text += "\(field.name): \(field.value)\r\n"
-        }
-        if !hasDate { text += "Date: \(date)\r\n" }
+        var text = statusAndHeaders(response, date: date)
         if mayHaveBody { text += "Content-Length: \(response.body.count)\r\n" }
         if !keepAlive {
             text += "Connection: close\r\n"
@@ -37,10 +26,15 @@ enum ResponseEncoder {
         return bytes
     }
 
-    /// The head of a streamed response: no `Content-Length`, so the body runs until the connection closes
-    /// (`Connection: close` says so to HTTP/1.1 clients; HTTP/1.0 clients read to the end anyway).
-    static func encodeStreamHead(_ response: HTTPResponse, date: String) -> [UInt8] {
-        let status = (200...999).contains(response.status) ? response.status : 500
+    /// A handler that returns an impossible status is a bug, but the client still gets a valid reply.
+    private static func statusCode(of response: HTTPResponse) -> Int {
+        (200...999).contains(response.status) ? response.status : 500
+    }
+
+    /// The status line and the handler's safe headers (framing headers are the encoder's own), with a
+    /// `Date` unless the handler gave one.
+    private static func statusAndHeaders(_ response: HTTPResponse, date: String) -> String {
+        let status = statusCode(of: response)
         var text = "HTTP/1.1 \(status) \(HTTPResponse.reasonPhrase(for: status))\r\n"
         var hasDate = false
         for field in response.headers where isSafe(field) {
@@ -52,8 +46,13 @@ enum ResponseEncoder {
             text += "\(field.name): \(field.value)\r\n"
         }
         if !hasDate { text += "Date: \(date)\r\n" }
-        text += "Connection: close\r\n\r\n"
-        return Array(text.utf8)
+        return text
+    }
+
+    /// The head of a streamed response: no `Content-Length`, so the body runs until the connection closes
+    /// (`Connection: close` says so to HTTP/1.1 clients; HTTP/1.0 clients read to the end anyway).
+    static func encodeStreamHead(_ response: HTTPResponse, date: String) -> [UInt8] {
+        Array((statusAndHeaders(response, date: date) + "Connection: close\r\n\r\n").utf8)
     }
 
     /// The response for a request the parser refused or that timed out; the connection closes after it.
