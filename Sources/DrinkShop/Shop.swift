@@ -34,10 +34,11 @@ public final class Shop: Sendable {
         self.clock = clock
         delivery = DeliveryPolicy(outbox: outbox)
         catalog = Catalog(store: store, clock: clock, delivery: delivery)
-        orders = OrderDesk(store: store, clock: clock, catalog: catalog, delivery: delivery, makeOrderRef: makeOrderRef)
+        audit = AuditTrail(store: store, clock: clock)
+        orders = OrderDesk(store: store, clock: clock, catalog: catalog, delivery: delivery, audit: audit,
+                           makeOrderRef: makeOrderRef)
         seeder = Seeder(store: store, catalog: catalog)
         staff = StaffDirectory(store: store)
-        audit = AuditTrail(store: store, clock: clock)
         settings = ShopSettings(store: store, clock: clock, audit: audit)
     }
 

@@ -41,13 +41,19 @@ struct AuditRecords: Sendable {
     let clock: ShopClock
 
     func add(_ entries: [AuditEntry]) async throws(ShopError) {
-        let fields = entries.map { entry in
-            Fields([AuditField.at: .string(AirtableTimestamp.format(entry.at)), .by: .string(entry.by),
-                    .action: .string(entry.action.rawValue), .subject: .string(entry.subject),
-                    .detail: .string(entry.detail), .businessDay: .string(clock.businessDay(of: entry.at))])
+        let records = entries.map { entry in
+            UpsertRecord(fields: Fields([
+                AuditField.at: .string(AirtableTimestamp.format(entry.at)), .by: .string(entry.by),
+                .action: .string(entry.action.rawValue), .subject: .string(entry.subject),
+                .detail: .string(entry.detail), .businessDay: .string(clock.businessDay(of: entry.at)),
+                .key: .string(AirtableID.make("aud")),
+            ]))
         }
+        // An upsert on a key made here: the client may send it again after a lost answer (a create it
+        // may not), and the entry is still recorded once.
         do {
-            _ = try await store.createRecords(in: ShopSchema.auditTable, fields, options: WriteOptions(typecast: true))
+            _ = try await store.upsertRecords(in: ShopSchema.auditTable, records, mergeOn: [AuditField.key.rawValue],
+                                              replace: false, options: WriteOptions(typecast: true))
         } catch {
             throw .store(error)
         }

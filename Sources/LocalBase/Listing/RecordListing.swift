@@ -6,13 +6,14 @@ extension BaseContext {
     func listRecords(in tableName: String, query: ListQuery) throws -> RecordPage {
         let plan = try ListPlan(query: query, table: table(tableName), now: clock())
         // Indexes are made before the read transaction: creating one writes, and a read transaction
-        // that tries to upgrade fails at once when another connection writes.
+        // that tries to upgrade fails at once when another connection writes. An index only speeds the
+        // read up: a file that may not be written (read-only, or a writer holding it) is read without.
         for condition in plan.filter.conditions {
             switch condition {
             case .cellEquals(let fieldID, _) where try !file.hasIndex(tableID: plan.table.id, fieldID: fieldID):
-                try file.connection.writeTransaction { try file.ensureIndex(tableID: plan.table.id, fieldID: fieldID) }
+                try? file.connection.writeTransaction { try file.ensureIndex(tableID: plan.table.id, fieldID: fieldID) }
             case .createdTime where try !file.hasCreatedIndex(tableID: plan.table.id):
-                try file.connection.writeTransaction { try file.ensureCreatedIndex(tableID: plan.table.id) }
+                try? file.connection.writeTransaction { try file.ensureCreatedIndex(tableID: plan.table.id) }
             default:
                 break
             }

@@ -5,15 +5,17 @@ import DrinkShopCore
 public enum Command: Sendable, Equatable {
     case menu(filter: String?, json: Bool)
     case order(OrderDraft)
-    case orders(OrdersFilter, json: Bool)
+    case orders(OrdersFilter, json: Bool, days: DaySpan? = nil)
     case edit(OrderNumber, line: Int?, LineChangeDraft)
     case advance(OrderNumber)
     case cancel(OrderNumber, reason: String?)
     case delete(OrderNumber, confirmed: Bool)
+    case void(OrderNumber, reason: String)
     case seed(path: String)
     case banner(BannerMove?)
     case promos
-    case report(json: Bool)
+    case report(json: Bool, days: DaySpan? = nil)
+    case log(days: DaySpan?)
     case login(String)
     case logout
     case help(topic: String?)

@@ -11,7 +11,7 @@ public struct CommandInfo: Sendable {
 /// completion switch over it exhaustively, so a command added here does not compile until each of them
 /// knows it.
 public enum CommandName: String, CaseIterable, Sendable {
-    case menu, order, orders, edit, advance, cancel, delete, seed, banner, promos, report, login, logout, help, quit
+    case menu, order, orders, edit, advance, cancel, void, delete, seed, banner, promos, report, log, login, logout, help, quit
 
     /// The command named or aliased `word` (case-insensitive).
     public static func find(_ word: String) -> CommandName? {
@@ -35,8 +35,11 @@ public enum CommandName: String, CaseIterable, Sendable {
                                          "example: order 白玉歐蕾 大杯 半糖 少冰 x2 for Amy",
                                          "example: order 熟成紅茶 M no sugar hot, 冷露歐蕾 L 微糖 去冰 加白玉 note \"少一點奶\""])
         case .orders:
-            return CommandInfo(name: rawValue, aliases: ["ls"], usage: "orders [open | all | placed | preparing | ready | picked up | cancelled] [--json]",
-                               summary: "list today's orders (open ones by default)", details: [])
+            return CommandInfo(name: rawValue, aliases: ["ls"], usage: "orders [open | all | placed | preparing | ready | picked up | cancelled] [--date D | --from A [--to B]] [--json]",
+                               summary: "list today's orders (open ones by default, with those earlier days left open)",
+                               details: ["--date 2026-11-30 lists that business day; --from/--to a range of days",
+                                         "an order left open from an earlier day shows its day: #6@2026-11-30",
+                                         "#6 means today's #6, else the open #6 of an earlier day; #6@2026-11-30 names one day's"])
         case .edit:
             return CommandInfo(name: rawValue, aliases: ["e"], usage: "edit #N [line] <options...> [xN] [note \"...\"]",
                                summary: "change a placed order's line (it is repriced)",
@@ -47,10 +50,14 @@ public enum CommandName: String, CaseIterable, Sendable {
                                summary: "move an order on: placed → preparing → ready → picked up", details: [])
         case .cancel:
             return CommandInfo(name: rawValue, aliases: [], usage: "cancel #N [reason ...]",
-                               summary: "cancel a placed or preparing order", details: [])
+                               summary: "cancel a placed or preparing order (kept, with the reason, for the report)", details: [])
+        case .void:
+            return CommandInfo(name: rawValue, aliases: [], usage: "void #N reason ...",
+                               summary: "void an order being made, ready or picked up: kept, not revenue, in the report",
+                               details: ["example: void #4 spilled at the counter", "who voided it and why go to the audit trail (log)"])
         case .delete:
             return CommandInfo(name: rawValue, aliases: ["rm"], usage: "delete #N [--yes]",
-                               summary: "delete an order for good (asks to confirm)", details: [])
+                               summary: "delete a placed order for good (asks to confirm; later ones are voided)", details: [])
         case .seed:
             return CommandInfo(name: rawValue, aliases: [], usage: "seed FILE.json",
                                summary: "load or update the menu (and promotions) from a JSON file", details: [])
@@ -61,8 +68,13 @@ public enum CommandName: String, CaseIterable, Sendable {
             return CommandInfo(name: rawValue, aliases: ["promotions"], usage: "promos",
                                summary: "list promotions and whether they are active now", details: [])
         case .report:
-            return CommandInfo(name: rawValue, aliases: [], usage: "report [--json]",
-                               summary: "today's sales: cups, revenue, discounts, by drink and category", details: [])
+            return CommandInfo(name: rawValue, aliases: [], usage: "report [--date D | --from A [--to B]] [--json]",
+                               summary: "a day's sales: cups, revenue, discounts, cancellations and voids, by drink and category",
+                               details: ["cancelled and voided orders are listed with who and why, apart from revenue",
+                                         "audit entries (cancels, voids, deletes, edits) of the days are counted"])
+        case .log:
+            return CommandInfo(name: rawValue, aliases: ["audit"], usage: "log [--date D | --from A [--to B]]",
+                               summary: "the audit trail: who cancelled, voided, deleted or edited what, when and why", details: [])
         case .login:
             return CommandInfo(name: rawValue, aliases: [], usage: "login NAME",
                                summary: "identify yourself; orders record who placed them", details: [])

@@ -48,6 +48,12 @@ public enum CommandParser {
         let usage = name.info.usage
         func fail(_ message: String) -> CommandError { CommandError(message: message, usage: usage) }
         let json = take(flag: "--json", from: &arguments)
+        let days: DaySpan?
+        switch name {
+        case .orders, .report, .log:
+            do { days = try DaySpan.take(from: &arguments) } catch { throw fail(error.text) }
+        default: days = nil
+        }
 
         switch name {
         case .menu:
@@ -56,7 +62,7 @@ public enum CommandParser {
             guard !arguments.isEmpty else { throw fail("what should the order be?") }
             return .order(try orderDraft(arguments, usage: usage))
         case .orders:
-            return .orders(try ordersFilter(arguments, usage: usage), json: json)
+            return .orders(try ordersFilter(arguments, usage: usage), json: json, days: days)
         case .edit:
             let (number, rest) = try pickupNumber(arguments, usage: usage)
             var remaining = rest
@@ -75,6 +81,10 @@ public enum CommandParser {
         case .cancel:
             let (number, rest) = try pickupNumber(arguments, usage: usage)
             return .cancel(number, reason: rest.isEmpty ? nil : rest.joined(separator: " "))
+        case .void:
+            let (number, rest) = try pickupNumber(arguments, usage: usage)
+            guard !rest.isEmpty else { throw fail("say why: void \(number) REASON") }
+            return .void(number, reason: rest.joined(separator: " "))
         case .delete:
             let confirmed = take(flag: "--yes", from: &arguments) || take(flag: "-y", from: &arguments)
             let (number, rest) = try pickupNumber(arguments, usage: usage)
@@ -91,7 +101,8 @@ public enum CommandParser {
             default: throw fail("banner takes next or prev")
             }
         case .promos: return try noArguments(.promos, arguments, usage: usage)
-        case .report: return try noArguments(.report(json: json), arguments, usage: usage)
+        case .report: return try noArguments(.report(json: json, days: days), arguments, usage: usage)
+        case .log: return try noArguments(.log(days: days), arguments, usage: usage)
         case .login:
             guard !arguments.isEmpty else { throw fail("who are you? login NAME") }
             return .login(arguments.joined(separator: " "))
@@ -126,7 +137,7 @@ public enum CommandParser {
             throw CommandError(message: "which order? give its pickup number, e.g. #12", usage: usage)
         }
         guard let number = OrderNumber(parsing: word) else {
-            throw CommandError(message: "\"\(word)\" is not a pickup number like #12 (or #P3 for an unsent order)",
+            throw CommandError(message: "\"\(word)\" is not a pickup number like #12 (or #P3 for an unsent order, #6@2026-11-30 for an earlier day's)",
                                usage: usage)
         }
         return (number, Array(arguments.dropFirst()))

@@ -20,7 +20,7 @@ public final class ShopInterpreter {
     let confirm: (@Sendable (String) async -> Bool)?
     let instant: @Sendable () -> BannerRotator.Instant
     /// The staff member at the counter, once logged in.
-    public private(set) var staff: String?
+    public internal(set) var staff: String?
     /// Who places orders when nobody has logged in (the OS user, or DRINKSHOP_STAFF).
     let defaultStaff: String
     var rotator: BannerRotator
@@ -88,9 +88,9 @@ public final class ShopInterpreter {
         case .order(let draft):
             let stored = try await shop.orders.place(draft, placedBy: staff ?? defaultStaff)
             say(OrderView.receipt(stored, title: "Order placed", style: style))
-        case .orders(let filter, let json): try await listOrders(filter, json: json)
+        case .orders(let filter, let json, let days): try await listOrders(filter, json: json, days: days)
         case .edit(let number, let line, let change):
-            let stored = try await shop.orders.edit(number, line: line, change: change)
+            let stored = try await shop.orders.edit(number, line: line, change: change, by: staff ?? defaultStaff)
             say(OrderView.receipt(stored, title: "Order \(number) changed", style: style))
         case .advance(let number):
             let stored = try await shop.orders.advance(number)
@@ -100,18 +100,23 @@ public final class ShopInterpreter {
                 say(style.paint("取餐號 \(label) 可取餐 — order \(number) for \(order.orderName) is ready", .green, .bold)
                     + "\n")
             } else {
-                say("\(number) is now \(order.status.rawValue) (\(order.status.chineseLabel))\n")
+                say("\(Self.name(stored, today: shop.clock.today) ?? number.description) is now \(order.status.rawValue) (\(order.status.chineseLabel))\n")
             }
         case .cancel(let number, let reason):
-            let stored = try await shop.orders.cancel(number, reason: reason)
-            say("\(number) cancelled: \(stored.order.cancelReason ?? "")\n")
+            let stored = try await shop.orders.cancel(number, reason: reason, by: staff ?? defaultStaff)
+            say("\(Self.name(stored, today: shop.clock.today) ?? number.description) cancelled: \(stored.order.cancelReason ?? "")\n")
+        case .void(let number, let reason):
+            let stored = try await shop.orders.void(number, reason: reason, by: staff ?? defaultStaff)
+            say("\(Self.name(stored, today: shop.clock.today) ?? number.description) voided by \(stored.order.voidedBy ?? "") "
+                + "($\(stored.order.total), not revenue): \(stored.order.cancelReason ?? "")\n")
         case .delete(let number, let confirmed): try await delete(number, confirmed: confirmed)
         case .seed(let path):
             let report = try await shop.seeder.seed(contentsOf: path)
             say(SeedView.summary(report, path: path))
         case .banner(let move): try await showBanner(move)
         case .promos: try await showPromotions()
-        case .report(let json): try await showReport(json: json)
+        case .report(let json, let days): try await showReport(json: json, days: days)
+        case .log(let days): try await showLog(days: days)
         case .login(let name):
             let (user, isNew) = try await shop.staff.logIn(name: name)
             staff = user.name
@@ -146,16 +151,6 @@ public final class ShopInterpreter {
         for problem in try await shop.catalog.problems() { warn(problem) }
     }
 
-    private func listOrders(_ filter: OrdersFilter, json: Bool) async throws {
-        if json {
-            say(try await shop.orders.todaysJSON(selecting: { OrderView.select($0, filter) }) + "\n")
-            return
-        }
-        let (orders, problems) = try await shop.orders.today()
-        say(OrderView.list(OrderView.select(orders, filter), filter: filter, day: shop.clock.today, style: style))
-        for problem in problems { warn(problem) }
-    }
-
     private func delete(_ number: OrderNumber, confirmed: Bool) async throws {
         let stored = try await shop.orders.find(number)
         if !confirmed {
@@ -168,20 +163,16 @@ public final class ShopInterpreter {
                 return
             }
         }
-        _ = try await shop.orders.delete(number)
+        guard stored.order.status == .placed else {
+            throw ShopError.notDeletable(stored.number ?? number, status: stored.order.status)
+        }
+        _ = try await shop.orders.delete(number, by: staff ?? defaultStaff)
         say("Order \(number) deleted.\n")
     }
 
     private func showPromotions() async throws {
         let promotions = try await shop.catalog.promotions(refresh: true)
         say(PromotionView.render(promotions, now: shop.clock.now(), timeZone: shop.clock.timeZone, style: style))
-    }
-
-    private func showReport(json: Bool) async throws {
-        let (orders, problems) = try await shop.orders.today()
-        let report = DailyReport(day: shop.clock.today, orders: orders.map(\.order))
-        say(json ? report.json + "\n" : ReportView.render(report, style: style))
-        for problem in problems { warn(problem) }
     }
 
     // MARK: - Outbox

@@ -37,12 +37,14 @@ public final class ShopCompleter: Sendable {
         case .menu:
             return matching(DrinkCategory.allCases.map(\.rawValue) + drinkNames.withLock { $0 })
         case .orders:
-            return matching(["open", "all"] + OrderStatus.allCases.map(\.rawValue))
+            return matching(["open", "all", "--date", "--from", "--to"] + OrderStatus.allCases.map(\.rawValue))
+        case .report, .log:
+            return matching(["--date", "--from", "--to"])
         case .help:
             return matching(CommandName.allCases.map(\.rawValue))
         case .banner:
             return matching(["next", "prev"])
-        case .advance, .cancel, .delete, .seed, .promos, .report, .login, .logout, .quit:
+        case .advance, .cancel, .void, .delete, .seed, .promos, .login, .logout, .quit:
             return []
         }
     }
