@@ -11,7 +11,7 @@ public enum Command: Sendable, Equatable {
     case cancel(OrderNumber, reason: String?)
     case delete(OrderNumber, confirmed: Bool)
     case void(OrderNumber, reason: String)
-    case seed(path: String)
+    case seed(path: String, replace: Bool = false)
     case banner(BannerMove?)
     case promos
     case report(json: Bool, days: DaySpan? = nil)

@@ -59,8 +59,11 @@ public enum CommandName: String, CaseIterable, Sendable {
             return CommandInfo(name: rawValue, aliases: ["rm"], usage: "delete #N [--yes]",
                                summary: "delete a placed order for good (asks to confirm; later ones are voided)", details: [])
         case .seed:
-            return CommandInfo(name: rawValue, aliases: [], usage: "seed FILE.json",
-                               summary: "load or update the menu (and promotions) from a JSON file", details: [])
+            return CommandInfo(name: rawValue, aliases: [], usage: "seed [--replace] FILE.json",
+                               summary: "load or update the menu (and promotions) from a JSON file",
+                               details: ["a drink or promotion already on the menu changes only in the fields the file gives",
+                                         "--replace: the file is the whole truth for the records it names (fields left out are cleared)",
+                                         "records the file does not name are never touched"])
         case .banner:
             return CommandInfo(name: rawValue, aliases: [], usage: "banner [next | prev]",
                                summary: "show the current banner, or move to the next or previous one", details: [])

@@ -91,8 +91,9 @@ public enum CommandParser {
             guard rest.isEmpty else { throw fail("unexpected \"\(rest.joined(separator: " "))\"") }
             return .delete(number, confirmed: confirmed)
         case .seed:
+            let replace = take(flag: "--replace", from: &arguments)
             guard arguments.count == 1 else { throw fail("give exactly one file") }
-            return .seed(path: arguments[0])
+            return .seed(path: arguments[0], replace: replace)
         case .banner:
             switch arguments.map({ $0.lowercased() }) {
             case []: return .banner(nil)

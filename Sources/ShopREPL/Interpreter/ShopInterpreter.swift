@@ -110,8 +110,8 @@ public final class ShopInterpreter {
             say("\(Self.name(stored, today: shop.clock.today) ?? number.description) voided by \(stored.order.voidedBy ?? "") "
                 + "($\(stored.order.total), not revenue): \(stored.order.cancelReason ?? "")\n")
         case .delete(let number, let confirmed): try await delete(number, confirmed: confirmed)
-        case .seed(let path):
-            let report = try await shop.seeder.seed(contentsOf: path)
+        case .seed(let path, let replace):
+            let report = try await shop.seeder.seed(contentsOf: path, replace: replace)
             say(SeedView.summary(report, path: path))
         case .banner(let move): try await showBanner(move)
         case .promos: try await showPromotions()
