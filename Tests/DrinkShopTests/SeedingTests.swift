@@ -117,3 +117,24 @@ import Testing
         #expect(!banners.contains { $0.text.contains("買一送一") })
     }
 }
+
+@Suite struct SeedMergeTests {
+    @Test func aFileWithSomeFieldsKeepsTheRestAndReplaceMakesItTheWholeTruth() async throws {
+        let fixture = try await ShopFixture()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seed-merge-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("one.json").path
+        try Data(#"{"records": [{"fields": {"name": "白玉歐蕾", "category": "歐蕾", "medium": 65, "large": 75}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let merged = try await fixture.shop.seeder.seed(contentsOf: path)
+        #expect(merged.drinks.updated == 1)
+        var drink = try #require(try await fixture.shop.catalog.menu(refresh: true).drink(named: "白玉歐蕾"))
+        #expect(drink.mediumPrice == 65 && drink.englishName == "White Jade Au Lait" && drink.hotAvailable)
+        let again = try await fixture.shop.seeder.seed(contentsOf: path)
+        #expect(again.drinks.unchanged == 1)
+        _ = try await fixture.shop.seeder.seed(contentsOf: path, replace: true)
+        drink = try #require(try await fixture.shop.catalog.menu(refresh: true).drink(named: "白玉歐蕾"))
+        #expect(drink.mediumPrice == 65 && drink.englishName == nil && !drink.hotAvailable)
+    }
+}
