@@ -65,7 +65,10 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
             return "order \(number) has \(count) drink\(count == 1 ? "" : "s"); there is no drink \(line)"
         case .drinkNoLongerOnMenu(let name): return "\(name) is no longer on the menu, so its line cannot be repriced"
         case .noSuchOrder(.onDay(let pickup, let day)): return "there is no order #\(pickup) on \(day)"
-        case .noSuchOrder(let number): return "there is no order \(number) today, nor an open one from an earlier day"
+        case .noSuchOrder(.pickup(let pickup)):
+            return "there is no order #\(pickup) today, nor an open one from an earlier day "
+                + "(an earlier day's finished order is named with its day: #\(pickup)@YYYY-MM-DD)"
+        case .noSuchOrder(let number): return "there is no order \(number) today"
         case .ambiguousOrder(let number, let choices):
             return "there is no order \(number) today, and \(choices.count) earlier days left one open: "
                 + choices.map(\.description).joined(separator: ", ") + "; say which, e.g. \(choices[0])"

@@ -2,6 +2,7 @@ import Airtable
 import DrinkShop
 import DrinkShopCore
 import Foundation
+import LocalBase
 import Synchronization
 import Testing
 
@@ -144,5 +145,32 @@ final class CountingStore: RecordStore {
         let beforeCancel = counting.requests
         _ = try await shop.orders.cancel(.pickup(18), reason: "left", by: "Ken")
         #expect(counting.requests - beforeCancel == 3, "read, write, and the audit entry")
+    }
+}
+
+@Suite struct StoreUpgradeTests {
+    /// A store as the version before the audit trail made it: no AuditLog, no Setting, no voidedBy.
+    @Test func aStoreWithoutTheNewTablesIsUpgradedInPlaceAndItsOrdersStayFinishable() async throws {
+        let clock = TestClock()
+        let base = try LocalBase.inMemory(clock: { clock.now })
+        let new: Set<String> = [ShopSchema.auditTable, ShopSchema.settingTable]
+        for spec in ShopSchema.tables where !new.contains(spec.name) {
+            var old = spec
+            old.fields.removeAll { $0.name == OrderField.voidedBy.rawValue && spec.name == ShopSchema.orderTable }
+            _ = try await base.createTable(old)
+        }
+        let shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: { clock.now }))
+        _ = try await shop.seeder.seed(contentsOf: ShopFixture.seeds + "/menu.json")
+        let draft = OrderDraft(lines: [LineDraft(drink: "熟成紅茶", options: [.size(.medium), .sugar(.half), .ice(.less)])])
+        _ = try await shop.orders.place(draft, placedBy: "Ken")
+        _ = try await shop.orders.advance(.pickup(1))
+
+        let created = try await shop.createMissingSchema()
+        #expect(Set(created) == ["table AuditLog", "table Setting", "field OrderDrink.voidedBy"])
+        #expect(try await shop.missingSchema().isEmpty)
+        let voided = try await shop.orders.void(.pickup(1), reason: "spilled", by: "Mei")
+        #expect(voided.order.isVoided)
+        #expect(try await shop.orders.find(.pickup(1)).order.voidedBy == "Mei")
+        #expect(try await shop.audit.entries(fromDay: "2026-11-29", throughDay: "2026-11-29").map(\.action) == [.void])
     }
 }

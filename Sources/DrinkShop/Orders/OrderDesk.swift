@@ -151,7 +151,8 @@ public final class OrderDesk: Sendable {
     public func delete(_ number: OrderNumber, by staff: String = "staff") async throws(ShopError) -> StoredOrder {
         let stored = try await find(number)
         guard stored.order.status == .placed else {
-            throw .notDeletable(stored.number ?? number, status: stored.order.status)
+            let named = stored.businessDay == clock.today ? stored.number : stored.numberWithDay
+            throw .notDeletable(named ?? number, status: stored.order.status)
         }
         if stored.isUnsent, let outbox = delivery.outbox {
             try await outbox.remove(stored)

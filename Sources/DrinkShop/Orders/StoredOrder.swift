@@ -62,9 +62,11 @@ enum OrderRecord {
                 .note: line.note.map(JSONValue.string) ?? .null,
                 .placedBy: .string(order.placedBy),
                 .cancelReason: order.cancelReason.map(JSONValue.string) ?? .null,
-                .voidedBy: order.voidedBy.map(JSONValue.string) ?? .null,
             ]
-            return Fields(cells)
+            var fields = Fields(cells)
+            // Only when voided: a remote base not yet given the field by `setup` still takes other orders.
+            if let voidedBy = order.voidedBy { fields[OrderField.voidedBy] = .string(voidedBy) }
+            return fields
         }
     }
 

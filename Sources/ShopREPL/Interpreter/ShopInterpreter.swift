@@ -164,7 +164,8 @@ public final class ShopInterpreter {
             }
         }
         guard stored.order.status == .placed else {
-            throw ShopError.notDeletable(stored.number ?? number, status: stored.order.status)
+            let named = stored.businessDay == shop.clock.today ? stored.number : stored.numberWithDay
+            throw ShopError.notDeletable(named ?? number, status: stored.order.status)
         }
         _ = try await shop.orders.delete(number, by: staff ?? defaultStaff)
         say("Order \(number) deleted.\n")
