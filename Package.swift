@@ -48,28 +48,28 @@ let package = Package(
         ),
 
         // Test targets, one per source target (each added with its first tests).
-        // Shared by the test suites only (a seeded random generator for random and fuzz tests).
-        .target(name: "TestSupport", path: "Sources/TestSupport", swiftSettings: strict),
+        // Shared by the test suites only: a seeded random generator, the test clock, a child-process runner.
+        .target(name: "TestSupport", dependencies: ["Airtable"], path: "Sources/TestSupport", swiftSettings: strict),
         // The Swift side of scripts/bench (not part of the drinkshop product).
         .executableTarget(name: "DrinkShopBench", dependencies: ["DrinkShop", "DrinkShopCore", "Airtable", "LocalBase"],
                           swiftSettings: strict),
 
         .testTarget(name: "AirtableTests", dependencies: ["Airtable", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ClientEndToEndTests", dependencies: ["Airtable", "AirtableServer", "HTTPServer", "LocalBase", "DrinkShop", "DrinkShopCore"], swiftSettings: strict),
+        .testTarget(name: "ClientEndToEndTests", dependencies: ["Airtable", "AirtableServer", "HTTPServer", "LocalBase", "DrinkShop", "DrinkShopCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable", "LocalBase", "HTTPServer", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PinHashingTests", dependencies: ["PinHashing", "DrinkShopCore"], swiftSettings: strict),
         .testTarget(name: "DrinkShopCoreTests", dependencies: ["DrinkShopCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable"],
+        .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"], swiftSettings: strict),
-        .testTarget(name: "LocalBaseTests", dependencies: ["LocalBase", "Airtable"], swiftSettings: strict),
+        .testTarget(name: "LocalBaseTests", dependencies: ["LocalBase", "Airtable", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"], swiftSettings: strict),
         // Runs the built `drinkshop` binary (depending on the executable makes `swift test` build it).
-        .testTarget(name: "EndToEndTests", dependencies: ["DrinkShopCLI", "Airtable"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["DrinkShopCLI", "Airtable", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PickupDisplayTests", dependencies: ["PickupDisplay", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "PrintingTests", dependencies: ["Printing"], swiftSettings: strict),
-        .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable"],
+        .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "TestSupport"],
                     swiftSettings: strict),
 
     ]

@@ -17,6 +17,12 @@ struct EmbeddedStore {
     /// - Parameters:
     ///   - mayCreate: whether a missing (or 0-byte) file may become a new store here.
     ///   - notes: where notes about first-run set-up and read-only files go.
+    ///
+    /// Several counters may start on one new store at the same moment: the set-up (tables, then seeding)
+    /// runs under the store's setup lock, so one process does it and the others wait, then find the
+    /// tables made and the menu seeded. Whether to seed is decided under that lock (the base has no tables
+    /// yet), not by whether the file existed, which another process may have just created. A store that
+    /// needs no set-up takes no lock (so a read-only folder still opens).
     static func open(path: String, mayCreate: Bool, environment: [String: String], notes: (String) -> Void)
         async throws -> EmbeddedStore
     {
@@ -32,9 +38,9 @@ struct EmbeddedStore {
                 : StoreFileError.noStore(path, folderMissing: !folder.isEmpty && !manager.fileExists(atPath: folder))
         }
         // Before a new file is made, so a wrong DRINKSHOP_SEEDS leaves nothing behind.
-        let seeds = isNew ? try SeedSource.chosen(environment: environment) : nil
+        if isNew { _ = try SeedSource.chosen(environment: environment) }
         if !exists { try StoreLocation.prepareParent(of: path) }
-        let base = try LocalBase(path: path)
+        let base = try await LocalBase.open(path: path)
         if !isNew {
             let problems = try await base.integrityProblems()
             if !problems.isEmpty { throw StoreFileError.damaged(path, problems: problems) }
@@ -42,14 +48,17 @@ struct EmbeddedStore {
                 notes("Note: the store \(path) is read-only here: the menu and orders can be shown, changes are refused")
             }
         }
-        let shop = Shop(store: base)
-        let created = try await shop.createMissingSchema()
-        if let seeds {
+        guard try await !Shop(store: base).missingSchema().isEmpty else { return EmbeddedStore(base: base, path: path) }
+        let note = try await LocalBase.withSetupLock(path: path) { () async throws -> String? in
+            let isEmpty = try await base.schema().tables.isEmpty
+            let shop = Shop(store: base)
+            let created = try await shop.createMissingSchema()
+            guard isEmpty else { return created.isEmpty ? nil : "Added to the store: " + created.joined(separator: ", ") }
+            let seeds = try SeedSource.chosen(environment: environment)
             let report = try await seeds.seed(shop)
-            notes("New store at \(path), seeded from \(seeds.description): \(report.drinks) drinks, \(report.promotions) promotions")
-        } else if !created.isEmpty {
-            notes("Added to the store: " + created.joined(separator: ", "))
+            return "New store at \(path), seeded from \(seeds.description): \(report.drinks) drinks, \(report.promotions) promotions"
         }
+        if let note { notes(note) }
         return EmbeddedStore(base: base, path: path)
     }
 }

@@ -60,9 +60,12 @@ struct RemoteStore {
         let path = RemoteStore.nonEmpty(environment["DRINKSHOP_OUTBOX"])
             ?? StoreLocation.dataDirectory(environment: environment) + "/outbox-\(client.configuration.baseID).sqlite"
         try StoreLocation.prepareParent(of: path)
-        let outbox = Outbox(store: try LocalBase(path: path), location: path)
-        try await outbox.prepare()
-        return outbox
+        // Two counters starting together on a new outbox file: one creates its tables, the other waits.
+        return try await LocalBase.withSetupLock(path: path) {
+            let outbox = Outbox(store: try await LocalBase.open(path: path), location: path)
+            try await outbox.prepare()
+            return outbox
+        }
     }
 
     /// `Airtable base appXXXX at https://api.airtable.com`, for the REPL's header.

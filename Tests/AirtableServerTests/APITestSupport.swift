@@ -3,21 +3,8 @@ import Foundation
 import LocalBase
 import Synchronization
 import Testing
+import TestSupport
 @testable import AirtableServer
-
-/// A clock the test moves by hand (offset expiry, rate limits).
-final class ManualClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_795_000_000.250))
-    private let monotonic = Mutex(1_000.0)
-
-    var now: Date { current.withLock { $0 } }
-    var seconds: Double { monotonic.withLock { $0 } }
-
-    func advance(seconds: Double) {
-        current.withLock { $0 = $0.addingTimeInterval(seconds) }
-        monotonic.withLock { $0 += seconds }
-    }
-}
 
 /// An API response as a client reads it.
 struct Reply: CustomStringConvertible {
@@ -49,15 +36,15 @@ struct APIHarness {
 
     let base: LocalBase
     let api: AirtableAPI
-    let clock: ManualClock
+    let clock: TestClock
 
     init(rateLimit: Double? = nil, penalty: Double = 30, iteratorLifetime: Duration = .seconds(600)) async throws {
-        let clock = ManualClock()
+        let clock = TestClock(Date(timeIntervalSince1970: 1_795_000_000.250), seconds: 1_000)
         self.clock = clock
         base = try LocalBase.inMemory(clock: { clock.now }, iteratorLifetime: iteratorLifetime)
         _ = try await base.createTable(APIHarness.drinkTable)
         _ = try await base.createTable(APIHarness.orderTable)
-        let limiter = rateLimit.map { RateLimiter(requestsPerSecond: $0, penalty: penalty, clock: { clock.seconds }) }
+        let limiter = rateLimit.map { RateLimiter(requestsPerSecond: $0, penalty: penalty, clock: clock.monotonic) }
         api = AirtableAPI(store: base, baseID: base.baseID,
                           tokens: AccessTokens([(APIHarness.writer, .readWrite), (APIHarness.reader, .read)]),
                           rateLimiter: limiter)

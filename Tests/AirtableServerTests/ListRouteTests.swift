@@ -80,7 +80,7 @@ import Testing
         // Another table does not know it.
         let elsewhere = await api.get(api.path("Drink", "?offset=\(formEncoded(offset))"))
         #expect(elsewhere.json == ["error": ["type": "LIST_RECORDS_ITERATOR_NOT_AVAILABLE"]])
-        api.clock.advance(seconds: 61)
+        api.clock.advance(by: 61)
         let expired = await api.get(api.path("OrderDrink", "?pageSize=2&offset=\(formEncoded(offset))"))
         #expect(expired.status == 422)
         #expect(expired.json == ["error": ["type": "LIST_RECORDS_ITERATOR_NOT_AVAILABLE"]])

@@ -1,5 +1,6 @@
 import Airtable
 import Testing
+import TestSupport
 @testable import AirtableServer
 
 @Suite struct QueryStringTests {
@@ -134,28 +135,24 @@ import Testing
 }
 
 @Suite struct RateLimiterTests {
-    final class FakeClock: @unchecked Sendable {
-        var now = 100.0
-    }
-
     @Test func allowsTheRateAndBlocksForThePenaltyAfterwards() {
-        let clock = FakeClock()
-        let limiter = RateLimiter(requestsPerSecond: 5, penalty: 30, clock: { clock.now })
+        let clock = TestClock(seconds: 100)
+        let limiter = RateLimiter(requestsPerSecond: 5, penalty: 30, clock: clock.monotonic)
         for _ in 0..<5 { #expect(limiter.admit(base: "app").allowed) }
         let refused = limiter.admit(base: "app")
         #expect(!refused.allowed && refused.retryAfter == 30)
-        clock.now += 10
+        clock.advance(by: 10)
         #expect(limiter.admit(base: "app") == .init(allowed: false, retryAfter: 20))
-        clock.now += 20.5
+        clock.advance(by: 20.5)
         #expect(limiter.admit(base: "app").allowed)
     }
 
     @Test func aSteadyFiveASecondIsNeverRefused() {
-        let clock = FakeClock()
-        let limiter = RateLimiter(requestsPerSecond: 5, clock: { clock.now })
+        let clock = TestClock(seconds: 100)
+        let limiter = RateLimiter(requestsPerSecond: 5, clock: clock.monotonic)
         for _ in 0..<100 {
             #expect(limiter.admit(base: "app").allowed)
-            clock.now += 0.2
+            clock.advance(by: 0.2)
         }
     }
 }

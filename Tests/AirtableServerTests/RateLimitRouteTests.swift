@@ -16,7 +16,7 @@ import Testing
         #expect(refused.json == ["error": ["type": "RATE_LIMIT_REACHED", "message": "Rate limit exceeded. Please try again later"]])
         #expect(refused.header("Retry-After") == "30")
         // Everything is refused during the penalty, reads, deletes and retries alike, and nothing happens.
-        api.clock.advance(seconds: 12)
+        api.clock.advance(by: 12)
         let ids = try await api.orders().keys.sorted()
         let retry = await api.send("POST", api.path(), json: ["fields": kebukeLine(name: "one too many")])
         #expect(retry.status == 429 && retry.header("Retry-After") == "18")
@@ -26,7 +26,7 @@ import Testing
         #expect(stored.count == 5)
         #expect(!stored.values.contains { $0["orderName"] == "one too many" })
         // After the penalty the base answers again.
-        api.clock.advance(seconds: 18.5)
+        api.clock.advance(by: 18.5)
         let after = await api.send("POST", api.path(), json: ["fields": kebukeLine(name: "later")])
         #expect(after.status == 200)
         #expect(try await api.orders().count == 6)

@@ -1,6 +1,7 @@
 import Airtable
 import Foundation
 import Testing
+import TestSupport
 
 /// Pacing, retries and deadlines, on a clock that moves only when the client waits.
 @Suite struct ClientRetryTests {
@@ -11,27 +12,27 @@ import Testing
         ["error": ["type": "RETRIABLE_ERROR", "message": "Server encountered an error"]], status: 503)
 
     /// A transport answering with `script` in turn (the last answer repeats).
-    private func scripted(_ clock: SteppingClock, _ script: [Result<TransportResponse, TransportError>]) -> StubTransport {
+    private func scripted(_ clock: TestClock, _ script: [Result<TransportResponse, TransportError>]) -> StubTransport {
         StubTransport(clock: clock) { _, index throws(TransportError) in
             try script[min(index, script.count - 1)].get()
         }
     }
 
     @Test func a429WaitsForRetryAfterThenRetries() async throws {
-        let clock = SteppingClock()
+        let clock = TestClock()
         let transport = scripted(clock, [.success(Self.rateLimited.with(header: "Retry-After", "2")), .success(Self.page)])
         _ = try await ClientFixture.client(transport, clock: clock).listRecords(in: "Drink", query: ListQuery())
         #expect(transport.sendTimes == [0, 2])
     }
 
     @Test func a429WithoutRetryAfterWaitsTheConfiguredTime() async throws {
-        let clock = SteppingClock()
+        let clock = TestClock()
         let transport = scripted(clock, [.success(Self.rateLimited), .success(Self.page)])
         let defaults = ClientFixture.client(transport, clock: clock)
         _ = try await defaults.listRecords(in: "Drink", query: ListQuery())
         #expect(transport.sendTimes == [0, 30])
 
-        let quickClock = SteppingClock()
+        let quickClock = TestClock()
         let quick = scripted(quickClock, [.success(Self.rateLimited), .success(Self.page)])
         _ = try await ClientFixture.client(quick, clock: quickClock, retry: RetryPolicy(rateLimitWait: 7))
             .listRecords(in: "Drink", query: ListQuery())
@@ -39,15 +40,15 @@ import Testing
     }
 
     @Test func a429HoldsTheOtherRequestsOfTheProcessToo() async throws {
-        let clock = SteppingClock()
+        let clock = TestClock()
         let transport = scripted(clock, [.success(Self.rateLimited.with(header: "Retry-After", "5")), .success(Self.page)])
         let throttle = RequestThrottle(requestsPerSecond: 5, burst: 3)
         let first = AirtableClient(configuration: ClientFixture.configuration(retry: RetryPolicy(maximumAttempts: 1)),
-                                   transport: transport, clock: clock, throttle: throttle)
+                                   transport: transport, clock: clock.client, throttle: throttle)
         await #expect(throws: AirtableError.rateLimited(retryAfter: 5)) {
             _ = try await first.listRecords(in: "Drink", query: ListQuery())
         }
-        let second = AirtableClient(configuration: ClientFixture.configuration(), transport: transport, clock: clock,
+        let second = AirtableClient(configuration: ClientFixture.configuration(), transport: transport, clock: clock.client,
                                     throttle: throttle)
         _ = try await second.listRecords(in: "Promotion", query: ListQuery())
         #expect(transport.sendTimes == [0, 5])
@@ -55,7 +56,7 @@ import Testing
 
     @Test func transientServerErrorsBackOffExponentiallyWithJitter() async throws {
         for (unit, expected) in [(0.0, [0.25, 0.5, 1.0]), (1.0, [0.5, 1.0, 2.0])] {
-            let clock = SteppingClock()
+            let clock = TestClock()
             let transport = scripted(clock, [.success(Self.unavailable), .success(Self.unavailable.with(status: 502)),
                                              .success(Self.unavailable.with(status: 504)), .success(Self.page)])
             let client = ClientFixture.client(transport, clock: clock, randomUnit: { unit })
@@ -66,14 +67,14 @@ import Testing
     }
 
     @Test func a503RetryAfterIsHonoured() async throws {
-        let clock = SteppingClock()
+        let clock = TestClock()
         let transport = scripted(clock, [.success(Self.unavailable.with(header: "Retry-After", "3")), .success(Self.page)])
         _ = try await ClientFixture.client(transport, clock: clock).listRecords(in: "Drink", query: ListQuery())
         #expect(transport.sendTimes == [0, 3])
     }
 
     @Test func attemptsAreBounded() async throws {
-        let clock = SteppingClock()
+        let clock = TestClock()
         let transport = scripted(clock, [.success(Self.unavailable.with(status: 502))])
         await #expect {
             _ = try await ClientFixture.client(transport, clock: clock, retry: RetryPolicy(maximumAttempts: 4))
@@ -86,7 +87,7 @@ import Testing
 
     @Test func otherErrorsAreNotRetried() async throws {
         for status in [400, 401, 403, 404, 413, 422, 500] {
-            let clock = SteppingClock()
+            let clock = TestClock()
             let transport = scripted(clock, [.success(ClientFixture.json(["error": "NOT_FOUND"], status: status))])
             await #expect(throws: AirtableError.self) {
                 _ = try await ClientFixture.client(transport, clock: clock).listRecords(in: "Drink", query: ListQuery())
@@ -96,7 +97,7 @@ import Testing
     }
 
     @Test func aRequestThatNeverLeftIsSentAgainEvenACreate() async throws {
-        let clock = SteppingClock()
+        let clock = TestClock()
         let transport = StubTransport(clock: clock) { request, index throws(TransportError) in
             if index == 0 { throw TransportError(.notSent, "could not connect to api.airtable.com") }
             return ClientFixture.echoWrites(request)
@@ -108,7 +109,7 @@ import Testing
     }
 
     @Test func aCreateWhoseAnswerWasLostIsNotSentAgain() async throws {
-        let clock = SteppingClock()
+        let clock = TestClock()
         let transport = StubTransport(clock: clock) { _, _ throws(TransportError) in
             throw TransportError(.interrupted, "the connection to api.airtable.com was lost")
         }
@@ -122,7 +123,7 @@ import Testing
     }
 
     @Test func aGatewayTimeoutOnACreateIsNotRetriedButOnAReadItIs() async throws {
-        let clock = SteppingClock()
+        let clock = TestClock()
         let timeout = ClientFixture.json(["error": "GATEWAY_TIMEOUT"], status: 504)
         let create = scripted(clock, [.success(timeout)])
         await #expect(throws: AirtableError.self) {
@@ -136,7 +137,7 @@ import Testing
     }
 
     @Test func anUpsertWhoseAnswerWasLostIsSentAgain() async throws {
-        let clock = SteppingClock()
+        let clock = TestClock()
         let transport = StubTransport(clock: clock) { request, index throws(TransportError) in
             if index == 0 { throw TransportError(.interrupted, "the connection to api.airtable.com was lost") }
             return ClientFixture.echoWrites(request)
@@ -150,7 +151,7 @@ import Testing
     }
 
     @Test func aRepeatedDeleteThatFindsTheRecordsGoneCountsAsDone() async throws {
-        let clock = SteppingClock()
+        let clock = TestClock()
         let transport = StubTransport(clock: clock) { _, index throws(TransportError) in
             if index == 0 { throw TransportError(.interrupted, "the connection to api.airtable.com was lost") }
             return ClientFixture.json(["error": ["type": "NOT_FOUND", "message": "Could not find a record with ID \"rec00000000000001\"."]],
@@ -168,7 +169,7 @@ import Testing
     }
 
     @Test func theDeadlineBoundsRetriesAndIsPassedToTheTransport() async throws {
-        let clock = SteppingClock()
+        let clock = TestClock()
         let transport = StubTransport(clock: clock) { _, _ in
             clock.advance(by: 0.75)  // each attempt takes 0.75 s on the wire
             return Self.unavailable
@@ -182,11 +183,11 @@ import Testing
         // 0 → 0.75, wait 0.5 → 1.25 → 2.0, a 1 s wait would pass 2.5: stop with the last error.
         #expect(transport.sendTimes == [0, 1.25])
         #expect(transport.timeouts == [2.5, 1.25])
-        #expect(clock.now() < 2.5)
+        #expect(clock.seconds < 2.5)
     }
 
     @Test func aTransportTimeoutIsTheDeadline() async throws {
-        let clock = SteppingClock()
+        let clock = TestClock()
         let transport = StubTransport(clock: clock) { _, _ throws(TransportError) in
             throw TransportError(.timedOut, "api.airtable.com did not answer in time")
         }
@@ -197,7 +198,7 @@ import Testing
     }
 
     @Test func aStalledAttemptIsAbandonedAndRepeatedWhenSafe() async throws {
-        let clock = SteppingClock()
+        let clock = TestClock()
         let stalling = StubTransport(clock: clock) { request, index throws(TransportError) in
             if index == 0 {
                 clock.advance(by: 5)
@@ -211,7 +212,7 @@ import Testing
         #expect(stalling.timeouts == [5, 5])
         #expect(stalling.sendTimes == [0, 5.25])
 
-        let createClock = SteppingClock()
+        let createClock = TestClock()
         let stallingCreate = StubTransport(clock: createClock) { _, _ throws(TransportError) in
             throw TransportError(.timedOut, "api.airtable.com did not answer in time")
         }
@@ -226,7 +227,7 @@ import Testing
     }
 
     @Test func requestsArePacedBurstThenRate() async throws {
-        let clock = SteppingClock()
+        let clock = TestClock()
         let transport = StubTransport(clock: clock) { _, _ in Self.page }
         let client = ClientFixture.client(transport, clock: clock, requestsPerSecond: 5, burst: 3)
         for _ in 0..<8 { _ = try await client.listRecords(in: "Drink", query: ListQuery()) }
@@ -235,7 +236,7 @@ import Testing
     }
 
     @Test func concurrentTasksShareTheThrottle() async throws {
-        let clock = SteppingClock()
+        let clock = TestClock()
         let transport = StubTransport(clock: clock) { _, _ in Self.page }
         let client = ClientFixture.client(transport, clock: clock, requestsPerSecond: 5, burst: 3)
         await withTaskGroup(of: Void.self) { group in

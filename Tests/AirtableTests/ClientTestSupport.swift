@@ -1,33 +1,7 @@
 import Airtable
 import Foundation
+import TestSupport
 import Synchronization
-
-/// A clock that never really waits: sleeping moves its time forward, and each wait is recorded.
-final class SteppingClock: ClientClock {
-    private struct State {
-        var now: Double = 0
-        var waits: [Double] = []
-    }
-
-    private let state = Mutex(State())
-
-    func now() -> Double { state.withLock { $0.now } }
-
-    func sleep(until moment: Double) async throws(CancellationError) {
-        state.withLock { state in
-            if moment > state.now {
-                state.waits.append(moment - state.now)
-                state.now = moment
-            }
-        }
-    }
-
-    /// Time passing while a request is on the wire.
-    func advance(by seconds: Double) { state.withLock { $0.now += seconds } }
-
-    /// The waits made so far, in order.
-    var waits: [Double] { state.withLock { $0.waits } }
-}
 
 /// A scripted server: every request is recorded with the time it was sent and the time it was allowed,
 /// then answered by `respond(request, index)`.
@@ -41,17 +15,17 @@ final class StubTransport: HTTPTransport {
     typealias Responder = @Sendable (TransportRequest, Int) throws(TransportError) -> TransportResponse
 
     private let sent = Mutex<[Sent]>([])
-    private let clock: (any ClientClock)?
+    private let clock: TestClock?
     private let respond: Responder
 
-    init(clock: (any ClientClock)? = nil, respond: @escaping Responder) {
+    init(clock: TestClock? = nil, respond: @escaping Responder) {
         self.clock = clock
         self.respond = respond
     }
 
     func send(_ request: TransportRequest, timeout: Double) async throws(TransportError) -> TransportResponse {
         let index = sent.withLock { list in
-            list.append(Sent(request: request, at: clock?.now() ?? 0, timeout: timeout))
+            list.append(Sent(request: request, at: clock?.seconds ?? 0, timeout: timeout))
             return list.count - 1
         }
         return try respond(request, index)
@@ -77,13 +51,13 @@ enum ClientFixture {
     }
 
     /// A client on its own throttle (so tests never share pacing) that is fast unless told otherwise.
-    static func client(_ transport: StubTransport, clock: any ClientClock = SteppingClock(),
+    static func client(_ transport: StubTransport, clock: TestClock = TestClock(),
                        endpoint: String = "https://api.airtable.com", retry: RetryPolicy = RetryPolicy(),
                        deadline: Double = 60, attemptTimeout: Double = 20, requestsPerSecond: Double = 1000,
                        burst: Int = 1000, randomUnit: @escaping @Sendable () -> Double = { 0.5 }) -> AirtableClient {
         AirtableClient(configuration: configuration(endpoint: endpoint, retry: retry, deadline: deadline,
                                                     attemptTimeout: attemptTimeout),
-                       transport: transport, clock: clock,
+                       transport: transport, clock: clock.client,
                        throttle: RequestThrottle(requestsPerSecond: requestsPerSecond, burst: burst),
                        randomUnit: randomUnit)
     }

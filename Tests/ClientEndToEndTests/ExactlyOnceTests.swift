@@ -6,6 +6,7 @@ import Foundation
 import HTTPServer
 import Synchronization
 import Testing
+import TestSupport
 
 /// Writes whose answers are lost are sent again, and still happen exactly once: order lines are upserts
 /// on `ref`, pickup numbers are claimed by upserting a ticket (a retried claim reads as taken: a gap,
@@ -65,19 +66,32 @@ import Testing
 
     @Test func aServerThatAppliesAWriteAndThenStallsGetsItOnceAndTheTicketLeavesAGap() async throws {
         let stalled = Mutex<Set<String>>([])
+        let retried = Mutex<[String: AsyncGate]>([:])
         try await ServerHarness.with(intercept: { request, forward in
             let response = await forward(request)
-            // The first upsert of each table is applied, then its answer is held back past the client's
-            // patience: as far as the client knows, the response was lost.
-            if request.method == "PATCH", let table = request.path.split(separator: "/").last.map(String.init),
-               stalled.withLock({ $0.insert(table).inserted }) {
-                try? await Task.sleep(for: .seconds(3))
+            // The first upsert of each table is applied, then its answer is held back until the client,
+            // out of patience, has sent the request again: as far as the client knows, the answer was lost.
+            guard request.method == "PATCH", let table = request.path.split(separator: "/").last.map(String.init) else {
+                return response
+            }
+            let gate = retried.withLock { gates in
+                if let gate = gates[table] { return gate }
+                let gate = AsyncGate()
+                gates[table] = gate
+                return gate
+            }
+            if stalled.withLock({ $0.insert(table).inserted }) {
+                await gate.wait()
+            } else {
+                gate.open()
             }
             return response
         }) { server in
             try await Shop(store: server.base).createMissingSchema()
             _ = try await Shop(store: server.base).seeder.seed(contentsOf: Repository.menu)
-            let client = try server.client(retry: RetryPolicy(initialBackoff: 0.01), deadline: 30, attemptTimeout: 1)
+            // The attempt timeout is what makes the client give up on the held answer; the other answers
+            // only have to come within it, on however busy a machine.
+            let client = try server.client(retry: RetryPolicy(initialBackoff: 0.01), deadline: 60, attemptTimeout: 5)
             let shop = Shop(store: client)
             let order = try await shop.orders.place(Self.draft("Amy", cups: 2), placedBy: "Ben")
 

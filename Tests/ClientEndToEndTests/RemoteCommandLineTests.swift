@@ -2,6 +2,7 @@ import Airtable
 import DrinkShop
 import Foundation
 import Testing
+import TestSupport
 
 /// The built `drinkshop` binary on a remote base (the in-process server): it never sets up or seeds a
 /// base by itself, says what is missing and points to `setup`, and `setup` creates it or explains.
@@ -13,7 +14,7 @@ import Testing
 
     /// `drinkshop` next to the test binary (the same build), run with the server's Airtable settings.
     private static func drinkshop(_ arguments: [String], server: ServerHarness, token: String, input: String = "")
-        throws -> Outcome
+        async throws -> Outcome
     {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
         let candidates = [testBinary.deletingLastPathComponent(), testBinary.deletingLastPathComponent().deletingLastPathComponent(),
@@ -22,63 +23,84 @@ import Testing
         guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "drinkshop (build it: swift build --product drinkshop)"])
         }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("AIRTABLE_") }
         environment["AIRTABLE_TOKEN"] = token
         environment["AIRTABLE_BASE_ID"] = server.base.baseID
         environment["AIRTABLE_ENDPOINT_URL"] = server.endpoint
         environment["HOME"] = server.directory.path
         environment["NO_COLOR"] = "1"
-        process.environment = environment
-        let output = Pipe()
-        let feed = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = feed
-        try process.run()
-        feed.fileHandleForWriting.write(Data(input.utf8))
-        try feed.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        // Awaited off the cooperative pool: the child talks to this process's server, whose handlers need it.
+        let finished = try await ChildProcess.run(binary.path, arguments, environment: environment, input: input,
+                                                  mergeOutput: true)
+        return Outcome(status: finished.status, output: finished.stdout)
     }
 
     @Test func aBaseWithoutTheShopsTablesIsReportedAndSetUpOnlyBySetup() async throws {
         try await ServerHarness.with { server in
-            let repl = try Self.drinkshop([], server: server, token: server.token, input: "menu\n")
+            let repl = try await Self.drinkshop([], server: server, token: server.token, input: "menu\n")
             #expect(repl.status == 1)
             #expect(repl.output.contains("Airtable base \(server.base.baseID) at \(server.endpoint) lacks what the shop "
                 + "needs: table Drink, table OrderDrink, table User, table Promotion, table PickupTicket, table AuditLog, table Setting. "
                 + "Run `drinkshop setup`"))
-            let seed = try Self.drinkshop(["seed", Repository.menu], server: server, token: server.token)
+            let seed = try await Self.drinkshop(["seed", Repository.menu], server: server, token: server.token)
             #expect(seed.status == 1)
             #expect(seed.output.contains("Run `drinkshop setup`"))
             #expect(try await server.base.schema().tables.isEmpty, "nothing may be created implicitly")
 
-            let refused = try Self.drinkshop(["setup"], server: server, token: server.readOnlyToken)
+            let refused = try await Self.drinkshop(["setup"], server: server, token: server.readOnlyToken)
             #expect(refused.status == 1)
             #expect(refused.output.contains("it needs the schema.bases:write scope. Create these by hand"))
             #expect(refused.output.contains("  - \"ref\": Single line text [singleLineText]"))
             #expect(try await server.base.schema().tables.isEmpty)
 
-            let setup = try Self.drinkshop(["setup"], server: server, token: server.token)
+            let setup = try await Self.drinkshop(["setup"], server: server, token: server.token)
             #expect(setup.status == 0)
             #expect(setup.output.contains("  created table Setting\nDone: the base is ready for the shop."))
-            let again = try Self.drinkshop(["setup"], server: server, token: server.token)
+            let again = try await Self.drinkshop(["setup"], server: server, token: server.token)
             #expect(again.output.contains("has every table and field the shop needs"))
             #expect(try await Shop(store: server.base).missingSchema().isEmpty)
             #expect(try await server.base.allRecords(in: "Drink").isEmpty, "setup never seeds")
 
-            let seeded = try Self.drinkshop(["seed", Repository.menu], server: server, token: server.token)
+            let seeded = try await Self.drinkshop(["seed", Repository.menu], server: server, token: server.token)
             #expect(seeded.status == 0)
             #expect(try await server.base.allRecords(in: "Drink").count == 28)
-            let order = try Self.drinkshop(["order", "白玉歐蕾", "大杯", "半糖", "少冰", "x2", "for", "Amy"], server: server,
+            let order = try await Self.drinkshop(["order", "白玉歐蕾", "大杯", "半糖", "少冰", "x2", "for", "Amy"], server: server,
                                            token: server.token)
             #expect(order.status == 0)
             #expect(order.output.contains("取餐號 #1"))
             #expect(!(repl.output + seed.output + refused.output + setup.output + order.output).contains(server.token))
+        }
+    }
+
+    /// Counters starting together against a remote base all create their outbox file (one per base, in
+    /// the shared data directory) at the same moment: one creates its tables, the others use them.
+    @Test func countersStartingTogetherShareANewOutboxFile() async throws {
+        try await ServerHarness.with { server in
+            #expect(try await Self.drinkshop(["setup"], server: server, token: server.token).status == 0)
+            // The outbox file the seeding would make is moved away, so the orders below find none.
+            #expect(try await Self.drinkshop(["seed", Repository.menu], server: server, token: server.token).status == 0)
+            let dataDirectory = server.directory.appendingPathComponent(".local/share/drinkshop").path
+            try? FileManager.default.removeItem(atPath: dataDirectory)
+
+            // More counters than the cooperative pool has threads: each child needs this process's server
+            // to answer while the test waits for it, so waiting for a child on a pool thread would stall them all.
+            let counters = max(6, ProcessInfo.processInfo.activeProcessorCount * 2 + 2)
+            let outcomes = try await withThrowingTaskGroup(of: Outcome.self) { group in
+                for counter in 1...counters {
+                    group.addTask {
+                        try await Self.drinkshop(["order", "熟成紅茶", "M", "無糖", "去冰", "for", "Counter\(counter)"],
+                                                 server: server, token: server.token)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for outcome in outcomes {
+                #expect(outcome.status == 0, "\(outcome.output)")
+                #expect(!outcome.output.contains("already exists"), "\(outcome.output)")
+            }
+            let orders = try await server.base.allRecords(in: "OrderDrink")
+            let names = orders.compactMap { $0.fields["orderName"]?.stringValue }
+            #expect(names.sorted() == (1...counters).map { "Counter\($0)" }.sorted())
         }
     }
 }

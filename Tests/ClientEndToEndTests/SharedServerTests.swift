@@ -6,6 +6,7 @@ import Foundation
 import HTTPServer
 import Synchronization
 import Testing
+import TestSupport
 
 /// Several counters on one server, and the client's pacing against the server's rate limit.
 @Suite struct SharedServerTests {
@@ -67,11 +68,11 @@ import Testing
             let send = throttle.reserve(at: ready)
             arrivals.append(send + 0.05 + Double.random(in: 0...jitter, using: &generator))
         }
-        let now = Mutex(0.0)
-        let limiter = RateLimiter(requestsPerSecond: 5, penalty: 0, clock: { now.withLock { $0 } })
+        let clock = TestClock()
+        let limiter = RateLimiter(requestsPerSecond: 5, penalty: 0, clock: clock.monotonic)
         var refused = 0
         for arrival in arrivals.sorted() {
-            now.withLock { $0 = arrival }
+            clock.advance(by: arrival - clock.seconds)
             if !limiter.admit(base: "app1").allowed { refused += 1 }
         }
         return refused

@@ -4,6 +4,7 @@ import DrinkShopCore
 import Foundation
 import LocalBase
 import Synchronization
+import TestSupport
 import Testing
 
 /// Counts the requests a shop makes of its store.
@@ -136,7 +137,7 @@ final class CountingStore: RecordStore {
     @Test func findingOneOrderIsOneFilteredReadWhateverTheDaysSize() async throws {
         let fixture = try await ShopFixture()
         let counting = CountingStore(fixture.base)
-        let shop = Shop(store: counting, clock: ShopClock(timeZone: TestClock.taipei, now: { fixture.clock.now }))
+        let shop = Shop(store: counting, clock: fixture.clock.shopClock)
         for _ in 0..<40 { _ = try await shop.orders.place(Self.tea(fixture), placedBy: "Ken") }
         _ = try await shop.orders.find(.pickup(1))   // the menu is read once and cached
         let before = counting.requests
@@ -151,15 +152,15 @@ final class CountingStore: RecordStore {
 @Suite struct StoreUpgradeTests {
     /// A store as the version before the audit trail made it: no AuditLog, no Setting, no voidedBy.
     @Test func aStoreWithoutTheNewTablesIsUpgradedInPlaceAndItsOrdersStayFinishable() async throws {
-        let clock = TestClock()
-        let base = try LocalBase.inMemory(clock: { clock.now })
+        let clock = TestClock(TestClock.noon)
+        let base = try LocalBase.inMemory(clock: clock.date)
         let new: Set<String> = [ShopSchema.auditTable, ShopSchema.settingTable]
         for spec in ShopSchema.tables where !new.contains(spec.name) {
             var old = spec
             old.fields.removeAll { $0.name == OrderField.voidedBy.rawValue && spec.name == ShopSchema.orderTable }
             _ = try await base.createTable(old)
         }
-        let shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: { clock.now }))
+        let shop = Shop(store: base, clock: clock.shopClock)
         _ = try await shop.seeder.seed(contentsOf: ShopFixture.seeds + "/menu.json")
         let draft = OrderDraft(lines: [LineDraft(drink: "熟成紅茶", options: [.size(.medium), .sugar(.half), .ice(.less)])])
         _ = try await shop.orders.place(draft, placedBy: "Ken")

@@ -72,7 +72,7 @@ final class FailingOutboxStore: RecordStore {
         let local = FailingOutboxStore(file)
         let outbox = Outbox(store: local, location: "outbox.sqlite")
         let clock = fixture.clock
-        let shop = Shop(store: fixture.base, clock: ShopClock(timeZone: TestClock.taipei, now: { clock.now }),
+        let shop = Shop(store: fixture.base, clock: clock.shopClock,
                         outbox: outbox)
         local.breakWrites()
 
@@ -116,7 +116,7 @@ final class FailingOutboxStore: RecordStore {
         let outbox = Outbox(store: try LocalBase.inMemory(), location: "memory")
         try await outbox.prepare()
         let clock = fixture.clock
-        let shop = Shop(store: flaky, clock: ShopClock(timeZone: TestClock.taipei, now: { clock.now }), outbox: outbox)
+        let shop = Shop(store: flaky, clock: clock.shopClock, outbox: outbox)
         _ = try await shop.catalog.menu()
         flaky.unplug()
         await #expect {

@@ -5,6 +5,7 @@ import Foundation
 import LocalBase
 import Synchronization
 import Testing
+import TestSupport
 
 /// A store in front of a LocalBase that can be "unplugged": while down every call fails as a network
 /// failure would; `dropAnswers` makes writes commit and then lose their answer.
@@ -86,7 +87,7 @@ final class FlakyStore: RecordStore {
             let local = try outboxPath.map { try LocalBase(path: $0) } ?? LocalBase.inMemory()
             outbox = Outbox(store: local, location: outboxPath ?? "memory")
             try await outbox.prepare()
-            shop = Shop(store: flaky, clock: ShopClock(timeZone: TestClock.taipei, now: { clock.now }), outbox: outbox)
+            shop = Shop(store: flaky, clock: clock.shopClock, outbox: outbox)
             _ = try await shop.catalog.menu()
         }
 

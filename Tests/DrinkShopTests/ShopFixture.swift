@@ -2,21 +2,13 @@ import Airtable
 import DrinkShop
 import DrinkShopCore
 import Foundation
+import TestSupport
 import LocalBase
 import Synchronization
 
-/// A moment the tests can move: noon in Taipei on a fixed day unless told otherwise.
-final class TestClock: Sendable {
-    private let current: Mutex<Date>
-
-    init(_ start: Date = TestClock.noon) { current = Mutex(start) }
-
-    var now: Date { current.withLock { $0 } }
-    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-
-    /// 2026-11-29 12:00 in Asia/Taipei.
-    static let noon = Date(timeIntervalSince1970: 1_795_924_800)
-    static let taipei = TimeZone(identifier: "Asia/Taipei") ?? .current
+extension TestClock {
+    /// The shop's clock (Taipei) reading this test clock.
+    var shopClock: ShopClock { ShopClock(timeZone: TestClock.taipei, now: date) }
 }
 
 /// A shop on a fresh in-memory (or file) LocalBase with the shop's tables, seeded from the repo's menu.
@@ -26,11 +18,11 @@ struct ShopFixture {
     let shop: Shop
 
     init(seeded: Bool = true, path: String? = nil) async throws {
-        let clock = TestClock()
+        let clock = TestClock(TestClock.noon)
         self.clock = clock
-        let now: @Sendable () -> Date = { clock.now }
+        let now = clock.date
         base = try path.map { try LocalBase(path: $0, clock: now) } ?? LocalBase.inMemory(clock: now)
-        shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: now))
+        shop = Shop(store: base, clock: clock.shopClock)
         try await shop.createMissingSchema()
         if seeded {
             _ = try await shop.seeder.seed(contentsOf: ShopFixture.seeds + "/menu.json")
@@ -45,7 +37,7 @@ struct ShopFixture {
     /// A new shop (another counter) on the same base.
     func secondCounter() -> Shop {
         let clock = self.clock
-        return Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: { clock.now }))
+        return Shop(store: base, clock: clock.shopClock)
     }
 
     func records(_ table: String) async throws -> [Record] {

@@ -1,55 +1,16 @@
 import Foundation
 import Testing
+import TestSupport
 
-/// Runs the built binary on a thread of its own (never on the cooperative pool) and returns its result.
+/// Runs the built binary off the cooperative pool (TestSupport's ChildProcess) and returns its result.
 func runDrinkshop(_ arguments: [String], input: Data? = nil, environment: [String: String],
                   executable: String = Drinkshop.binary) async -> Drinkshop.Result {
-    await withCheckedContinuation { continuation in
-        Thread {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            process.environment = environment
-            let stdout = Pipe()
-            let stderr = Pipe()
-            let stdin = Pipe()
-            process.standardOutput = stdout
-            process.standardError = stderr
-            process.standardInput = stdin
-            do { try process.run() } catch {
-                continuation.resume(returning: Drinkshop.Result(status: -1, stdout: "", stderr: "\(error)"))
-                return
-            }
-            let errors = LockedData()
-            let drainErrors = Thread { errors.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
-            drainErrors.start()
-            if let input { stdin.fileHandleForWriting.write(input) }
-            try? stdin.fileHandleForWriting.close()
-            let out = stdout.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let err = errors.waitForValue()
-            continuation.resume(returning: Drinkshop.Result(
-                status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                stderr: String(decoding: err, as: UTF8.self)))
-        }.start()
-    }
-}
-
-/// Data set once by one thread and waited for by another.
-final class LockedData: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var value: Data?
-    func set(_ data: Data) {
-        condition.lock()
-        value = data
-        condition.signal()
-        condition.unlock()
-    }
-    func waitForValue() -> Data {
-        condition.lock()
-        defer { condition.unlock() }
-        while value == nil { condition.wait() }
-        return value ?? Data()
+    do {
+        let finished = try await ChildProcess.run(executable, arguments, environment: environment,
+                                                  input: input.map { String(decoding: $0, as: UTF8.self) })
+        return Drinkshop.Result(status: finished.status, stdout: finished.stdout, stderr: finished.stderr)
+    } catch {
+        return Drinkshop.Result(status: -1, stdout: "", stderr: "\(error)")
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `drinkshop` binary as staff would from a shell, against a store in a temporary folder.
 struct Drinkshop: ~Copyable {
@@ -23,32 +24,25 @@ struct Drinkshop: ~Copyable {
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
-    /// Runs `drinkshop --db <store> arguments…` with `input` on standard input.
+    /// Runs `drinkshop --db <store> arguments…` with `input` on standard input. The child is read and
+    /// awaited off the cooperative pool (TestSupport's ChildProcess), so the suites running beside this
+    /// one keep their threads.
     func run(_ arguments: [String], input: String? = nil, database: Bool = true,
-             environment extra: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Drinkshop.binary)
-        // --create: a store at a new --db path is made only when asked.
-        process.arguments = (database ? ["--db", self.database, "--create"] : []) + arguments
+             environment extra: [String: String] = [:]) async throws -> Result {
+        try await Drinkshop.run(arguments, directory: directory, storePath: database ? self.database : nil,
+                                input: input, environment: extra)
+    }
+
+    /// `run` for a store of one's own choosing (several processes on one new store); `--create`: a store at a
+    /// new --db path is made only when asked.
+    static func run(_ arguments: [String], directory: String, storePath: String?, input: String? = nil,
+                    environment extra: [String: String] = [:]) async throws -> Result {
         var environment = ["PATH": "/usr/bin:/bin", "HOME": directory, "DRINKSHOP_SEEDS": Drinkshop.seeds,
                            "DRINKSHOP_STAFF": "Ken", "TZ": "Asia/Taipei", "XDG_STATE_HOME": directory + "/state"]
         environment.merge(extra) { $1 }
-        process.environment = environment
-        let stdout = Pipe()
-        let stderr = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try stdin.fileHandleForWriting.close()
-        // Read both pipes to the end before waiting, so a chatty process cannot block on a full pipe.
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                      stderr: String(decoding: err, as: UTF8.self))
+        let finished = try await ChildProcess.run(
+            Drinkshop.binary, (storePath.map { ["--db", $0, "--create"] } ?? []) + arguments, environment: environment, input: input)
+        return Result(status: finished.status, stdout: finished.stdout, stderr: finished.stderr)
     }
 
     func write(_ name: String, _ contents: String) throws -> String {

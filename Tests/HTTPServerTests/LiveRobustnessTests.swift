@@ -86,26 +86,19 @@ import Testing
             #expect(refused.headers["Connection"] == "close")
             #expect(await extra.isClosedByServer())
 
-            held.removeFirst()  // closes one; its slot frees once the server sees the EOF
-            var served = false
-            for _ in 0..<50 where !served {
-                let client = try TestClient(port: port)
-                try await client.send("GET /again HTTP/1.1\r\nHost: x\r\n\r\n")
-                served = try await client.readResponse().status == 200
-                if !served { try await Task.sleep(for: .milliseconds(20)) }
-            }
-            #expect(served)
+            // One client leaves (half-closes); the server closes its side when it sees the EOF, and its
+            // slot is free once the client sees the server's close.
+            held[0].shutdownWrite()
+            #expect(await held[0].isClosedByServer())
+            let again = try TestClient(port: port)
+            try await again.send("GET /again HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await again.readResponse().status == 200)
         }
     }
 
     @Test func stillServesWhileManyClientsTrickle() async throws {
         try await withServer { _, port in
-            var tricklers: [TestClient] = []
-            for _ in 0..<100 {
-                let client = try TestClient(port: port)
-                try await client.send("GET /slow HTTP/1.1\r\nHo")
-                tricklers.append(client)
-            }
+            let tricklers = try await TestClient.many(100, port: port, sending: "GET /slow HTTP/1.1\r\nHo")
             for index in 0..<5 {
                 let client = try TestClient(port: port)
                 try await client.send("GET /fast/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -151,14 +144,18 @@ import Testing
     @Test func shutdownClosesWhatRemainsAfterTheGracePeriod() async throws {
         var configuration = HTTPServer.Configuration(port: 0)
         configuration.shutdownGracePeriod = .milliseconds(100)
+        let (started, startedSignal) = AsyncStream<Void>.makeStream()
+        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
         let server = HTTPServer(configuration: configuration) { _ in
-            try? await Task.sleep(for: .seconds(30))
+            startedSignal.yield()
+            for await _ in release { break }  // never before the test has seen the connection closed
             return .text("too late")
         }
         let port = try server.start()
         let client = try TestClient(port: port)
         try await client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-        try await Task.sleep(for: .milliseconds(50))
+        for await _ in started { break }  // the request is under way when shutdown begins
+        defer { releaseSignal.finish() }
         await server.shutdown()
         #expect(await client.isClosedByServer())
     }
@@ -198,11 +195,8 @@ import Testing
         // SIGUSR2 rather than SIGTERM: the test process must not be asked to stop for real.
         let watch = server.shutdownOnSignals([SIGUSR2])
         let running = Task { try await server.run() }
-        // The dispatch source is armed asynchronously; until then the signal is ignored, so keep sending.
-        for _ in 0..<250 where server.port != nil {
-            kill(getpid(), SIGUSR2)
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        await watch.armed()  // dispatch arms its sources asynchronously; a signal sent before is ignored
+        kill(getpid(), SIGUSR2)
         try await running.value
         #expect(server.port == nil)
         watch.cancel()

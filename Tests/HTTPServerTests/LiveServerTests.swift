@@ -189,12 +189,16 @@ import Testing
         var pattern = [UInt8](repeating: 0x62, count: 6 * 1_024 * 1_024)
         for index in stride(from: 0, to: pattern.count, by: 4_099) { pattern[index] = UInt8(truncatingIfNeeded: index) }
         let big = pattern
+        let (answered, answeredSignal) = AsyncStream<Void>.makeStream()
         try await withServer(handler: { request in
-            request.target == "/big" ? HTTPResponse(status: 200, body: big) : .text("small")
+            if request.target == "/big" { answeredSignal.yield() }
+            return request.target == "/big" ? HTTPResponse(status: 200, body: big) : .text("small")
         }) { _, port in
-            let client = try TestClient(port: port)
+            // A small receive buffer and nothing read until the big answer is under way: the server's
+            // writes must wait for the client many times over (6 MB through a few kilobytes).
+            let client = try TestClient(port: port, receiveBufferSize: 4_096)
             try await client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\nGET /small HTTP/1.1\r\nHost: x\r\n\r\n")
-            try await Task.sleep(for: .milliseconds(50))  // let the socket buffers fill so writes must wait
+            for await _ in answered { break }
             #expect(try await client.readResponse().body == big)
             #expect(try await client.readResponse().text == "small")
         }

@@ -26,7 +26,9 @@ final class TestClient: @unchecked Sendable {
     /// Bytes received but not yet consumed; touched only on `queue`.
     private var pending: [UInt8] = []
 
-    init(host: String = "127.0.0.1", port: Int, readTimeout: Int = 5) throws {
+    /// - Parameter receiveBufferSize: a small kernel receive buffer (SO_RCVBUF), so that the server's
+    ///   writes must wait for this client.
+    init(host: String = "127.0.0.1", port: Int, readTimeout: Int = 5, receiveBufferSize: Int32? = nil) throws {
         var hints = addrinfo()
         hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -39,6 +41,9 @@ final class TestClient: @unchecked Sendable {
         guard fd >= 0 else { throw TestClientError(description: "socket: \(errno)") }
         var timeout = timeval(tv_sec: readTimeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBufferSize {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         let status = connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen)
         guard status == 0 else {
             let code = errno
@@ -55,15 +60,35 @@ final class TestClient: @unchecked Sendable {
     func send(_ text: String) async throws { try await send(Array(text.utf8)) }
 
     func send(_ bytes: [UInt8]) async throws {
-        try await onQueue(sendQueue) {
-            var sent = 0
-            while sent < bytes.count {
-                let count = bytes[sent...].withUnsafeBytes {
-                    Glibc.send(self.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-                }
-                guard count > 0 else { throw TestClientError(description: "send failed: errno \(errno)") }
-                sent += count
+        try await onQueue(sendQueue) { try self.sendHere(bytes) }
+    }
+
+    /// Opens `count` connections and sends `text` on each, in one trip off the cooperative pool: on a
+    /// busy machine every trip waits its turn for a pool thread, and a hundred of them in a row can
+    /// outlast the server's header deadline before the test gets to its point.
+    static func many(_ count: Int, port: Int, sending text: String) async throws -> [TestClient] {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue(label: "TestClient.many").async {
+                continuation.resume(with: Result {
+                    try (0..<count).map { _ in
+                        let client = try TestClient(port: port)
+                        try client.sendHere(Array(text.utf8))
+                        return client
+                    }
+                })
             }
+        }
+    }
+
+    /// Sends on the calling thread, which must not be one of the pool's.
+    private func sendHere(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes {
+                Glibc.send(self.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            guard count > 0 else { throw TestClientError(description: "send failed: errno \(errno)") }
+            sent += count
         }
     }
 

@@ -2,6 +2,7 @@ import Airtable
 import Foundation
 import LocalBase
 import Testing
+import TestSupport
 
 @Suite struct CellTests {
     @Test func everyTypeStoresItsValueAndReadsItBack() async throws {

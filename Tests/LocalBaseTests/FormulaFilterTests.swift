@@ -2,6 +2,7 @@ import Airtable
 import Foundation
 @testable import LocalBase
 import Testing
+import TestSupport
 
 @Suite struct FormulaFilterTests {
     /// 120 orders over four days, mixed statuses and sizes, some cells blank, names differing in case.
@@ -136,18 +137,14 @@ import Testing
 }
 
 @Suite struct CreatedTimeFilterTests {
-    final class Clock: @unchecked Sendable {
-        var now = Date(timeIntervalSince1970: 1_795_900_000)
-    }
-
     @Test func creationTimeBoundsGiveExactlyTheEvaluatorsResult() async throws {
-        let clock = Clock()
-        let base = try LocalBase.inMemory(clock: { clock.now })
+        let clock = TestClock(Date(timeIntervalSince1970: 1_795_900_000))
+        let base = try LocalBase.inMemory(clock: clock.date)
         _ = try await base.createTable(TableSpec(name: "Orders", fields: [FieldSpec(name: "n", type: .number)]))
         // One record every 37 minutes over three days, some on exact bounds.
         for n in 0..<120 {
             _ = try await base.createRecord(in: "Orders", ["n": .int(n + 1)])
-            clock.now = clock.now.addingTimeInterval(37 * 60)
+            clock.advance(by: 37 * 60)
         }
         let start = AirtableTimestamp.format(Date(timeIntervalSince1970: 1_795_900_000 + 37 * 60 * 20))
         let end = AirtableTimestamp.format(Date(timeIntervalSince1970: 1_795_900_000 + 37 * 60 * 70))

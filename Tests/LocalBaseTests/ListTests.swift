@@ -2,6 +2,7 @@ import Airtable
 import Foundation
 import LocalBase
 import Testing
+import TestSupport
 
 @Suite struct ListTests {
     /// A base with `count` orders named "drink 1" ... in creation order, qty = n.
@@ -101,12 +102,12 @@ import Testing
 
         let first = try await base.listRecords(in: "Orders", query: ListQuery(pageSize: 10))
         let offset = try #require(first.offset)
-        clock.advance(seconds: 59)
+        clock.advance(by: 59)
         let second = try await base.listRecords(in: "Orders", query: ListQuery(pageSize: 10, offset: offset))
         #expect(qtys(second.records) == Array(11...20))
         // Unused for longer than the lifetime: expired, by the base's clock.
         let next = try #require(second.offset)
-        clock.advance(seconds: 61)
+        clock.advance(by: 61)
         #expect(await apiError { try await base.listRecords(in: "Orders", query: ListQuery(pageSize: 10, offset: next)) }
             == .iteratorNotAvailable)
         // An empty offset means no offset.
@@ -233,7 +234,7 @@ import Testing
         let base = try await baseWith(3, clock: clock)
         var offsets: [String] = []
         for _ in 0..<130 {
-            clock.advance(seconds: 1)
+            clock.advance(by: 1)
             offsets.append(try #require(try await base.listRecords(in: "Orders", query: ListQuery(pageSize: 1)).offset))
         }
         #expect(await apiError { try await base.listRecords(in: "Orders", query: ListQuery(pageSize: 1, offset: offsets[0])) }
@@ -265,7 +266,7 @@ import Testing
         let (base, _) = try await makeOrdersBase(clock: clock)
         for (day, time) in [("2026-12-01", "2026-11-29T10:00:00Z"), ("2025-01-31", "2026-11-29T09:00:00Z"),
                             ("2026-11-30", "2026-11-29T11:00:00Z")] {
-            clock.advance(seconds: 1)
+            clock.advance(by: 1)
             _ = try await base.createRecord(in: "Orders", ["day": .string(day), "pickedUpAt": .string(time)])
         }
         func days(_ key: SortKey) async throws -> [String] {

@@ -3,19 +3,7 @@ import Foundation
 import LocalBase
 import Synchronization
 import Testing
-
-/// A clock the test moves by hand.
-final class TestClock: Sendable {
-    private let current: Mutex<Date>
-
-    init(_ start: Date = Date(timeIntervalSince1970: 1_795_000_000.123)) { current = Mutex(start) }
-
-    var now: Date { current.withLock { $0 } }
-
-    func advance(seconds: Double) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-
-    var closure: @Sendable () -> Date { { self.now } }
-}
+import TestSupport
 
 /// A unique file path in the temporary directory, for tests that run in parallel.
 func temporaryBasePath() -> String {
@@ -26,7 +14,7 @@ func temporaryBasePath() -> String {
 
 /// Removes a base file and its WAL companions.
 func removeBase(at path: String) {
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    for suffix in ["", "-wal", "-shm", ".setup-lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
 }
 
 /// The API error `body` throws, or nil if it throws none (or another kind of error).
@@ -66,7 +54,7 @@ let orderFields: [FieldSpec] = [
 func makeOrdersBase(clock: TestClock = TestClock(), iteratorLifetime: Duration = .seconds(600))
     async throws -> (LocalBase, TableSchema)
 {
-    let base = try LocalBase.inMemory(clock: clock.closure, iteratorLifetime: iteratorLifetime)
+    let base = try LocalBase.inMemory(clock: clock.date, iteratorLifetime: iteratorLifetime)
     let table = try await base.createTable(TableSpec(name: "Orders", fields: orderFields))
     return (base, table)
 }

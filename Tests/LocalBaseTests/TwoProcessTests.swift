@@ -2,6 +2,7 @@ import Airtable
 import Foundation
 import LocalBase
 import Testing
+import TestSupport
 
 /// Two processes writing one base file at once, as two counters of a shop would: the test starts a
 /// copy of this test binary that runs `writerProcess` against the same file.
@@ -16,8 +17,12 @@ import Testing
         let base = try LocalBase(path: path)
         for n in 1...Self.recordsPerWriter {
             _ = try await base.createRecord(in: "Orders", ["name": .string("child \(n)")])
+            if n == 1 { FileHandle.standardOutput.write(Data((Self.startedLine + "\n").utf8)) }
         }
     }
+
+    /// What the child writes once its first record is in, so the parent starts writing only then.
+    static let startedLine = "TwoProcessTests: the child is writing"
 
     @Test func twoProcessesWriteOneFileAtOnce() async throws {
         let path = temporaryBasePath()
@@ -31,7 +36,8 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment[Self.pathVariable] = path
         child.environment = environment
-        child.standardOutput = FileHandle.nullDevice
+        let childOutput = Pipe()
+        child.standardOutput = childOutput
         child.standardError = FileHandle.nullDevice
         let exited = AsyncStream<Int32> { continuation in
             child.terminationHandler = { process in
@@ -40,17 +46,27 @@ import Testing
             }
         }
         try child.run()
-        // Start writing once the child is writing, so that the two really contend for the file.
-        for _ in 0..<500 {
-            let childStarted = try await base.listRecords(in: "Orders", query: ListQuery(pageSize: 1)).records.isEmpty == false
-            if childStarted { break }
-            try await Task.sleep(for: .milliseconds(10))
+        try? childOutput.fileHandleForWriting.close()
+        // Start writing once the child says it is writing, so that the two really contend for the file.
+        // Its output is read off the cooperative pool, and read on to the end so it can never fill the pipe.
+        let reader = childOutput.fileHandleForReading
+        let childStarted = await ChildProcess.offThePool("TwoProcessTests child output") {
+            var seen = Data()
+            while !String(decoding: seen, as: UTF8.self).contains(Self.startedLine) {
+                let chunk = reader.availableData
+                if chunk.isEmpty { return false }
+                seen.append(chunk)
+            }
+            return true
         }
+        async let rest = ChildProcess.readToEnd(reader)
+        #expect(childStarted, "the child never started writing")
         for n in 1...Self.recordsPerWriter {
             _ = try await base.createRecord(in: "Orders", ["name": .string("parent \(n)")])
         }
         var status: Int32 = -1
         for await code in exited { status = code }
+        _ = await rest
         #expect(status == 0)
 
         let records = try await base.allRecords(in: "Orders")

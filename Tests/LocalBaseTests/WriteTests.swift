@@ -2,13 +2,14 @@ import Airtable
 import Foundation
 import LocalBase
 import Testing
+import TestSupport
 
 @Suite struct WriteTests {
     @Test func patchMergesAndPutReplaces() async throws {
         let clock = TestClock()
         let (base, _) = try await makeOrdersBase(clock: clock)
         let record = try await base.createRecord(in: "Orders", ["name": "紅茶", "qty": 1, "size": "中杯"])
-        clock.advance(seconds: 5)
+        clock.advance(by: 5)
         let patched = try await base.updateRecords(in: "Orders", [RecordUpdate(id: record.id, fields: ["qty": 2])],
                                                    replace: false, options: WriteOptions())[0]
         #expect(patched.fields["name"] == "紅茶")

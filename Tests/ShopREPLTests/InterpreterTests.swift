@@ -7,6 +7,7 @@ import LocalBase
 @testable import ShopREPL
 import Synchronization
 import Testing
+import TestSupport
 
 /// Feeds scripted lines to an interpreter over a seeded in-memory store and reads what staff would see.
 struct Counter {
@@ -17,9 +18,9 @@ struct Counter {
     static let noon = Date(timeIntervalSince1970: 1_795_924_800)  // 2026-11-29 12:00 in Taipei
 
     init(confirm: (@Sendable (String) async -> Bool)? = nil) async throws {
-        let now: @Sendable () -> Date = { Counter.noon }
-        base = try LocalBase.inMemory(clock: now)
-        let shop = Shop(store: base, clock: ShopClock(timeZone: TimeZone(identifier: "Asia/Taipei") ?? .current, now: now))
+        let clock = TestClock(Counter.noon)
+        base = try LocalBase.inMemory(clock: clock.date)
+        let shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date))
         try await shop.createMissingSchema()
         let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Seeds").path

@@ -1,13 +1,39 @@
 import Dispatch
 @preconcurrency import Glibc
+import Synchronization
 
 /// Signals being watched for a graceful shutdown; watching stops when this is cancelled or released.
 public final class ShutdownSignalWatch: @unchecked Sendable {
     // DispatchSource is thread-safe to cancel; the array itself never changes after init.
     private let sources: [any DispatchSourceSignal]
+    /// Sources not yet armed, and who waits for them all to be.
+    private let arming = Mutex<(pending: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
 
     fileprivate init(sources: [any DispatchSourceSignal]) {
         self.sources = sources
+        arming.withLock { $0.pending = sources.count }
+    }
+
+    /// Returns once every signal is being watched (dispatch arms its sources asynchronously; a signal
+    /// that arrives before is ignored).
+    public func armed() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = arming.withLock { state in
+                if state.pending > 0 { state.waiters.append(continuation) }
+                return state.pending == 0
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    fileprivate func sourceArmed() {
+        let waiters = arming.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.pending -= 1
+            guard state.pending == 0 else { return [] }
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Stops watching; the signals keep being ignored rather than falling back to killing the process.
@@ -23,8 +49,8 @@ extension HTTPServer {
     ///
     /// The signals' default action (terminating at once) is replaced by this, via dispatch sources rather
     /// than a C signal handler, so no Swift code runs in signal context.
-    /// Watching starts a moment after this returns (dispatch arms the sources asynchronously); a signal
-    /// arriving in between is ignored.
+    /// Watching starts a moment after this returns (dispatch arms the sources asynchronously; await the
+    /// watch's ``ShutdownSignalWatch/armed()``); a signal arriving in between is ignored.
     /// - Returns: the watch; keep it for as long as the signals should stop the server.
     public func shutdownOnSignals(_ signals: [Int32] = [SIGINT, SIGTERM]) -> ShutdownSignalWatch {
         let queue = DispatchQueue(label: "HTTPServer.signals")
@@ -35,9 +61,13 @@ extension HTTPServer {
                 guard let self else { return }
                 Task { await self.shutdown() }
             }
-            source.resume()
             return source
         }
-        return ShutdownSignalWatch(sources: sources)
+        let watch = ShutdownSignalWatch(sources: sources)
+        for source in sources {
+            source.setRegistrationHandler { [weak watch] in watch?.sourceArmed() }
+            source.resume()
+        }
+        return watch
     }
 }
