@@ -46,6 +46,8 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
     case dayRange(String, String, String)
     /// The change was saved but its audit entry could not be written.
     case auditNotWritten(AuditEntry, ShopError)
+    /// Words beside a drink's name that are no option of it.
+    case notUnderstood([String], drink: String, line: Int?)
     /// A shared setting (time zone, business-day start) cannot be used.
     case setting(SettingError)
 
@@ -76,6 +78,14 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
             return "order \(number) is \(status == .pickedUp ? "picked up" : status == .cancelled ? "cancelled" : "being made or ready"); "
                 + "only placed orders can be deleted. "
                 + (status == .cancelled ? "It is kept for the report." : "Void it instead, with a reason: void \(number) REASON")
+        case .notUnderstood(let words, let drink, let line):
+            let shown = words.map { "\"\(String($0.prefix(40)))\"" }.joined(separator: ", ")
+            return prefix(line) + "\(drink): \(shown) \(words.count == 1 ? "is" : "are") not understood. After a drink come: "
+                + "a size (" + CupSize.allCases.map(\.rawValue).joined(separator: ", ") + "), "
+                + "a sugar (" + SugarLevel.allCases.map(\.rawValue).joined(separator: ", ") + "), "
+                + "an ice or temperature (" + IceLevel.allCases.map(\.rawValue).joined(separator: ", ") + "), "
+                + "add-ons (" + AddOn.allCases.map { "\($0.rawValue)/\($0.englishLabel)" }.joined(separator: ", ")
+                + " +$\(AddOn.price)), xN, note \"…\", for NAME"
         case .auditNotWritten(let entry, let error):
             return "\(entry.subject) was changed, but the audit trail could not record it (\(error)); tell the manager"
         case .notADay(let text): return "'\(String(text.prefix(40)))' is not a date; give one like 2026-11-30"

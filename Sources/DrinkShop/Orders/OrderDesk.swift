@@ -235,7 +235,20 @@ public final class OrderDesk: Sendable {
 
     private func orderLine(_ draft: LineDraft, menu: Menu, line: Int?) throws(ShopError) -> OrderLine {
         let drink: Drink
-        do { drink = try menu.resolve(draft.drink) } catch { throw .drink(error, line: line) }
+        do { drink = try menu.resolve(draft.drink) } catch {
+            // "熟成紅茶 加珍珠": a drink followed (or preceded) by words that are no option: name those words.
+            let words = draft.drink.split(separator: " ").map(String.init)
+            if case .unknownDrink = error, words.count > 1 {
+                for count in stride(from: words.count - 1, through: 1, by: -1) {
+                    for (named, rest) in [(words.prefix(count), words.dropFirst(count)), (words.suffix(count), words.dropLast(count))] {
+                        if let found = try? menu.resolve(named.joined(separator: " ")) {
+                            throw .notUnderstood(Array(rest), drink: found.name, line: line)
+                        }
+                    }
+                }
+            }
+            throw .drink(error, line: line)
+        }
         var choices = DrinkChoices(quantity: draft.quantity ?? 1, note: draft.note)
         do {
             for option in draft.options { try choices.choose(option) }

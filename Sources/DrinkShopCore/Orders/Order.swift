@@ -64,8 +64,8 @@ public struct Order: Sendable, Hashable {
         promotions: [Promotion]
     ) throws -> Order {
         guard !lines.isEmpty else { throw OrderError.noLines }
-        let orderName = try PersonName.validated(orderName, field: "orderName")
-        let placedBy = try PersonName.validated(placedBy, field: "placedBy")
+        let orderName = try PersonName.validated(orderName, field: "who the order is for")
+        let placedBy = try PersonName.validated(placedBy, field: "who placed the order")
         return Order(
             validPickupNumber: 0, orderName: orderName, placedBy: placedBy, createdAt: createdAt,
             lines: lines, promotion: Pricing.bestPromotion(for: lines, among: promotions, at: createdAt))
