@@ -34,6 +34,10 @@ enum Usage {
                                unset, the KEBUKE menu and promotions built into drinkshop are used
           DRINKSHOP_STAFF      who places orders when nobody has logged in
           DRINKSHOP_DEBUG_LOG  a file where store failures are recorded in detail (SQL included) for support
+          DRINKSHOP_DAY_STARTS when the business day starts (e.g. 05:00; pickup numbers restart then);
+                               written to the store's settings, so every counter agrees (default midnight)
+          DRINKSHOP_TIME_ZONE  the shop's time zone (e.g. Asia/Taipei), written to the store's settings;
+                               a store without one takes the zone of the first counter that opens it
 
         a remote base instead of the embedded store (a real Airtable base, or another drinkshop serve):
           AIRTABLE_TOKEN (or AIRTABLE_API_KEY) and AIRTABLE_BASE_ID   select it
