@@ -34,7 +34,7 @@ public final class Shop: Sendable {
         self.clock = clock
         delivery = DeliveryPolicy(outbox: outbox)
         catalog = Catalog(store: store, clock: clock, delivery: delivery)
-        audit = AuditTrail(store: store, clock: clock)
+        audit = AuditTrail(store: store, clock: clock, delivery: delivery)
         orders = OrderDesk(store: store, clock: clock, catalog: catalog, delivery: delivery, audit: audit,
                            makeOrderRef: makeOrderRef)
         seeder = Seeder(store: store, catalog: catalog)

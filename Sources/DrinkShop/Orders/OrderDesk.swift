@@ -169,9 +169,8 @@ public final class OrderDesk: Sendable {
     private func note(_ action: ShopAction, _ stored: StoredOrder, by staff: String, detail: String) async throws(ShopError) {
         let subject = stored.businessDay == clock.today ? stored.number?.description : stored.numberWithDay?.description
         let entry = AuditEntry(at: clock.now(), by: staff, action: action, subject: subject ?? stored.orderRef, detail: detail)
-        do { try await audit.record(entry) } catch {
-            if delivery.outbox(after: error, at: clock.now()) == nil { throw .auditNotWritten(entry, error) }
-        }
+        // Kept in the outbox while the store cannot be reached; any other failure is told, never dropped.
+        do { try await audit.record(entry) } catch { throw .auditNotWritten(entry, error) }
     }
 
     static func summary(_ line: OrderLine) -> String {
