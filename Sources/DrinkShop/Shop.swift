@@ -67,6 +67,13 @@ public final class Shop: Sendable {
         return missing
     }
 
+    /// Reads once by every field the order and audit lookups filter on, so a store that indexes a field on
+    /// first use (the embedded store) does it at opening, never inside a command that is then refused.
+    public func prepareLookups() async throws(ShopError) {
+        try await orders.records.prepareLookups()
+        try await audit.prepareLookups()
+    }
+
     /// Creates whatever tables and fields are missing, when the store allows it. Returns what it created.
     @discardableResult
     public func createMissingSchema() async throws(ShopError) -> [String] {

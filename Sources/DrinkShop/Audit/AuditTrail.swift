@@ -44,6 +44,8 @@ public struct AuditTrail: Sendable {
         }
     }
 
+    func prepareLookups() async throws(ShopError) { try await records.prepareLookups() }
+
     /// Sends the entries kept in the outbox while the store could not be reached; they stay kept when it
     /// still cannot be. Returns how many were sent.
     @discardableResult
@@ -106,6 +108,17 @@ struct AuditRecords: Sendable {
             .call("IS_BEFORE", [at, .date(end)]),
         ])
         return try await list(formula)
+    }
+
+    /// See `OrderRecords.prepareLookups`.
+    func prepareLookups() async throws(ShopError) {
+        let formula = FormulaExpression.field(AuditField.businessDay) == .text("0000-00-00")
+        do {
+            _ = try await store.listRecords(in: ShopSchema.auditTable,
+                                            query: ListQuery(filterByFormula: formula.description, pageSize: 1, maxRecords: 1))
+        } catch {
+            throw .store(error)
+        }
     }
 
     func list(fromDay first: String, throughDay last: String) async throws(ShopError) -> [AuditEntry] {

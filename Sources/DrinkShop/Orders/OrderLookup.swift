@@ -50,6 +50,23 @@ extension OrderRecords {
         return found
     }
 
+    /// Lists once by each field the lookups filter on, so a store that builds an index on first use
+    /// (LocalBase) builds them now, when the store is opened, not during a command that is then refused
+    /// (a refused command must leave the file as it was).
+    func prepareLookups() async throws(ShopError) {
+        for formula: FormulaExpression in [
+            .field(OrderField.pickupNumber) == .int(1), .field(OrderField.businessDay) == .text("0000-00-00"),
+            .field(OrderField.status) == .text(OrderStatus.placed.rawValue),
+        ] {
+            do {
+                _ = try await store.listRecords(in: ShopSchema.orderTable,
+                                                query: ListQuery(filterByFormula: formula.description, pageSize: 1, maxRecords: 1))
+            } catch {
+                throw .store(error)
+            }
+        }
+    }
+
     private func list(_ formula: FormulaExpression) async throws(ShopError) -> [Record] {
         do {
             return try await store.allRecords(in: ShopSchema.orderTable, query: ListQuery(filterByFormula: formula.description))
