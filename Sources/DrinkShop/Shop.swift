@@ -52,10 +52,11 @@ public final class Shop: Sendable {
         self.clock = clock
         delivery = DeliveryPolicy(outbox: outbox)
         catalog = Catalog(store: store, clock: clock, delivery: delivery)
-        orders = OrderDesk(store: store, clock: clock, catalog: catalog, delivery: delivery, makeOrderRef: makeOrderRef)
+        audit = AuditTrail(store: store, clock: clock, delivery: delivery)
+        orders = OrderDesk(store: store, clock: clock, catalog: catalog, delivery: delivery, audit: audit,
+                           makeOrderRef: makeOrderRef)
         seeder = Seeder(store: store, catalog: catalog)
         staff = StaffDirectory(store: store, hasher: pinHasher)
-        audit = AuditTrail(store: store, clock: clock)
         settings = ShopSettings(store: store, clock: clock, audit: audit)
         printing = PrintDesk(printers: printers, orders: orders, clock: clock)
         queue = OrderQueue(orders: orders)
@@ -89,6 +90,13 @@ public final class Shop: Sendable {
             }
         }
         return missing
+    }
+
+    /// Reads once by every field the order and audit lookups filter on, so a store that indexes a field on
+    /// first use (the embedded store) does it at opening, never inside a command that is then refused.
+    public func prepareLookups() async throws(ShopError) {
+        try await orders.records.prepareLookups()
+        try await audit.prepareLookups()
     }
 
     /// Creates whatever tables and fields are missing, when the store allows it. Returns what it created.

@@ -3,7 +3,7 @@ import DrinkShopCore
 
 /// Everything the shop's services can refuse, with context, and a message a person at the counter
 /// understands. Callers decide by case, never by reading the message.
-public enum ShopError: Error, Sendable, CustomStringConvertible {
+public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
     /// The store failed (unreachable, refused, rate limited, a local file failing…).
     case store(AirtableError)
     /// A record in the store cannot be read as the shop expects; names the table, record and field.
@@ -36,6 +36,18 @@ public enum ShopError: Error, Sendable, CustomStringConvertible {
     case pickupNumbersExhausted(attempts: Int)
     /// The store lacks tables or fields the shop needs.
     case missingSchema([String])
+    /// `#6` matches no order today and open orders #6 of several earlier days; say which.
+    case ambiguousOrder(OrderNumber, choices: [OrderNumber])
+    /// Only a placed order may be deleted; one being made or handed over is voided.
+    case notDeletable(OrderNumber, status: OrderStatus)
+    /// A date that is not `YYYY-MM-DD`.
+    case notADay(String)
+    /// A range of days that cannot be used.
+    case dayRange(String, String, String)
+    /// The change was saved but its audit entry could not be written.
+    case auditNotWritten(AuditEntry, ShopError)
+    /// Words beside a drink's name that are no option of it.
+    case notUnderstood([String], drink: String, line: Int?)
     /// A shared setting (time zone, business-day start) cannot be used.
     case setting(SettingError)
 
@@ -54,7 +66,30 @@ public enum ShopError: Error, Sendable, CustomStringConvertible {
         case .noSuchLine(let number, let line, let count):
             return "order \(number) has \(count) drink\(count == 1 ? "" : "s"); there is no drink \(line)"
         case .drinkNoLongerOnMenu(let name): return "\(name) is no longer on the menu, so its line cannot be repriced"
+        case .noSuchOrder(.onDay(let pickup, let day)): return "there is no order #\(pickup) on \(day)"
+        case .noSuchOrder(.pickup(let pickup)):
+            return "there is no order #\(pickup) today, nor an open one from an earlier day "
+                + "(an earlier day's finished order is named with its day: #\(pickup)@YYYY-MM-DD)"
         case .noSuchOrder(let number): return "there is no order \(number) today"
+        case .ambiguousOrder(let number, let choices):
+            return "there is no order \(number) today, and \(choices.count) earlier days left one open: "
+                + choices.map(\.description).joined(separator: ", ") + "; say which, e.g. \(choices[0])"
+        case .notDeletable(let number, let status):
+            return "order \(number) is \(status == .pickedUp ? "picked up" : status == .cancelled ? "cancelled" : "being made or ready"); "
+                + "only placed orders can be deleted. "
+                + (status == .cancelled ? "It is kept for the report." : "Void it instead, with a reason: void \(number) REASON")
+        case .notUnderstood(let words, let drink, let line):
+            let shown = words.map { "\"\(String($0.prefix(40)))\"" }.joined(separator: ", ")
+            return prefix(line) + "\(drink): \(shown) \(words.count == 1 ? "is" : "are") not understood. After a drink come: "
+                + "a size (" + CupSize.allCases.map(\.rawValue).joined(separator: ", ") + "), "
+                + "a sugar (" + SugarLevel.allCases.map(\.rawValue).joined(separator: ", ") + "), "
+                + "an ice or temperature (" + IceLevel.allCases.map(\.rawValue).joined(separator: ", ") + "), "
+                + "add-ons (" + AddOn.allCases.map { "\($0.rawValue)/\($0.englishLabel)" }.joined(separator: ", ")
+                + " +$\(AddOn.price)), xN, note \"…\", for NAME"
+        case .auditNotWritten(let entry, let error):
+            return "\(entry.subject) was changed, but the audit trail could not record it (\(error)); tell the manager"
+        case .notADay(let text): return "'\(String(text.prefix(40)))' is not a date; give one like 2026-11-30"
+        case .dayRange(let first, let last, let problem): return "\(first) to \(last): \(problem)"
         case .notFoundWhileOffline(let number, let error):
             return "order \(number) is not among this counter's unsent orders, and the store cannot be reached (\(error))"
         case .notStaff(let name, let role): return "\(name) is a \(role.rawValue), not staff"

@@ -117,7 +117,7 @@ enum DrinkShopCLI {
             return outcome == .failed ? 1 : 0
         }
 
-        let completer = ShopCompleter()
+        let completer = ShopCompleter(listFiles: FileCompletion.names)
         let history = HistoryFile(path: StoreLocation.historyPath(environment: environment))
         let reader = LineReaders.make(historyFile: history,
                                       completer: { line, cursor in completer.complete(line: line, cursor: cursor) })

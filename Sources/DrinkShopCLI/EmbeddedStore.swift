@@ -48,7 +48,12 @@ struct EmbeddedStore {
                 notes("Note: the store \(path) is read-only here: the menu and orders can be shown, changes are refused")
             }
         }
-        guard try await !Shop(store: base).missingSchema().isEmpty else { return EmbeddedStore(base: base, path: path) }
+        // The indexes the order lookups use are made at opening (when missing and the file may be written),
+        // so a command that is then refused leaves the file as it was.
+        guard try await !Shop(store: base).missingSchema().isEmpty else {
+            try? await Shop(store: base).prepareLookups()
+            return EmbeddedStore(base: base, path: path)
+        }
         let note = try await LocalBase.withSetupLock(path: path) { () async throws -> String? in
             let isEmpty = try await base.schema().tables.isEmpty
             let shop = Shop(store: base)
@@ -59,6 +64,7 @@ struct EmbeddedStore {
             return "New store at \(path), seeded from \(seeds.description): \(report.drinks) drinks, \(report.promotions) promotions"
         }
         if let note { notes(note) }
+        try? await Shop(store: base).prepareLookups()
         return EmbeddedStore(base: base, path: path)
     }
 }

@@ -45,6 +45,10 @@ enum Usage {
           DRINKSHOP_LABEL_PRINTER    the cup-sticker printer (TSPL): tcp://HOST[:PORT], /dev/usb/lp0 or a file;
                                      each order placed prints its stickers there
           DRINKSHOP_RECEIPT_PRINTER  the receipt printer (ESC/POS), the same forms
+          DRINKSHOP_DAY_STARTS when the business day starts (e.g. 05:00; pickup numbers restart then);
+                               written to the store's settings, so every counter agrees (default midnight)
+          DRINKSHOP_TIME_ZONE  the shop's time zone (e.g. Asia/Taipei), written to the store's settings;
+                               a store without one takes the zone of the first counter that opens it
 
         a remote base instead of the embedded store (a real Airtable base, or another drinkshop serve):
           AIRTABLE_TOKEN (or AIRTABLE_API_KEY) and AIRTABLE_BASE_ID   select it

@@ -41,11 +41,11 @@ import Testing
             try Order.place(pickupNumber: 0, orderName: "Amy", placedBy: "Ben", createdAt: Fixtures.noon,
                             lines: [line], promotions: [])
         }
-        #expect(throws: PersonNameError.empty(field: "orderName")) {
+        #expect(throws: PersonNameError.empty(field: "who the order is for")) {
             try Order.place(pickupNumber: 1, orderName: "  ", placedBy: "Ben", createdAt: Fixtures.noon,
                             lines: [line], promotions: [])
         }
-        #expect(throws: PersonNameError.empty(field: "placedBy")) {
+        #expect(throws: PersonNameError.empty(field: "who placed the order")) {
             try Order.place(pickupNumber: 1, orderName: "Amy", placedBy: "", createdAt: Fixtures.noon,
                             lines: [line], promotions: [])
         }

@@ -2,6 +2,7 @@ import Airtable
 import DrinkShop
 import DrinkShopCore
 import Foundation
+import TestSupport
 import Testing
 import TestSupport
 

@@ -51,8 +51,10 @@ import Testing
         fixture.clock.advance(by: 86_400)
         let tomorrow = try await fixture.shop.orders.place(draft, placedBy: "Ken")
         #expect(tomorrow.order.pickupNumber == 1)
+        // Today's first; yesterday's, still open, after it with their day.
         let (orders, _) = try await fixture.shop.orders.today()
-        #expect(orders.map(\.order.pickupNumber) == [1])
+        #expect(orders.map(\.order.pickupNumber) == [1, 1, 2])
+        #expect(orders.map(\.businessDay) == ["2026-11-30", "2026-11-29", "2026-11-29"])
     }
 
     @Test func unknownAndAmbiguousDrinksAreExplained() async throws {

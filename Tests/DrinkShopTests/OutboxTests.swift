@@ -216,3 +216,20 @@ final class FlakyStore: RecordStore {
         #expect(try await second.count() == 0)
     }
 }
+
+@Suite struct OfflineAuditTests {
+    @Test func aCancelWhileTheStoreIsDownKeepsItsAuditEntryAndSendsItOnce() async throws {
+        let counter = try await OutboxTests.Counter()
+        _ = try await counter.order("Amy")
+        counter.flaky.unplug()
+        let unsent = try await counter.order("Bo")
+        _ = try await counter.shop.orders.cancel(try #require(unsent.number), reason: "left", by: "Ken")
+        #expect(try await counter.fixture.records(ShopSchema.auditTable).isEmpty)
+        counter.flaky.plugIn()
+        _ = try await counter.shop.orders.sendUnsent(force: true)
+        let entries = try await counter.fixture.records(ShopSchema.auditTable)
+        #expect(entries.count == 1 && entries.first?.fields["detail"] == "left" && entries.first?.fields["by"] == "Ken")
+        _ = try await counter.shop.orders.sendUnsent(force: true)
+        #expect(try await counter.fixture.records(ShopSchema.auditTable).count == 1, "sent once")
+    }
+}

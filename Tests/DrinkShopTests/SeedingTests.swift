@@ -29,7 +29,7 @@ import Testing
         #expect(try await fixture.records("Drink") == before)
     }
 
-    @Test func aChangedPriceUpdatesTheDrinkAndDroppingLargeClearsIt() async throws {
+    @Test func aChangedPriceUpdatesTheDrinkAndOnlyReplaceClearsWhatTheFileLeavesOut() async throws {
         let fixture = try await ShopFixture()
         let directory = try TemporaryDirectory()
         let file = try directory.file("menu.json", contents: """
@@ -38,12 +38,18 @@ import Testing
                                    "description":"帶有濃穩果香的經典紅茶","englishName":"Aged Black Tea"}},
                         {"fields":{"name":"冬瓜檸檬","category":"調茶","medium":45}}]}
             """)
+        // Merged: 熟成紅茶's file leaves out its large size, which stays; nothing else of it changed.
         let report = try await fixture.shop.seeder.seed(contentsOf: file)
-        #expect(report.drinks == .init(created: 1, updated: 2, unchanged: 0))
-        let menu = try await fixture.shop.catalog.menu(refresh: true)
+        #expect(report.drinks == .init(created: 1, updated: 1, unchanged: 1))
+        var menu = try await fixture.shop.catalog.menu(refresh: true)
         #expect(menu.drink(named: "白玉歐蕾")?.mediumPrice == 65)
-        #expect(menu.drink(named: "熟成紅茶")?.largePrice == nil)
+        #expect(menu.drink(named: "熟成紅茶")?.largePrice == 40)
         #expect(menu.drink(named: "冬瓜檸檬")?.available == true)
+        // Replaced: the file is the whole truth for 熟成紅茶, so its large size goes.
+        let replaced = try await fixture.shop.seeder.seed(contentsOf: file, replace: true)
+        #expect(replaced.drinks.updated >= 1)
+        menu = try await fixture.shop.catalog.menu(refresh: true)
+        #expect(menu.drink(named: "熟成紅茶")?.largePrice == nil)
     }
 
     @Test func acceptsABareArrayOfFieldObjects() async throws {
@@ -115,5 +121,26 @@ import Testing
         #expect(banners.contains { $0.text.contains("第二杯半價") })
         // Not started yet on the test day (29 November): no banner.
         #expect(!banners.contains { $0.text.contains("買一送一") })
+    }
+}
+
+@Suite struct SeedMergeTests {
+    @Test func aFileWithSomeFieldsKeepsTheRestAndReplaceMakesItTheWholeTruth() async throws {
+        let fixture = try await ShopFixture()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seed-merge-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("one.json").path
+        try Data(#"{"records": [{"fields": {"name": "白玉歐蕾", "category": "歐蕾", "medium": 65, "large": 75}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let merged = try await fixture.shop.seeder.seed(contentsOf: path)
+        #expect(merged.drinks.updated == 1)
+        var drink = try #require(try await fixture.shop.catalog.menu(refresh: true).drink(named: "白玉歐蕾"))
+        #expect(drink.mediumPrice == 65 && drink.englishName == "White Jade Au Lait" && drink.hotAvailable)
+        let again = try await fixture.shop.seeder.seed(contentsOf: path)
+        #expect(again.drinks.unchanged == 1)
+        _ = try await fixture.shop.seeder.seed(contentsOf: path, replace: true)
+        drink = try #require(try await fixture.shop.catalog.menu(refresh: true).drink(named: "白玉歐蕾"))
+        #expect(drink.mediumPrice == 65 && drink.englishName == nil && !drink.hotAvailable)
     }
 }

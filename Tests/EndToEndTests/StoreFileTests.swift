@@ -39,11 +39,12 @@ import Testing
         let placed = await runDrinkshop(["--db", folder.database, "--create"], input: Data((orders.joined(separator: "\n") + "\n").utf8),
                                         environment: environment)
         #expect(placed.status == 0)
-        // Damage one page in the middle of the file (the process has ended, so the WAL is checkpointed).
+        // Damage one page in the middle of the file, where the 300 orders' pages are (the process has
+        // ended, so the WAL is checkpointed).
         let handle = try #require(FileHandle(forUpdatingAtPath: folder.database))
         let size = try handle.seekToEnd()
         try #require(size > 60 * 4096)
-        try handle.seek(toOffset: 59 * 4096 + 100)
+        try handle.seek(toOffset: size / 4096 / 2 * 4096 + 100)
         try handle.write(contentsOf: Data(repeating: 0xDE, count: 2000))
         try handle.close()
         let damaged = try #require(contents(folder.database))

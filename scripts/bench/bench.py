@@ -11,6 +11,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 import budget_bench  # noqa: E402
 import client_bench  # noqa: E402
 import counter_bench  # noqa: E402
+import day_bench  # noqa: E402
 import drinkshop_harness as harness  # noqa: E402
 import server_bench  # noqa: E402
 
@@ -178,6 +179,20 @@ def main():
 
     bench(7, "Requests per command", lambda: budget_bench.requests_per_command(bin_dir, workdir, 30 if quick else 300),
           per_command_verdict, per_command_rows)
+
+    bench(8, "A busy day: 1,000 piped orders, then advance/edit/cancel with 1,000 orders today",
+          lambda: day_bench.run(os.path.join(bin_dir, "drinkshop"), 200 if quick else 1000, 30 if quick else 100),
+          lambda r: (r["ratio"] <= 2 and max(r["advance_p50_ms"], r["edit_p50_ms"], r["cancel_p50_ms"]) < 10,
+                     f"{r['orders']} piped orders {r['drinkshop_seconds']:.2f} s vs sqlite3 {r['sqlite3_seconds']:.2f} s: "
+                     f"ratio {r['ratio']:.2f} (target <= 2); p50 advance {r['advance_p50_ms']:.1f} ms, edit "
+                     f"{r['edit_p50_ms']:.1f} ms, cancel {r['cancel_p50_ms']:.1f} ms (target < 10)"),
+          lambda r: [("whole process, 1 drinkshop vs 1 sqlite3 shell", f"{r['drinkshop_seconds']:.2f} s vs "
+                      f"{r['sqlite3_seconds']:.2f} s ({r['orders']} orders / durable single-row transactions), ratio {r['ratio']:.2f}"),
+                     ("advance p50 / p99", f"{r['advance_p50_ms']:.1f} ms / {r['advance_p99_ms']:.1f} ms ({r['each']} orders)"),
+                     ("edit p50 / p99", f"{r['edit_p50_ms']:.1f} ms / {r['edit_p99_ms']:.1f} ms"),
+                     ("cancel p50 / p99", f"{r['cancel_p50_ms']:.1f} ms / {r['cancel_p99_ms']:.1f} ms (includes the audit entry)"),
+                     ("requests on a remote base", "advance 2 (one filtered read, one write); edit and cancel 3 "
+                      "(the same, plus the audit entry); held by BusinessDayTests.findingOneOrderIsOneFilteredRead…")])
 
     if not quick:
         for number, title, ok, summary, rows in sections:

@@ -6,22 +6,61 @@ import Foundation
 /// who did it, when, to what and why, kept in the `AuditLog` table. Entries are only ever added.
 ///
 /// `AuditRecords` below is the only code that knows the table's fields.
+///
+/// While a remote store cannot be reached, entries wait in the outbox (`OutboxAudit`) like unsent orders
+/// and are sent (upserted on their key: never twice) when it answers again.
 public struct AuditTrail: Sendable {
     private let records: AuditRecords
+    private let delivery: DeliveryPolicy
+    private let clock: ShopClock
 
-    init(store: any RecordStore, clock: ShopClock) {
+    init(store: any RecordStore, clock: ShopClock, delivery: DeliveryPolicy) {
         records = AuditRecords(store: store, clock: clock)
+        self.delivery = delivery
+        self.clock = clock
     }
 
     /// Adds `entry` to the trail.
     public func record(_ entry: AuditEntry) async throws(ShopError) {
-        try await records.add([entry])
+        try await record([entry])
     }
 
-    /// Adds several entries in one write (in batches of ten on a remote store).
+    /// Adds several entries in one write (in batches of ten on a remote store); kept in the outbox while
+    /// the store cannot be reached.
     public func record(_ entries: [AuditEntry]) async throws(ShopError) {
         guard !entries.isEmpty else { return }
-        try await records.add(entries)
+        let fields = entries.map(records.fields(of:))
+        let now = clock.now()
+        if let waiting = delivery.outboxWithoutTrying(at: now) {
+            try await waiting.keepAudit(fields)
+            return
+        }
+        do throws(ShopError) {
+            try await records.add(fields)
+            delivery.storeAnswered()
+        } catch {
+            guard let outbox = delivery.outbox(after: error, at: now) else { throw error }
+            try await outbox.keepAudit(fields)
+        }
+    }
+
+    func prepareLookups() async throws(ShopError) { try await records.prepareLookups() }
+
+    /// Sends the entries kept in the outbox while the store could not be reached; they stay kept when it
+    /// still cannot be. Returns how many were sent.
+    @discardableResult
+    public func sendKept() async throws(ShopError) -> Int {
+        guard let outbox = delivery.outbox else { return 0 }
+        let kept = try await outbox.keptAudit()
+        guard !kept.isEmpty else { return 0 }
+        do throws(ShopError) {
+            try await records.add(kept.map(\.fields))
+        } catch {
+            if delivery.outbox(after: error, at: clock.now()) != nil { return 0 }
+            throw error
+        }
+        try await outbox.forgetAudit(kept.map(\.id))
+        return kept.count
     }
 
     /// The entries with `start <= at < end`, oldest first.
@@ -40,14 +79,23 @@ struct AuditRecords: Sendable {
     let store: any RecordStore
     let clock: ShopClock
 
-    func add(_ entries: [AuditEntry]) async throws(ShopError) {
-        let fields = entries.map { entry in
-            Fields([AuditField.at: .string(AirtableTimestamp.format(entry.at)), .by: .string(entry.by),
-                    .action: .string(entry.action.rawValue), .subject: .string(entry.subject),
-                    .detail: .string(entry.detail), .businessDay: .string(clock.businessDay(of: entry.at))])
-        }
+    /// The cells of an entry, with a new key.
+    func fields(of entry: AuditEntry) -> Fields {
+        Fields([
+            AuditField.at: .string(AirtableTimestamp.format(entry.at)), .by: .string(entry.by),
+            .action: .string(entry.action.rawValue), .subject: .string(entry.subject),
+            .detail: .string(entry.detail), .businessDay: .string(clock.businessDay(of: entry.at)),
+            .key: .string(AirtableID.make("aud")),
+        ])
+    }
+
+    func add(_ fields: [Fields]) async throws(ShopError) {
+        let records = fields.map { UpsertRecord(fields: $0) }
+        // An upsert on a key made here: the client may send it again after a lost answer (a create it
+        // may not), and the entry is still recorded once.
         do {
-            _ = try await store.createRecords(in: ShopSchema.auditTable, fields, options: WriteOptions(typecast: true))
+            _ = try await store.upsertRecords(in: ShopSchema.auditTable, records, mergeOn: [AuditField.key.rawValue],
+                                              replace: false, options: WriteOptions(typecast: true))
         } catch {
             throw .store(error)
         }
@@ -60,6 +108,17 @@ struct AuditRecords: Sendable {
             .call("IS_BEFORE", [at, .date(end)]),
         ])
         return try await list(formula)
+    }
+
+    /// See `OrderRecords.prepareLookups`.
+    func prepareLookups() async throws(ShopError) {
+        let formula = FormulaExpression.field(AuditField.businessDay) == .text("0000-00-00")
+        do {
+            _ = try await store.listRecords(in: ShopSchema.auditTable,
+                                            query: ListQuery(filterByFormula: formula.description, pageSize: 1, maxRecords: 1))
+        } catch {
+            throw .store(error)
+        }
     }
 
     func list(fromDay first: String, throughDay last: String) async throws(ShopError) -> [AuditEntry] {

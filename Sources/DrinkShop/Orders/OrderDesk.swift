@@ -11,10 +11,12 @@ public final class OrderDesk: Sendable {
     let pickupNumbers: PickupNumbers
     let delivery: DeliveryPolicy
     let clock: ShopClock
+    let audit: AuditTrail
     let makeOrderRef: @Sendable () -> String
 
-    init(store: any RecordStore, clock: ShopClock, catalog: Catalog, delivery: DeliveryPolicy,
+    init(store: any RecordStore, clock: ShopClock, catalog: Catalog, delivery: DeliveryPolicy, audit: AuditTrail,
          makeOrderRef: @escaping @Sendable () -> String) {
+        self.audit = audit
         records = OrderRecords(store: store, clock: clock)
         pickupNumbers = PickupNumbers(store: store)
         self.catalog = catalog
@@ -64,15 +66,15 @@ public final class OrderDesk: Sendable {
         return try await keepUnsent(order, orderRef: orderRef, day: day, menu: snapshot.menu, in: outbox)
     }
 
-    /// Today's orders in pickup-number order (this counter's unsent ones last), and notes on records
-    /// that could not be read or a store that could not be reached.
+    /// Today's orders in pickup-number order (this counter's unsent ones last), then the orders of
+    /// earlier days still open (placed, being made, ready), and notes on records that could not be read
+    /// or a store that could not be reached.
     public func today() async throws(ShopError) -> (orders: [StoredOrder], problems: [String]) {
         let (orders, problems, _) = try await todaysOrders()
         return (orders, problems.map(\.text))
     }
 
-    /// Today's `OrderDrink` records as JSON (`[{"id":…,"fields":{…}}]`), those of the orders `select`
-    /// keeps; one read of the table serves both the orders and their records.
+    /// The `OrderDrink` records of `today()`'s orders that `select` keeps, as JSON (`[{"id":…,"fields":{…}}]`).
     public func todaysJSON(selecting select: @Sendable ([StoredOrder]) -> [StoredOrder]) async throws(ShopError)
         -> String
     {
@@ -81,22 +83,13 @@ public final class OrderDesk: Sendable {
         return RecordJSON.text(stored.filter { wanted.contains($0.id) })
     }
 
-    /// Today's order with this number.
-    public func find(_ number: OrderNumber) async throws(ShopError) -> StoredOrder {
-        let (orders, problems, _) = try await todaysOrders()
-        guard let found = orders.first(where: { $0.number == number }) else {
-            if let unreachable = problems.lazy.compactMap(\.unreachable).first {
-                throw .notFoundWhileOffline(number, unreachable)
-            }
-            throw .noSuchOrder(number)
-        }
-        return found
-    }
-
-    /// Changes one line of a placed order and reprices the whole order.
+    /// Changes one line of a placed order and reprices the whole order; the change goes to the audit trail.
     /// - Parameter line: 1-based; may be omitted when the order has one line.
-    public func edit(_ number: OrderNumber, line: Int?, change: LineChangeDraft) async throws(ShopError) -> StoredOrder {
+    public func edit(_ number: OrderNumber, line: Int?, change: LineChangeDraft, by staff: String = "staff")
+        async throws(ShopError) -> StoredOrder
+    {
         var stored = try await find(number)
+        let before = stored.order
         let lineCount = stored.order.lines.count
         guard let lineNumber = line ?? (lineCount == 1 ? 1 : nil) else { throw .whichLine(number, lineCount: lineCount) }
         let snapshot = try await catalog.snapshot(refresh: false)
@@ -116,6 +109,10 @@ public final class OrderDesk: Sendable {
             throw .wrap(error)
         }
         try await save(stored, menu: snapshot.menu)
+        let old = before.lines[lineNumber - 1], new = stored.order.lines[lineNumber - 1]
+        var detail = "drink \(lineNumber): \(Self.summary(old)) -> \(Self.summary(new))"
+        if before.total != stored.order.total { detail += "; total $\(before.total) -> $\(stored.order.total)" }
+        try await note(.editOrder, stored, by: staff, detail: detail)
         return stored
     }
 
@@ -128,22 +125,58 @@ public final class OrderDesk: Sendable {
     }
 
     /// Cancels a placed or preparing order, keeping it (with the reason) for the day's report.
-    public func cancel(_ number: OrderNumber, reason: String?) async throws(ShopError) -> StoredOrder {
+    public func cancel(_ number: OrderNumber, reason: String?, by staff: String = "staff") async throws(ShopError)
+        -> StoredOrder
+    {
         var stored = try await find(number)
         do { try stored.order.cancel(reason: reason ?? "cancelled at the counter") } catch { throw .status(error) }
         try await saveStatus(stored)
+        try await note(.cancelOrder, stored, by: staff, detail: stored.order.cancelReason ?? "")
         return stored
     }
 
-    /// Deletes an order's records for good (an unsent one never reaches the store).
-    public func delete(_ number: OrderNumber) async throws(ShopError) -> StoredOrder {
+    /// Voids an order being made, ready or picked up: kept (cancelled, with who and why), no longer
+    /// revenue, shown in the report; the void goes to the audit trail.
+    public func void(_ number: OrderNumber, reason: String, by staff: String) async throws(ShopError) -> StoredOrder {
+        var stored = try await find(number)
+        let status = stored.order.status
+        do { try stored.order.void(by: staff, reason: reason) } catch { throw .status(error) }
+        try await saveStatus(stored)
+        try await note(.void, stored, by: staff, detail: "\(status.rawValue), $\(stored.order.total): \(stored.order.cancelReason ?? "")")
+        return stored
+    }
+
+    /// Deletes a placed order's records for good (an unsent one never reaches the store), with an audit
+    /// entry. An order being made or handed over is voided instead, so nothing sold vanishes.
+    public func delete(_ number: OrderNumber, by staff: String = "staff") async throws(ShopError) -> StoredOrder {
         let stored = try await find(number)
+        guard stored.order.status == .placed else {
+            let named = stored.businessDay == clock.today ? stored.number : stored.numberWithDay
+            throw .notDeletable(named ?? number, status: stored.order.status)
+        }
         if stored.isUnsent, let outbox = delivery.outbox {
             try await outbox.remove(stored)
         } else {
             try await records.delete(stored)
         }
+        let lines = stored.order.lines.map(Self.summary).joined(separator: ", ")
+        try await note(.deleteOrder, stored, by: staff, detail: "\(stored.order.orderName): \(lines), $\(stored.order.total)")
         return stored
+    }
+
+    /// Writes an audit entry about `stored`. The change itself is already saved: a trail that cannot be
+    /// written is reported, not rolled back.
+    private func note(_ action: ShopAction, _ stored: StoredOrder, by staff: String, detail: String) async throws(ShopError) {
+        let subject = stored.businessDay == clock.today ? stored.number?.description : stored.numberWithDay?.description
+        let entry = AuditEntry(at: clock.now(), by: staff, action: action, subject: subject ?? stored.orderRef, detail: detail)
+        // Kept in the outbox while the store cannot be reached; any other failure is told, never dropped.
+        do { try await audit.record(entry) } catch { throw .auditNotWritten(entry, error) }
+    }
+
+    static func summary(_ line: OrderLine) -> String {
+        var words = [line.drinkName, line.size.rawValue, line.sugar.rawValue, line.ice.rawValue] + line.addOns.map(\.rawValue)
+        if line.quantity > 1 { words.append("x\(line.quantity)") }
+        return words.joined(separator: " ")
     }
 
     // MARK: - Pieces
@@ -156,11 +189,15 @@ public final class OrderDesk: Sendable {
 
     private func todaysOrders() async throws(ShopError) -> (orders: [StoredOrder], problems: [Problem], records: [Record]) {
         let menu = try await catalog.snapshot(refresh: false).menu
+        let today = clock.today
         var orders: [StoredOrder] = []
         var problems: [Problem] = []
         var stored: [Record] = []
         do throws(ShopError) {
-            stored = try await records.createdOnDay(of: clock.now())
+            stored = try await records.onDay(today)
+            stored = unique(stored + (try await records.open()).filter {
+                ($0.fields[OrderField.businessDay]?.stringValue ?? today) < today
+            })
             let read = OrderRecord.orders(from: stored, menu: menu, clock: clock)
             orders = read.orders
             problems = read.problems.map { Problem(text: $0) }
@@ -175,7 +212,19 @@ public final class OrderDesk: Sendable {
             // An order whose answer was lost may be in the store already; the outbox copy is the newer one.
             orders = orders.filter { !unsentRefs.contains($0.orderRef) } + unsent
         }
-        return (orders, problems, stored)
+        // Today's first, then the earlier days' still open.
+        let todays = orders.filter { $0.businessDay >= today }
+        let earlier = orders.filter { $0.businessDay < today }.sorted(by: Self.dayThenNumber)
+        return (todays.sorted(by: Self.todayOrder) + earlier, problems, stored)
+    }
+
+    /// Pickup-number order, lines from other clients by time after them, unsent orders last.
+    private static func todayOrder(_ a: StoredOrder, _ b: StoredOrder) -> Bool {
+        if a.isUnsent != b.isUnsent { return !a.isUnsent }
+        if a.isUnsent { return a.order.createdAt < b.order.createdAt }
+        if a.isForeign != b.isForeign { return !a.isForeign }
+        if a.isForeign { return a.order.createdAt < b.order.createdAt }
+        return a.order.pickupNumber < b.order.pickupNumber
     }
 
     /// The same order under a real pickup number.
@@ -185,7 +234,20 @@ public final class OrderDesk: Sendable {
 
     private func orderLine(_ draft: LineDraft, menu: Menu, line: Int?) throws(ShopError) -> OrderLine {
         let drink: Drink
-        do { drink = try menu.resolve(draft.drink) } catch { throw .drink(error, line: line) }
+        do { drink = try menu.resolve(draft.drink) } catch {
+            // "熟成紅茶 加珍珠": a drink followed (or preceded) by words that are no option: name those words.
+            let words = draft.drink.split(separator: " ").map(String.init)
+            if case .unknownDrink = error, words.count > 1 {
+                for count in stride(from: words.count - 1, through: 1, by: -1) {
+                    for (named, rest) in [(words.prefix(count), words.dropFirst(count)), (words.suffix(count), words.dropLast(count))] {
+                        if let found = try? menu.resolve(named.joined(separator: " ")) {
+                            throw .notUnderstood(Array(rest), drink: found.name, line: line)
+                        }
+                    }
+                }
+            }
+            throw .drink(error, line: line)
+        }
         var choices = DrinkChoices(quantity: draft.quantity ?? 1, note: draft.note)
         do {
             for option in draft.options { try choices.choose(option) }

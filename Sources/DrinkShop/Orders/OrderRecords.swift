@@ -43,6 +43,7 @@ struct OrderRecords: Sendable {
         var fields = Fields([OrderField.status: .string(stored.order.status.rawValue)])
         if stored.order.status == .cancelled {
             fields[OrderField.cancelReason] = stored.order.cancelReason.map(JSONValue.string) ?? .null
+            if let voidedBy = stored.order.voidedBy { fields[OrderField.voidedBy] = .string(voidedBy) }
         }
         do {
             _ = try await store.updateRecords(in: ShopSchema.orderTable,

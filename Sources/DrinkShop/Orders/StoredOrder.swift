@@ -23,6 +23,12 @@ public struct StoredOrder: Sendable {
         if order.pickupNumber > 0 { return .pickup(order.pickupNumber) }
         return provisionalNumber.map(OrderNumber.provisional)
     }
+
+    /// The number with its business day (`#6@2026-11-30`): how an order of an earlier day is named
+    /// when today has an order with the same number.
+    public var numberWithDay: OrderNumber? {
+        order.pickupNumber > 0 ? .onDay(order.pickupNumber, day: businessDay) : number
+    }
 }
 
 /// How orders map to `OrderDrink` records: one record per line, the order's own fields repeated on each.
@@ -57,7 +63,10 @@ enum OrderRecord {
                 .placedBy: .string(order.placedBy),
                 .cancelReason: order.cancelReason.map(JSONValue.string) ?? .null,
             ]
-            return Fields(cells)
+            var fields = Fields(cells)
+            // Only when voided: a remote base not yet given the field by `setup` still takes other orders.
+            if let voidedBy = order.voidedBy { fields[OrderField.voidedBy] = .string(voidedBy) }
+            return fields
         }
     }
 
@@ -116,7 +125,8 @@ enum OrderRecord {
             order = try Order(
             pickupNumber: pickup ?? 0, orderName: cells[OrderField.orderName]?.stringValue ?? "",
             placedBy: cells[OrderField.placedBy]?.stringValue ?? "", status: status,
-            cancelReason: cells[OrderField.cancelReason]?.stringValue, createdAt: createdAt, lines: lines, promotion: promotion)
+            cancelReason: cells[OrderField.cancelReason]?.stringValue, createdAt: createdAt, lines: lines, promotion: promotion,
+            voidedBy: cells[OrderField.voidedBy]?.stringValue)
         } catch {
             throw .storedData("order \(key) in OrderDrink: \(error)")
         }

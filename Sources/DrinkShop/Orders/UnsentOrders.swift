@@ -44,7 +44,10 @@ extension OrderDesk {
     @discardableResult
     public func sendUnsent(force: Bool = false) async throws(ShopError) -> OutboxReport {
         var report = OutboxReport()
-        guard let outbox = delivery.outbox, try await outbox.count() > 0 else { return report }
+        guard let outbox = delivery.outbox else { return report }
+        // Audit entries kept while offline go too, after the orders they are about.
+        let hasAudit = try await !outbox.keptAudit().isEmpty
+        guard try await outbox.count() > 0 || hasAudit else { return report }
         let now = clock.now()
         guard force || delivery.shouldTryStore(at: now) else { return report }
         let menu = try await catalog.snapshot(refresh: false).menu
@@ -66,6 +69,7 @@ extension OrderDesk {
                 report.refused.append((queuedAs, error))
             }
         }
+        if hasAudit, try await audit.sendKept() == 0, delivery.isOffline { return report }
         delivery.storeAnswered()
         return report
     }

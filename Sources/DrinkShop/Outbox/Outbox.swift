@@ -12,6 +12,8 @@ public final class Outbox: Sendable {
     /// The last menu and promotions read from the store, so a counter restarted during an outage can
     /// still take orders.
     public static let menuTable = "MenuSnapshot"
+    /// Audit-trail entries written while the store could not be reached.
+    public static let auditTable = "OutboxAudit"
 
     /// The lines as `OrderDrink` holds them, plus the provisional number and when the order was queued.
     static let schema: [TableSpec] = [
@@ -25,6 +27,7 @@ public final class Outbox: Sendable {
                   ]),
         TableSpec(name: ticketTable, description: "Provisional numbers handed out offline",
                   fields: ShopSchema.ticket.fields),
+        TableSpec(name: auditTable, description: "Audit entries not yet sent to the store", fields: ShopSchema.audit.fields),
         TableSpec(name: menuTable, description: "The store's Drink and Promotion records as last read", fields: [
             FieldSpec(MenuSnapshotField.table, .singleLineText),
             FieldSpec(MenuSnapshotField.records, .multilineText, description: "The records as JSON"),
@@ -61,6 +64,30 @@ public final class Outbox: Sendable {
         } catch {
             throw .store(error)
         }
+    }
+
+    /// Keeps audit entries (their cells, key included) until they are sent.
+    func keepAudit(_ entries: [Fields]) async throws(ShopError) {
+        do {
+            _ = try await store.createRecords(in: Outbox.auditTable, entries, options: WriteOptions(typecast: true))
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// The audit entries kept, with their outbox record ids.
+    func keptAudit() async throws(ShopError) -> [(id: String, fields: Fields)] {
+        do {
+            return try await store.allRecords(in: Outbox.auditTable).map { ($0.id, $0.fields) }
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// Forgets audit entries that reached the store.
+    func forgetAudit(_ ids: [String]) async throws(ShopError) {
+        guard !ids.isEmpty else { return }
+        do { _ = try await store.deleteRecords(in: Outbox.auditTable, ids: ids) } catch { throw .store(error) }
     }
 
     /// A provisional number for an order that could not get a pickup number.

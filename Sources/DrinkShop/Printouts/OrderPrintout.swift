@@ -35,6 +35,8 @@ public enum OrderPrintout {
         switch stored.number {
         case .pickup(let number): String(number)
         case .provisional(let number): "#P\(number)"
+        // A sticker names the pickup number only: the day is on it as the time.
+        case .onDay(let number, _): String(number)
         case nil: "-"
         }
     }

@@ -9,14 +9,34 @@ public struct DailyReport: Sendable, Equatable {
         public var revenue: Int
     }
 
+    /// A cancelled or voided order, with who and why.
+    public struct Withdrawn: Sendable, Equatable {
+        public var number: String
+        public var orderName: String
+        public var cups: Int
+        public var amount: Int
+        public var reason: String
+        /// Who voided it; nil for a cancellation.
+        public var voidedBy: String?
+    }
+
     public var day: String
     public var orders = 0
     public var cups = 0
     public var subtotal = 0
     public var discounts = 0
     public var revenue: Int { subtotal - discounts }
+    /// Cancelled before anything was made (voids not included).
     public var cancelledOrders = 0
     public var cancelledAmount = 0
+    /// Voided after they were made or handed over: kept, not revenue.
+    public var voidedOrders = 0
+    public var voidedAmount = 0
+    /// Each cancellation and void, in pickup-number order; their counts and sums are the figures above.
+    public var cancellations: [Withdrawn] = []
+    public var voids: [Withdrawn] = []
+    /// Audit-trail entries of the day, by action (`cancelOrder`, `void`, `deleteOrder`, `editOrder`…).
+    public var auditCounts: [String: Int] = [:]
     /// Orders not yet picked up (nor cancelled): the day is not closed while there are any.
     public var openOrders = 0
     public var byDrink: [Row] = []
@@ -24,7 +44,8 @@ public struct DailyReport: Sendable, Equatable {
     public var bySize: [Row] = []
     public var addOns: [Row] = []
 
-    public init(day: String, orders: [Order]) {
+    public init(day: String, orders: [Order], audit: [AuditEntry] = []) {
+        for entry in audit { auditCounts[entry.action.rawValue, default: 0] += 1 }
         self.day = day
         var drinks: [String: Row] = [:]
         var categories: [String: Row] = [:]
@@ -32,8 +53,17 @@ public struct DailyReport: Sendable, Equatable {
         var toppings: [String: Row] = [:]
         for order in orders {
             if order.status == .cancelled {
-                cancelledOrders += 1
-                cancelledAmount += order.total
+                let withdrawn = Withdrawn(number: "#\(order.pickupNumber)", orderName: order.orderName, cups: order.cupCount,
+                                          amount: order.total, reason: order.cancelReason ?? "", voidedBy: order.voidedBy)
+                if order.isVoided {
+                    voidedOrders += 1
+                    voidedAmount += order.total
+                    voids.append(withdrawn)
+                } else {
+                    cancelledOrders += 1
+                    cancelledAmount += order.total
+                    cancellations.append(withdrawn)
+                }
                 continue
             }
             self.orders += 1

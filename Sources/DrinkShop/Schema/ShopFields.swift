@@ -14,7 +14,7 @@ public enum DrinkField: String, ShopField {
 public enum OrderField: String, ShopField {
     case drinkName, size, ice, sugar, addOns, price, orderName, numberOfCups, imageUrl
     case status, pickupNumber, businessDay, orderRef, ref, line, unitPrice, discount, promotion, note, placedBy
-    case cancelReason
+    case cancelReason, voidedBy
 }
 
 /// `User`: staff and customers.
@@ -41,6 +41,8 @@ public enum TicketField: String, ShopField {
 /// `AuditLog`: one record per entry of the audit trail (who did what to what, when); see `AuditTrail`.
 public enum AuditField: String, ShopField {
     case at, by, action, subject, detail, businessDay
+    /// Made by the writer, so a write retried after a lost answer never records an entry twice.
+    case key
 }
 
 /// `Setting`: the store's settings every counter shares, one record per key; see `ShopSettings`.

@@ -55,6 +55,7 @@ public enum ShopSchema {
         FieldSpec(OrderField.note, .multilineText),
         FieldSpec(OrderField.placedBy, .singleLineText),
         FieldSpec(OrderField.cancelReason, .singleLineText),
+        FieldSpec(OrderField.voidedBy, .singleLineText, description: "Who voided the order (made, then not sold)"),
     ])
 
     public static let user = TableSpec(name: userTable, description: "Staff and customers", fields: [
@@ -90,6 +91,7 @@ public enum ShopSchema {
         FieldSpec(AuditField.subject, .singleLineText, description: "What it was done to: #12, a drink, a setting"),
         FieldSpec(AuditField.detail, .multilineText, description: "What changed, or the reason"),
         FieldSpec(AuditField.businessDay, .singleLineText, description: "YYYY-MM-DD in the shop's time zone"),
+        FieldSpec(AuditField.key, .singleLineText, description: "Made by the writer (upserts: never recorded twice)"),
     ])
 
     public static let setting = TableSpec(name: settingTable, description: "Settings every counter shares", fields: [

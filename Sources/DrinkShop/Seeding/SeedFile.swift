@@ -9,6 +9,31 @@ public struct SeedFile: Sendable {
     public var promotions: [Promotion]
     /// The till's sections (adjustments, stamp card, passes); see `TillSeed`.
     public var till = TillSeed()
+    /// The stored fields each record of the file gives, by drink or promotion name: a seed changes only
+    /// these on a record that exists (as Airtable's upsert merges), unless it replaces.
+    public var givenDrinkFields: [String: Set<String>] = [:]
+    public var givenPromotionFields: [String: Set<String>] = [:]
+
+    public init(drinks: [Drink], promotions: [Promotion]) {
+        self.drinks = drinks
+        self.promotions = promotions
+    }
+
+    /// The stored fields a drink's file keys stand for (`available` is stored as `soldOut`).
+    static func storedDrinkFields(_ keys: some Sequence<String>) -> Set<String> {
+        Set(keys.map { $0 == "available" ? DrinkField.soldOut.rawValue : $0 }).union([DrinkField.name.rawValue])
+    }
+
+    /// The stored fields a promotion's file keys stand for: the kind and its percent go together, and
+    /// so do the two ways of scoping it (a category or a drink), so a changed scope leaves no stale half.
+    static func storedPromotionFields(_ keys: some Sequence<String>) -> Set<String> {
+        var fields = Set(keys).union([PromotionField.name.rawValue])
+        for group in [[PromotionField.kind, .percent], [PromotionField.category, .drink]]
+        where group.contains(where: { fields.contains($0.rawValue) }) {
+            fields.formUnion(group.map(\.rawValue))
+        }
+        return fields
+    }
 
     /// The drink fields a seed file may carry.
     static let drinkKeys: Set<String> = ["name", "englishName", "description", "category", "medium", "large", "image",
@@ -63,6 +88,8 @@ public struct SeedFile: Sendable {
         }
 
         var drinks: [Drink] = []
+        var givenDrinks: [String: Set<String>] = [:]
+        var givenPromotions: [String: Set<String>] = [:]
         var seen: [String: Int] = [:]
         for (index, item) in drinkItems.enumerated() {
             let location = drinkPrefix.isEmpty ? "[\(index)]" : "\(drinkPrefix)[\(index)]"
@@ -74,6 +101,7 @@ public struct SeedFile: Sendable {
             }
             seen[drink.name] = index
             drinks.append(drink)
+            givenDrinks[drink.name] = storedDrinkFields(fields.keys)
         }
 
         var promotions: [Promotion] = []
@@ -88,6 +116,7 @@ public struct SeedFile: Sendable {
                                     problem: "duplicate promotion name \"\(promotion.name)\"")
                 }
                 promotions.append(promotion)
+                givenPromotions[promotion.name] = storedPromotionFields(fields.keys)
             } catch let error as PromotionFieldError {
                 throw SeedError(path: path, location: "\(location).\(error.field)", problem: error.problem)
             } catch let error as SeedError {
@@ -96,7 +125,11 @@ public struct SeedFile: Sendable {
                 throw SeedError(path: path, location: location, problem: "\(error)")
             }
         }
-        return SeedFile(drinks: drinks, promotions: promotions, till: till)
+        var file = SeedFile(drinks: drinks, promotions: promotions)
+        file.till = till
+        file.givenDrinkFields = givenDrinks
+        file.givenPromotionFields = givenPromotions
+        return file
     }
 
     /// The cells of one record: `{"fields": {…}}` (also with Airtable's id/createdTime) or a bare object.

@@ -42,7 +42,10 @@ public struct Seeder: Sendable {
     }
 
     /// Reads, validates and applies a seed file.
-    public func seed(contentsOf path: String) async throws(ShopError) -> SeedReport {
+    /// - Parameter replace: false (the default): a drink or promotion already stored keeps every field
+    ///   the file does not give (Airtable's upsert merges so); true: the file is the whole truth for
+    ///   the records it names (fields it leaves out are cleared). Records it does not name stay either way.
+    public func seed(contentsOf path: String, replace: Bool = false) async throws(ShopError) -> SeedReport {
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
             throw .seed(SeedError(path: path, location: "file", problem: reason))
@@ -52,17 +55,24 @@ public struct Seeder: Sendable {
         let known = Set(stored.compactMap(CatalogTable.name(of:)))
         let file: SeedFile
         do { file = try SeedFile.parse(Array(data), path: path, knownDrinks: known) } catch { throw .seed(error) }
-        return try await seed(file, storedDrinks: stored)
+        return try await seed(file, storedDrinks: stored, replace: replace)
     }
 
     /// Upserts the file's drinks by name and promotions by name. Running the same file twice changes
     /// nothing the second time.
     /// - Parameter storedDrinks: the Drink records if the caller has just read them (spares a listing).
-    public func seed(_ file: SeedFile, storedDrinks: [Record]? = nil) async throws(ShopError) -> SeedReport {
+    public func seed(_ file: SeedFile, storedDrinks: [Record]? = nil, replace: Bool = false) async throws(ShopError)
+        -> SeedReport
+    {
         var report = SeedReport()
-        report.drinks = try await upsertByName(drinks, file.drinks.map(DrinkRecord.fields(of:)), stored: storedDrinks)
-        report.promotions = try await upsertByName(promotions, file.promotions.map(PromotionRecord.fields(of:)),
-                                                   stored: nil)
+        let drinkFields = file.drinks.map { drink in
+            Self.only(replace ? nil : file.givenDrinkFields[drink.name], of: DrinkRecord.fields(of: drink))
+        }
+        let promotionFields = file.promotions.map { promotion in
+            Self.only(replace ? nil : file.givenPromotionFields[promotion.name], of: PromotionRecord.fields(of: promotion))
+        }
+        report.drinks = try await upsertByName(drinks, drinkFields, stored: storedDrinks)
+        report.promotions = try await upsertByName(promotions, promotionFields, stored: nil)
         try await extras.seed(file.till.adjustments)
         // The stamp card and passes are shared settings (sections the file leaves out stay as they were).
         let program = MemberProgram(stampPolicy: file.till.stampPolicy, passes: file.till.passes).settings
@@ -71,6 +81,12 @@ public struct Seeder: Sendable {
         report.adjustments = file.till.adjustments.count
         catalog.forget()
         return report
+    }
+
+    /// The cells of `given` fields only (all when nil).
+    private static func only(_ given: Set<String>?, of fields: Fields) -> Fields {
+        guard let given else { return fields }
+        return fields.filter { given.contains($0.key) }
     }
 
     /// Writes only the records that differ from what is stored, in one upsert on `name`.

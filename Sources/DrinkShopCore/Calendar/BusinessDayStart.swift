@@ -46,7 +46,8 @@ public enum BusinessDayStartError: Error, Sendable, Hashable, CustomStringConver
     public var description: String {
         switch self {
         case .unreadable(let text): return "'\(text)' is not a time of day; give one like 05:00"
-        case .outOfRange(let hour, let minute): return "\(hour):\(minute) is not a time of day; give one from 00:00 to 23:59"
+        case .outOfRange(let hour, let minute):
+            return "\(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute) is not a time of day; give one from 00:00 to 23:59"
         }
     }
 }

@@ -22,8 +22,14 @@ public struct Order: Sendable, Hashable {
     public let placedBy: String
     /// Where the order is; changed only by `advance` and `cancel`.
     public private(set) var status: OrderStatus
-    /// Why it was cancelled; nil unless cancelled.
+    /// Why it was cancelled (or voided); nil unless cancelled.
     public private(set) var cancelReason: String?
+    /// Who voided it: an order being made or handed over is voided, not deleted: it is kept, shown in
+    /// the report with who and why, and not counted as revenue. Nil unless voided (its status is then
+    /// `cancelled` and `cancelReason` says why).
+    public private(set) var voidedBy: String?
+    /// Whether the order was voided (after it started being made), rather than cancelled.
+    public var isVoided: Bool { voidedBy != nil }
     /// When it was placed; promotions are judged at this time.
     public let createdAt: Date
     /// The lines, in the order they were added; never empty for a placed order.
@@ -58,8 +64,8 @@ public struct Order: Sendable, Hashable {
         promotions: [Promotion]
     ) throws -> Order {
         guard !lines.isEmpty else { throw OrderError.noLines }
-        let orderName = try PersonName.validated(orderName, field: "orderName")
-        let placedBy = try PersonName.validated(placedBy, field: "placedBy")
+        let orderName = try PersonName.validated(orderName, field: "who the order is for")
+        let placedBy = try PersonName.validated(placedBy, field: "who placed the order")
         return Order(
             validPickupNumber: 0, orderName: orderName, placedBy: placedBy, createdAt: createdAt,
             lines: lines, promotion: Pricing.bestPromotion(for: lines, among: promotions, at: createdAt))
@@ -85,7 +91,8 @@ public struct Order: Sendable, Hashable {
         cancelReason: String? = nil,
         createdAt: Date,
         lines: [OrderLine],
-        promotion: AppliedPromotion? = nil
+        promotion: AppliedPromotion? = nil,
+        voidedBy: String? = nil
     ) throws(StoredOrderError) {
         guard pickupNumber >= 0 else { throw .pickupNumberOutOfRange(pickupNumber) }
         if let promotion {
@@ -105,6 +112,7 @@ public struct Order: Sendable, Hashable {
         self.createdAt = createdAt
         self.lines = lines
         self.promotion = promotion
+        self.voidedBy = status == .cancelled ? voidedBy : nil
     }
 
     private init(
@@ -155,6 +163,26 @@ public struct Order: Sendable, Hashable {
         }
         status = next
         cancelReason = reason
+    }
+
+    /// Voids an order that is being made, ready or picked up: it stays (cancelled, with who and why)
+    /// and no longer counts as revenue. A placed order is cancelled or deleted instead.
+    /// - Throws: `OrderStatusError.voidNotNeeded` for a placed order, `.finished` for a cancelled one,
+    ///   `.missingCancelReason`/`.cancelReasonTooLong` for the reason.
+    public mutating func void(by staff: String, reason: String) throws(OrderStatusError) {
+        let reason = reason.trimmed
+        switch status {
+        case .placed: throw .voidNotNeeded(order: pickupNumber)
+        case .cancelled: throw .finished(order: pickupNumber, status: status)
+        case .preparing, .ready, .pickedUp: break
+        }
+        guard !reason.isEmpty else { throw .missingCancelReason(order: pickupNumber) }
+        guard reason.count <= Self.maximumCancelReasonLength else {
+            throw .cancelReasonTooLong(order: pickupNumber, length: reason.count)
+        }
+        status = .cancelled
+        cancelReason = reason
+        voidedBy = staff
     }
 
     /// Applies `edit` to line `index` (0-based), re-checking it against `drink` (the line's drink

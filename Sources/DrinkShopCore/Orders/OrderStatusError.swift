@@ -17,6 +17,8 @@ public enum OrderStatusError: Error, Sendable, Hashable, CustomStringConvertible
     case missingCancelReason(order: Int)
     /// The reason is longer than `Order.maximumCancelReasonLength` characters.
     case cancelReasonTooLong(order: Int, length: Int)
+    /// A placed order is not being made yet: cancel or delete it instead of voiding.
+    case voidNotNeeded(order: Int)
 
     public var description: String {
         switch self {
@@ -28,6 +30,8 @@ public enum OrderStatusError: Error, Sendable, Hashable, CustomStringConvertible
             return "order #\(order) is ready; it can only be picked up (可取餐的訂單只能取餐)"
         case .notEditable(let order, let status):
             return "order #\(order) is \(status.stateDescription); only placed orders can be edited (只有已下單的訂單可以修改)"
+        case .voidNotNeeded(let order):
+            return "order #\(order) is only placed, nothing was made yet: cancel it (cancel #\(order) REASON) or delete it"
         case .missingCancelReason(let order):
             return "cancelling order #\(order) needs a reason"
         case .cancelReasonTooLong(let order, let length):

@@ -11,7 +11,7 @@ public enum PersonName {
     public static let maximumLength = 50
 
     /// The name trimmed of surrounding whitespace.
-    /// - Parameter field: what the name is, for the error ("name", "orderName", "placedBy").
+    /// - Parameter field: what the name is, for the error ("name", "who the order is for"), as staff say it.
     /// - Throws: `PersonNameError` saying what is wrong with it.
     public static func validated(_ raw: String, field: String = "name") throws(PersonNameError) -> String {
         let name = raw.trimmed

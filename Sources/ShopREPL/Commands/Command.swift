@@ -5,7 +5,7 @@ import DrinkShopCore
 public enum Command: Sendable, Equatable {
     case menu(filter: String?, json: Bool)
     case order(OrderDraft)
-    case orders(OrdersFilter, json: Bool)
+    case orders(OrdersFilter, json: Bool, days: DaySpan? = nil)
     /// `orders --watch`: the make line, full screen at a terminal.
     case watchOrders
     case edit(OrderNumber, line: Int?, LineChangeDraft)
@@ -15,10 +15,12 @@ public enum Command: Sendable, Equatable {
     /// Cup stickers: every cup, or one (from 1); shown as text with `preview`.
     case label(OrderNumber, cup: Int?, preview: Bool)
     case receipt(OrderNumber, preview: Bool)
-    case seed(path: String)
+    case void(OrderNumber, reason: String)
+    case seed(path: String, replace: Bool = false)
     case banner(BannerMove?)
     case promos
-    case report(json: Bool)
+    case report(json: Bool, days: DaySpan? = nil)
+    case log(days: DaySpan?)
     case login(String)
     case logout
     case help(topic: String?)

@@ -11,7 +11,7 @@ public struct CommandInfo: Sendable {
 /// completion switch over it exhaustively, so a command added here does not compile until each of them
 /// knows it.
 public enum CommandName: String, CaseIterable, Sendable {
-    case menu, order, orders, edit, advance, cancel, delete, label, receipt, seed, banner, promos, report, login, logout, help, quit
+    case menu, order, orders, edit, advance, cancel, void, delete, label, receipt, seed, banner, promos, report, log, login, logout, help, quit
     // The till (`TillGrammar.swift`).
     case pay, adjust, invoice, soldout, restock, price, staff, shift, close, export, member, redeem, pass
 
@@ -38,9 +38,12 @@ public enum CommandName: String, CaseIterable, Sendable {
                                          "example: order 熟成紅茶 M no sugar hot, 冷露歐蕾 L 微糖 去冰 加白玉 note \"少一點奶\""])
         case .orders:
             return CommandInfo(name: rawValue, aliases: ["ls"],
-                               usage: "orders [open | all | placed | preparing | ready | picked up | cancelled] [--json | --watch]",
-                               summary: "list today's orders (open ones by default)",
-                               details: ["orders --watch: the make line, full screen: placed and preparing orders, oldest first,",
+                               usage: "orders [open | all | placed | preparing | ready | picked up | cancelled] [--date D | --from A [--to B]] [--json | --watch]",
+                               summary: "list today's orders (open ones by default, with those earlier days left open)",
+                               details: ["--date 2026-11-30 lists that business day; --from/--to a range of days",
+                                         "an order left open from an earlier day shows its day: #6@2026-11-30",
+                                         "#6 means today's #6, else the open #6 of an earlier day; #6@2026-11-30 names one day's",
+                                         "orders --watch: the make line, full screen: placed and preparing orders, oldest first,",
                                          "updated as they change; ↑/↓ (or j/k) select, Enter or space advances, q leaves"])
         case .edit:
             return CommandInfo(name: rawValue, aliases: ["e"], usage: "edit #N [line] <options...> [xN] [note \"...\"]",
@@ -52,10 +55,14 @@ public enum CommandName: String, CaseIterable, Sendable {
                                summary: "move an order on: placed → preparing → ready → picked up", details: [])
         case .cancel:
             return CommandInfo(name: rawValue, aliases: [], usage: "cancel #N [reason ...]",
-                               summary: "cancel a placed or preparing order", details: [])
+                               summary: "cancel a placed or preparing order (kept, with the reason, for the report)", details: [])
+        case .void:
+            return CommandInfo(name: rawValue, aliases: [], usage: "void #N reason ...",
+                               summary: "void an order being made, ready or picked up: kept, not revenue, in the report",
+                               details: ["example: void #4 spilled at the counter", "who voided it and why go to the audit trail (log)"])
         case .delete:
             return CommandInfo(name: rawValue, aliases: ["rm"], usage: "delete #N [--yes]",
-                               summary: "delete an order for good (asks to confirm)", details: [])
+                               summary: "delete a placed order for good (asks to confirm; later ones are voided)", details: [])
         case .label:
             return CommandInfo(name: rawValue, aliases: ["labels"], usage: "label #N [CUP] [--preview]",
                                summary: "print an order's cup stickers again (all cups, or cup CUP)",
@@ -67,8 +74,11 @@ public enum CommandName: String, CaseIterable, Sendable {
                                details: ["the receipt printer is DRINKSHOP_RECEIPT_PRINTER: tcp://HOST:9100, a device or a file",
                                          "--preview shows the receipt here instead of printing it"])
         case .seed:
-            return CommandInfo(name: rawValue, aliases: [], usage: "seed FILE.json",
-                               summary: "load or update the menu (and promotions) from a JSON file", details: [])
+            return CommandInfo(name: rawValue, aliases: [], usage: "seed [--replace] FILE.json",
+                               summary: "load or update the menu (and promotions) from a JSON file",
+                               details: ["a drink or promotion already on the menu changes only in the fields the file gives",
+                                         "--replace: the file is the whole truth for the records it names (fields left out are cleared)",
+                                         "records the file does not name are never touched"])
         case .banner:
             return CommandInfo(name: rawValue, aliases: [], usage: "banner [next | prev]",
                                summary: "show the current banner, or move to the next or previous one", details: [])
@@ -76,9 +86,15 @@ public enum CommandName: String, CaseIterable, Sendable {
             return CommandInfo(name: rawValue, aliases: ["promotions"], usage: "promos",
                                summary: "list promotions and whether they are active now", details: [])
         case .report:
-            return CommandInfo(name: rawValue, aliases: [], usage: "report [DATE [DATE]] [--json]",
-                               summary: "today's sales and till (日結); or the till report of a day or range",
-                               details: ["dates: 2026-12-01, today, yesterday; two dates give a range, both days included"])
+            return CommandInfo(name: rawValue, aliases: [], usage: "report [--date D | --from A [--to B] | DATE [DATE]] [--json]",
+                               summary: "a day's sales (cups, revenue, discounts, cancellations and voids) and today's till (日結)",
+                               details: ["cancelled and voided orders are listed with who and why, apart from revenue",
+                                         "audit entries (cancels, voids, deletes, edits) of the days are counted",
+                                         "report DATE [DATE]: the till report (by payment method, staff, hour...) of a day or range;",
+                                         "dates: 2026-12-01, today, yesterday; two dates give a range, both days included"])
+        case .log:
+            return CommandInfo(name: rawValue, aliases: ["audit"], usage: "log [--date D | --from A [--to B]]",
+                               summary: "the audit trail: who cancelled, voided, deleted or edited what, when and why", details: [])
         case .login:
             return CommandInfo(name: rawValue, aliases: [], usage: "login NAME",
                                summary: "identify yourself; orders record who placed them", details: [])

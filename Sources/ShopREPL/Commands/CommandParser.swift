@@ -48,6 +48,12 @@ public enum CommandParser {
         let usage = name.info.usage
         func fail(_ message: String) -> CommandError { CommandError(message: message, usage: usage) }
         let json = take(flag: "--json", from: &arguments)
+        let days: DaySpan?
+        switch name {
+        case .orders, .report, .log:
+            do { days = try DaySpan.take(from: &arguments) } catch { throw fail(error.text) }
+        default: days = nil
+        }
 
         switch name {
         case .menu:
@@ -58,10 +64,11 @@ public enum CommandParser {
         case .orders:
             if take(flag: "--watch", from: &arguments) {
                 guard !json else { throw fail("--watch and --json do not go together") }
+                guard days == nil else { throw fail("--watch shows the make line now; it takes no dates") }
                 guard arguments.isEmpty else { throw fail("the make line shows placed and preparing orders; give no status with --watch") }
                 return .watchOrders
             }
-            return .orders(try ordersFilter(arguments, usage: usage), json: json)
+            return .orders(try ordersFilter(arguments, usage: usage), json: json, days: days)
         case .edit:
             let (number, rest) = try pickupNumber(arguments, usage: usage)
             var remaining = rest
@@ -80,6 +87,10 @@ public enum CommandParser {
         case .cancel:
             let (number, rest) = try pickupNumber(arguments, usage: usage)
             return .cancel(number, reason: rest.isEmpty ? nil : rest.joined(separator: " "))
+        case .void:
+            let (number, rest) = try pickupNumber(arguments, usage: usage)
+            guard !rest.isEmpty else { throw fail("say why: void \(number) REASON") }
+            return .void(number, reason: rest.joined(separator: " "))
         case .delete:
             let confirmed = take(flag: "--yes", from: &arguments) || take(flag: "-y", from: &arguments)
             let (number, rest) = try pickupNumber(arguments, usage: usage)
@@ -101,8 +112,9 @@ public enum CommandParser {
             guard rest.isEmpty else { throw fail("unexpected \"\(rest.joined(separator: " "))\"") }
             return .receipt(number, preview: preview)
         case .seed:
+            let replace = take(flag: "--replace", from: &arguments)
             guard arguments.count == 1 else { throw fail("give exactly one file") }
-            return .seed(path: arguments[0])
+            return .seed(path: arguments[0], replace: replace)
         case .banner:
             switch arguments.map({ $0.lowercased() }) {
             case []: return .banner(nil)
@@ -112,8 +124,12 @@ public enum CommandParser {
             }
         case .promos: return try noArguments(.promos, arguments, usage: usage)
         case .report:
-            guard arguments.isEmpty else { return .till(try TillGrammar.report(arguments, json: json, usage: usage)) }
-            return .report(json: json)
+            guard arguments.isEmpty else {
+                guard days == nil else { throw fail("give the days either as --date/--from/--to or as dates, not both") }
+                return .till(try TillGrammar.report(arguments, json: json, usage: usage))
+            }
+            return .report(json: json, days: days)
+        case .log: return try noArguments(.log(days: days), arguments, usage: usage)
         case .login:
             guard !arguments.isEmpty else { throw fail("who are you? login NAME") }
             return .login(arguments.joined(separator: " "))
@@ -150,7 +166,7 @@ public enum CommandParser {
             throw CommandError(message: "which order? give its pickup number, e.g. #12", usage: usage)
         }
         guard let number = OrderNumber(parsing: word) else {
-            throw CommandError(message: "\"\(word)\" is not a pickup number like #12 (or #P3 for an unsent order)",
+            throw CommandError(message: "\"\(word)\" is not a pickup number like #12 (or #P3 for an unsent order, #6@2026-11-30 for an earlier day's)",
                                usage: usage)
         }
         return (number, Array(arguments.dropFirst()))

@@ -41,6 +41,7 @@ extension CommandParser {
                 index += 1
             } else if lower == "note" || lower == "備註" {
                 guard index + 1 < words.count else { throw CommandError(message: "note needs a text in quotes", usage: usage) }
+                guard change.note == nil else { throw CommandError(message: Self.twoNotes, usage: usage) }
                 change.note = words[index + 1]
                 index += 2
             } else if let match = OptionVocabulary.match(words, at: index) {
@@ -67,13 +68,20 @@ extension CommandParser {
             let word = words[index]
             let lower = word.lowercased()
             if lower == "for" || lower == "給" {
+                guard parsed.orderName == nil else { throw CommandError(message: "say `for NAME` once per order", usage: usage) }
                 let name = words[(index + 1)...].prefix { !["note", "備註"].contains($0.lowercased()) }
                 guard !name.isEmpty else { throw CommandError(message: "for whom? `for NAME`", usage: usage) }
+                if name.contains(where: { ["for", "給"].contains($0.lowercased()) }) {
+                    throw CommandError(message: "say `for NAME` once per order", usage: usage)
+                }
                 parsed.orderName = name.joined(separator: " ")
                 index += 1 + name.count
             } else if lower == "note" || lower == "備註" {
                 guard index + 1 < words.count else {
                     throw CommandError(message: "note needs a text in quotes, e.g. note \"less milk\"", usage: usage)
+                }
+                guard parsed.line.note == nil else {
+                    throw CommandError(message: Self.twoNotes + " (drink \(number))", usage: usage)
                 }
                 parsed.line.note = words[index + 1]
                 index += 2
@@ -93,6 +101,8 @@ extension CommandParser {
         }
         return parsed
     }
+
+    static let twoNotes = "note is given twice; give one note with everything in it, e.g. note \"less ice, no straw\""
 
     /// `x2`, `X2`, `×2`, `*2`, `2杯`: a quantity; anything else is not one.
     static func quantity(_ word: String) -> Int? {

@@ -187,10 +187,26 @@ extension ShopInterpreter {
         let money = before.isUnsent ? nil : try await shop.till.money(of: before)
         let isVoid = (money?.paid ?? 0) > 0
         let who = try await authorize(isVoid ? .void : .cancelOrder)
-        let stored = try await shop.orders.cancel(number, reason: reason)
-        say("\(number) cancelled: \(stored.order.cancelReason ?? "")\n")
+        let stored = try await shop.orders.cancel(number, reason: reason, by: who)
+        say("\(Self.name(stored, today: shop.clock.today) ?? number.description) cancelled: \(stored.order.cancelReason ?? "")\n")
         guard isVoid else { return }
+        try await refund(stored, number: number, by: who)
+    }
+
+    /// `void #N REASON`: an order being made, ready or picked up is kept, not counted as revenue, with who
+    /// voided it and why; whatever was paid for it goes back by the method it came by.
+    func void(_ number: OrderNumber, reason: String) async throws {
+        let who = try await authorize(.void)
+        let stored = try await shop.orders.void(number, reason: reason, by: who)
+        say("\(Self.name(stored, today: shop.clock.today) ?? number.description) voided by \(stored.order.voidedBy ?? who) "
+            + "($\(stored.order.total), not revenue): \(stored.order.cancelReason ?? "")\n")
+        try await refund(stored, number: number, by: who)
+    }
+
+    /// The refund side of a void, said at the counter and written to the audit trail (nothing when unpaid).
+    private func refund(_ stored: StoredOrder, number: OrderNumber, by who: String) async throws {
         let refunds = try await shop.till.refundOnVoid(stored, reason: stored.order.cancelReason ?? "void", by: who)
+        guard !refunds.isEmpty else { return }
         for refund in refunds {
             say(style.paint("Refund $\(refund.amount) by \(refund.method.label) — 退款", .yellow, .bold) + "\n")
         }

@@ -107,11 +107,11 @@ public final class ShopInterpreter {
         switch command {
         case .menu(let filter, let json): try await showMenu(filter: filter, json: json)
         case .order(let draft): try await placeOrder(draft)
-        case .orders(let filter, let json): try await listOrders(filter, json: json)
+        case .orders(let filter, let json, let days): try await listOrders(filter, json: json, days: days)
         case .watchOrders: try await watchOrders()
         case .edit(let number, let line, let change):
             try await refuseEditingPaid(number)
-            let stored = try await shop.orders.edit(number, line: line, change: change)
+            let stored = try await shop.orders.edit(number, line: line, change: change, by: staff ?? defaultStaff)
             say(OrderView.receipt(stored, title: "Order \(number) changed", style: style))
         case .advance(let number):
             let stored = try await shop.orders.advance(number)
@@ -121,18 +121,20 @@ public final class ShopInterpreter {
                 say(style.paint("取餐號 \(label) 可取餐 — order \(number) for \(order.orderName) is ready", .green, .bold)
                     + "\n")
             } else {
-                say("\(number) is now \(order.status.rawValue) (\(order.status.chineseLabel))\n")
+                say("\(Self.name(stored, today: shop.clock.today) ?? number.description) is now \(order.status.rawValue) (\(order.status.chineseLabel))\n")
             }
         case .cancel(let number, let reason): try await cancel(number, reason: reason)
+        case .void(let number, let reason): try await void(number, reason: reason)
         case .delete(let number, let confirmed): try await delete(number, confirmed: confirmed)
         case .label(let number, let cup, let preview): try await label(number, cup: cup, preview: preview)
         case .receipt(let number, let preview): try await receipt(number, preview: preview)
-        case .seed(let path):
-            let report = try await shop.seeder.seed(contentsOf: path)
+        case .seed(let path, let replace):
+            let report = try await shop.seeder.seed(contentsOf: path, replace: replace)
             say(SeedView.summary(report, path: path))
         case .banner(let move): try await showBanner(move)
         case .promos: try await showPromotions()
-        case .report(let json): try await showReport(json: json)
+        case .report(let json, let days): try await showReport(json: json, days: days)
+        case .log(let days): try await showLog(days: days)
         case .login(let name): try await logIn(name)
         case .logout:
             say(staff.map { "Goodbye, \($0).\n" } ?? "Nobody was logged in.\n")
@@ -166,17 +168,6 @@ public final class ShopInterpreter {
         for problem in try await shop.catalog.problems() { warn(problem) }
     }
 
-    private func listOrders(_ filter: OrdersFilter, json: Bool) async throws {
-        if json {
-            say(try await shop.orders.todaysJSON(selecting: { OrderView.select($0, filter) }) + "\n")
-            return
-        }
-        let (orders, problems) = try await shop.orders.today()
-        let money = await tillMoney(orders)
-        say(OrderView.list(OrderView.select(orders, filter), filter: filter, day: shop.clock.today, style: style, money: money))
-        for problem in problems { warn(problem) }
-    }
-
     private func delete(_ number: OrderNumber, confirmed: Bool) async throws {
         let stored = try await shop.orders.find(number)
         try await refuseDeletingPaid(stored)
@@ -190,21 +181,17 @@ public final class ShopInterpreter {
                 return
             }
         }
-        _ = try await shop.orders.delete(number)
+        guard stored.order.status == .placed else {
+            let named = stored.businessDay == shop.clock.today ? stored.number : stored.numberWithDay
+            throw ShopError.notDeletable(named ?? number, status: stored.order.status)
+        }
+        _ = try await shop.orders.delete(number, by: staff ?? defaultStaff)
         say("Order \(number) deleted.\n")
     }
 
     private func showPromotions() async throws {
         let promotions = try await shop.catalog.promotions(refresh: true)
         say(PromotionView.render(promotions, now: shop.clock.now(), timeZone: shop.clock.timeZone, style: style))
-    }
-
-    private func showReport(json: Bool) async throws {
-        let (orders, problems) = try await shop.orders.today()
-        let report = DailyReport(day: shop.clock.today, orders: orders.map(\.order))
-        say(json ? report.json + "\n" : ReportView.render(report, style: style))
-        for problem in problems { warn(problem) }
-        if !json { await showTodaysTill() }
     }
 
     // MARK: - Outbox

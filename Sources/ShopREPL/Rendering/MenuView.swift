@@ -28,7 +28,10 @@ enum MenuView {
             }
             out += table.render(style: style) + "\n"
         }
-        return out
+        guard !out.isEmpty else { return out }
+        // Every drink takes the same add-ons at the same price (per cup).
+        let addOns = AddOn.allCases.map { "\($0.rawValue) \($0.englishLabel)" }.joined(separator: " · ")
+        return out + style.paint("加料 Add-ons", .bold, .cyan) + " +$\(AddOn.price) each per cup: \(addOns)\n"
     }
 }
 

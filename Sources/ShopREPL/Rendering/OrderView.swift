@@ -42,15 +42,17 @@ enum OrderView {
         return out
     }
 
-    /// Today's orders as a table.
+    /// Orders as a table. An order of another business day than `day` shows its day (`6@2026-11-30`);
+    /// the footer's figures are those of the rows shown, cancelled and voided ones apart.
     /// - Parameter money: each order's bill and payments by orderRef (the Paid column); empty leaves it out.
-    static func list(_ orders: [StoredOrder], filter: OrdersFilter, day: String, style: ColorPolicy,
-                     money: [String: OrderPayments] = [:]) -> String {
+    static func list(_ orders: [StoredOrder], filter: OrdersFilter, day: String, label: String? = nil,
+                     style: ColorPolicy, money: [String: OrderPayments] = [:]) -> String {
+        let label = label ?? day
         guard !orders.isEmpty else {
             switch filter {
-            case .open: return "No open orders on \(day). (orders all shows finished ones)\n"
-            case .all: return "No orders yet on \(day).\n"
-            case .status(let status): return "No \(status.rawValue) orders on \(day).\n"
+            case .open: return "No open orders on \(label). (orders all shows finished ones)\n"
+            case .all: return "No orders on \(label).\n"
+            case .status(let status): return "No \(status.rawValue) orders on \(label).\n"
             }
         }
         var table = TextTable(columns: [
@@ -59,16 +61,29 @@ enum OrderView {
         ] + (money.isEmpty ? [] : [.init("Paid")]))
         for stored in orders {
             let order = stored.order
-            let number = stored.isForeign ? "app" : stored.number.map { String($0.description.dropFirst()) } ?? "?"
-            var status = statusLabel(order.status, style: style)
+            let named = stored.businessDay == day || stored.isUnsent ? stored.number : stored.numberWithDay
+            let number = stored.isForeign ? "app" : named.map { String($0.description.dropFirst()) } ?? "?"
+            var status = order.isVoided ? style.paint("作廢 voided", .red) : statusLabel(order.status, style: style)
             if stored.isUnsent { status += style.paint(" (unsent)", .yellow) }
             let paid = money[stored.orderRef]
             table.append([number, status, order.orderName, drinks(order), "\(order.cupCount)", "$\(paid?.total ?? order.total)"]
                 + (money.isEmpty ? [] : [paid.map { paidLabel($0, style: style) } ?? ""]))
         }
-        let cups = orders.filter { $0.order.status != .cancelled }.reduce(0) { $0 + $1.order.cupCount }
-        let total = orders.filter { $0.order.status != .cancelled }.reduce(0) { $0 + (money[$1.orderRef]?.total ?? $1.order.total) }
-        return table.render(style: style) + "\(orders.count) order\(orders.count == 1 ? "" : "s"), \(cups) cups, $\(total)\n"
+        let kept = orders.filter { $0.order.status != .cancelled }
+        let withdrawn = orders.filter { $0.order.status == .cancelled }
+        var footer = figures(kept, money: money)
+        if !withdrawn.isEmpty {
+            footer = kept.isEmpty ? figures(withdrawn, money: money) + " cancelled or voided (not revenue)"
+                : footer + "; cancelled or voided (not revenue): " + figures(withdrawn, money: money)
+        }
+        return table.render(style: style) + footer + "\n"
+    }
+
+    /// Count, cups and total of `orders`, each at its bill's total where the till has one.
+    private static func figures(_ orders: [StoredOrder], money: [String: OrderPayments]) -> String {
+        let cups = orders.reduce(0) { $0 + $1.order.cupCount }
+        let total = orders.reduce(0) { $0 + (money[$1.orderRef]?.total ?? $1.order.total) }
+        return "\(orders.count) order\(orders.count == 1 ? "" : "s"), \(cups) cup\(cups == 1 ? "" : "s"), $\(total)"
     }
 
     /// "白玉歐蕾 大杯•少冰•半糖 x2; 熟成紅茶 …"

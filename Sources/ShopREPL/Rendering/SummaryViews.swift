@@ -55,7 +55,22 @@ enum ReportView {
         var out = style.paint("Daily report \(report.day)", .bold) + "\n"
         out += "Orders \(report.orders) · cups \(report.cups) · sales $\(report.subtotal) · discounts -$\(report.discounts)"
             + " · revenue $\(report.revenue)\n"
-        out += "Cancelled \(report.cancelledOrders) order\(report.cancelledOrders == 1 ? "" : "s") ($\(report.cancelledAmount))\n"
+        out += "Cancelled \(report.cancelledOrders) order\(report.cancelledOrders == 1 ? "" : "s") ($\(report.cancelledAmount))"
+            + " · voided \(report.voidedOrders) ($\(report.voidedAmount)); neither is revenue\n"
+        for (title, rows) in [("Cancellations", report.cancellations), ("Voids", report.voids)] where !rows.isEmpty {
+            out += "\n" + style.paint(title, .bold) + "\n"
+            var table = TextTable(columns: [.init("#", alignment: .right), .init("For"), .init("Cups", alignment: .right),
+                                            .init("NT$", alignment: .right), .init("Why", maxWidth: 50), .init("Voided by")])
+            for row in rows {
+                table.append([row.number, row.orderName, "\(row.cups)", "\(row.amount)", row.reason, row.voidedBy ?? ""])
+            }
+            out += table.render(style: style)
+        }
+        if !report.auditCounts.isEmpty {
+            let counts = report.auditCounts.sorted { $0.key < $1.key }
+                .map { "\(AuditView.label(ShopAction(rawValue: $0.key) ?? .staffChanges)) \($0.value)" }
+            out += "Audit trail: " + counts.joined(separator: ", ") + " (log shows them)\n"
+        }
         if report.openOrders > 0 {
             out += style.paint("\(report.openOrders) order\(report.openOrders == 1 ? " is" : "s are") still open; "
                 + "close them before ending the day", .yellow) + "\n"

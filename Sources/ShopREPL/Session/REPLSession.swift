@@ -43,7 +43,14 @@ public struct REPLSession {
             prompt += "> "
             var statusLine: StatusLine?
             if interactive {
-                if let names = try? await interpreter.shop.catalog.menu().names { completer?.update(drinkNames: names) }
+                if let completer {
+                    if let menu = try? await interpreter.shop.catalog.menu() { completer.update(menu: menu) }
+                    // Only at a terminal (Tab): a listing of the open orders per prompt.
+                    if let open = try? await interpreter.shop.orders.today().orders.filter({ !$0.order.status.isFinal }) {
+                        let today = interpreter.shop.clock.today
+                        completer.update(openNumbers: open.compactMap { ShopInterpreter.name($0, today: today) })
+                    }
+                }
                 if await interpreter.currentBanner() != nil, !bannerJustShown {
                     statusLine = Self.rotatingBanner(interpreter.rotator, style: interpreter.style)
                 }

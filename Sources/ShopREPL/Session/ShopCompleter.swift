@@ -2,17 +2,33 @@ import DrinkShopCore
 import LineEditor
 import Synchronization
 
-/// Tab completion for the REPL: command names first, then per command its words: drink names and
-/// options for `order` and `edit`, categories for `menu`, statuses for `orders`, commands for `help`.
-/// The drink names are refreshed by the REPL as the menu changes.
+/// Tab completion for the REPL, by context: command names first; after `order` the drinks on sale (never a
+/// sold-out one) and, once a drink is named, its own sizes, sugars, ices and add-ons (a size it lacks or a
+/// hot ice it cannot be served at is not offered; multi-word English spellings such as `less ice` are);
+/// after `edit`/`advance`/`cancel`/`void`/`delete` the open order numbers; after `seed` file names;
+/// categories for `menu`, statuses for `orders`, commands for `help`. The REPL refreshes the menu and the
+/// open numbers as they change.
 public final class ShopCompleter: Sendable {
-    private let drinkNames = Mutex<[String]>([])
+    private struct State {
+        var drinks: [Drink] = []
+        var openNumbers: [String] = []
+    }
+    private let state = Mutex(State())
+    private let listFiles: @Sendable (String) -> [String]
 
-    public init() {}
+    /// - Parameter listFiles: the file names that complete a partial path (the REPL lists the folder).
+    public init(listFiles: @escaping @Sendable (String) -> [String] = { _ in [] }) {
+        self.listFiles = listFiles
+    }
 
-    /// Replaces the drink names offered.
-    public func update(drinkNames names: [String]) {
-        drinkNames.withLock { $0 = names }
+    /// Replaces the drinks offered (sold-out ones are never offered).
+    public func update(menu: Menu) {
+        state.withLock { $0.drinks = menu.drinks.filter(\.available) }
+    }
+
+    /// Replaces the open order numbers offered after edit, advance, cancel, void and delete (`#12`, `#6@2026-11-30`).
+    public func update(openNumbers: [String]) {
+        state.withLock { $0.openNumbers = openNumbers }
     }
 
     /// Candidates for the word that ends at `cursor` in `line`.
@@ -29,38 +45,90 @@ public final class ShopCompleter: Sendable {
             candidates.filter { $0.lowercased().hasPrefix(key) }
         }
         guard let name = CommandName.find(command) else { return [] }
+        let (drinks, numbers) = state.withLock { ($0.drinks, $0.openNumbers) }
         switch name {
         case .order:
-            return matching(drinkNames.withLock { $0 }) + matching(optionWords) + matching(["for", "note"])
-        case .edit:
-            return matching(optionWords) + matching(["note", "no add-ons"])
+            // The words of the current drink: those after the last comma.
+            let typed = previous.dropFirst().joined(separator: " ")
+            let segment = (typed.split(separator: ",", omittingEmptySubsequences: false).last ?? "")
+                .split(separator: "，", omittingEmptySubsequences: false).last.map { $0.split(separator: " ").map(String.init) } ?? []
+            if let drink = Self.drinkNamed(in: segment, drinks: drinks) {
+                return matching(Self.optionWords(for: drink, excluding: segment)) + matching(["for", "note"])
+            }
+            return matching(drinks.flatMap { [$0.name] + ($0.englishName.map { [$0] } ?? []) })
+        case .edit, .advance, .cancel, .void, .delete:
+            if previous.count == 1 { return matching(numbers) }
+            guard name == .edit else { return name == .delete ? matching(["--yes"]) : [] }
+            return matching(OptionVocabulary.allSpellings) + matching(["note", "no add-ons"])
+        case .seed:
+            return (partial.hasPrefix("-") ? matching(["--replace"]) : []) + listFiles(partial)
         case .menu:
-            return matching(DrinkCategory.allCases.map(\.rawValue) + drinkNames.withLock { $0 })
+            return matching(DrinkCategory.allCases.map(\.rawValue) + drinks.map(\.name))
         case .orders:
-            return matching(["open", "all", "--watch", "--json"] + OrderStatus.allCases.map(\.rawValue))
+            return matching(["open", "all", "--watch", "--json", "--date", "--from", "--to"] + OrderStatus.allCases.map(\.rawValue))
         case .label, .receipt:
-            return matching(["--preview"])
+            return previous.count == 1 ? matching(numbers) : matching(["--preview"])
+        case .report, .log:
+            return matching(["--date", "--from", "--to"])
         case .help:
             return matching(CommandName.allCases.map(\.rawValue))
         case .banner:
             return matching(["next", "prev"])
         case .soldout, .restock, .price:
-            return matching(drinkNames.withLock { $0 })
+            return matching(drinks.map(\.name))
         case .pay:
-            return matching(PaymentMethod.allCases.map(\.rawValue))
+            return previous.count == 1 ? matching(numbers) : matching(PaymentMethod.allCases.map(\.rawValue))
+        case .adjust, .invoice, .redeem:
+            return previous.count == 1 ? matching(numbers) : []
         case .staff:
             return matching(["add", "role", "pin", "nopin", "list", "staff", "manager"])
         case .shift:
             return matching(["open"])
         case .export:
             return matching(["--csv"])
-        case .advance, .cancel, .delete, .seed, .promos, .report, .login, .logout, .quit, .adjust, .invoice, .close, .member, .redeem, .pass:
+        case .promos, .login, .logout, .quit, .close, .member, .pass:
             return []
         }
     }
 
-    /// Single-word option spellings (multi-word ones cannot be completed as one word).
-    private var optionWords: [String] {
-        OptionVocabulary.allSpellings.filter { !$0.contains(" ") }
+    /// The drink the words name, by the longest run of them that is a drink's Chinese or English name.
+    static func drinkNamed(in words: [String], drinks: [Drink]) -> Drink? {
+        guard !words.isEmpty else { return nil }
+        for length in stride(from: words.count, through: 1, by: -1) {
+            for start in 0...(words.count - length) {
+                let phrase = words[start..<(start + length)].joined(separator: " ").lowercased()
+                if let drink = drinks.first(where: { $0.name.lowercased() == phrase || $0.englishName?.lowercased() == phrase }) {
+                    return drink
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The spellings (Chinese and English, multi-word too) of the options `drink` can take, leaving out
+    /// the kinds of option already given (one size, one sugar, one ice; add-ons may repeat up to the rule).
+    static func optionWords(for drink: Drink, excluding given: [String]) -> [String] {
+        var chosen: Set<String> = []
+        var index = 0
+        while index < given.count {
+            if let match = OptionVocabulary.match(given, at: index) {
+                switch match.option {
+                case .size: chosen.insert("size")
+                case .sugar: chosen.insert("sugar")
+                case .ice: chosen.insert("ice")
+                case .addOn: break
+                }
+                index += match.tokenCount
+            } else {
+                index += 1
+            }
+        }
+        var options: [DrinkOption] = []
+        if !chosen.contains("size") { options += CupSize.allCases.filter { $0 != .large || drink.largePrice != nil }.map(DrinkOption.size) }
+        if !chosen.contains("sugar") { options += SugarLevel.allCases.map(DrinkOption.sugar) }
+        if !chosen.contains("ice") { options += IceLevel.allCases.filter { !$0.isHot || drink.hotAvailable }.map(DrinkOption.ice) }
+        options += AddOn.allCases.map(DrinkOption.addOn)
+        var seen: Set<String> = []
+        return options.flatMap { [$0.storedValue, $0.englishLabel.lowercased()] }.filter { seen.insert($0).inserted }
     }
 }

@@ -1,0 +1,195 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+
+/// Finding orders by business day and by number: each an index lookup on the embedded store and one
+/// filtered request on a remote one, never a listing of the whole day.
+///
+/// How a number is resolved: `#6` is today's #6; if today has none, the #6 of an earlier day that is
+/// still open (placed, being made or ready); if several earlier days left a #6 open, staff are asked to
+/// say which (`#6@2026-11-30`). `#6@2026-11-30` names that day's #6, open or not.
+extension OrderRecords {
+    /// The records with pickup number `number` that are today's or still open.
+    func withNumber(_ number: Int, today: String) async throws(ShopError) -> [Record] {
+        let status = FormulaExpression.field(OrderField.status)
+        let formula = FormulaExpression.and([
+            .field(OrderField.pickupNumber) == .int(number),
+            .or([
+                .field(OrderField.businessDay) == .text(today),
+                .and([status != .text(OrderStatus.pickedUp.rawValue), status != .text(OrderStatus.cancelled.rawValue)]),
+            ]),
+        ])
+        return try await list(formula)
+    }
+
+    /// The records of `day`'s order `number`.
+    func number(_ number: Int, onDay day: String) async throws(ShopError) -> [Record] {
+        try await list(.and([.field(OrderField.pickupNumber) == .int(number), .field(OrderField.businessDay) == .text(day)]))
+    }
+
+    /// The records of business day `day`: those the shop wrote with that day, and lines another client
+    /// (the KEBUKE app) created within the day's hours without one.
+    func onDay(_ day: String) async throws(ShopError) -> [Record] {
+        var found = try await list(.field(OrderField.businessDay) == .text(day))
+        if let (start, end) = clock.dayBounds(ofDay: day) {
+            let created = FormulaExpression.call("CREATED_TIME", [])
+            found += try await list(.and([
+                .not(.call("IS_BEFORE", [created, .date(start)])), .call("IS_BEFORE", [created, .date(end)]),
+                .field(OrderField.businessDay) == .blank,
+            ]))
+        }
+        return found
+    }
+
+    /// The records of every open order (placed, being made, ready), of any day.
+    func open() async throws(ShopError) -> [Record] {
+        var found: [Record] = []
+        for status in OrderStatus.allCases where !status.isFinal {
+            found += try await list(.field(OrderField.status) == .text(status.rawValue))
+        }
+        return found
+    }
+
+    /// Lists once by each field the lookups filter on, so a store that builds an index on first use
+    /// (LocalBase) builds them now, when the store is opened, not during a command that is then refused
+    /// (a refused command must leave the file as it was).
+    func prepareLookups() async throws(ShopError) {
+        for formula: FormulaExpression in [
+            .field(OrderField.pickupNumber) == .int(1), .field(OrderField.businessDay) == .text("0000-00-00"),
+            .field(OrderField.status) == .text(OrderStatus.placed.rawValue),
+        ] {
+            do {
+                _ = try await store.listRecords(in: ShopSchema.orderTable,
+                                                query: ListQuery(filterByFormula: formula.description, pageSize: 1, maxRecords: 1))
+            } catch {
+                throw .store(error)
+            }
+        }
+    }
+
+    private func list(_ formula: FormulaExpression) async throws(ShopError) -> [Record] {
+        do {
+            return try await store.allRecords(in: ShopSchema.orderTable, query: ListQuery(filterByFormula: formula.description))
+        } catch {
+            throw .store(error)
+        }
+    }
+}
+
+extension OrderDesk {
+    /// The most days one `orders`/`report` range may span.
+    public static let maximumDays = 366
+
+    /// The business days `first` through `last`, or an error naming what is wrong.
+    public func days(from first: String, through last: String) throws(ShopError) -> [String] {
+        guard clock.dayBounds(ofDay: first) != nil else { throw .notADay(first) }
+        guard clock.dayBounds(ofDay: last) != nil else { throw .notADay(last) }
+        guard first <= last else { throw .dayRange(first, last, "the first day is after the last") }
+        var days = [first]
+        while let current = days.last, current < last {
+            guard days.count < Self.maximumDays, let next = clock.day(current, plus: 1), next > current else {
+                throw .dayRange(first, last, "at most \(Self.maximumDays) days at once")
+            }
+            days.append(next)
+        }
+        return days
+    }
+
+    /// The orders of the business days `first` through `last` (this counter's unsent ones of those
+    /// days too), in day and pickup-number order.
+    public func orders(from first: String, through last: String) async throws(ShopError)
+        -> (orders: [StoredOrder], problems: [String])
+    {
+        let days = try days(from: first, through: last)
+        let menu = try await catalog.snapshot(refresh: false).menu
+        var records: [Record] = []
+        var problems: [String] = []
+        do throws(ShopError) {
+            for day in days { records += try await self.records.onDay(day) }
+        } catch {
+            guard delivery.outbox(after: error, at: clock.now()) != nil else { throw error }
+            problems.append("the store cannot be reached (\(error)); showing only this counter's unsent orders")
+        }
+        let read = OrderRecord.orders(from: unique(records), menu: menu, clock: clock)
+        problems += read.problems
+        var orders = read.orders
+        if let outbox = delivery.outbox {
+            let wanted = Set(days)
+            let unsent = try await outbox.unsentOrders(menu: menu, clock: clock).filter { wanted.contains($0.businessDay) }
+            let unsentRefs = Set(unsent.map(\.orderRef))
+            orders = orders.filter { !unsentRefs.contains($0.orderRef) } + unsent
+        }
+        return (orders.sorted(by: Self.dayThenNumber), problems)
+    }
+
+    static func dayThenNumber(_ a: StoredOrder, _ b: StoredOrder) -> Bool {
+        if a.businessDay != b.businessDay { return a.businessDay < b.businessDay }
+        if a.isUnsent != b.isUnsent { return !a.isUnsent }
+        if a.isForeign != b.isForeign { return !a.isForeign }
+        if a.order.pickupNumber != b.order.pickupNumber { return a.order.pickupNumber < b.order.pickupNumber }
+        return a.order.createdAt < b.order.createdAt
+    }
+
+    func unique(_ records: [Record]) -> [Record] {
+        var seen = Set<String>()
+        return records.filter { seen.insert($0.id).inserted }
+    }
+
+    /// The order `number` names (see the rule above), from one filtered read of the store, or this
+    /// counter's unsent orders.
+    public func find(_ number: OrderNumber) async throws(ShopError) -> StoredOrder {
+        let menu = try await catalog.snapshot(refresh: false).menu
+        let today = clock.today
+        let unsent = try await delivery.outbox?.unsentOrders(menu: menu, clock: clock) ?? []
+        let candidates: [StoredOrder]
+        switch number {
+        case .provisional:
+            guard let found = unsent.first(where: { $0.number == number }) else { throw .noSuchOrder(number) }
+            return found
+        case .pickup(let pickup), .onDay(let pickup, _):
+            var stored: [StoredOrder] = []
+            do throws(ShopError) {
+                let records: [Record]
+                if case .onDay(_, let day) = number {
+                    records = try await self.records.number(pickup, onDay: day)
+                } else {
+                    records = try await self.records.withNumber(pickup, today: today)
+                }
+                stored = OrderRecord.orders(from: records, menu: menu, clock: clock).orders
+                delivery.storeAnswered()
+            } catch {
+                guard delivery.outbox(after: error, at: clock.now()) != nil, case .store(let failure) = error else { throw error }
+                let mine = unsent.filter { $0.order.pickupNumber == pickup && $0.businessDay == today }
+                guard let found = mine.first else { throw .notFoundWhileOffline(number, failure) }
+                return found
+            }
+            let unsentRefs = Set(unsent.map(\.orderRef))
+            let mine = unsent.filter { $0.order.pickupNumber == pickup }
+            candidates = stored.filter { !unsentRefs.contains($0.orderRef) && !$0.isForeign } + mine
+        }
+        if case .onDay(_, let day) = number {
+            guard let found = candidates.first(where: { $0.businessDay == day }) else { throw .noSuchOrder(number) }
+            return found
+        }
+        if let todays = candidates.first(where: { $0.businessDay == today }) { return todays }
+        let earlier = candidates.filter { $0.businessDay < today && !$0.order.status.isFinal }
+        if earlier.count > 1 {
+            throw .ambiguousOrder(number, choices: earlier.compactMap(\.numberWithDay).sorted { $0.description < $1.description })
+        }
+        guard let found = earlier.first else { throw .noSuchOrder(number) }
+        return found
+    }
+}
+
+extension OrderDesk {
+    /// The `OrderDrink` records of the orders of `first` through `last` that `select` keeps, as JSON.
+    public func ordersJSON(from first: String, through last: String,
+                           selecting select: @Sendable ([StoredOrder]) -> [StoredOrder]) async throws(ShopError) -> String {
+        var records: [Record] = []
+        for day in try days(from: first, through: last) { records += try await self.records.onDay(day) }
+        let menu = try await catalog.snapshot(refresh: false).menu
+        let orders = OrderRecord.orders(from: unique(records), menu: menu, clock: clock).orders
+        let wanted = Set(select(orders).flatMap(\.recordIDs))
+        return RecordJSON.text(unique(records).filter { wanted.contains($0.id) })
+    }
+}

@@ -1,0 +1,64 @@
+import DrinkShop
+import DrinkShopCore
+import Foundation
+
+/// `orders`, `report` and `log` over business days: today by default, `--date` or `--from`/`--to`.
+extension ShopInterpreter {
+    /// The first and last business day of `days` (today when nil).
+    func range(_ days: DaySpan?) -> (first: String, last: String) {
+        let today = shop.clock.today
+        guard let days else { return (today, today) }
+        return (days.first, days.last ?? today)
+    }
+
+    /// How an order is named in lists and messages: `#6` today, `#6@2026-11-30` for an earlier day.
+    static func name(_ stored: StoredOrder, today: String) -> String? {
+        stored.businessDay == today ? stored.number?.description : stored.numberWithDay?.description
+    }
+
+    func listOrders(_ filter: OrdersFilter, json: Bool, days: DaySpan?) async throws {
+        if days == nil {
+            if json {
+                say(try await shop.orders.todaysJSON(selecting: { OrderView.select($0, filter) }) + "\n")
+                return
+            }
+            let (orders, problems) = try await shop.orders.today()
+            let money = await tillMoney(orders)
+            say(OrderView.list(OrderView.select(orders, filter), filter: filter, day: shop.clock.today, style: style,
+                               money: money))
+            for problem in problems { warn(problem) }
+            return
+        }
+        let (first, last) = range(days)
+        if json {
+            say(try await shop.orders.ordersJSON(from: first, through: last, selecting: { OrderView.select($0, filter) }) + "\n")
+            return
+        }
+        let (orders, problems) = try await shop.orders.orders(from: first, through: last)
+        // A past day's orders are named with their day unless the range is that one day.
+        let label = first == last ? first : "\(first) to \(last)"
+        let money = await tillMoney(orders)
+        say(OrderView.list(OrderView.select(orders, filter), filter: filter, day: first == last ? first : "", label: label,
+                           style: style, money: money))
+        for problem in problems { warn(problem) }
+    }
+
+    func showReport(json: Bool, days: DaySpan?) async throws {
+        let (first, last) = range(days)
+        let (orders, problems) = try await shop.orders.orders(from: first, through: last)
+        let audit = try await shop.audit.entries(fromDay: first, throughDay: last)
+        let report = DailyReport(day: first == last ? first : "\(first) to \(last)", orders: orders.map(\.order), audit: audit)
+        say(json ? report.json + "\n" : ReportView.render(report, style: style))
+        for problem in problems { warn(problem) }
+        // Today's report goes on with the till's (日結); `report DATE [DATE]` gives the till's of other days.
+        if !json, days == nil { await showTodaysTill() }
+    }
+
+    func showLog(days: DaySpan?) async throws {
+        let (first, last) = range(days)
+        _ = try shop.orders.days(from: first, through: last)
+        let entries = try await shop.audit.entries(fromDay: first, throughDay: last)
+        say(AuditView.render(entries, label: first == last ? first : "\(first) to \(last)", timeZone: shop.clock.timeZone,
+                             style: style))
+    }
+}

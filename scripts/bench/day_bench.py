@@ -1,0 +1,64 @@
+"""Bench 6, a busy day at the counter (issue 10's targets):
+
+- 1,000 orders piped through one `drinkshop` process, whole-process wall time, against the `sqlite3` shell
+  doing 1,000 single-row durable transactions (WAL, synchronous=FULL, as the embedded store) piped the same way;
+- with 1,000 orders already today, `advance`, `edit` and `cancel` round trips in one REPL process (p50).
+"""
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+
+from counter_bench import ORDERS, LineProcess, percentile
+
+
+def run(binary, count=1000, each=100):
+    each = min(each, count // 3)
+    with tempfile.TemporaryDirectory() as directory:
+        env = dict(os.environ, DRINKSHOP_STAFF="bench", NO_COLOR="1", HOME=directory, TZ="Asia/Taipei",
+                   XDG_STATE_HOME=directory + "/state")
+        db = os.path.join(directory, "shop.sqlite")
+        subprocess.run([binary, "--db", db, "--create", "menu"], env=env, check=True, capture_output=True)
+        lines = "".join(f"order {d} {s} {g} {i} for guest{n}\n"
+                        for n, (d, s, g, i) in enumerate(ORDERS[k % len(ORDERS)] for k in range(count)))
+        started = time.perf_counter()
+        done = subprocess.run([binary, "--db", db], input=lines.encode(), env=env, capture_output=True)
+        shop_seconds = time.perf_counter() - started
+        if done.returncode != 0:
+            raise RuntimeError("drinkshop failed: " + done.stderr.decode(errors="replace")[:500])
+
+        plain = os.path.join(directory, "plain.sqlite")
+        sql = ["PRAGMA journal_mode=WAL;", "PRAGMA synchronous=FULL;",
+               "CREATE TABLE OrderDrink(id INTEGER PRIMARY KEY, drinkName TEXT, size TEXT, ice TEXT, sugar TEXT,"
+               " price INTEGER, orderName TEXT, numberOfCups INTEGER, pickupNumber INTEGER);"]
+        for n in range(count):
+            d, s, g, i = ORDERS[n % len(ORDERS)]
+            sql.append(f"BEGIN; INSERT INTO OrderDrink(drinkName,size,ice,sugar,price,orderName,numberOfCups,pickupNumber) "
+                       f"VALUES('{d}','{s}','{i}','{g}',35,'guest{n}',1,{n + 1}); COMMIT;")
+        started = time.perf_counter()
+        subprocess.run(["sqlite3", plain], input="\n".join(sql).encode(), check=True, capture_output=True)
+        lite_seconds = time.perf_counter() - started
+
+        # With the day's orders in place: advance, edit and cancel, each on orders still placed.
+        shop = LineProcess([binary, "--db", db], env=env)
+        shop.ask("orders\n", "orders, ")
+        times = {"advance": [], "edit": [], "cancel": []}
+        for k in range(each):
+            times["advance"].append(shop.ask(f"advance #{1 + k}\n", "is now preparing"))
+            times["edit"].append(shop.ask(f"edit #{1 + each + k} x2\n", "cups)"))
+            times["cancel"].append(shop.ask(f"cancel #{1 + 2 * each + k} changed their mind\n", "changed their mind\n"))
+        shop.close()
+
+    result = {"orders": count, "drinkshop_seconds": shop_seconds, "sqlite3_seconds": lite_seconds,
+              "ratio": shop_seconds / lite_seconds, "each": each}
+    for name, values in times.items():
+        result[f"{name}_p50_ms"] = statistics.median(values) * 1000
+        result[f"{name}_p99_ms"] = percentile(values, 0.99) * 1000
+    return result
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+    print(json.dumps(run(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 1000), indent=2))
