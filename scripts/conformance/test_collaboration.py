@@ -275,7 +275,7 @@ def test_a_bad_views_file_stops_the_server(tmp_path):
     from conftest import BINARY, TOKENS
     views = tmp_path / "views.json"
     views.write_text(json.dumps({"views": [{"table": "Drink", "name": "x", "hiddenFields": ["nope"]}]}))
-    result = subprocess.run([BINARY, "serve", "--db", str(tmp_path / "v.sqlite"), "--port", "0", "--tokens", TOKENS,
+    result = subprocess.run([BINARY, "serve", "--db", str(tmp_path / "v.sqlite"), "--create", "--port", "0", "--tokens", TOKENS,
                              "--views", str(views)], capture_output=True, timeout=60)
     assert result.returncode != 0
     assert b"nope" in result.stderr
