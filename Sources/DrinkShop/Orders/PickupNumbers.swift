@@ -1,19 +1,31 @@
 import Airtable
+import Foundation
 import Synchronization
 
 /// Hands out pickup numbers (取餐號) that are unique among a business day's orders, even when several
-/// counters write at once, using nothing but the record API.
+/// counters write at once, using nothing but the record API and without trusting upserts to be atomic
+/// (Airtable does not document what two concurrent upserts on one key do).
 ///
-/// A number is claimed by upserting the ticket `day#n` on the `key` field: the store applies an upsert
-/// atomically, so exactly one counter sees the ticket in `createdRecords`; the others see it in
-/// `updatedRecords`, know the number is taken, and try the next. A retried claim whose first answer was
-/// lost reads as taken and moves on: that can leave a gap in the numbers, never a duplicate.
+/// A claim of number `n` creates a new ticket record (a plain create: it never overwrites anyone's
+/// ticket) and then lists the day's tickets numbered `n` or more. The claim holds only when this
+/// counter's ticket is the strictly earliest-created ticket numbered `n`. Of two tickets for one number,
+/// the later one's creator lists after its own create, so it sees the earlier one and gives way; the
+/// earlier one may not see the later one, but it is the one that holds. Tickets created in the same
+/// millisecond both give way and try again. A ticket that gave way is deleted, so it blocks no one. So
+/// two counters can never both keep a number; a retried claim whose answer was lost leaves a gap, never a
+/// duplicate. The same listing shows the highest number claimed, so the next try skips straight past it.
+///
+/// Requests per claim: 2 (create + check) when this process already knows the day's numbers, 3 the first
+/// time in a process (reading the highest number first), 3 more per lost race (delete, create, check).
 final class PickupNumbers: Sendable {
     private let store: any RecordStore
     private let table: String
     /// The next number worth trying, per business day (a hint; the store decides).
     private let hints = Mutex<[String: Int]>([:])
     static let maximumAttempts = 50
+    /// A check reads at most this many tickets; a guess further behind than that is simply retried past
+    /// the highest number it saw.
+    static let checkPageSize = 100
 
     /// - Parameter table: the ticket table (`PickupTicket`; the outbox keeps its own for provisional numbers).
     init(store: any RecordStore, table: String = ShopSchema.ticketTable) {
@@ -32,23 +44,69 @@ final class PickupNumbers: Sendable {
         for attempt in 0..<PickupNumbers.maximumAttempts {
             let ticket = Fields([TicketField.key: .string("\(day)#\(candidate)"), .businessDay: .string(day),
                                   .number: .int(candidate)])
-            let result: UpsertResult
+            let created: [Record]
             do {
-                result = try await store.upsertRecords(in: table, [UpsertRecord(fields: ticket)],
-                                                       mergeOn: [TicketField.key.rawValue], replace: false, options: WriteOptions())
+                created = try await store.createRecords(in: table, [ticket], options: WriteOptions())
             } catch {
                 throw .store(error)
             }
-            if !result.createdRecords.isEmpty {
-                let next = candidate + 1
-                hints.withLock { $0[day] = max($0[day] ?? 0, next) }
+            guard let mine = created.first else {
+                throw .store(.decoding("creating a pickup ticket answered no record"))
+            }
+            let check = try await tickets(day: day, from: candidate)
+            let highest = check.records.compactMap { $0.fields[TicketField.number]?.intValue }.max() ?? candidate
+            let outcome = check.complete ? PickupNumbers.outcome(of: mine, number: candidate, among: check.records) : .taken
+            if outcome == .held {
+                hints.withLock { $0[day] = max($0[day] ?? 0, highest + 1) }
                 return candidate
             }
-            // Taken by another counter: jump past everything claimed so far (after the first clash, so a
-            // stale hint costs one extra request, not one per number).
-            candidate = attempt == 0 ? max(candidate + 1, try await highestClaimed(day: day) + 1) : candidate + 1
+            // Given way: the ticket is withdrawn so it blocks no one (only a ticket that does not hold
+            // its number is ever removed, so no held number is ever freed).
+            do {
+                _ = try await store.deleteRecords(in: table, ids: [mine.id])
+            } catch {
+                throw .store(error)
+            }
+            if outcome == .taken {
+                // Another counter's ticket is older: skip past everything claimed so far.
+                candidate = max(candidate, highest) + 1
+            }
+            // A tie (created in the same millisecond as another counter's, both gave way) tries the same
+            // number again. Either way, after a clash the counters pause a random moment so they stop
+            // colliding.
+            await PickupNumbers.backOff(attempt: attempt + 1)
         }
         throw .pickupNumbersExhausted(attempts: PickupNumbers.maximumAttempts)
+    }
+
+    enum Outcome: Equatable { case held, tied, taken }
+
+    /// `held` when `mine` is the strictly earliest-created ticket numbered `number` in `tickets`, `tied`
+    /// when no ticket is older but one was created in the same instant, `taken` otherwise.
+    static func outcome(of mine: Record, number: Int, among tickets: [Record]) -> Outcome {
+        let rivals = tickets.filter { $0.fields[TicketField.number]?.intValue == number && $0.id != mine.id }
+        guard tickets.contains(where: { $0.id == mine.id }) else { return .taken }
+        if rivals.contains(where: { $0.createdTime < mine.createdTime }) { return .taken }
+        return rivals.contains(where: { $0.createdTime == mine.createdTime }) ? .tied : .held
+    }
+
+    /// The day's tickets numbered `from` or more, highest first; `complete` is false when there were
+    /// more than one page of them (then the ones numbered `from` may be missing).
+    private func tickets(day: String, from number: Int) async throws(ShopError) -> (records: [Record], complete: Bool) {
+        let filter = FormulaExpression.and([
+            FormulaExpression.field(TicketField.businessDay) == .text(day),
+            FormulaExpression.field(TicketField.number) >= .int(number),
+        ])
+        let query = ListQuery(filterByFormula: filter.description,
+                              sort: [SortKey(field: TicketField.number.rawValue, direction: .descending)],
+                              fields: [TicketField.number.rawValue],
+                              pageSize: PickupNumbers.checkPageSize)
+        do {
+            let page = try await store.listRecords(in: table, query: query)
+            return (page.records, page.offset == nil)
+        } catch {
+            throw .store(error)
+        }
     }
 
     /// The highest number claimed on `day`, or 0.
@@ -63,5 +121,11 @@ final class PickupNumbers: Sendable {
         } catch {
             throw .store(error)
         }
+    }
+
+    /// A few random milliseconds, growing with the attempts (a sleep suspends; it blocks no thread).
+    private static func backOff(attempt: Int) async {
+        let millis = Int.random(in: 1...(5 * min(attempt, 10)))
+        try? await Task.sleep(for: .milliseconds(millis))
     }
 }
