@@ -41,12 +41,21 @@ final class PickupNumbers: Sendable {
         } else {
             candidate = try await highestClaimed(day: day) + 1
         }
+        var retriedLostCreate = false
         for attempt in 0..<PickupNumbers.maximumAttempts {
             let ticket = Fields([TicketField.key: .string("\(day)#\(candidate)"), .businessDay: .string(day),
                                   .number: .int(candidate)])
             let created: [Record]
             do {
                 created = try await store.createRecords(in: table, [ticket], options: WriteOptions())
+            } catch where error.isUnreachable && !retriedLostCreate {
+                // The answer was lost: the ticket may exist, so the client does not send it again. Nobody
+                // else will keep this number now (the ticket, if it was written, is the oldest and
+                // belongs to no one): claim the next one instead. Once per claim, so a store that is down
+                // sends the order to the outbox about as soon as before.
+                retriedLostCreate = true
+                candidate += 1
+                continue
             } catch {
                 throw .store(error)
             }

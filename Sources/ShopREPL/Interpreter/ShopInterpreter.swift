@@ -90,7 +90,7 @@ public final class ShopInterpreter {
         case .menu(let filter, let json): try await showMenu(filter: filter, json: json)
         case .order(let draft):
             let stored = try await shop.orders.place(draft, placedBy: staff ?? defaultStaff)
-            say(OrderView.receipt(stored, title: "Order placed", style: style))
+            say(OrderView.receipt(stored, title: "Order placed", style: style, reason: shop.delivery.offlineReason))
             await printLabels(forNewOrder: stored)
         case .orders(let filter, let json): try await listOrders(filter, json: json)
         case .watchOrders: try await watchOrders()
@@ -233,7 +233,7 @@ public final class ShopInterpreter {
     /// Warns (on the error stream) about orders that are still waiting, before the program ends.
     public func warnAboutUnsentOrders() async {
         guard let unsent = await unsentCount(), unsent > 0, let outbox = shop.outbox else { return }
-        warn("\(unsent) order\(unsent == 1 ? " is" : "s are") not yet sent: the store cannot be reached. "
+        warn("\(unsent) order\(unsent == 1 ? " is" : "s are") not yet sent: \((shop.delivery.offlineReason ?? .unreachable).clause). "
             + "They stay in \(outbox.location) and are sent the next time drinkshop runs.")
     }
 
