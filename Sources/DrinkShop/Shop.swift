@@ -44,7 +44,7 @@ public final class Shop: Sendable {
         seeder = Seeder(store: store, catalog: catalog)
         staff = StaffDirectory(store: store)
         audit = AuditTrail(store: store, clock: clock)
-        settings = ShopSettings(store: store, clock: clock, audit: audit)
+        settings = ShopSettings(store: store, clock: clock, audit: audit, notes: outbox)
         printing = PrintDesk(printers: printers, orders: orders, clock: clock)
         queue = OrderQueue(orders: orders)
     }

@@ -16,7 +16,7 @@ public final class OrderDesk: Sendable {
     init(store: any RecordStore, clock: ShopClock, catalog: Catalog, delivery: DeliveryPolicy,
          makeOrderRef: @escaping @Sendable () -> String) {
         records = OrderRecords(store: store, clock: clock)
-        pickupNumbers = PickupNumbers(store: store)
+        pickupNumbers = PickupNumbers(store: store, notes: delivery.outbox, now: { clock.now() })
         self.catalog = catalog
         self.delivery = delivery
         self.clock = clock

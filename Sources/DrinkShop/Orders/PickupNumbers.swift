@@ -15,8 +15,9 @@ import Synchronization
 /// two counters can never both keep a number; a retried claim whose answer was lost leaves a gap, never a
 /// duplicate. The same listing shows the highest number claimed, so the next try skips straight past it.
 ///
-/// Requests per claim: 2 (create + check) when this process already knows the day's numbers, 3 the first
-/// time in a process (reading the highest number first), 3 more per lost race (delete, create, check).
+/// Requests per claim: 2 (create + check) when this process, or another of this machine less than 30 s
+/// before (through the outbox's notes), knows the day's numbers; 3 otherwise (reading the highest first);
+/// 3 more per lost race (delete, create, check).
 final class PickupNumbers: Sendable {
     private let store: any RecordStore
     private let table: String
@@ -27,16 +28,30 @@ final class PickupNumbers: Sendable {
     /// the highest number it saw.
     static let checkPageSize = 100
 
-    /// - Parameter table: the ticket table (`PickupTicket`; the outbox keeps its own for provisional numbers).
-    init(store: any RecordStore, table: String = ShopSchema.ticketTable) {
+    /// Where a one-shot process finds the hint the previous one left (nil: hints live in this process only).
+    private let notes: Outbox?
+    private let now: @Sendable () -> Date
+    /// How long a hint left by another process is worth trying (older ones cost more than reading).
+    static let noteLifetime: TimeInterval = 30
+
+    /// - Parameters:
+    ///   - table: the ticket table (`PickupTicket`; the outbox keeps its own for provisional numbers).
+    ///   - notes: the counter's outbox, to hand the next number on to the next process of this machine.
+    ///   - now: the shop's clock (for the age of a note).
+    init(store: any RecordStore, table: String = ShopSchema.ticketTable, notes: Outbox? = nil,
+         now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
         self.table = table
+        self.notes = notes
+        self.now = now
     }
 
     /// Claims the next free number of `day`.
     func claim(day: String) async throws(ShopError) -> Int {
         var candidate: Int
         if let hint = hints.withLock({ $0[day] }) {
+            candidate = hint
+        } else if let hint = await notes?.pickupHint(day: day, at: now(), within: PickupNumbers.noteLifetime) {
             candidate = hint
         } else {
             candidate = try await highestClaimed(day: day) + 1
@@ -66,7 +81,11 @@ final class PickupNumbers: Sendable {
             let highest = check.records.compactMap { $0.fields[TicketField.number]?.intValue }.max() ?? candidate
             let outcome = check.complete ? PickupNumbers.outcome(of: mine, number: candidate, among: check.records) : .taken
             if outcome == .held {
-                hints.withLock { $0[day] = max($0[day] ?? 0, highest + 1) }
+                let next = hints.withLock { hints in
+                    hints[day] = max(hints[day] ?? 0, highest + 1)
+                    return hints[day] ?? highest + 1
+                }
+                await notes?.setPickupHint(next, day: day, at: now())
                 return candidate
             }
             // Given way: the ticket is withdrawn so it blocks no one (only a ticket that does not hold

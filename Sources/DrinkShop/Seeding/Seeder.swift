@@ -55,7 +55,7 @@ public struct Seeder: Sendable {
         report.drinks = try await upsertByName(drinks, file.drinks.map(DrinkRecord.fields(of:)), stored: storedDrinks)
         report.promotions = try await upsertByName(promotions, file.promotions.map(PromotionRecord.fields(of:)),
                                                    stored: nil)
-        catalog.forget()
+        await catalog.forget()
         return report
     }
 
