@@ -93,11 +93,15 @@ final class RacyUpsertStore: RecordStore {
         #expect(results.allSatisfy { $0.createdRecords.count == 1 })
     }
 
-    @Test("three counters on a store with non-atomic upserts never share a pickup number")
-    func numbersStayUniqueWithoutAtomicUpserts() async throws {
-        // A LocalBase on the real clock: tickets get distinct creation times, as on Airtable.
+    @Test("three counters on a store with non-atomic upserts never share a pickup number",
+          arguments: [false, true])
+    func numbersStayUniqueWithoutAtomicUpserts(wholeSeconds: Bool) async throws {
+        // A LocalBase on the real clock, its creation times in milliseconds or (as real Airtable records
+        // often show) whole seconds, where concurrent tickets tie.
         let fixture = try await ShopFixture()
-        let racyBase = try LocalBase.inMemory()
+        let racyBase = try LocalBase.inMemory(clock: {
+            wholeSeconds ? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)) : Date()
+        })
         let store = RacyUpsertStore(racyBase)
         let seeding = Shop(store: racyBase, clock: fixture.clock.shopClock)
         try await seeding.createMissingSchema()
@@ -113,12 +117,13 @@ final class RacyUpsertStore: RecordStore {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(numbers.count == 30)
+        #expect(numbers.allSatisfy { $0 >= 1 })
         #expect(Set(numbers).count == 30, "a number was handed out twice: \(numbers.sorted())")
         let stored = try await racyBase.allRecords(in: ShopSchema.orderTable)
         let storedNumbers = stored.compactMap { $0.fields["pickupNumber"]?.intValue }
         #expect(Set(storedNumbers) == Set(numbers))
         #expect(storedNumbers.count == 30)
         // Recorded for the report: requests per order under contention.
-        print("racy store: \(store.requestCount - before) requests for 30 contended orders, numbers up to \(numbers.max() ?? 0)")
+        print("racy store (whole seconds: \(wholeSeconds)): \(store.requestCount - before) requests for 30 contended orders, numbers up to \(numbers.max() ?? 0)")
     }
 }

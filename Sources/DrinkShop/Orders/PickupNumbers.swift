@@ -11,9 +11,10 @@ import Synchronization
 /// counter's ticket is the strictly earliest-created ticket numbered `n`. Of two tickets for one number,
 /// the later one's creator lists after its own create, so it sees the earlier one and gives way; the
 /// earlier one may not see the later one, but it is the one that holds. Tickets created in the same
-/// millisecond both give way and try again. A ticket that gave way is deleted, so it blocks no one. So
-/// two counters can never both keep a number; a retried claim whose answer was lost leaves a gap, never a
-/// duplicate. The same listing shows the highest number claimed, so the next try skips straight past it.
+/// instant both give way (and try that number once more). A ticket that gave way is deleted, so it
+/// blocks no one. So two counters can never both keep a number; a retried claim whose answer was lost
+/// leaves a gap, never a duplicate. The same listing shows the highest number claimed, so the next try
+/// skips straight past it.
 ///
 /// Requests per claim: 2 (create + check) when this process, or another of this machine less than 30 s
 /// before (through the outbox's notes), knows the day's numbers; 3 otherwise (reading the highest first);
@@ -57,6 +58,7 @@ final class PickupNumbers: Sendable {
             candidate = try await highestClaimed(day: day) + 1
         }
         var retriedLostCreate = false
+        var triedAgainAfterTie: Int? = nil
         for attempt in 0..<PickupNumbers.maximumAttempts {
             let ticket = Fields([TicketField.key: .string("\(day)#\(candidate)"), .businessDay: .string(day),
                                   .number: .int(candidate)])
@@ -95,13 +97,16 @@ final class PickupNumbers: Sendable {
             } catch {
                 throw .store(error)
             }
-            if outcome == .taken {
-                // Another counter's ticket is older: skip past everything claimed so far.
+            if outcome == .taken || triedAgainAfterTie == candidate {
+                // Another counter's ticket is older (or tied twice: Airtable's creation times may be whole
+                // seconds, and the other ticket may well hold): skip past everything claimed so far.
                 candidate = max(candidate, highest) + 1
+            } else {
+                // A tie (created in the same instant as another counter's, both gave way) tries the same
+                // number once more, so a tie need not leave a gap.
+                triedAgainAfterTie = candidate
             }
-            // A tie (created in the same millisecond as another counter's, both gave way) tries the same
-            // number again. Either way, after a clash the counters pause a random moment so they stop
-            // colliding.
+            // After a clash the counters pause a random moment so they stop colliding.
             await PickupNumbers.backOff(attempt: attempt + 1)
         }
         throw .pickupNumbersExhausted(attempts: PickupNumbers.maximumAttempts)
