@@ -79,7 +79,7 @@ public struct Seeder: Sendable {
                     counts.unchanged += 1
                 } else {
                     counts.updated += 1
-                    changes.append(fields)
+                    changes.append(StoredCells.toSend(fields, over: record))
                 }
             } else {
                 counts.created += 1
