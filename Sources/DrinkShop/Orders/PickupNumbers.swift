@@ -91,12 +91,9 @@ final class PickupNumbers: Sendable {
                 return candidate
             }
             // Given way: the ticket is withdrawn so it blocks no one (only a ticket that does not hold
-            // its number is ever removed, so no held number is ever freed).
-            do {
-                _ = try await store.deleteRecords(in: table, ids: [mine.id])
-            } catch {
-                throw .store(error)
-            }
+            // its number is ever removed, so no held number is ever freed). A ticket that cannot be
+            // withdrawn only leaves a gap.
+            _ = try? await store.deleteRecords(in: table, ids: [mine.id])
             if outcome == .taken || triedAgainAfterTie == candidate {
                 // Another counter's ticket is older (or tied twice: Airtable's creation times may be whole
                 // seconds, and the other ticket may well hold): skip past everything claimed so far.
