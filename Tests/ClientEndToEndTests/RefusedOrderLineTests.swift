@@ -14,7 +14,10 @@ import TestSupport
         let refusal = Mutex<String?>(nil)
         try await ServerHarness.with(intercept: { request, forward in
             if let type = refusal.withLock({ $0 }), request.method != "GET", request.path.contains("OrderDrink") {
-                return .json(#"{"error":{"type":"\#(type)","message":"refused by the test"}}"#, status: 429)
+                var refused = HTTPResponse.json(#"{"error":{"type":"\#(type)","message":"refused by the test"}}"#, status: 429)
+                // A short penalty, so the counter's own wait (and this test) stays short.
+                refused.headers.add(name: "Retry-After", value: "1")
+                return refused
             }
             return await forward(request)
         }) { server in
@@ -32,7 +35,7 @@ import TestSupport
             refusal.withLock { $0 = "RATE_LIMIT_REACHED" }
             let limited = try await RemoteCommandLineTests.drinkshop(order + ["Ben"], server: server, token: server.token)
             #expect(limited.output.contains("not yet sent: the store is rate limiting this base (429, too many requests "
-                + "at once); it is sent automatically in a moment"), "\(limited.output)")
+                + "at once, about 30 s); kept on this counter and sent once the base takes requests again"), "\(limited.output)")
             #expect(!limited.output.contains("cannot be reached"))
             #expect(try await server.base.allRecords(in: ShopSchema.orderTable).isEmpty)
 

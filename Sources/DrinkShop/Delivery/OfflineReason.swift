@@ -29,7 +29,8 @@ public enum OfflineReason: Sendable, Equatable {
         case .unreachable:
             return "the store cannot be reached"
         case .rateLimited:
-            return "the store is rate limiting this base (429, too many requests at once); it is sent automatically in a moment"
+            return "the store is rate limiting this base (429, too many requests at once, about 30 s); "
+                + "kept on this counter and sent once the base takes requests again"
         case .quotaExceeded:
             return "the base's monthly API call quota is used up (429 \(APIError.monthlyQuotaType)); "
                 + "orders are kept on this counter until the quota resets or the plan is upgraded"
