@@ -56,8 +56,8 @@ public final class Shop: Sendable {
         orders = OrderDesk(store: store, clock: clock, catalog: catalog, delivery: delivery, audit: audit,
                            makeOrderRef: makeOrderRef)
         seeder = Seeder(store: store, catalog: catalog)
-        staff = StaffDirectory(store: store, hasher: pinHasher)
-        settings = ShopSettings(store: store, clock: clock, audit: audit)
+        staff = StaffDirectory(store: store, hasher: pinHasher, notes: outbox, now: { clock.now() })
+        settings = ShopSettings(store: store, clock: clock, audit: audit, notes: outbox)
         printing = PrintDesk(printers: printers, orders: orders, clock: clock)
         queue = OrderQueue(orders: orders)
         extras = OrderExtras(store: store)

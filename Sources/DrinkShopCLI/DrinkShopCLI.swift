@@ -141,7 +141,7 @@ enum DrinkShopCLI {
         var header = style.paint("可不可熟成紅茶 KEBUKE · DrinkShop", .bold) + "\n"
             + "\(storeDescription) · \(drinkCount) drinks · staff: \(staff) (login NAME to change) · help for commands\n"
         if shop.isOffline, let outbox = shop.outbox {
-            header += style.paint("OFFLINE: the store cannot be reached. Orders are kept on this counter (\(outbox.location)) "
+            header += style.paint("OFFLINE: \((shop.delivery.offlineReason ?? .unreachable).clause). Orders are kept on this counter (\(outbox.location)) "
                 + "and sent as soon as it answers.", .yellow, .bold) + "\n"
         }
         let session = REPLSession(interpreter: interpreter, reader: reader, completer: completer, output: output,

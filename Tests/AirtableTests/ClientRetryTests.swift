@@ -39,6 +39,21 @@ import TestSupport
         #expect(quick.sendTimes == [0, 7])
     }
 
+    @Test func theMonthlyQuota429IsNotRetriedAndKeepsItsType() async throws {
+        let clock = TestClock()
+        let overQuota = ClientFixture.json(["error": ["type": "PUBLIC_API_BILLING_LIMIT_EXCEEDED",
+                                                      "message": "Monthly API call limit exceeded"]], status: 429)
+        let transport = scripted(clock, [.success(overQuota), .success(Self.page)])
+        do {
+            _ = try await ClientFixture.client(transport, clock: clock).listRecords(in: "Drink", query: ListQuery())
+            Issue.record("an over-quota base answered")
+        } catch {
+            #expect(error.isOverQuota)
+            #expect(error.isRateLimited)
+        }
+        #expect(transport.sendTimes == [0])
+    }
+
     @Test func a429HoldsTheOtherRequestsOfTheProcessToo() async throws {
         let clock = TestClock()
         let transport = scripted(clock, [.success(Self.rateLimited.with(header: "Retry-After", "5")), .success(Self.page)])

@@ -13,7 +13,7 @@ import TestSupport
     }
 
     /// `drinkshop` next to the test binary (the same build), run with the server's Airtable settings.
-    private static func drinkshop(_ arguments: [String], server: ServerHarness, token: String, input: String = "",
+    static func drinkshop(_ arguments: [String], server: ServerHarness, token: String, input: String = "",
                                   extra: [String: String] = [:]) async throws -> Outcome
     {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments.first ?? "")

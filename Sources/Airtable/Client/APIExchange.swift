@@ -68,6 +68,9 @@ extension AirtableClient {
             case 200..<300:
                 return try ResponseDecoding.json(response.body, context: exchange.context)
             case 429:
+                // The monthly quota: retrying cannot help before it resets, and the caller must know which it is.
+                let refusal = apiError(response)
+                if refusal.type == APIError.monthlyQuotaType { throw .api(refusal) }
                 let after = RetryPolicy.retryAfterSeconds(response.header("Retry-After"))
                 wait = after ?? configuration.retry.rateLimitWait
                 // The server now refuses this base for everyone: hold every task of the process.

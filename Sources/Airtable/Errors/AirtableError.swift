@@ -68,6 +68,8 @@ extension APIError {
     public static let invalidPageSize = APIError(
         status: 422, type: "INVALID_PAGE_SIZE_ARGUMENT", message: "Page size argument should be between 0 and 100")
     public static let iteratorNotAvailable = APIError(status: 422, type: "LIST_RECORDS_ITERATOR_NOT_AVAILABLE")
+    /// The error type of the 429 Airtable answers once the plan's monthly API calls for the base are spent.
+    public static let monthlyQuotaType = "PUBLIC_API_BILLING_LIMIT_EXCEEDED"
     public static let rateLimitReached = APIError(
         status: 429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later")
     public static let requestTooLarge = APIError(
@@ -164,6 +166,12 @@ public enum AirtableError: Error, Sendable, Hashable {
         case .api(let error): return error.status == 429
         case .transport, .timedOut, .decoding, .localStore: return false
         }
+    }
+
+    /// Whether the base refused because the plan's monthly call quota is spent (429
+    /// `PUBLIC_API_BILLING_LIMIT_EXCEEDED`): nothing is taken until the quota resets or the plan is upgraded.
+    public var isOverQuota: Bool {
+        apiError.map { $0.status == 429 && $0.type == APIError.monthlyQuotaType } ?? false
     }
 
     /// Whether this means "not found or not allowed" (403 model-not-found and 404 alike).

@@ -66,9 +66,22 @@ public final class Catalog: Sendable {
         return RecordJSON.text(chosen)
     }
 
-    /// Forgets the cached copy (after a seed).
-    func forget() {
+    /// Forgets the cached copy (after a seed), and tells the next process on this machine not to trust
+    /// the outbox's copy either.
+    func forget() async {
         cache.withLock { $0 = nil }
+        await delivery.outbox?.setMenuConfirmed(at: .distantPast)
+    }
+
+    /// The outbox's copy, when a process of this machine read it from the store less than `lifetime`
+    /// ago: a one-shot command then takes orders without reading the menu again, exactly as a running
+    /// counter reuses its own copy for `lifetime`.
+    private func recentlyKept(at now: Date) async -> Snapshot? {
+        guard let outbox = delivery.outbox, let confirmed = await outbox.menuConfirmedAt(),
+              now >= confirmed, now.timeIntervalSince(confirmed) < lifetime,
+              let drinkRecords = try? await outbox.remembered(ShopSchema.drinkTable) else { return nil }
+        let promotions = (try? await outbox.remembered(ShopSchema.promotionTable)) ?? []
+        return snapshot(drinkRecords: drinkRecords, promotions: promotions, problems: [], loadedAt: confirmed)
     }
 
     func snapshot(refresh: Bool) async throws(ShopError) -> Snapshot {
@@ -78,6 +91,10 @@ public final class Catalog: Sendable {
             return cached
         }
         if let cached, !delivery.shouldTryStore(at: now) { return cached }
+        if cached == nil, !refresh, let kept = await recentlyKept(at: now) {
+            cache.withLock { $0 = kept }
+            return kept
+        }
         var drinkRecords: [Record]
         var promotions: [Record]
         var problems: [String] = []
@@ -98,10 +115,19 @@ public final class Catalog: Sendable {
             do throws(ShopError) {
                 try await outbox.remember(drinkRecords, of: ShopSchema.drinkTable)
                 try await outbox.remember(promotions, of: ShopSchema.promotionTable)
+                if !delivery.isOffline { await outbox.setMenuConfirmed(at: now) }
             } catch {
                 problems.append("the menu could not be kept in \(outbox.location) for offline use: \(error)")
             }
         }
+        let snapshot = snapshot(drinkRecords: drinkRecords, promotions: promotions, problems: problems, loadedAt: now)
+        cache.withLock { $0 = snapshot }
+        return snapshot
+    }
+
+    /// The menu and promotions read from their records; records that cannot be read become problems.
+    private func snapshot(drinkRecords: [Record], promotions: [Record], problems: [String], loadedAt: Date) -> Snapshot {
+        var problems = problems
         var menuDrinks: [Drink] = []
         for record in drinkRecords {
             do { menuDrinks.append(try DrinkRecord.drink(from: record)) } catch { problems.append(error.description) }
@@ -115,9 +141,7 @@ public final class Catalog: Sendable {
                 problems.append("promotion record \(record.id): \(error)")
             }
         }
-        let snapshot = Snapshot(menu: Menu(drinks: menuDrinks), promotions: running, problems: problems,
-                                drinkRecords: drinkRecords, loadedAt: now)
-        cache.withLock { $0 = snapshot }
-        return snapshot
+        return Snapshot(menu: Menu(drinks: menuDrinks), promotions: running, problems: problems,
+                        drinkRecords: drinkRecords, loadedAt: loadedAt)
     }
 }

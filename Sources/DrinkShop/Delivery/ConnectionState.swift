@@ -8,6 +8,7 @@ final class ConnectionState: Sendable {
     private struct State {
         var offlineSince: Date?
         var lastProbe: Date?
+        var reason: OfflineReason?
     }
 
     private let state = Mutex(State())
@@ -18,11 +19,14 @@ final class ConnectionState: Sendable {
     }
 
     var offlineSince: Date? { state.withLock { $0.offlineSince } }
+    /// Why, after the latest failure (nil while online).
+    var reason: OfflineReason? { state.withLock { $0.reason } }
 
-    func markOffline(at date: Date) {
+    func markOffline(at date: Date, reason: OfflineReason = .unreachable) {
         state.withLock {
             if $0.offlineSince == nil { $0.offlineSince = date }
             $0.lastProbe = date
+            $0.reason = reason
         }
     }
 

@@ -22,6 +22,8 @@ public final class DeliveryPolicy: Sendable {
 
     /// Whether the store failed to answer lately (orders are being kept in the outbox).
     public var isOffline: Bool { connection.offlineSince != nil }
+    /// Why orders are kept on this counter (unreachable, rate limited, over the monthly quota); nil online.
+    public var offlineReason: OfflineReason? { connection.reason }
 
     /// Whether to try the store now: always without an outbox or while online; offline, once per probe
     /// interval.
@@ -38,8 +40,8 @@ public final class DeliveryPolicy: Sendable {
     /// The outbox to keep the work in after `error`, or nil when the error is the caller's to report.
     /// Marks the store offline when the error says it could not be reached or will not take work for now.
     func outbox(after error: ShopError, at date: Date) -> Outbox? {
-        guard let outbox, error.isUnreachable || error.isRateLimited else { return nil }
-        connection.markOffline(at: date)
+        guard let outbox, let reason = OfflineReason(error) else { return nil }
+        connection.markOffline(at: date, reason: reason)
         return outbox
     }
 

@@ -18,7 +18,7 @@ public final class OrderDesk: Sendable {
          makeOrderRef: @escaping @Sendable () -> String) {
         self.audit = audit
         records = OrderRecords(store: store, clock: clock)
-        pickupNumbers = PickupNumbers(store: store)
+        pickupNumbers = PickupNumbers(store: store, notes: delivery.outbox, now: { clock.now() })
         self.catalog = catalog
         self.delivery = delivery
         self.clock = clock

@@ -1,24 +1,52 @@
 import Airtable
+import Foundation
 import Synchronization
 
 /// Hands out pickup numbers (取餐號) that are unique among a business day's orders, even when several
-/// counters write at once, using nothing but the record API.
+/// counters write at once, using nothing but the record API and without trusting upserts to be atomic
+/// (Airtable does not document what two concurrent upserts on one key do).
 ///
-/// A number is claimed by upserting the ticket `day#n` on the `key` field: the store applies an upsert
-/// atomically, so exactly one counter sees the ticket in `createdRecords`; the others see it in
-/// `updatedRecords`, know the number is taken, and try the next. A retried claim whose first answer was
-/// lost reads as taken and moves on: that can leave a gap in the numbers, never a duplicate.
+/// A claim of number `n` creates a new ticket record (a plain create: it never overwrites anyone's
+/// ticket) and then lists the day's tickets numbered `n` or more. The claim holds only when this
+/// counter's ticket is the strictly earliest-created ticket numbered `n`. Of two tickets for one number,
+/// the later one's creator lists after its own create, so it sees the earlier one and gives way; the
+/// earlier one may not see the later one, but it is the one that holds. Tickets created in the same
+/// instant both give way (and try that number once more). A ticket that gave way is deleted, so it
+/// blocks no one. So two counters can never both keep a number; a retried claim whose answer was lost
+/// leaves a gap, never a duplicate. The same listing shows the highest number claimed, so the next try
+/// skips straight past it.
+///
+/// Requests per claim: 2 (create + check) when this process, or another of this machine less than 30 s
+/// before (through the outbox's notes), knows the day's numbers; 3 otherwise (reading the highest first);
+/// 3 more per lost race (delete, create, check).
 final class PickupNumbers: Sendable {
     private let store: any RecordStore
     private let table: String
     /// The next number worth trying, per business day (a hint; the store decides).
     private let hints = Mutex<[String: Int]>([:])
     static let maximumAttempts = 50
+    /// How often a tied number is tried again before the claim moves past it.
+    static let triesAfterTie = 3
+    /// A check reads at most this many tickets; a guess further behind than that is simply retried past
+    /// the highest number it saw.
+    static let checkPageSize = 100
 
-    /// - Parameter table: the ticket table (`PickupTicket`; the outbox keeps its own for provisional numbers).
-    init(store: any RecordStore, table: String = ShopSchema.ticketTable) {
+    /// Where a one-shot process finds the hint the previous one left (nil: hints live in this process only).
+    private let notes: Outbox?
+    private let now: @Sendable () -> Date
+    /// How long a hint left by another process is worth trying (older ones cost more than reading).
+    static let noteLifetime: TimeInterval = 30
+
+    /// - Parameters:
+    ///   - table: the ticket table (`PickupTicket`; the outbox keeps its own for provisional numbers).
+    ///   - notes: the counter's outbox, to hand the next number on to the next process of this machine.
+    ///   - now: the shop's clock (for the age of a note).
+    init(store: any RecordStore, table: String = ShopSchema.ticketTable, notes: Outbox? = nil,
+         now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
         self.table = table
+        self.notes = notes
+        self.now = now
     }
 
     /// Claims the next free number of `day`.
@@ -26,29 +54,93 @@ final class PickupNumbers: Sendable {
         var candidate: Int
         if let hint = hints.withLock({ $0[day] }) {
             candidate = hint
+        } else if let hint = await notes?.pickupHint(day: day, at: now(), within: PickupNumbers.noteLifetime) {
+            candidate = hint
         } else {
             candidate = try await highestClaimed(day: day) + 1
         }
+        var retriedLostCreate = false
+        var tiesOnCandidate = 0
         for attempt in 0..<PickupNumbers.maximumAttempts {
             let ticket = Fields([TicketField.key: .string("\(day)#\(candidate)"), .businessDay: .string(day),
                                   .number: .int(candidate)])
-            let result: UpsertResult
+            let created: [Record]
             do {
-                result = try await store.upsertRecords(in: table, [UpsertRecord(fields: ticket)],
-                                                       mergeOn: [TicketField.key.rawValue], replace: false, options: WriteOptions())
+                created = try await store.createRecords(in: table, [ticket], options: WriteOptions())
+            } catch where error.isUnreachable && !retriedLostCreate {
+                // The answer was lost: the ticket may exist, so the client does not send it again. Nobody
+                // else will keep this number now (the ticket, if it was written, is the oldest and
+                // belongs to no one): claim the next one instead. Once per claim, so a store that is down
+                // sends the order to the outbox about as soon as before.
+                retriedLostCreate = true
+                candidate += 1
+                continue
             } catch {
                 throw .store(error)
             }
-            if !result.createdRecords.isEmpty {
-                let next = candidate + 1
-                hints.withLock { $0[day] = max($0[day] ?? 0, next) }
+            guard let mine = created.first else {
+                throw .store(.decoding("creating a pickup ticket answered no record"))
+            }
+            let check = try await tickets(day: day, from: candidate)
+            let highest = check.records.compactMap { $0.fields[TicketField.number]?.intValue }.max() ?? candidate
+            let outcome = check.complete ? PickupNumbers.outcome(of: mine, number: candidate, among: check.records) : .taken
+            if outcome == .held {
+                let next = hints.withLock { hints in
+                    hints[day] = max(hints[day] ?? 0, highest + 1)
+                    return hints[day] ?? highest + 1
+                }
+                await notes?.setPickupHint(next, day: day, at: now())
                 return candidate
             }
-            // Taken by another counter: jump past everything claimed so far (after the first clash, so a
-            // stale hint costs one extra request, not one per number).
-            candidate = attempt == 0 ? max(candidate + 1, try await highestClaimed(day: day) + 1) : candidate + 1
+            // Given way: the ticket is withdrawn so it blocks no one (only a ticket that does not hold
+            // its number is ever removed, so no held number is ever freed). A ticket that cannot be
+            // withdrawn only leaves a gap.
+            _ = try? await store.deleteRecords(in: table, ids: [mine.id])
+            if outcome == .taken || tiesOnCandidate >= PickupNumbers.triesAfterTie {
+                // Another counter's ticket is older (or tied again and again: Airtable's creation times may
+                // be whole seconds, and the other ticket may well hold): skip past everything claimed so far.
+                candidate = max(candidate, highest) + 1
+                tiesOnCandidate = 0
+            } else {
+                // A tie (created in the same instant as another counter's, both gave way; writes that
+                // arrive together share one commit and one creation time) tries the same number again
+                // after a random pause, so a tie need not leave a gap.
+                tiesOnCandidate += 1
+            }
+            // After a clash the counters pause a random moment so they stop colliding.
+            await PickupNumbers.backOff(attempt: attempt + 1)
         }
         throw .pickupNumbersExhausted(attempts: PickupNumbers.maximumAttempts)
+    }
+
+    enum Outcome: Equatable { case held, tied, taken }
+
+    /// `held` when `mine` is the strictly earliest-created ticket numbered `number` in `tickets`, `tied`
+    /// when no ticket is older but one was created in the same instant, `taken` otherwise.
+    static func outcome(of mine: Record, number: Int, among tickets: [Record]) -> Outcome {
+        let rivals = tickets.filter { $0.fields[TicketField.number]?.intValue == number && $0.id != mine.id }
+        guard tickets.contains(where: { $0.id == mine.id }) else { return .taken }
+        if rivals.contains(where: { $0.createdTime < mine.createdTime }) { return .taken }
+        return rivals.contains(where: { $0.createdTime == mine.createdTime }) ? .tied : .held
+    }
+
+    /// The day's tickets numbered `from` or more, highest first; `complete` is false when there were
+    /// more than one page of them (then the ones numbered `from` may be missing).
+    private func tickets(day: String, from number: Int) async throws(ShopError) -> (records: [Record], complete: Bool) {
+        let filter = FormulaExpression.and([
+            FormulaExpression.field(TicketField.businessDay) == .text(day),
+            FormulaExpression.field(TicketField.number) >= .int(number),
+        ])
+        let query = ListQuery(filterByFormula: filter.description,
+                              sort: [SortKey(field: TicketField.number.rawValue, direction: .descending)],
+                              fields: [TicketField.number.rawValue],
+                              pageSize: PickupNumbers.checkPageSize)
+        do {
+            let page = try await store.listRecords(in: table, query: query)
+            return (page.records, page.offset == nil)
+        } catch {
+            throw .store(error)
+        }
     }
 
     /// The highest number claimed on `day`, or 0.
@@ -63,5 +155,11 @@ final class PickupNumbers: Sendable {
         } catch {
             throw .store(error)
         }
+    }
+
+    /// A few random milliseconds, growing with the attempts (a sleep suspends; it blocks no thread).
+    private static func backOff(attempt: Int) async {
+        let millis = Int.random(in: 1...(5 * min(attempt, 10)))
+        try? await Task.sleep(for: .milliseconds(millis))
     }
 }

@@ -39,7 +39,8 @@ enum OrderRecord {
     /// The cells of every line of `order`.
     static func fields(of order: Order, orderRef: String, businessDay: String, menu: Menu) -> [Fields] {
         order.lines.enumerated().map { index, line in
-            let image = menu.drink(named: line.drinkName)?.imageURLs.first
+            // A lasting address only: Airtable's copies expire (the drink's name finds the image again).
+            let image = menu.drink(named: line.drinkName)?.imageURLs.first { !AttachmentCells.isExpiring($0) }
             let cells: KeyValuePairs<OrderField, JSONValue> = [
                 .drinkName: .string(line.drinkName),
                 .size: .string(line.size.rawValue),

@@ -79,7 +79,7 @@ public struct Seeder: Sendable {
         if !program.isEmpty { try await settings.write(program) }
         report.memberProgram = program.keys.sorted()
         report.adjustments = file.till.adjustments.count
-        catalog.forget()
+        await catalog.forget()
         return report
     }
 
@@ -109,7 +109,7 @@ public struct Seeder: Sendable {
                     counts.unchanged += 1
                 } else {
                     counts.updated += 1
-                    changes.append(fields)
+                    changes.append(StoredCells.toSend(fields, over: record))
                 }
             } else {
                 counts.created += 1

@@ -23,8 +23,10 @@ public struct ShopSettings: Sendable {
     private let clock: ShopClock
     private let audit: AuditTrail
 
-    init(store: any RecordStore, clock: ShopClock, audit: AuditTrail) {
-        records = SettingRecords(store: store)
+    /// - Parameter notes: the counter's outbox, where the settings read by a process of this machine in
+    ///   the last 30 s are found instead of reading them again.
+    init(store: any RecordStore, clock: ShopClock, audit: AuditTrail, notes: Outbox? = nil) {
+        records = SettingRecords(store: store, notes: notes, now: { clock.now() })
         self.clock = clock
         self.audit = audit
     }
@@ -167,8 +169,17 @@ public enum SettingError: Error, Sendable, Hashable, CustomStringConvertible {
 /// `Setting`: the only code that knows its fields. One record per key, written by an upsert on `key`.
 struct SettingRecords: Sendable {
     let store: any RecordStore
+    var notes: Outbox? = nil
+    var now: @Sendable () -> Date = Date.init
 
     func all() async throws(ShopError) -> [String: String] {
+        if let kept = await notes?.keptSettings(at: now(), within: PickupNumbers.noteLifetime) { return kept }
+        let settings = try await read()
+        await notes?.keepSettings(settings, at: now())
+        return settings
+    }
+
+    private func read() async throws(ShopError) -> [String: String] {
         let found: [Record]
         do { found = try await store.allRecords(in: ShopSchema.settingTable) } catch { throw .store(error) }
         var settings: [String: String] = [:]
@@ -180,6 +191,9 @@ struct SettingRecords: Sendable {
     }
 
     func write(_ settings: [String: String]) async throws(ShopError) {
+        // The note is dropped while writing, and brought up to date after.
+        let kept = await notes?.keptSettings(at: now(), within: PickupNumbers.noteLifetime)
+        await notes?.keepSettings([:], at: .distantPast)
         let records = settings.sorted { $0.key < $1.key }.map { key, value in
             UpsertRecord(fields: Fields([SettingField.key: .string(key), .value: .string(value)]))
         }
@@ -189,5 +203,6 @@ struct SettingRecords: Sendable {
         } catch {
             throw .store(error)
         }
+        if let kept { await notes?.keepSettings(kept.merging(settings) { $1 }, at: now()) }
     }
 }

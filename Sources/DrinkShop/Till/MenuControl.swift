@@ -42,7 +42,7 @@ public struct MenuControl: Sendable {
         } catch {
             throw .shop(error)
         }
-        catalog.forget()
+        await catalog.forget()
         return result
     }
 }

@@ -38,9 +38,18 @@ extension StaffDirectory {
         return account
     }
 
-    /// Whether anyone has a PIN (then roles are enforced and someone must log in).
+    /// Whether anyone has a PIN (then roles are enforced and someone must log in), read from the store.
     public func pinsEnabled() async throws(TillError) -> Bool {
-        try await accounts().contains { $0.hasPIN }
+        let enabled = try await accounts().contains { $0.hasPIN }
+        await notes?.keepPinsEnabled(enabled, at: now())
+        return enabled
+    }
+
+    /// `pinsEnabled`, or what a process of this machine read less than `pinsNoteLifetime` seconds ago (so a
+    /// one-shot command on a remote base spends no request on it); never for deciding a PIN change.
+    public func pinsEnabledLately() async throws(TillError) -> Bool {
+        if let kept = await notes?.keptPinsEnabled(at: now(), within: StaffDirectory.pinsNoteLifetime) { return kept }
+        return try await pinsEnabled()
     }
 
     /// Adds a staff member with `role`, or changes the role of one already on the staff.
@@ -72,6 +81,7 @@ extension StaffDirectory {
             }
             try await update(account, [UserField.pinHash: .null, .failedLogins: .int(0), .lockedUntil: .null])
         }
+        _ = try await pinsEnabled()  // notes the change for the other processes of this machine
     }
 
     /// Checks `pin` for `name`: refused while locked (without hashing), a wrong PIN counts towards the

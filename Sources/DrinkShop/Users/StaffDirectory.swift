@@ -1,4 +1,5 @@
 import Airtable
+import Foundation
 import DrinkShopCore
 import PinHashing
 
@@ -7,10 +8,17 @@ public struct StaffDirectory: Sendable {
     let store: any RecordStore
     /// How PINs are hashed (tests use fewer iterations).
     let hasher: PINHasher
+    /// A remote base's outbox: whether PINs are on is noted there for the next process of this machine.
+    let notes: Outbox?
+    let now: @Sendable () -> Date
+    /// How long a note of whether PINs are on is trusted (as long as a counter trusts its own reading).
+    public static let pinsNoteLifetime: TimeInterval = 30
 
-    init(store: any RecordStore, hasher: PINHasher) {
+    init(store: any RecordStore, hasher: PINHasher, notes: Outbox? = nil, now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
         self.hasher = hasher
+        self.notes = notes
+        self.now = now
     }
 
     /// Identifies a staff member at the counter. A name the `User` table does not know yet is added as

@@ -90,7 +90,7 @@ extension ShopInterpreter {
         if let mobile { draft.orderName = mobile.masked }
         let who = try await authorize(.placeOrder)
         let stored = try await shop.orders.place(draft, placedBy: who)
-        say(OrderView.receipt(stored, title: "Order placed", style: style))
+        say(OrderView.receipt(stored, title: "Order placed", style: style, reason: shop.delivery.offlineReason))
         await printLabels(forNewOrder: stored)
         if let mobile, !stored.isUnsent {
             try await applyMember(stored, mobile: mobile, freeCups: 0)
@@ -289,7 +289,7 @@ extension ShopInterpreter {
         if let cached = pinsEnabledCache, cached.at.duration(to: .now) < .seconds(30) {
             pinsEnabled = cached.enabled
         } else {
-            pinsEnabled = try await shop.staff.pinsEnabled()
+            pinsEnabled = try await shop.staff.pinsEnabledLately()
             pinsEnabledCache = (pinsEnabled, .now)
         }
         let policy = AccessPolicy(pinsEnabled: pinsEnabled)

@@ -236,7 +236,7 @@ public final class ShopInterpreter {
     /// Warns (on the error stream) about orders that are still waiting, before the program ends.
     public func warnAboutUnsentOrders() async {
         guard let unsent = await unsentCount(), unsent > 0, let outbox = shop.outbox else { return }
-        warn("\(unsent) order\(unsent == 1 ? " is" : "s are") not yet sent: the store cannot be reached. "
+        warn("\(unsent) order\(unsent == 1 ? " is" : "s are") not yet sent: \((shop.delivery.offlineReason ?? .unreachable).clause). "
             + "They stay in \(outbox.location) and are sent the next time drinkshop runs.")
     }
 

@@ -13,15 +13,17 @@ enum OrderView {
     }
 
     /// The receipt of one order: pickup number, lines, discount and total.
-    static func receipt(_ stored: StoredOrder, title: String, style: ColorPolicy) -> String {
+    /// - Parameter reason: why an unsent order waits (`DeliveryPolicy.offlineReason`).
+    static func receipt(_ stored: StoredOrder, title: String, style: ColorPolicy, reason: OfflineReason? = nil) -> String {
         var out = ""
         let order = stored.order
+        let why = (reason ?? .unreachable).clause
         if stored.isUnsent, order.pickupNumber == 0 {
-            out += style.paint("\(title) — kept on this counter as #P\(stored.provisionalNumber ?? 0): the store cannot be "
-                + "reached; it gets its pickup number when it is sent", .bold, .yellow) + "\n"
+            out += style.paint("\(title) — kept on this counter as #P\(stored.provisionalNumber ?? 0): \(why); "
+                + "it gets its pickup number when it is sent", .bold, .yellow) + "\n"
         } else {
             out += style.paint("\(title) — 取餐號 #\(order.pickupNumber)", .bold, .green) + "\n"
-            if stored.isUnsent { out += style.paint("not yet sent: the store cannot be reached", .yellow) + "\n" }
+            if stored.isUnsent { out += style.paint("not yet sent: \(why)", .yellow) + "\n" }
         }
         out += "for \(order.orderName) · placed by \(order.placedBy) · \(order.status.rawValue)\n"
         var table = TextTable(columns: [

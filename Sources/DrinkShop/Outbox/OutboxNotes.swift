@@ -1,0 +1,74 @@
+import Airtable
+import Foundation
+
+/// Small facts a one-shot `drinkshop` process leaves for the next one on this machine, kept beside the
+/// menu copy in the outbox's `MenuSnapshot` table (a row per note, its `table` cell `#name`, its
+/// `records` cell the JSON): when the menu copy was last confirmed against the store, and the next
+/// pickup number worth trying today. A note that cannot be read or written is simply not used: it only
+/// saves requests.
+extension Outbox {
+    /// When the kept menu and promotions were last read from the store (they are then trusted for the
+    /// catalog's lifetime, as a running counter trusts its own copy).
+    func menuConfirmedAt() async -> Date? {
+        guard let seconds = await note("menuConfirmedAt")?.numberValue else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    func setMenuConfirmed(at date: Date) async {
+        await setNote("menuConfirmedAt", .number(date.timeIntervalSince1970))
+    }
+
+    /// The next pickup number worth trying on `day`, if a process of this machine claimed one less than
+    /// `within` seconds before `now` (a hint; the store decides).
+    func pickupHint(day: String, at now: Date, within: TimeInterval) async -> Int? {
+        guard let note = await note("pickupHint")?.objectValue, note["day"]?.stringValue == day,
+              let at = note["at"]?.numberValue, now.timeIntervalSince1970 >= at,
+              now.timeIntervalSince1970 - at < within else { return nil }
+        return note["next"]?.intValue
+    }
+
+    func setPickupHint(_ next: Int, day: String, at now: Date) async {
+        await setNote("pickupHint", .object(["day": .string(day), "next": .int(next),
+                                             "at": .number(now.timeIntervalSince1970)]))
+    }
+
+    /// The shop's settings (the `Setting` table, by key) as a process of this machine read them less than
+    /// `within` seconds before `now`.
+    func keptSettings(at now: Date, within: TimeInterval) async -> [String: String]? {
+        guard let note = await note("settings")?.objectValue, let at = note["at"]?.numberValue,
+              now.timeIntervalSince1970 >= at, now.timeIntervalSince1970 - at < within,
+              let values = note["values"]?.objectValue else { return nil }
+        return values.compactMapValues(\.stringValue)
+    }
+
+    func keepSettings(_ settings: [String: String], at now: Date) async {
+        await setNote("settings", .object(["at": .number(now.timeIntervalSince1970),
+                                           "values": .object(settings.mapValues { .string($0) })]))
+    }
+
+    /// Whether any staff member has a PIN, as a process of this machine read it less than `within` seconds
+    /// before `now`.
+    func keptPinsEnabled(at now: Date, within: TimeInterval) async -> Bool? {
+        guard let note = await note("pins")?.objectValue, let at = note["at"]?.numberValue,
+              now.timeIntervalSince1970 >= at, now.timeIntervalSince1970 - at < within,
+              case .bool(let enabled)? = note["enabled"] else { return nil }
+        return enabled
+    }
+
+    func keepPinsEnabled(_ enabled: Bool, at now: Date) async {
+        await setNote("pins", .object(["at": .number(now.timeIntervalSince1970), "enabled": .bool(enabled)]))
+    }
+
+    private func note(_ name: String) async -> JSONValue? {
+        let formula = (FormulaExpression.field(MenuSnapshotField.table) == .text("#" + name)).description
+        guard let found = try? await store.listRecords(in: Outbox.menuTable, query: ListQuery(filterByFormula: formula, pageSize: 1)),
+              let text = found.records.first?.fields[MenuSnapshotField.records]?.stringValue else { return nil }
+        return try? JSONParser.parse(text)
+    }
+
+    private func setNote(_ name: String, _ value: JSONValue) async {
+        let fields = Fields([MenuSnapshotField.table: .string("#" + name), .records: .string(JSONWriter.string(value))])
+        _ = try? await store.upsertRecords(in: Outbox.menuTable, [UpsertRecord(fields: fields)],
+                                           mergeOn: [MenuSnapshotField.table.rawValue], replace: false, options: WriteOptions())
+    }
+}
