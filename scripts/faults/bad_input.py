@@ -92,7 +92,7 @@ BAD_COMMANDS = [
     "order , , ,", "edit", "edit #x L", "edit #1", "edit #1 L", "edit #1 冷露歐蕾", "edit #0 L", "edit #-3 L",
     "advance", "advance #99", "advance #1 now", "cancel", "cancel #42", "delete", "delete #7", "delete #7 --yes",
     "orders someday", "seed", "seed a.json b.json", "seed /nonexistent/menu.json", "banner sideways", "promos please",
-    "login", "login " + "B" * 60, "help brew", "logout now", "report today", "menu 咖啡拿鐵",
+    "login", "login " + "B" * 60, "help brew", "logout now", "report someday", "menu 咖啡拿鐵",
 ]
 
 
