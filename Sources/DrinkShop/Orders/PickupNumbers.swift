@@ -27,6 +27,9 @@ final class PickupNumbers: Sendable {
     static let maximumAttempts = 50
     /// How often a tied number is tried again before the claim moves past it.
     static let triesAfterTie = 3
+    /// How many creates whose answer was lost a claim tries past (a few, so a store that is down still
+    /// sends the order to the outbox soon).
+    static let lostCreateRetries = 2
     /// A check reads at most this many tickets; a guess further behind than that is simply retried past
     /// the highest number it saw.
     static let checkPageSize = 100
@@ -59,7 +62,7 @@ final class PickupNumbers: Sendable {
         } else {
             candidate = try await highestClaimed(day: day) + 1
         }
-        var retriedLostCreate = false
+        var lostCreates = 0
         var tiesOnCandidate = 0
         for attempt in 0..<PickupNumbers.maximumAttempts {
             let ticket = Fields([TicketField.key: .string("\(day)#\(candidate)"), .businessDay: .string(day),
@@ -67,12 +70,12 @@ final class PickupNumbers: Sendable {
             let created: [Record]
             do {
                 created = try await store.createRecords(in: table, [ticket], options: WriteOptions())
-            } catch where error.isUnreachable && !retriedLostCreate {
-                // The answer was lost: the ticket may exist, so the client does not send it again. Nobody
-                // else will keep this number now (the ticket, if it was written, is the oldest and
-                // belongs to no one): claim the next one instead. Once per claim, so a store that is down
-                // sends the order to the outbox about as soon as before.
-                retriedLostCreate = true
+            } catch where error.isUnreachable && lostCreates < PickupNumbers.lostCreateRetries {
+                // The answer was lost: the ticket may exist, so the client does not send it again. If it
+                // was written first for its number, nobody will keep that number (a gap): claim the next
+                // one instead. At most `lostCreateRetries` times, so a store that is down still sends the
+                // order to the outbox soon.
+                lostCreates += 1
                 candidate += 1
                 continue
             } catch {
