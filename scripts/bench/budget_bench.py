@@ -127,7 +127,7 @@ def requests_per_command(bin_dir, workdir, day_orders=300, rounds=3):
         edit_advance_cancel(figures, "small day", one_shot)
         # The day at the counter: one REPL, each order placed, advanced three times and viewed once.
         repl = LineProcess([binary], env=env)
-        repl.ask("help\n", "quit")
+        repl.ask("help\n", "Chinese or English options both work.")  # the end of the help
         proxy.reset()
         started = time.monotonic()
         warm = []
