@@ -25,8 +25,10 @@ final class PickupNumbers: Sendable {
     /// The next number worth trying, per business day (a hint; the store decides).
     private let hints = Mutex<[String: Int]>([:])
     static let maximumAttempts = 50
-    /// How often a tied number is tried again before the claim moves past it.
-    static let triesAfterTie = 3
+    /// How often a tied number is tried again before the claim moves past it: once, since where creation
+    /// times are whole seconds (Airtable's may be) every claim of that second ties again, and more tries
+    /// would only spend the claim's attempts.
+    static let triesAfterTie = 1
     /// How many creates whose answer was lost a claim tries past (a few, so a store that is down still
     /// sends the order to the outbox soon).
     static let lostCreateRetries = 2
