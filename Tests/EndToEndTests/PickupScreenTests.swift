@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `drinkshop serve` carries the pickup screen: tokenless at /display only, fed by the shop's orders as
 /// counters write them through the API.
@@ -8,31 +9,31 @@ import Testing
         let shop = try Drinkshop()
         let token = "pat" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
         let (database, directory) = (shop.database, shop.directory)
-        let server = try await offPool { try ServeProcess(database: database, directory: directory, token: token) }
+        let server = try await offThePool { try ServeProcess(database: database, directory: directory, token: token) }
         defer { server.stop() }
 
-        let page = try await offPool { try RawHTTP.exchange(port: server.port, "GET /display HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") }
+        let page = try await offThePool { try RawHTTP.exchange(port: server.port, "GET /display HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") }
         #expect(page.hasPrefix("HTTP/1.1 200"))
         #expect(page.contains("text/html"))
-        let api = try await offPool {
+        let api = try await offThePool {
             try RawHTTP.exchange(port: server.port, "GET /v0/\(server.baseID)/OrderDrink HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         }
         #expect(api.hasPrefix("HTTP/1.1 401"))
-        let strange = try await offPool {
+        let strange = try await offThePool {
             try RawHTTP.exchange(port: server.port, "GET /display/%2e%2e/v0/x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         }
         #expect(strange.hasPrefix("HTTP/1.1 404"))
-        let post = try await offPool { try RawHTTP.exchange(port: server.port, "POST /display HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n") }
+        let post = try await offThePool { try RawHTTP.exchange(port: server.port, "POST /display HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n") }
         #expect(post.hasPrefix("HTTP/1.1 405"))
         let huge = String(repeating: "a", count: 100_000)
-        let tooBig = try await offPool {
+        let tooBig = try await offThePool {
             try RawHTTP.exchange(port: server.port, "GET /display HTTP/1.1\r\nHost: x\r\nX-Big: \(huge)\r\nConnection: close\r\n\r\n")
         }
         #expect(tooBig.hasPrefix("HTTP/1.1 431"))
 
-        let events = try await offPool { try RawHTTP.EventReader(port: server.port) }
+        let events = try await offThePool { try RawHTTP.EventReader(port: server.port) }
         defer { events.close() }
-        #expect(try await offPool { try events.read(until: #"data: {"preparing":[],"ready":[]}"#) })
+        #expect(try await offThePool { try events.read(until: #"data: {"preparing":[],"ready":[]}"#) })
 
         let counter = ["AIRTABLE_TOKEN": token, "AIRTABLE_BASE_ID": server.baseID,
                        "AIRTABLE_ENDPOINT_URL": "http://127.0.0.1:\(server.port)",
@@ -40,22 +41,16 @@ import Testing
         let placed = try await shop.run(["order", "熟成紅茶", "大杯", "半糖", "少冰", "for", "王小明"], database: false,
                                         environment: counter)
         #expect(placed.status == 0, "\(placed.stderr)")
-        #expect(try await offPool { try events.read(until: #"data: {"preparing":[1],"ready":[]}"#) })
+        #expect(try await offThePool { try events.read(until: #"data: {"preparing":[1],"ready":[]}"#) })
         for _ in 0..<2 {
             #expect(try await shop.run(["advance", "#1"], database: false, environment: counter).status == 0)
         }
-        let seen = try await offPool { try events.read(until: #"data: {"preparing":[],"ready":[1]}"#) }
+        let seen = try await offThePool { try events.read(until: #"data: {"preparing":[],"ready":[1]}"#) }
         #expect(seen)
         #expect(!events.received.contains("王"))
     }
 }
 
-/// Runs blocking work (sockets, child processes) on a thread of its own, never on the cooperative pool.
-func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
-}
 
 /// `drinkshop serve --port 0` on the test's store.
 final class ServeProcess: Sendable {
@@ -92,9 +87,11 @@ final class ServeProcess: Sendable {
         baseID = String(base)
     }
 
+    /// Ends the server; its exit is awaited on a thread of its own, never on the cooperative pool.
     func stop() {
         process.terminate()
-        process.waitUntilExit()
+        let process = self.process
+        Thread { process.waitUntilExit() }.start()
     }
 }
 
