@@ -29,7 +29,6 @@ let package = Package(
         // The pickup screen's routes (/display, /display/events) over a PickupBoardSource; no order records.
         .target(name: "PickupDisplay", dependencies: ["HTTPServer"], swiftSettings: strict),
         // A hidden development server: the pickup screen fed by a scripted board (scripts/display-check).
-        .executableTarget(name: "PickupDisplayDemo", dependencies: ["PickupDisplay", "HTTPServer"], swiftSettings: strict),
         // The shop's domain: pure values and rules.
         .target(name: "DrinkShopCore", swiftSettings: strict),
         // Staff PINs as salted slow hashes (PBKDF2-HMAC-SHA256 via libcrypto), verified in constant time.
