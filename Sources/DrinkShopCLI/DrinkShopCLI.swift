@@ -92,7 +92,15 @@ enum DrinkShopCLI {
         // The time zone and business-day start every counter shares (DRINKSHOP_TIME_ZONE and
         // DRINKSHOP_DAY_STARTS are written to the store's settings when set).
         do {
-            for note in try await shop.settings.adopt(environment: environment).notes { printError("Note: \(note)") }
+            let adopted = try await shop.settings.adopt(environment: environment)
+            for note in adopted.notes { printError("Note: \(note)") }
+            // The store's printer settings, where the environment names none (its addresses were checked at start).
+            do {
+                shop.printing.use(try ShopPrinters.configured(environment: environment,
+                                                               fallback: PrinterRole.settings(adopted.stored)))
+            } catch {
+                printError("warning: \(error); printing without it (fix it with: printer label|receipt ADDRESS)")
+            }
         } catch {
             printError("drinkshop: \(error); nothing was changed")
             return 2
@@ -108,7 +116,8 @@ enum DrinkShopCLI {
             let interpreter = ShopInterpreter(shop: shop, output: output, style: style, defaultStaff: staff,
                                               confirm: interactive ? confirmAtTerminal : nil,
                                               environmentPIN: environment["DRINKSHOP_PIN"],
-                                              environmentNewPIN: environment["DRINKSHOP_NEW_PIN"])
+                                              environmentNewPIN: environment["DRINKSHOP_NEW_PIN"],
+                                              environmentPrinters: environment.filter { $0.key.hasSuffix("_PRINTER") })
             interpreter.makeLineScreen = FullScreenTerminal()
             // Orders an earlier run kept while the store was down go first, then the command.
             await interpreter.sendOutbox(force: true)
@@ -135,7 +144,8 @@ enum DrinkShopCLI {
         }
         let interpreter = ShopInterpreter(shop: shop, output: output, style: style, defaultStaff: staff,
                                           confirm: interactive ? askAtCounter : nil,
-                                          readSecret: interactive ? askSecret : nil)
+                                          readSecret: interactive ? askSecret : nil,
+                                          environmentPrinters: environment.filter { $0.key.hasSuffix("_PRINTER") })
         interpreter.makeLineScreen = FullScreenTerminal()
         let drinkCount = (try? await shop.catalog.menu().count) ?? 0
         var header = style.paint("可不可熟成紅茶 KEBUKE · DrinkShop", .bold) + "\n"

@@ -132,6 +132,31 @@ import Testing
 }
 
 @Suite struct PrinterSettingTests {
+    @Test func aPrinterSetAtTheCounterIsKeptInTheStoreForEveryCounterAndUsedAtOnce() async throws {
+        let printer = try FakePrinter()
+        defer { printer.stop() }
+        let counter = try await Counter()
+        #expect(await counter.run("printer") == [.succeeded])
+        #expect(counter.output.text.contains("label printer: none"))
+        // A wrong address is refused and nothing is written.
+        #expect(await counter.run("printer label lpt:1") == [.failed])
+        #expect(try await counter.interpreter.shop.settings.stored()["labelPrinter"] == nil)
+
+        #expect(await counter.run("printer label tcp://127.0.0.1:\(printer.port)") == [.succeeded])
+        #expect(try await counter.interpreter.shop.settings.stored()["labelPrinter"] == "tcp://127.0.0.1:\(printer.port)")
+        #expect(await counter.run("order 熟成紅茶 中杯 無糖 去冰 for Amy") == [.succeeded])
+        #expect(TSPL.lines(await printer.nextJob()).contains("PRINT 1,1"))
+        // Another counter opening the store reads the same setting.
+        let stored = try await counter.interpreter.shop.settings.stored()
+        let other = try ShopPrinters.configured(environment: [:], fallback: PrinterRole.settings(stored))
+        #expect(other.label != nil && other.receipt == nil)
+
+        #expect(await counter.run("printer label none") == [.succeeded])
+        #expect(counter.interpreter.shop.printing.printers.label == nil)
+        let entries = try await counter.interpreter.shop.audit.entries(fromDay: "2026-11-29", throughDay: "2026-11-29")
+        #expect(entries.filter { $0.subject == "labelPrinter" }.count == 2)
+    }
+
     @Test func aBadAddressIsRefusedNamingWhereItCameFrom() {
         for bad in ["http://printer", "tcp://", "tcp://host:99999", "lpt:1"] {
             #expect(throws: PrintingError.self) {

@@ -1,18 +1,21 @@
 import DrinkShopCore
 import Foundation
 import Printing
+import Synchronization
 
 /// Cup stickers and receipts for today's orders: builds them from the order desk's orders
 /// (`OrderPrintout`), formats them for the printer's language, and sends them. Printing never changes
 /// or blocks an order: a printer that fails is reported as a `PrintingError`, and the job can be sent again.
 public final class PrintDesk: Sendable {
-    public let printers: ShopPrinters
+    private let configured: Mutex<ShopPrinters>
+    /// The printers in use: the environment's at start, then the store's settings (`use`).
+    public var printers: ShopPrinters { configured.withLock { $0 } }
     let orders: OrderDesk
     let clock: ShopClock
     let shopName: String
 
     init(printers: ShopPrinters, orders: OrderDesk, clock: ShopClock, shopName: String = OrderPrintout.defaultShopName) {
-        self.printers = printers
+        configured = Mutex(printers)
         self.orders = orders
         self.clock = clock
         self.shopName = shopName
@@ -26,6 +29,11 @@ public final class PrintDesk: Sendable {
         public var pieces: Int
         /// Said when characters could not be printed as written (`the printer cannot print 堃 (printed as ?)`).
         public var replacementWarning: String?
+    }
+
+    /// Uses `printers` from now on (the store's printer settings read, or changed at this counter).
+    public func use(_ printers: ShopPrinters) {
+        configured.withLock { $0 = printers }
     }
 
     /// Whether a label printer is set up, so a new order's stickers print by themselves.

@@ -15,7 +15,22 @@ public enum PrinterRole: String, Sendable, CaseIterable {
         }
     }
 
-    var staffName: String {
+    /// The store setting (`Setting` table) that names this printer for every counter.
+    public var settingKey: String {
+        switch self {
+        case .label: "labelPrinter"
+        case .receipt: "receiptPrinter"
+        }
+    }
+
+    /// The printers the store's settings name, by role (for `ShopPrinters.configured`'s fallback).
+    public static func settings(_ stored: [String: String]) -> [PrinterRole: String] {
+        var found: [PrinterRole: String] = [:]
+        for role in allCases { found[role] = stored[role.settingKey] }
+        return found
+    }
+
+    public var staffName: String {
         switch self {
         case .label: "label printer"
         case .receipt: "receipt printer"

@@ -1,6 +1,7 @@
 import Airtable
 import DrinkShopCore
 import Foundation
+import Printing
 
 /// The settings every counter of a shop shares, kept in the store's `Setting` table (key, value) so
 /// counters cannot disagree: the shop's time zone (`timeZone`, an IANA name such as `Asia/Taipei`) and
@@ -18,6 +19,16 @@ public struct ShopSettings: Sendable {
     public static let dayStartsKey = "dayStarts"
     public static let timeZoneVariable = "DRINKSHOP_TIME_ZONE"
     public static let dayStartsVariable = "DRINKSHOP_DAY_STARTS"
+
+    /// Sets (or with nil, clears) the shop's `role` printer for every counter: an address is checked
+    /// before anything is written; the change goes to the audit trail.
+    public func setPrinter(_ role: PrinterRole, to address: String?, by staff: String) async throws -> String? {
+        let value = address?.trimmingCharacters(in: .whitespaces) ?? ""
+        if !value.isEmpty { _ = try PrinterSink(setting: value) }
+        let before = try await records.all()
+        try await write([role.settingKey: value], before: before, by: staff)
+        return value.isEmpty ? nil : value
+    }
 
     private let records: SettingRecords
     private let clock: ShopClock
@@ -120,7 +131,8 @@ public struct ShopSettings: Sendable {
                 }
             }
         }
-        return AdoptedSettings(timeZone: zone, dayStart: start, written: changes, notes: notes)
+        return AdoptedSettings(timeZone: zone, dayStart: start, written: changes, notes: notes,
+                               stored: (stored ?? [:]).merging(changes) { $1 })
     }
 
     private func write(_ changes: [String: String], before: [String: String?], by staff: String) async throws(ShopError) {
@@ -150,6 +162,8 @@ public struct AdoptedSettings: Sendable {
     public let written: [String: String]
     /// Why the store's settings could not be used or saved, for staff.
     public let notes: [String]
+    /// Every setting of the store as this counter now knows it, by key (the printers' among them).
+    public let stored: [String: String]
 }
 
 /// A setting's value that cannot be used.

@@ -19,6 +19,8 @@ public enum Command: Sendable, Equatable {
     case seed(path: String, replace: Bool = false)
     case banner(BannerMove?)
     case promos
+    /// `printer`: show the printers; `printer label ADDRESS|none`: set one for every counter.
+    case printer(PrinterRole?, address: String?)
     case report(json: Bool, days: DaySpan? = nil)
     case log(days: DaySpan?)
     case login(String)

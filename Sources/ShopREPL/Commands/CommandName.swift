@@ -11,7 +11,7 @@ public struct CommandInfo: Sendable {
 /// completion switch over it exhaustively, so a command added here does not compile until each of them
 /// knows it.
 public enum CommandName: String, CaseIterable, Sendable {
-    case menu, order, orders, edit, advance, cancel, void, delete, label, receipt, seed, banner, promos, report, log, login, logout, help, quit
+    case menu, order, orders, edit, advance, cancel, void, delete, label, receipt, printer, seed, banner, promos, report, log, login, logout, help, quit
     // The till (`TillGrammar.swift`).
     case pay, adjust, invoice, soldout, restock, price, staff, shift, close, export, member, redeem, pass
 
@@ -82,6 +82,12 @@ public enum CommandName: String, CaseIterable, Sendable {
         case .banner:
             return CommandInfo(name: rawValue, aliases: [], usage: "banner [next | prev]",
                                summary: "show the current banner, or move to the next or previous one", details: [])
+        case .printer:
+            return CommandInfo(name: rawValue, aliases: ["printers"], usage: "printer [label | receipt] [ADDRESS | none]",
+                               summary: "show the printers, or set one for every counter (manager)",
+                               details: ["ADDRESS: tcp://HOST[:PORT] (a network printer's raw port, 9100 if left out), a device such as /dev/usb/lp0, or a file",
+                                         "kept in the store's settings; DRINKSHOP_LABEL_PRINTER / DRINKSHOP_RECEIPT_PRINTER override it on one counter",
+                                         "example: printer label tcp://192.168.1.50:9100;  printer receipt none"])
         case .promos:
             return CommandInfo(name: rawValue, aliases: ["promotions"], usage: "promos",
                                summary: "list promotions and whether they are active now", details: [])

@@ -122,6 +122,16 @@ public enum CommandParser {
             case ["prev"], ["previous"], ["p"]: return .banner(.previous)
             default: throw fail("banner takes next or prev")
             }
+        case .printer:
+            guard let first = arguments.first else { return .printer(nil, address: nil) }
+            guard let role = PrinterRole(rawValue: first.lowercased()) else {
+                throw fail("which printer? label or receipt, not \"\(first.prefix(40))\"")
+            }
+            switch arguments.count {
+            case 1: return .printer(role, address: nil)
+            case 2: return .printer(role, address: arguments[1].lowercased() == "none" ? "" : arguments[1])
+            default: throw fail("one address: tcp://HOST:PORT, a device or a file (quote a path with spaces)")
+            }
         case .promos: return try noArguments(.promos, arguments, usage: usage)
         case .report:
             guard arguments.isEmpty else {

@@ -25,6 +25,27 @@ extension ShopInterpreter {
         if let warning = printed.replacementWarning { warn(warning) }
     }
 
+    /// `printer`: where each printer is; `printer ROLE ADDRESS|none` sets it in the store for every counter
+    /// (a manager's change, in the audit trail) and uses it here at once.
+    func printer(_ role: PrinterRole?, address: String?) async throws {
+        if let role, let address {
+            let who = try await authorize(.changeSetting)
+            let set = try await shop.settings.setPrinter(role, to: address, by: who)
+            let stored = try await shop.settings.stored()
+            shop.printing.use(try ShopPrinters.configured(environment: environmentPrinters,
+                                                           fallback: PrinterRole.settings(stored)))
+            say("The \(role.staffName) is now \(set ?? "none") on every counter"
+                + (environmentPrinters[role.environmentVariable] != nil
+                   ? " (this counter keeps \(role.environmentVariable), which overrides it)" : "") + ".\n")
+            return
+        }
+        let printers = shop.printing.printers
+        for shown in role.map({ [$0] }) ?? PrinterRole.allCases {
+            let sink = shown == .label ? printers.label : printers.receipt
+            say("\(shown.staffName): \(sink.map { "\($0.address)" } ?? "none")\n")
+        }
+    }
+
     func receipt(_ number: OrderNumber, preview: Bool) async throws {
         let facts = try await shop.till.receiptFacts(for: try await shop.orders.find(number))
         if preview {

@@ -29,6 +29,8 @@ public final class ShopInterpreter {
     let environmentPIN: String?
     /// A new PIN a one-shot `staff pin` brought (DRINKSHOP_NEW_PIN).
     let environmentNewPIN: String?
+    /// The printer variables this counter was started with (they override the store's settings here).
+    let environmentPrinters: [String: String]
     /// Whether PINs are on, as last read (re-read after 30 s, or at once after a change at this counter),
     /// so an order does not cost an extra read of the User table on a rate-limited base.
     var pinsEnabledCache: (enabled: Bool, at: ContinuousClock.Instant)?
@@ -43,6 +45,7 @@ public final class ShopInterpreter {
                 confirm: (@Sendable (String) async -> Bool)? = nil,
                 readSecret: (@Sendable (String) async -> String?)? = nil,
                 environmentPIN: String? = nil, environmentNewPIN: String? = nil,
+                environmentPrinters: [String: String] = [:],
                 instant: @escaping @Sendable () -> BannerRotator.Instant = { ContinuousClock.now }) {
         self.shop = shop
         self.output = output
@@ -52,6 +55,7 @@ public final class ShopInterpreter {
         self.readSecret = readSecret
         self.environmentPIN = environmentPIN
         self.environmentNewPIN = environmentNewPIN
+        self.environmentPrinters = environmentPrinters
         self.instant = instant
         rotator = BannerRotator(banners: [], startingAt: instant())
     }
@@ -133,6 +137,7 @@ public final class ShopInterpreter {
             say(SeedView.summary(report, path: path))
         case .banner(let move): try await showBanner(move)
         case .promos: try await showPromotions()
+        case .printer(let role, let address): try await printer(role, address: address)
         case .report(let json, let days): try await showReport(json: json, days: days)
         case .log(let days): try await showLog(days: days)
         case .login(let name): try await logIn(name)

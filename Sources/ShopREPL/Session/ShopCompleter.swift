@@ -1,3 +1,4 @@
+import DrinkShop
 import DrinkShopCore
 import LineEditor
 import Synchronization
@@ -86,6 +87,8 @@ public final class ShopCompleter: Sendable {
             return matching(["open"])
         case .export:
             return matching(["--csv"])
+        case .printer:
+            return previous.count == 1 ? matching(PrinterRole.allCases.map(\.rawValue)) : matching(["none"])
         case .promos, .login, .logout, .quit, .close, .member, .pass:
             return []
         }
