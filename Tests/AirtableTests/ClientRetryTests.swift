@@ -257,11 +257,24 @@ import TestSupport
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<10 { group.addTask { _ = try? await client.listRecords(in: "Drink", query: ListQuery()) } }
         }
-        // However the tasks interleave, each of the 10 got its own slot: 3 at once, then one per 0.2 s.
-        let reserved = stride(from: 0.0, through: 1.4, by: 0.2).map { $0 }
+        // However the tasks interleave, each of the 10 got its own slot: 3 at once, then one per 0.2 s. On
+        // this clock a sleep moves time on for everyone, so a task whose slot has passed when it wakes
+        // (another's sleep went further) sends later than its slot, never earlier: so the sorted send times
+        // are at or after the sorted slots, one for one.
+        let slots = [0.0, 0.0] + stride(from: 0.0, through: 1.4, by: 0.2).map { $0 }
         let times = transport.sendTimes.sorted()
         #expect(times.count == 10)
-        #expect(zip(times.dropFirst(2), reserved).allSatisfy { abs($0 - $1) < 1e-9 })
+        #expect(zip(times, slots).allSatisfy { $0 >= $1 - 1e-9 }, "\(times)")
+    }
+
+    @Test func concurrentReservationsGetOneSlotEach() async {
+        let throttle = RequestThrottle(requestsPerSecond: 5, burst: 3)
+        let slots = await withTaskGroup(of: Double.self) { group in
+            for _ in 0..<10 { group.addTask { await throttle.reserveSlot(at: 0) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let expected = [0.0, 0.0] + stride(from: 0.0, through: 1.4, by: 0.2).map { $0 }
+        #expect(zip(slots.sorted(), expected).allSatisfy { abs($0 - $1) < 1e-9 }, "\(slots.sorted())")
     }
 
     @Test func theThrottleKeepsEveryWindowWithinBurstPlusRate() {
