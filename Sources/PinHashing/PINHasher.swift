@@ -138,3 +138,33 @@ public enum PINHashError: Error, Sendable, Hashable, CustomStringConvertible, Lo
 
     public var errorDescription: String? { description }
 }
+
+/// The slow work (about half a second a PIN) on a thread of its own, so a caller in async code never holds
+/// a thread of the cooperative pool while it runs.
+extension PINHasher {
+    /// `hash(_:)` off the cooperative pool.
+    public func hashOffThePool(_ pin: PIN) async throws(PINHashError) -> String {
+        let hasher = self
+        return try await Self.offThePool { () throws(PINHashError) -> String in try hasher.hash(pin) }
+    }
+
+    /// `verify(_:against:)` off the cooperative pool.
+    public static func verifyOffThePool(_ pin: PIN, against stored: String) async throws(PINHashError) -> Bool {
+        try await offThePool { () throws(PINHashError) -> Bool in try verify(pin, against: stored) }
+    }
+
+    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws(PINHashError) -> T)
+        async throws(PINHashError) -> T
+    {
+        let result: Result<T, PINHashError> = await withCheckedContinuation { continuation in
+            let thread = Thread {
+                do throws(PINHashError) { continuation.resume(returning: .success(try work())) } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+            thread.name = "PIN hashing"
+            thread.start()
+        }
+        return try result.get()
+    }
+}

@@ -87,11 +87,9 @@ final class ServeProcess: Sendable {
         baseID = String(base)
     }
 
-    /// Ends the server; its exit is awaited on a thread of its own, never on the cooperative pool.
+    /// Ends the server (Foundation reaps the child; nothing here waits for it).
     func stop() {
         process.terminate()
-        let process = self.process
-        Thread { process.waitUntilExit() }.start()
     }
 }
 

@@ -72,7 +72,7 @@ extension StaffDirectory {
             if account.role != .manager, try await !pinsEnabled() {
                 throw .refused("the first PIN must be a manager's (staff add NAME manager), or nobody could manage staff once PINs are on")
             }
-            let hash = try await Self.offPool { [hasher] () throws(PINHashError) -> String in try hasher.hash(pin) }
+            let hash = try await Self.hashing { () throws(PINHashError) -> String in try await hasher.hashOffThePool(pin) }
             try await update(account, [UserField.pinHash: .string(hash), .failedLogins: .int(0), .lockedUntil: .null])
         } else {
             let others = try await accounts().filter { $0.hasPIN && $0.name != account.name }
@@ -91,7 +91,7 @@ extension StaffDirectory {
         guard let stored = account.pinHash else { return account }
         var attempts = account.attempts
         do { try attempts.checkMayTry(at: date) } catch { throw .login(error) }
-        let right = try await Self.offPool { () throws(PINHashError) -> Bool in try PINHasher.verify(pin, against: stored) }
+        let right = try await Self.hashing { () throws(PINHashError) -> Bool in try await PINHasher.verifyOffThePool(pin, against: stored) }
         if right {
             if account.attempts != LoginAttempts() {
                 try await update(account, [UserField.failedLogins: .int(0), .lockedUntil: .null])
@@ -130,20 +130,8 @@ extension StaffDirectory {
                             recordID: record.id, pinHash: hash)
     }
 
-    /// Runs slow hashing on a thread of its own.
-    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws(PINHashError) -> T) async throws(TillError) -> T {
-        let result: Result<T, PINHashError> = await withCheckedContinuation { continuation in
-            let thread = Thread {
-                do throws(PINHashError) { continuation.resume(returning: .success(try work())) } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-            thread.name = "PIN hashing"
-            thread.start()
-        }
-        switch result {
-        case .success(let value): return value
-        case .failure(let error): throw .refused("PIN hashing failed: \(error)")
-        }
+    /// A PIN hash or check (off the pool, in `PinHashing`), its failure said as the till's.
+    static func hashing<T: Sendable>(_ work: () async throws(PINHashError) -> T) async throws(TillError) -> T {
+        do { return try await work() } catch { throw .refused("PIN hashing failed: \(error)") }
     }
 }
