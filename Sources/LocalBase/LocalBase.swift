@@ -26,6 +26,12 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
     private let pendingWrites = Mutex<(writes: [PendingWrite], draining: Bool)>(([], false))
     /// The file this base lives in (":memory:" for an in-memory base).
     public let path: String
+    /// Durable commits of record writes made by this instance (each group commit counts once).
+    private let commitCounter = Atomic<Int>(0)
+
+    /// How many durable commits this instance has made for record writes: what a write costs the disk
+    /// (each one waits for fsync), for tests and benches.
+    public var commitCount: Int { commitCounter.load(ordering: .relaxed) }
 
     /// Opens the base at `path`, creating the file and an empty schema if it is new.
     ///
@@ -76,7 +82,7 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
     /// Runs a write on the base's queue. Writes that arrive while others wait are committed together
     /// (group commit): one transaction, each write inside it a savepoint that applies wholly or not at
     /// all, one durable commit for them all. Nobody hears "done" before that commit.
-    private func performWrite<T: Sendable>(_ work: @escaping @Sendable (BaseContext) throws -> T)
+    func performWrite<T: Sendable>(_ work: @escaping @Sendable (BaseContext) throws -> T)
         async throws(AirtableError) -> T
     {
         let result: Result<T, AirtableError> = await withCheckedContinuation { continuation in
@@ -119,6 +125,7 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
             for write in writes { write.fail(failure) }
             return
         }
+        commitCounter.add(1, ordering: .relaxed)
         for finish in finishers { finish() }
     }
 

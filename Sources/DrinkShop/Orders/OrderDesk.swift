@@ -53,8 +53,17 @@ public final class OrderDesk: Sendable {
             outbox = waiting
         } else {
             do throws(ShopError) {
-                order = try numbered(unnumbered, try await pickupNumbers.claim(day: day))
-                let written = try await records.write(order, orderRef: orderRef, day: day, menu: snapshot.menu)
+                let written: [Record]
+                if let atomic = records.store as? any AtomicRecordStore {
+                    // The embedded base: the pickup number and the lines are one durable commit.
+                    let claimed = try await records.writeClaiming(unnumbered, orderRef: orderRef, day: day, menu: snapshot.menu,
+                                                                  numbers: pickupNumbers, in: atomic)
+                    order = try numbered(unnumbered, claimed.number)
+                    written = claimed.records
+                } else {
+                    order = try numbered(unnumbered, try await pickupNumbers.claim(day: day))
+                    written = try await records.write(order, orderRef: orderRef, day: day, menu: snapshot.menu)
+                }
                 delivery.storeAnswered()
                 return StoredOrder(order: order, orderRef: orderRef, recordIDs: written.map(\.id), businessDay: day,
                                    isForeign: false)

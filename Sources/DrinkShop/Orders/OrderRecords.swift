@@ -38,6 +38,24 @@ struct OrderRecords: Sendable {
         }
     }
 
+    /// On the embedded base: claims the day's next pickup number and writes the order's lines under it,
+    /// one durable commit for both.
+    func writeClaiming(_ order: Order, orderRef: String, day: String, menu: Menu, numbers: PickupNumbers,
+                       in atomic: any AtomicRecordStore) async throws(ShopError) -> (number: Int, records: [Record])
+    {
+        let lines = OrderRecord.fields(of: order, orderRef: orderRef, businessDay: day, menu: menu)
+        let claimed = try await numbers.claimAtomically(day: day, in: atomic) { number, transaction throws(AirtableError) in
+            let numbered = lines.map { fields -> UpsertRecord in
+                var fields = fields
+                fields[OrderField.pickupNumber] = .int(number)
+                return UpsertRecord(fields: fields)
+            }
+            return try transaction.upsertRecords(in: ShopSchema.orderTable, numbered, mergeOn: [OrderField.ref.rawValue],
+                                                 replace: false, options: WriteOptions(typecast: true)).records
+        }
+        return (claimed.number, claimed.result)
+    }
+
     /// Writes the order's status (and cancellation reason) on every line record.
     func writeStatus(of stored: StoredOrder) async throws(ShopError) {
         var fields = Fields([OrderField.status: .string(stored.order.status.rawValue)])
