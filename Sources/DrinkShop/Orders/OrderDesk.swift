@@ -13,6 +13,8 @@ public final class OrderDesk: Sendable {
     let clock: ShopClock
     let audit: AuditTrail
     let makeOrderRef: @Sendable () -> String
+    /// This counter's copy of today's list on a remote base.
+    let dayCache = OrderDayCache()
 
     init(store: any RecordStore, clock: ShopClock, catalog: Catalog, delivery: DeliveryPolicy, audit: AuditTrail,
          makeOrderRef: @escaping @Sendable () -> String) {
@@ -167,6 +169,7 @@ public final class OrderDesk: Sendable {
             try await outbox.remove(stored)
         } else {
             try await records.delete(stored)
+            dayCache.remove(stored.recordIDs)
         }
         let lines = stored.order.lines.map(Self.summary).joined(separator: ", ")
         try await note(.deleteOrder, stored, by: staff, detail: "\(stored.order.orderName): \(lines), $\(stored.order.total)")
@@ -203,10 +206,7 @@ public final class OrderDesk: Sendable {
         var problems: [Problem] = []
         var stored: [Record] = []
         do throws(ShopError) {
-            stored = try await records.onDay(today)
-            stored = unique(stored + (try await records.open()).filter {
-                ($0.fields[OrderField.businessDay]?.stringValue ?? today) < today
-            })
+            stored = try await todaysRecords(today)
             let read = OrderRecord.orders(from: stored, menu: menu, clock: clock)
             orders = read.orders
             problems = read.problems.map { Problem(text: $0) }
@@ -225,6 +225,39 @@ public final class OrderDesk: Sendable {
         let todays = orders.filter { $0.businessDay >= today }
         let earlier = orders.filter { $0.businessDay < today }.sorted(by: Self.dayThenNumber)
         return (todays.sorted(by: Self.todayOrder) + earlier, problems, stored)
+    }
+
+    /// The records of today's list. The embedded store reads them by its indexes; a remote base is asked
+    /// only what changed since this counter's last look (`OrderDayCache`), the whole list now and then.
+    private func todaysRecords(_ today: String) async throws(ShopError) -> [Record] {
+        guard !(records.store is any AtomicRecordStore) else {
+            return unique(try await records.onDay(today) + (try await records.open()).filter {
+                ($0.fields[OrderField.businessDay]?.stringValue ?? today) < today
+            })
+        }
+        let began = clock.now()
+        var list: [Record]
+        if let since = dayCache.changesSince(day: today, now: began),
+           let merged = dayCache.merge(day: today, changed: try await records.modified(after: since), began: began,
+                                       belongs: { records.belongsToToday($0, today: today) })
+        {
+            list = merged
+        } else {
+            list = try await records.todaysList(today)
+            dayCache.replace(day: today, with: list, began: began)
+        }
+        list.sort { ($0.createdTime, $0.id) < ($1.createdTime, $1.id) }
+        return list
+    }
+
+    /// Today's orders as last read, without asking the store (a remote base); nil before the first look.
+    /// For hints that may be a moment old, such as Tab's list of open order numbers.
+    public func lastKnownToday() async throws(ShopError) -> [StoredOrder]? {
+        guard !(records.store is any AtomicRecordStore) else { return try await today().orders }
+        guard let list = dayCache.lastList(day: clock.today) else { return nil }
+        let menu = try await catalog.snapshot(refresh: false).menu
+        return OrderRecord.orders(from: list.sorted { ($0.createdTime, $0.id) < ($1.createdTime, $1.id) }, menu: menu,
+                                  clock: clock).orders
     }
 
     /// Pickup-number order, lines from other clients by time after them, unsent orders last.
