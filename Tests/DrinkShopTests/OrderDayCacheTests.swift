@@ -71,4 +71,23 @@ import Testing
         _ = try await fixture.shop.orders.cancel(.onDay(1, day: "2026-11-29"), reason: "never came", by: "Ken")
         #expect(try await remote.orders.today().orders.map(\.order.orderName) == ["Cat"])
     }
+
+    /// Until the counter knows the base's clock, each look reaches 30 s back; once one of its own orders
+    /// has shown the difference (here none), only 2 s, so a busy minute is not fetched again and again.
+    @Test func aLookReachesBackOnlyAsFarAsTheClocksDiffer() async throws {
+        let fixture = try await ShopFixture()
+        for _ in 0..<150 { _ = try await fixture.shop.orders.place(Self.tea(fixture), placedBy: "Ken") }
+        let (remote, counting) = Self.remoteCounter(fixture)
+        _ = try await remote.orders.today()
+        fixture.clock.advance(by: 10)
+        var before = counting.requests
+        _ = try await remote.orders.today()
+        #expect(counting.requests - before == 2, "the last 30 s again: 150 records, two pages")
+        _ = try await remote.orders.place(Self.tea(fixture, for: "Amy"), placedBy: "Mei")
+        _ = try await remote.orders.today()
+        fixture.clock.advance(by: 10)
+        before = counting.requests
+        let list = try await remote.orders.today().orders
+        #expect(counting.requests - before == 1 && list.count == 151)
+    }
 }

@@ -8,8 +8,9 @@ import Synchronization
 ///
 /// How it stays true:
 /// - each look asks for the `OrderDrink` records modified since the previous look began, less a margin
-///   for clocks that disagree (`clockMargin`), and merges them: a record that no longer belongs to the
-///   list (finished on an earlier day) leaves it;
+///   for clocks that disagree (30 s until an order this counter placed has shown how far the base's clock
+///   is from its own, then that distance plus 2 s), and merges them: a record that no longer belongs to
+///   the list (finished on an earlier day) leaves it;
 /// - a record removed by another counter cannot show up in "what changed", so the whole list is read
 ///   again at least every `fullReadInterval`, and at once when the business day turns;
 /// - this counter's own deletions leave the copy at once.
@@ -25,8 +26,25 @@ public final class OrderDayCache: Sendable {
     }
 
     private let state = Mutex<State?>(nil)
-    /// How far back each look reaches before the previous one began (clocks of counter and base differ).
+    /// How far back each look reaches before the previous one began, while nothing is known of how the
+    /// base's clock and this counter's differ.
     static let clockMargin: TimeInterval = 30
+    /// The least reach back once they are known: Airtable's times may be whole seconds.
+    static let knownClockMargin: TimeInterval = 2
+    /// How far the base's clock may be from this counter's, as last seen (nil: not yet seen).
+    private let clockDifference = Mutex<TimeInterval?>(nil)
+
+    /// Learns how the base's clock differs from this counter's from a record it created between `sent` and
+    /// `answered` (this counter's clock): its creation time, by the base's clock, lies between them.
+    func observe(created: Date, sent: Date, answered: Date) {
+        let spread = max(abs(created.timeIntervalSince(sent)), abs(created.timeIntervalSince(answered)))
+        clockDifference.withLock { $0 = spread }
+    }
+
+    /// How far back from the last look the next one reaches.
+    var margin: TimeInterval {
+        clockDifference.withLock { $0 }.map { min(Self.clockMargin, $0 + Self.knownClockMargin) } ?? Self.clockMargin
+    }
     /// The longest a removal by another counter stays on this counter's list.
     static let fullReadInterval: TimeInterval = 60
     /// For tests that step past it.
@@ -34,11 +52,12 @@ public final class OrderDayCache: Sendable {
 
     /// What the next look should ask for: everything (nil), or what changed since the returned moment.
     func changesSince(day: String, now: Date) -> Date? {
-        state.withLock { state in
+        let margin = margin
+        return state.withLock { state in
             guard let state, state.day == day, now.timeIntervalSince(state.lastFullRead) < Self.fullReadInterval,
                   now >= state.lastLook
             else { return nil }
-            return state.lastLook.addingTimeInterval(-Self.clockMargin)
+            return state.lastLook.addingTimeInterval(-margin)
         }
     }
 

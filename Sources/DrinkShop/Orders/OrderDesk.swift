@@ -64,7 +64,11 @@ public final class OrderDesk: Sendable {
                     written = claimed.records
                 } else {
                     order = try numbered(unnumbered, try await pickupNumbers.claim(day: day))
+                    let sent = clock.now()
                     written = try await records.write(order, orderRef: orderRef, day: day, menu: snapshot.menu)
+                    if let created = written.map(\.createdTime).max() {
+                        dayCache.observe(created: created, sent: sent, answered: clock.now())
+                    }
                 }
                 delivery.storeAnswered()
                 return StoredOrder(order: order, orderRef: orderRef, recordIDs: written.map(\.id), businessDay: day,
