@@ -134,6 +134,7 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
         case let error as AirtableError: return error
         case let error as APIError: return .api(error)
         case let error as SQLiteError where error.isBusy:
+            SQLiteDebugLog.record(error, path: path)
             return .localStore("the local base \(path) stayed locked by another writer: \(error.message)")
         case let error as SQLiteError:
             // SQL text stays in the debug log; staff read one sentence about the file.

@@ -3,6 +3,7 @@ import DrinkShop
 import DrinkShopCore
 import Foundation
 import LocalBase
+import TestSupport
 import Testing
 
 /// A counter on a remote base keeps a copy of the day's list and asks only what changed.
@@ -89,5 +90,69 @@ import Testing
         before = counting.requests
         let list = try await remote.orders.today().orders
         #expect(counting.requests - before == 1 && list.count == 151)
+    }
+
+    @Test func anOrderInTheCopyMovesOnWithOneWriteAndRecordsWhenEachStepWasReached() async throws {
+        let fixture = try await ShopFixture()
+        let (remote, counting) = Self.remoteCounter(fixture)
+        _ = try await remote.orders.place(Self.tea(fixture), placedBy: "Ken")
+        _ = try await remote.orders.today()
+        for expected in [OrderStatus.preparing, .ready, .pickedUp] {
+            fixture.clock.advance(by: 60)
+            _ = try await remote.catalog.menu()
+            let before = counting.requests
+            let moved = try await remote.orders.advance(.pickup(1))
+            #expect(moved.order.status == expected && counting.requests - before == 1)
+        }
+        let line = try #require(try await fixture.records(ShopSchema.orderTable).first)
+        let times = [OrderField.preparingAt, .readyAt, .pickedUpAt].compactMap { line.fields[$0.rawValue]?.stringValue }
+        #expect(times.count == 3 && times == times.sorted())
+        // Not in the copy (an earlier day's order, a number not seen yet): found first, as before.
+        _ = try await fixture.shop.orders.place(Self.tea(fixture), placedBy: "Ken")
+        let before = counting.requests
+        #expect(try await remote.orders.advance(.pickup(2)).order.status == .preparing)
+        #expect(counting.requests - before == 2)
+    }
+
+    @Test func aCopyOvertakenByAnotherCounterNeverMovesAnOrderBackNorUndoesACancellation() async throws {
+        let fixture = try await ShopFixture()
+        let (remote, _) = Self.remoteCounter(fixture)
+        for _ in 0..<2 { _ = try await remote.orders.place(Self.tea(fixture), placedBy: "Ken") }
+        _ = try await remote.orders.today()   // the copy: #1 and #2 placed
+        // Meanwhile the make line (another counter) finishes #1 and a cashier cancels #2.
+        _ = try await fixture.shop.orders.advance(.pickup(1))
+        _ = try await fixture.shop.orders.advance(.pickup(1))
+        _ = try await fixture.shop.orders.cancel(.pickup(2), reason: "customer left", by: "Mei")
+        let first = await #expect(throws: ShopError.self) { _ = try await remote.orders.advance(.pickup(1)) }
+        #expect(first?.description == "order #1 was moved on at another counter meanwhile: it is ready (nothing else changed)")
+        let second = await #expect(throws: ShopError.self) { _ = try await remote.orders.advance(.pickup(2)) }
+        #expect(second?.description == "order #2 was cancelled at another counter meanwhile; it stays cancelled (nothing changed)")
+        let now = try await fixture.shop.orders.today().orders
+        #expect(now.map(\.order.status) == [.ready, .cancelled])
+        #expect(now.last?.order.cancelReason == "customer left")
+        // The copy now knows: the next advance picks #1 up.
+        #expect(try await remote.orders.advance(.pickup(1)).order.status == .pickedUp)
+    }
+
+    /// A remote base set up by an earlier version has no step fields: moving on still works (found
+    /// first, status only), after one refused write.
+    @Test func aBaseWithoutTheStepFieldsStillMovesOrdersOn() async throws {
+        let clock = TestClock(TestClock.noon)
+        let base = try LocalBase.inMemory(clock: clock.date)
+        let steps: Set<String> = [OrderField.preparingAt.rawValue, OrderField.readyAt.rawValue, OrderField.pickedUpAt.rawValue]
+        for spec in ShopSchema.tables {
+            var old = spec
+            old.fields.removeAll { steps.contains($0.name) }
+            _ = try await base.createTable(old)
+        }
+        let shop = Shop(store: CountingStore(base), clock: clock.shopClock)
+        _ = try await shop.seeder.seed(contentsOf: ShopFixture.seeds + "/menu.json")
+        _ = try await shop.orders.place(OrderDraft(lines: [LineDraft(drink: "熟成紅茶", options: [.size(.medium), .sugar(.half), .ice(.less)])]),
+                                        placedBy: "Ken")
+        _ = try await shop.orders.today()
+        #expect(try await shop.orders.advance(.pickup(1)).order.status == .preparing)
+        #expect(try await shop.orders.advance(.pickup(1)).order.status == .ready)
+        #expect(try await shop.orders.today().orders.first?.order.status == .ready)
+        #expect(try await base.schema().table(ShopSchema.orderTable)?.field(OrderField.preparingAt.rawValue) == nil)
     }
 }

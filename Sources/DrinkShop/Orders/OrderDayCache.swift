@@ -83,6 +83,14 @@ public final class OrderDayCache: Sendable {
         }
     }
 
+    /// Keeps records this counter just wrote, as the store answered (the next look brings them again).
+    func keep(_ records: [Record], day: String) {
+        state.withLock { state in
+            guard state?.day == day else { return }
+            for record in records { state?.records[record.id] = record }
+        }
+    }
+
     /// Forgets records this counter removed.
     func remove(_ ids: [String]) {
         state.withLock { state in

@@ -69,6 +69,7 @@ public final class OrderDesk: Sendable {
                     if let created = written.map(\.createdTime).max() {
                         dayCache.observe(created: created, sent: sent, answered: clock.now())
                     }
+                    dayCache.keep(written, day: day)
                 }
                 delivery.storeAnswered()
                 return StoredOrder(order: order, orderRef: orderRef, recordIDs: written.map(\.id), businessDay: day,
@@ -131,8 +132,10 @@ public final class OrderDesk: Sendable {
         return stored
     }
 
-    /// Moves an order to its next status.
+    /// Moves an order to its next status. On a remote base, an order of today this counter has a copy of
+    /// is moved with one write (`advanceCopy`); otherwise it is found first (one filtered read).
     public func advance(_ number: OrderNumber) async throws(ShopError) -> StoredOrder {
+        if let copy = try await copyToAdvance(number), let moved = try await advanceCopy(copy) { return moved }
         var stored = try await find(number)
         do { try stored.order.advance() } catch { throw .status(error) }
         try await saveStatus(stored)

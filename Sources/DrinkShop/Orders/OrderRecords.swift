@@ -1,6 +1,7 @@
 import Airtable
 import DrinkShopCore
 import Foundation
+import Synchronization
 
 /// The `OrderDrink` table: with `OrderRecord` (the cells of one line), the only place that knows its field
 /// names and formulas. Every write of lines is an upsert on the line's `ref`, so a request retried after
@@ -8,6 +9,8 @@ import Foundation
 struct OrderRecords: Sendable {
     let store: any RecordStore
     let clock: ShopClock
+    /// Whether the base has the step fields (`preparingAt`…); learnt from the first write refused for them.
+    let stepFields = StepFields()
 
     /// The records created on the business day of `date` (in the shop's time zone).
     func createdOnDay(of date: Date) async throws(ShopError) -> [Record] {
@@ -56,20 +59,34 @@ struct OrderRecords: Sendable {
         return (claimed.number, claimed.result)
     }
 
-    /// Writes the order's status (and cancellation reason) on every line record.
-    func writeStatus(of stored: StoredOrder) async throws(ShopError) {
+    /// Writes the order's status (and cancellation reason) on every line record, with the moment it
+    /// reached that step (`OrderField.reached`) where the base has those fields; returns the records as
+    /// the store answered (every cell, other counters' steps included).
+    @discardableResult
+    func writeStatus(of stored: StoredOrder) async throws(ShopError) -> [Record] {
         var fields = Fields([OrderField.status: .string(stored.order.status.rawValue)])
         if stored.order.status == .cancelled {
             fields[OrderField.cancelReason] = stored.order.cancelReason.map(JSONValue.string) ?? .null
             if let voidedBy = stored.order.voidedBy { fields[OrderField.voidedBy] = .string(voidedBy) }
         }
+        let step = stepFields.available ? OrderField.reached(stored.order.status) : nil
+        if let step { fields[step] = .string(AirtableTimestamp.format(clock.now())) }
         do {
-            _ = try await store.updateRecords(in: ShopSchema.orderTable,
-                                              stored.recordIDs.map { RecordUpdate(id: $0, fields: fields) },
-                                              replace: false, options: WriteOptions(typecast: true))
+            return try await update(stored.recordIDs, fields)
+        } catch let error where step != nil && StepFields.isMissing(error) {
+            // A remote base set up by an earlier version has no step fields (`drinkshop setup` adds them):
+            // the status alone, from now on.
+            stepFields.markMissing()
+            if let step { fields[step] = nil }
+            do { return try await update(stored.recordIDs, fields) } catch { throw .store(error) }
         } catch {
             throw .store(error)
         }
+    }
+
+    private func update(_ ids: [String], _ fields: Fields) async throws(AirtableError) -> [Record] {
+        try await store.updateRecords(in: ShopSchema.orderTable, ids.map { RecordUpdate(id: $0, fields: fields) },
+                                      replace: false, options: WriteOptions(typecast: true))
     }
 
     /// Deletes the order's line records.
@@ -79,5 +96,18 @@ struct OrderRecords: Sendable {
         } catch {
             throw .store(error)
         }
+    }
+}
+
+/// Whether the base has the fields that record when an order reached each step: assumed until a write
+/// naming one is refused as an unknown field (a remote base set up by an earlier version).
+final class StepFields: Sendable {
+    private let missing = Mutex(false)
+    var available: Bool { !missing.withLock { $0 } }
+    func markMissing() { missing.withLock { $0 = true } }
+
+    static func isMissing(_ error: AirtableError) -> Bool {
+        guard let api = error.apiError, api.type == "UNKNOWN_FIELD_NAME" else { return false }
+        return [OrderField.preparingAt, .readyAt, .pickedUpAt].contains { (api.message ?? "").contains($0.rawValue) }
     }
 }

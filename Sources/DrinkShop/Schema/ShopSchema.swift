@@ -56,6 +56,9 @@ public enum ShopSchema {
         FieldSpec(OrderField.placedBy, .singleLineText),
         FieldSpec(OrderField.cancelReason, .singleLineText),
         FieldSpec(OrderField.voidedBy, .singleLineText, description: "Who voided the order (made, then not sold)"),
+        FieldSpec(OrderField.preparingAt, .dateTime, description: "When the order started being made", options: dateTimeOptions),
+        FieldSpec(OrderField.readyAt, .dateTime, description: "When the order was ready", options: dateTimeOptions),
+        FieldSpec(OrderField.pickedUpAt, .dateTime, description: "When the order was picked up", options: dateTimeOptions),
     ])
 
     public static let user = TableSpec(name: userTable, description: "Staff and customers", fields: [
