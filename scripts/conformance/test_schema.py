@@ -19,6 +19,10 @@ EXPECTED_CLASS = {
     "multipleRecordLinks": models.MultipleRecordLinksFieldSchema,
     "singleCollaborator": models.SingleCollaboratorFieldSchema,
     "multipleCollaborators": models.MultipleCollaboratorsFieldSchema, "barcode": models.BarcodeFieldSchema,
+    "formula": models.FormulaFieldSchema, "rollup": models.RollupFieldSchema,
+    "multipleLookupValues": models.MultipleLookupValuesFieldSchema, "count": models.CountFieldSchema,
+    "button": models.ButtonFieldSchema, "createdBy": models.CreatedByFieldSchema,
+    "lastModifiedBy": models.LastModifiedByFieldSchema,
 }
 
 

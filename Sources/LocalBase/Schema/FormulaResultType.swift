@@ -19,9 +19,23 @@ enum FormulaResultType {
         json(kind(expression, fields: fields) ?? .text)
     }
 
-    /// A field's own type as a result (what a lookup of it reports).
+    /// What a lookup of `field` reports as its result: the field's own type and options (a computed
+    /// field's own result).
     static func result(of field: FieldSchema) -> JSONValue {
-        json(kind(of: field) ?? .text)
+        switch field.type {
+        case .formula, .rollup, .multipleLookupValues:
+            return field.options?["result"] ?? json(.text)
+        case .count, .autoNumber:
+            return json(.number(precision: 0))
+        case .createdBy, .lastModifiedBy:
+            return ["type": "singleCollaborator"]
+        case .button:
+            return json(.text)
+        default:
+            var object: [String: JSONValue] = ["type": .string(field.type.rawValue)]
+            if let options = field.options { object["options"] = options }
+            return .object(object)
+        }
     }
 
     private static func json(_ kind: Kind) -> JSONValue {
@@ -49,13 +63,10 @@ enum FormulaResultType {
         case .date: return .date
         case .dateTime, .createdTime, .lastModifiedTime: return .dateTime
         case .formula, .rollup, .multipleLookupValues:
-            guard let result = field.options?["result"], let type = result["type"]?.stringValue else { return nil }
-            switch type {
-            case "number": return .number(precision: result["options"]?["precision"]?.intValue ?? 0)
-            case "date": return .date
-            case "dateTime": return .dateTime
-            default: return .text
-            }
+            guard let result = field.options?["result"], let name = result["type"]?.stringValue,
+                  let type = FieldType(rawValue: name), !type.isDerived
+            else { return nil }
+            return kind(of: FieldSchema(id: field.id, name: field.name, type: type, options: result["options"]))
         default: return .text
         }
     }
