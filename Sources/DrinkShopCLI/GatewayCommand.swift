@@ -107,16 +107,20 @@ struct GatewayCommand {
         say("  base id   \(base)")
         say("  budget    \(rate) requests/s to the base for every counter behind this gateway, shared with "
             + "drinkshop on this machine (\(pacing.path))")
-        say("  cached    " + (configuration.cachedTables.isEmpty ? "nothing"
-            : configuration.cachedTables.sorted().joined(separator: ", ")
-                + " (checked with the base at most every \(configuration.checkInterval) s)"))
+        var webhookLines: [String] = []
         if serve.gateway.publicURL != nil {
             let problems = await gateway.startWebhooks()
             let covered = gateway.tablesWithWebhooks
-            say("  webhooks  " + (covered.isEmpty ? "none" : covered.joined(separator: ", ")
-                    + " tell the gateway of changes (pings to \(configuration.publicURL ?? "")/gateway/webhook-ping)"))
-            for problem in problems { say("  webhooks  " + problem) }
+            webhookLines.append(covered.isEmpty ? "none" : covered.joined(separator: ", ")
+                + " tell the gateway of changes (pings to \(configuration.publicURL ?? "")/gateway/webhook-ping)")
+            webhookLines += problems
         }
+        let byWebhook = !configuration.cachedTables.isEmpty && Set(gateway.tablesWithWebhooks) == configuration.cachedTables
+        let every = byWebhook ? max(configuration.checkInterval, configuration.webhookCheckInterval) : configuration.checkInterval
+        say("  cached    " + (configuration.cachedTables.isEmpty ? "nothing"
+            : configuration.cachedTables.sorted().joined(separator: ", ")
+                + " (checked with the base at most every \(every) s\(byWebhook ? ", and at once on a webhook ping" : ""))"))
+        for line in webhookLines { say("  webhooks  " + line) }
         say("  upstream  token from the environment (never shown or logged)")
         say("  " + tokenNote)
         say("Press Ctrl-C to stop.")
