@@ -123,6 +123,8 @@ import Testing
         #expect(again.tablesWithWebhooks == ["Drink"])
         #expect(await setup.upstreamHooks().count == 1)
         await again.stopWebhooks()
+        await setup.gateway.stopWebhooks()
+        #expect(await setup.upstreamHooks().isEmpty)
         await setup.stop()
     }
 }
