@@ -278,9 +278,12 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
         try await perform { try $0.webhooksToNotify() }
     }
 
-    public func recordNotification(_ id: String, success: Bool, error: String?, at time: Date, durationMs: Double)
-        async throws(AirtableError)
+    public func recordNotification(_ id: String, success: Bool, error: String?, at time: Date, durationMs: Double,
+                                   retryNumber: Int) async throws(AirtableError)
     {
-        try await perform { try $0.recordNotification(id, success: success, error: error, at: time, durationMs: durationMs) }
+        try await perform {
+            try $0.recordNotification(id, success: success, error: error, at: time, durationMs: durationMs,
+                                      retryNumber: retryNumber)
+        }
     }
 }
