@@ -39,6 +39,9 @@ import Testing
         let placed = await runDrinkshop(["--db", folder.database, "--create"], input: Data((orders.joined(separator: "\n") + "\n").utf8),
                                         environment: environment)
         #expect(placed.status == 0)
+        // The run noted the state it left the file in as checked, so the next start need not read every
+        // page; a change from outside (below) is a new state, checked again.
+        #expect(FileManager.default.fileExists(atPath: folder.database + ".checked"))
         // Damage one page in the middle of the file, where the 300 orders' pages are (the process has
         // ended, so the WAL is checkpointed).
         let handle = try #require(FileHandle(forUpdatingAtPath: folder.database))
