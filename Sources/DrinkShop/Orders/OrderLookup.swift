@@ -65,6 +65,14 @@ extension OrderRecords {
                 throw .store(error)
             }
         }
+        // The pickup claim on the embedded store looks its next ticket up by key.
+        let key = FormulaExpression.field(TicketField.key) == .text("0000-00-00#0")
+        do {
+            _ = try await store.listRecords(in: ShopSchema.ticketTable,
+                                            query: ListQuery(filterByFormula: key.description, pageSize: 1, maxRecords: 1))
+        } catch {
+            throw .store(error)
+        }
     }
 
     private func list(_ formula: FormulaExpression) async throws(ShopError) -> [Record] {

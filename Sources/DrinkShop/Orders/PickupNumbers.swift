@@ -24,6 +24,8 @@ final class PickupNumbers: Sendable {
     private let table: String
     /// The next number worth trying, per business day (a hint; the store decides).
     private let hints = Mutex<[String: Int]>([:])
+    /// The number of this process's last atomic claim, per business day.
+    private let atomicClaims = Mutex<[String: Int]>([:])
     static let maximumAttempts = 50
     /// How often a tied number is tried again before the claim moves past it: once, since where creation
     /// times are whole seconds (Airtable's may be) every claim of that second ties again, and more tries
@@ -127,18 +129,33 @@ final class PickupNumbers: Sendable {
         async throws(ShopError) -> (number: Int, result: T)
     {
         let table = table
-        let query = Self.highestQuery(day: day)
+        // After this process's first claim of the day, the number after its last one is tried by its key
+        // (an index lookup) and taken when free; only when another counter has it is the day read again.
+        let next = atomicClaims.withLock { $0[day] }.map { $0 + 1 }
+        let claimed: (number: Int, result: T)
         do {
-            return try await store.atomically { (transaction) throws(AirtableError) -> (number: Int, result: T) in
-                let highest = try transaction.listRecords(in: table, query: query).records.first?
-                    .fields[TicketField.number]?.intValue ?? 0
-                let number = highest + 1
+            claimed = try await store.atomically { (transaction) throws(AirtableError) -> (number: Int, result: T) in
+                var number: Int
+                if let next, try transaction.listRecords(in: table, query: Self.keyQuery(day: day, number: next)).records.isEmpty {
+                    number = next
+                } else {
+                    number = (try transaction.listRecords(in: table, query: Self.highestQuery(day: day)).records.first?
+                        .fields[TicketField.number]?.intValue ?? 0) + 1
+                }
                 _ = try transaction.createRecords(in: table, [Self.ticket(day: day, number: number)], options: WriteOptions())
                 return (number, try write(number, transaction))
             }
         } catch {
             throw .store(error)
         }
+        atomicClaims.withLock { $0[day] = claimed.number }
+        return claimed
+    }
+
+    /// The ticket for `number` of `day`, if there is one.
+    private static func keyQuery(day: String, number: Int) -> ListQuery {
+        ListQuery(filterByFormula: (FormulaExpression.field(TicketField.key) == .text("\(day)#\(number)")).description,
+                  fields: [TicketField.number.rawValue], pageSize: 1, maxRecords: 1)
     }
 
     static func ticket(day: String, number: Int) -> Fields {
