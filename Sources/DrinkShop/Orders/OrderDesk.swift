@@ -54,10 +54,13 @@ public final class OrderDesk: Sendable {
         } else {
             do throws(ShopError) {
                 order = try numbered(unnumbered, try await pickupNumbers.claim(day: day))
-                let written = try await records.write(order, orderRef: orderRef, day: day, menu: snapshot.menu)
+                // A new order carries the till's copy from the start (nothing paid), so the till never
+                // needs the ledger to decide about it.
+                let written = try await records.write(order, orderRef: orderRef, day: day, menu: snapshot.menu,
+                                                      extra: OrderRecord.cells(of: TillCopy()))
                 delivery.storeAnswered()
-                return StoredOrder(order: order, orderRef: orderRef, recordIDs: written.map(\.id), businessDay: day,
-                                   isForeign: false)
+                return StoredOrder(order: order, orderRef: orderRef, recordIDs: written.records.map(\.id), businessDay: day,
+                                   isForeign: false, till: written.extraWritten ? TillCopy() : nil)
             } catch {
                 guard let kept = delivery.outbox(after: error, at: now) else { throw error }
                 outbox = kept
@@ -88,7 +91,15 @@ public final class OrderDesk: Sendable {
     public func edit(_ number: OrderNumber, line: Int?, change: LineChangeDraft, by staff: String = "staff")
         async throws(ShopError) -> StoredOrder
     {
-        var stored = try await find(number)
+        try await edit(try await find(number), as: number, line: line, change: change, by: staff)
+    }
+
+    /// `edit` of an order already found (`find`), named `number` in messages: no second lookup. The new
+    /// lines and the audit entry are one write.
+    public func edit(_ found: StoredOrder, as number: OrderNumber, line: Int?, change: LineChangeDraft, by staff: String)
+        async throws(ShopError) -> StoredOrder
+    {
+        var stored = found
         let before = stored.order
         let lineCount = stored.order.lines.count
         guard let lineNumber = line ?? (lineCount == 1 ? 1 : nil) else { throw .whichLine(number, lineCount: lineCount) }
@@ -108,11 +119,25 @@ public final class OrderDesk: Sendable {
         } catch {
             throw .wrap(error)
         }
-        try await save(stored, menu: snapshot.menu)
         let old = before.lines[lineNumber - 1], new = stored.order.lines[lineNumber - 1]
         var detail = "drink \(lineNumber): \(Self.summary(old)) -> \(Self.summary(new))"
         if before.total != stored.order.total { detail += "; total $\(before.total) -> $\(stored.order.total)" }
-        try await note(.editOrder, stored, by: staff, detail: detail)
+        let entries = [entry(.editOrder, stored, by: staff, detail: detail)]
+        if stored.isUnsent, let outbox = delivery.outbox {
+            try await outbox.keep(stored, menu: snapshot.menu, queuedAt: clock.now())
+            try await note(entries)
+            return stored
+        }
+        var extra = auditCells(entries, on: stored) ?? [:]
+        // A bill the till's extras changed is priced from the old lines: the copy goes, and the till reads
+        // OrderTill and the ledger again until it next writes the order (nothing is paid: edits need that).
+        if stored.till?.bill != nil {
+            extra.merge(OrderRecord.cells(of: nil)) { $1 }
+            stored.till = nil
+        }
+        let written = try await records.write(stored.order, orderRef: stored.orderRef, day: stored.businessDay,
+                                              menu: snapshot.menu, extra: extra)
+        try await settle(entries, on: &stored, written: written.extraWritten && !extra.isEmpty)
         return stored
     }
 
@@ -128,21 +153,59 @@ public final class OrderDesk: Sendable {
     public func cancel(_ number: OrderNumber, reason: String?, by staff: String = "staff") async throws(ShopError)
         -> StoredOrder
     {
-        var stored = try await find(number)
-        do { try stored.order.cancel(reason: reason ?? "cancelled at the counter") } catch { throw .status(error) }
-        try await saveStatus(stored)
-        try await note(.cancelOrder, stored, by: staff, detail: stored.order.cancelReason ?? "")
-        return stored
+        let found = try await find(number)
+        return try await saveCancellation(try cancelled(found, reason: reason), from: found, by: staff)
     }
 
     /// Voids an order being made, ready or picked up: kept (cancelled, with who and why), no longer
     /// revenue, shown in the report; the void goes to the audit trail.
     public func void(_ number: OrderNumber, reason: String, by staff: String) async throws(ShopError) -> StoredOrder {
-        var stored = try await find(number)
-        let status = stored.order.status
+        let found = try await find(number)
+        return try await saveCancellation(try voided(found, reason: reason, by: staff), from: found, by: staff)
+    }
+
+    /// `found` cancelled (nothing written yet).
+    public func cancelled(_ found: StoredOrder, reason: String?) throws(ShopError) -> StoredOrder {
+        var stored = found
+        do { try stored.order.cancel(reason: reason ?? "cancelled at the counter") } catch { throw .status(error) }
+        return stored
+    }
+
+    /// `found` voided by `staff` (nothing written yet).
+    public func voided(_ found: StoredOrder, reason: String, by staff: String) throws(ShopError) -> StoredOrder {
+        var stored = found
         do { try stored.order.void(by: staff, reason: reason) } catch { throw .status(error) }
-        try await saveStatus(stored)
-        try await note(.void, stored, by: staff, detail: "\(status.rawValue), $\(stored.order.total): \(stored.order.cancelReason ?? "")")
+        return stored
+    }
+
+    /// Writes a cancellation or void (`changed`, made from `before` by `cancelled` or `voided`): the status,
+    /// its audit entry, the refunds' entry and the till's copy (`till`, when the till gave money back) in one
+    /// write of the order's records.
+    func saveCancellation(_ changed: StoredOrder, from before: StoredOrder, by staff: String, refunds: [Refund] = [],
+                          till: TillCopy? = nil) async throws(ShopError) -> StoredOrder
+    {
+        var stored = changed
+        let reason = stored.order.cancelReason ?? ""
+        var entries: [AuditEntry]
+        if stored.order.isVoided {
+            entries = [entry(.void, stored, by: staff, detail: "\(before.order.status.rawValue), $\(stored.order.total): \(reason)")]
+        } else {
+            entries = [entry(.cancelOrder, stored, by: staff, detail: reason)]
+        }
+        if !refunds.isEmpty {
+            let given = refunds.map { "\($0.amount) \($0.method.rawValue)" }.joined(separator: ", ")
+            entries.append(entry(.void, stored, by: staff, detail: "refunded \(given): \(reason)"))
+        }
+        if stored.isUnsent {
+            try await save(stored, menu: try await catalog.snapshot(refresh: false).menu)
+            try await note(entries)
+            return stored
+        }
+        var extra = auditCells(entries, on: stored) ?? [:]
+        if let till { extra.merge(OrderRecord.cells(of: till)) { $1 } }
+        let written = try await records.writeStatus(of: stored, extra: extra)
+        if written, let till { stored.till = till }
+        try await settle(entries, on: &stored, written: written && extra[OrderField.audit] != nil)
         return stored
     }
 
@@ -160,17 +223,40 @@ public final class OrderDesk: Sendable {
             try await records.delete(stored)
         }
         let lines = stored.order.lines.map(Self.summary).joined(separator: ", ")
-        try await note(.deleteOrder, stored, by: staff, detail: "\(stored.order.orderName): \(lines), $\(stored.order.total)")
+        // The records are gone: the entry goes to the AuditLog table.
+        try await note([entry(.deleteOrder, stored, by: staff, detail: "\(stored.order.orderName): \(lines), $\(stored.order.total)")])
         return stored
     }
 
-    /// Writes an audit entry about `stored`. The change itself is already saved: a trail that cannot be
-    /// written is reported, not rolled back.
-    private func note(_ action: ShopAction, _ stored: StoredOrder, by staff: String, detail: String) async throws(ShopError) {
+    /// An audit entry about `stored`, now.
+    private func entry(_ action: ShopAction, _ stored: StoredOrder, by staff: String, detail: String) -> AuditEntry {
         let subject = stored.businessDay == clock.today ? stored.number?.description : stored.numberWithDay?.description
-        let entry = AuditEntry(at: clock.now(), by: staff, action: action, subject: subject ?? stored.orderRef, detail: detail)
+        return AuditEntry(at: clock.now(), by: staff, action: action, subject: subject ?? stored.orderRef, detail: detail)
+    }
+
+    /// The cells that put `entries` on the order itself, in the write of the change they record; nil when
+    /// they go to the AuditLog table instead: an unsent order, or one of an earlier business day (a day's
+    /// entries are found with that day's orders, `AuditTrail.entries(fromDay:throughDay:)`).
+    private func auditCells(_ entries: [AuditEntry], on stored: StoredOrder) -> Fields? {
+        guard !stored.isUnsent, entries.allSatisfy({ clock.businessDay(of: $0.at) == stored.businessDay }) else { return nil }
+        return Fields([OrderField.audit: .string(OrderAuditCell.appending(entries, to: stored.auditText))])
+    }
+
+    /// After the change is written: the entries are on the order (`written`), or go to the AuditLog table.
+    private func settle(_ entries: [AuditEntry], on stored: inout StoredOrder, written: Bool) async throws(ShopError) {
+        if written {
+            stored.auditText = OrderAuditCell.appending(entries, to: stored.auditText)
+        } else {
+            try await note(entries)
+        }
+    }
+
+    /// Writes audit entries to the AuditLog table. The change itself is already saved: a trail that cannot
+    /// be written is reported, not rolled back.
+    private func note(_ entries: [AuditEntry]) async throws(ShopError) {
+        guard let first = entries.first else { return }
         // Kept in the outbox while the store cannot be reached; any other failure is told, never dropped.
-        do { try await audit.record(entry) } catch { throw .auditNotWritten(entry, error) }
+        do { try await audit.record(entries) } catch { throw .auditNotWritten(first, error) }
     }
 
     static func summary(_ line: OrderLine) -> String {

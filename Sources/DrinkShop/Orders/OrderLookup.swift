@@ -50,6 +50,20 @@ extension OrderRecords {
         return found
     }
 
+    /// The audit entries kept on the orders of business days `first` through `last` (an order's entries are
+    /// of its own day: `OrderDesk` sends those of an earlier day's order to the AuditLog table).
+    func auditEntries(fromDay first: String, throughDay last: String) async throws(ShopError) -> [AuditEntry] {
+        let day = FormulaExpression.field(OrderField.businessDay)
+        let days: FormulaExpression = first == last ? day == .text(first) : .and([day >= .text(first), day <= .text(last)])
+        let found = try await list(.and([days, .field(OrderField.audit) != .blank]))
+        var seen = Set<String>()
+        return found.flatMap { record -> [AuditEntry] in
+            // Every line of an order carries the same cell: one line's is read.
+            guard seen.insert(record.fields[OrderField.orderRef]?.stringValue ?? record.id).inserted else { return [] }
+            return OrderAuditCell.entries(record.fields[OrderField.audit]?.stringValue)
+        }
+    }
+
     /// Lists once by each field the lookups filter on, so a store that builds an index on first use
     /// (LocalBase) builds them now, when the store is opened, not during a command that is then refused
     /// (a refused command must leave the file as it was).

@@ -15,6 +15,12 @@ public enum OrderField: String, ShopField {
     case drinkName, size, ice, sugar, addOns, price, orderName, numberOfCups, imageUrl
     case status, pickupNumber, businessDay, orderRef, ref, line, unitPrice, discount, promotion, note, placedBy
     case cancelReason, voidedBy
+    /// The till's copy on the order (`TillCopy`): NT$ paid and refunded, by method, and the bill when the
+    /// till's adjustments or member benefits change it; so deciding about an order needs no other read.
+    case paid, refunded, paidBy, refundedBy, bill
+    /// The order's own audit entries (edit, cancel, void), one JSON object a line, written in the same
+    /// request as the change; see `OrderAuditCell`.
+    case audit
 }
 
 /// `User`: staff and customers.
