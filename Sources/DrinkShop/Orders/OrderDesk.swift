@@ -212,7 +212,11 @@ public final class OrderDesk: Sendable {
     /// Deletes a placed order's records for good (an unsent one never reaches the store), with an audit
     /// entry. An order being made or handed over is voided instead, so nothing sold vanishes.
     public func delete(_ number: OrderNumber, by staff: String = "staff") async throws(ShopError) -> StoredOrder {
-        let stored = try await find(number)
+        try await delete(try await find(number), as: number, by: staff)
+    }
+
+    /// `delete` of an order already found (`find`), named `number` in messages: no second lookup.
+    public func delete(_ stored: StoredOrder, as number: OrderNumber, by staff: String) async throws(ShopError) -> StoredOrder {
         guard stored.order.status == .placed else {
             let named = stored.businessDay == clock.today ? stored.number : stored.numberWithDay
             throw .notDeletable(named ?? number, status: stored.order.status)

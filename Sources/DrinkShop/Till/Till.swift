@@ -86,7 +86,12 @@ public final class Till: Sendable {
             do { return (try await orders.saveCancellation(changed, from: stored, by: staff), []) } catch { throw .shop(error) }
         }
         let held: OrderPayments, bill: Int?
-        if let money { (held, bill) = (money, stored.till?.bill) } else { (held, bill) = try await state(of: stored) }
+        if let money {
+            // Without a copy, `money` came from the ledger priced by OrderTill: its total is the bill.
+            (held, bill) = (money, stored.till != nil ? stored.till?.bill : (money.total != stored.order.total ? money.total : nil))
+        } else {
+            (held, bill) = try await state(of: stored)
+        }
         let (after, refunds) = held.refundingAll(reason: changed.order.cancelReason ?? "void", by: staff, at: clock.now())
         try await record(refunds, of: stored)
         // An order the copy did not cover gets one now (its money was just read from the ledger).

@@ -187,7 +187,12 @@ public final class ShopInterpreter {
             let named = stored.businessDay == shop.clock.today ? stored.number : stored.numberWithDay
             throw ShopError.notDeletable(named ?? number, status: stored.order.status)
         }
-        _ = try await shop.orders.delete(number, by: staff ?? defaultStaff)
+        // After a question, looked up again (another counter may have started making it meanwhile).
+        if confirmed {
+            _ = try await shop.orders.delete(stored, as: number, by: staff ?? defaultStaff)
+        } else {
+            _ = try await shop.orders.delete(number, by: staff ?? defaultStaff)
+        }
         say("Order \(number) deleted.\n")
     }
 
