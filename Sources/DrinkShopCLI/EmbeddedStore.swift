@@ -50,7 +50,15 @@ struct EmbeddedStore {
         }
         // The indexes the order lookups use are made at opening (when missing and the file may be written),
         // so a command that is then refused leaves the file as it was.
-        guard try await !Shop(store: base).missingSchema().isEmpty else {
+        // Tables alone are not a finished set-up: the first counter makes them, then seeds the menu under
+        // the lock, and a counter looking in between would see an empty menu. So a store with no drink
+        // waits for the lock too (unless it cannot be written, when there is nothing to wait for).
+        let hasMenu = { () async throws -> Bool in
+            !(try await base.listRecords(in: ShopSchema.drinkTable, query: ListQuery(pageSize: 1, maxRecords: 1)).records.isEmpty)
+        }
+        let schemaMissing = try await !Shop(store: base).missingSchema().isEmpty
+        let menuMissing = try await schemaMissing ? true : !hasMenu()
+        guard schemaMissing || (menuMissing && manager.isWritableFile(atPath: path)) else {
             try? await Shop(store: base).prepareLookups()
             return EmbeddedStore(base: base, path: path)
         }
@@ -58,7 +66,15 @@ struct EmbeddedStore {
             let isEmpty = try await base.schema().tables.isEmpty
             let shop = Shop(store: base)
             let created = try await shop.createMissingSchema()
-            guard isEmpty else { return created.isEmpty ? nil : "Added to the store: " + created.joined(separator: ", ") }
+            // A set-up stopped after the tables and before the menu (no drink, and never an order) is
+            // finished now; a menu the owner emptied in a store with orders is left as it is.
+            let noMenu = try await isEmpty ? false : !hasMenu()
+            let noOrder = try await noMenu
+                ? base.listRecords(in: ShopSchema.orderTable, query: ListQuery(pageSize: 1, maxRecords: 1)).records.isEmpty : false
+            let unfinished = noMenu && noOrder
+            guard isEmpty || unfinished else {
+                return created.isEmpty ? nil : "Added to the store: " + created.joined(separator: ", ")
+            }
             let seeds = try SeedSource.chosen(environment: environment)
             let report = try await seeds.seed(shop)
             return "New store at \(path), seeded from \(seeds.description): \(report.drinks) drinks, \(report.promotions) promotions"

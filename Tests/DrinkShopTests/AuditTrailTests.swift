@@ -28,6 +28,23 @@ import TestSupport
 }
 
 @Suite struct ShopSettingsTests {
+    @Test func aCounterOnUTCWritesTheZoneByTheNameItsTZGivesNotGMT() async throws {
+        let fixture = try await ShopFixture(seeded: false)
+        // Foundation calls a machine on TZ=UTC "GMT"; the store gets the name staff set.
+        let gmt = try #require(TimeZone(identifier: "GMT"))
+        let adopted = try await fixture.shop.settings.adopt(environment: ["TZ": "UTC"], machineTimeZone: gmt)
+        #expect(adopted.written == ["timeZone": "UTC"])
+        let other = try await fixture.secondCounter().settings.adopt(environment: ["TZ": ":Asia/Taipei"], machineTimeZone: gmt)
+        #expect(other.written.isEmpty && other.timeZone.secondsFromGMT() == 0)
+        let fresh = try await ShopFixture(seeded: false)
+        let taipei = try await fresh.shop.settings.adopt(environment: ["TZ": ":Asia/Taipei"], machineTimeZone: TestClock.taipei)
+        #expect(taipei.written == ["timeZone": "Asia/Taipei"])
+        // A TZ naming another zone than the machine's is not believed.
+        let odd = try await ShopFixture(seeded: false)
+        let mismatched = try await odd.shop.settings.adopt(environment: ["TZ": "Asia/Tokyo"], machineTimeZone: TestClock.taipei)
+        #expect(mismatched.written == ["timeZone": "Asia/Taipei"])
+    }
+
     @Test func theFirstCounterWritesItsZoneAndLaterCountersGoByTheStore() async throws {
         let fixture = try await ShopFixture(seeded: false)
         let first = try await fixture.shop.settings.adopt(environment: [:], machineTimeZone: TestClock.taipei)

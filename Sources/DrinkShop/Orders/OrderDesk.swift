@@ -13,6 +13,8 @@ public final class OrderDesk: Sendable {
     let clock: ShopClock
     let audit: AuditTrail
     let makeOrderRef: @Sendable () -> String
+    /// This counter's copy of today's list on a remote base.
+    let dayCache = OrderDayCache()
 
     init(store: any RecordStore, clock: ShopClock, catalog: Catalog, delivery: DeliveryPolicy, audit: AuditTrail,
          makeOrderRef: @escaping @Sendable () -> String) {
@@ -53,11 +55,25 @@ public final class OrderDesk: Sendable {
             outbox = waiting
         } else {
             do throws(ShopError) {
-                order = try numbered(unnumbered, try await pickupNumbers.claim(day: day))
                 // A new order carries the till's copy from the start (nothing paid), so the till never
                 // needs the ledger to decide about it.
-                let written = try await records.write(order, orderRef: orderRef, day: day, menu: snapshot.menu,
-                                                      extra: OrderRecord.cells(of: TillCopy()))
+                let copy = OrderRecord.cells(of: TillCopy())
+                let written: (records: [Record], extraWritten: Bool)
+                if let atomic = records.store as? any AtomicRecordStore {
+                    // The embedded base: the pickup number and the lines are one durable commit.
+                    let claimed = try await records.writeClaiming(unnumbered, orderRef: orderRef, day: day, menu: snapshot.menu,
+                                                                  numbers: pickupNumbers, in: atomic, extra: copy)
+                    order = try numbered(unnumbered, claimed.number)
+                    written = (claimed.records, claimed.extraWritten)
+                } else {
+                    order = try numbered(unnumbered, try await pickupNumbers.claim(day: day))
+                    let sent = clock.now()
+                    written = try await records.write(order, orderRef: orderRef, day: day, menu: snapshot.menu, extra: copy)
+                    if let created = written.records.map(\.createdTime).max() {
+                        dayCache.observe(created: created, sent: sent, answered: clock.now())
+                    }
+                    dayCache.keep(written.records, day: day)
+                }
                 delivery.storeAnswered()
                 return StoredOrder(order: order, orderRef: orderRef, recordIDs: written.records.map(\.id), businessDay: day,
                                    isForeign: false, till: written.extraWritten ? TillCopy() : nil)
@@ -141,8 +157,10 @@ public final class OrderDesk: Sendable {
         return stored
     }
 
-    /// Moves an order to its next status.
+    /// Moves an order to its next status. On a remote base, an order of today this counter has a copy of
+    /// is moved with one write (`advanceCopy`); otherwise it is found first (one filtered read).
     public func advance(_ number: OrderNumber) async throws(ShopError) -> StoredOrder {
+        if let copy = try await copyToAdvance(number), let moved = try await advanceCopy(copy) { return moved }
         var stored = try await find(number)
         do { try stored.order.advance() } catch { throw .status(error) }
         try await saveStatus(stored)
@@ -203,7 +221,7 @@ public final class OrderDesk: Sendable {
         }
         var extra = auditCells(entries, on: stored) ?? [:]
         if let till { extra.merge(OrderRecord.cells(of: till)) { $1 } }
-        let written = try await records.writeStatus(of: stored, extra: extra)
+        let written = try await records.writeStatus(of: stored, extra: extra).extraWritten
         if written, let till { stored.till = till }
         try await settle(entries, on: &stored, written: written && extra[OrderField.audit] != nil)
         return stored
@@ -225,6 +243,7 @@ public final class OrderDesk: Sendable {
             try await outbox.remove(stored)
         } else {
             try await records.delete(stored)
+            dayCache.remove(stored.recordIDs)
         }
         let lines = stored.order.lines.map(Self.summary).joined(separator: ", ")
         // The records are gone: the entry goes to the AuditLog table.
@@ -284,10 +303,7 @@ public final class OrderDesk: Sendable {
         var problems: [Problem] = []
         var stored: [Record] = []
         do throws(ShopError) {
-            stored = try await records.onDay(today)
-            stored = unique(stored + (try await records.open()).filter {
-                ($0.fields[OrderField.businessDay]?.stringValue ?? today) < today
-            })
+            stored = try await todaysRecords(today)
             let read = OrderRecord.orders(from: stored, menu: menu, clock: clock)
             orders = read.orders
             problems = read.problems.map { Problem(text: $0) }
@@ -306,6 +322,39 @@ public final class OrderDesk: Sendable {
         let todays = orders.filter { $0.businessDay >= today }
         let earlier = orders.filter { $0.businessDay < today }.sorted(by: Self.dayThenNumber)
         return (todays.sorted(by: Self.todayOrder) + earlier, problems, stored)
+    }
+
+    /// The records of today's list. The embedded store reads them by its indexes; a remote base is asked
+    /// only what changed since this counter's last look (`OrderDayCache`), the whole list now and then.
+    private func todaysRecords(_ today: String) async throws(ShopError) -> [Record] {
+        guard !(records.store is any AtomicRecordStore) else {
+            return unique(try await records.onDay(today) + (try await records.open()).filter {
+                ($0.fields[OrderField.businessDay]?.stringValue ?? today) < today
+            })
+        }
+        let began = clock.now()
+        var list: [Record]
+        if let since = dayCache.changesSince(day: today, now: began),
+           let merged = dayCache.merge(day: today, changed: try await records.modified(after: since), began: began,
+                                       belongs: { records.belongsToToday($0, today: today) })
+        {
+            list = merged
+        } else {
+            list = try await records.todaysList(today)
+            dayCache.replace(day: today, with: list, began: began)
+        }
+        list.sort { ($0.createdTime, $0.id) < ($1.createdTime, $1.id) }
+        return list
+    }
+
+    /// Today's orders as last read, without asking the store (a remote base); nil before the first look.
+    /// For hints that may be a moment old, such as Tab's list of open order numbers.
+    public func lastKnownToday() async throws(ShopError) -> [StoredOrder]? {
+        guard !(records.store is any AtomicRecordStore) else { return try await today().orders }
+        guard let list = dayCache.lastList(day: clock.today) else { return nil }
+        let menu = try await catalog.snapshot(refresh: false).menu
+        return OrderRecord.orders(from: list.sorted { ($0.createdTime, $0.id) < ($1.createdTime, $1.id) }, menu: menu,
+                                  clock: clock).orders
     }
 
     /// Pickup-number order, lines from other clients by time after them, unsent orders last.
