@@ -31,6 +31,9 @@ import Testing
         let receipt = try await shop.till.pay(.pickup(1), method: .cash, tendered: 100, by: "Ken")
         #expect(receipt.payment.change == 100 - order.order.total)
         #expect(try await shop.orders.find(.pickup(1)).till == TillCopy(paidBy: [.cash: order.order.total]))
+        // The report is the ledger's (the change handed back, who and when), not the copy's sums.
+        let report = try await shop.till.report(try shop.till.period(from: "today", to: "today"))
+        #expect(report.byMethod[.cash]?.change == 100 - order.order.total)
     }
 
     @Test func aVoidRetriedAfterTheOrdersWriteFailedRefundsOnce() async throws {
