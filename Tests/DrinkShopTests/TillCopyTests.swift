@@ -34,6 +34,9 @@ import Testing
         // The report is the ledger's (the change handed back, who and when), not the copy's sums.
         let report = try await shop.till.report(try shop.till.period(from: "today", to: "today"))
         #expect(report.byMethod[.cash]?.change == 100 - order.order.total)
+        // So is the receipt: what was handed over, and the change.
+        let facts = try await shop.till.receiptFacts(for: try await shop.orders.find(.pickup(1)))
+        #expect(facts.payments.map(\.amount) == [100] && facts.change == 100 - order.order.total)
     }
 
     @Test func aVoidRetriedAfterTheOrdersWriteFailedRefundsOnce() async throws {
