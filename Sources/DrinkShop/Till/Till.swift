@@ -18,7 +18,8 @@ public final class Till: Sendable {
         self.clock = clock
     }
 
-    /// What became of a payment: the order, the payment (its `change` is what to hand back) and the order's money after it.
+    /// What became of a payment: the order, the payment (its `change` is what to hand back) and the order's money
+    /// after it (earlier payments as the order's copy sums them, one per method: the ledger has each one).
     public struct PaymentReceipt: Sendable {
         public let order: StoredOrder
         public let payment: Payment
