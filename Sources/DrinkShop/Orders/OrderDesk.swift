@@ -182,51 +182,6 @@ public final class OrderDesk: Sendable {
         return try await saveCancellation(try voided(found, reason: reason, by: staff), from: found, by: staff)
     }
 
-    /// `found` cancelled (nothing written yet).
-    public func cancelled(_ found: StoredOrder, reason: String?) throws(ShopError) -> StoredOrder {
-        var stored = found
-        do { try stored.order.cancel(reason: reason ?? "cancelled at the counter") } catch { throw .status(error) }
-        return stored
-    }
-
-    /// `found` voided by `staff` (nothing written yet).
-    public func voided(_ found: StoredOrder, reason: String, by staff: String) throws(ShopError) -> StoredOrder {
-        var stored = found
-        do { try stored.order.void(by: staff, reason: reason) } catch { throw .status(error) }
-        return stored
-    }
-
-    /// Writes a cancellation or void (`changed`, made from `before` by `cancelled` or `voided`): the status,
-    /// its audit entry, the refunds' entry and the till's copy (`till`, when the till gave money back) in one
-    /// write of the order's records.
-    func saveCancellation(_ changed: StoredOrder, from before: StoredOrder, by staff: String, refunds: [Refund] = [],
-                          till: TillCopy? = nil) async throws(ShopError) -> StoredOrder
-    {
-        var stored = changed
-        let reason = stored.order.cancelReason ?? ""
-        var entries: [AuditEntry]
-        if stored.order.isVoided {
-            entries = [entry(.void, stored, by: staff, detail: "\(before.order.status.rawValue), $\(stored.order.total): \(reason)")]
-        } else {
-            entries = [entry(.cancelOrder, stored, by: staff, detail: reason)]
-        }
-        if !refunds.isEmpty {
-            let given = refunds.map { "\($0.amount) \($0.method.rawValue)" }.joined(separator: ", ")
-            entries.append(entry(.void, stored, by: staff, detail: "refunded \(given): \(reason)"))
-        }
-        if stored.isUnsent {
-            try await save(stored, menu: try await catalog.snapshot(refresh: false).menu)
-            try await note(entries)
-            return stored
-        }
-        var extra = auditCells(entries, on: stored) ?? [:]
-        if let till { extra.merge(OrderRecord.cells(of: till)) { $1 } }
-        let written = try await records.writeStatus(of: stored, extra: extra).extraWritten
-        if written, let till { stored.till = till }
-        try await settle(entries, on: &stored, written: written && extra[OrderField.audit] != nil)
-        return stored
-    }
-
     /// Deletes a placed order's records for good (an unsent one never reaches the store), with an audit
     /// entry. An order being made or handed over is voided instead, so nothing sold vanishes.
     public func delete(_ number: OrderNumber, by staff: String = "staff") async throws(ShopError) -> StoredOrder {
@@ -249,37 +204,6 @@ public final class OrderDesk: Sendable {
         // The records are gone: the entry goes to the AuditLog table.
         try await note([entry(.deleteOrder, stored, by: staff, detail: "\(stored.order.orderName): \(lines), $\(stored.order.total)")])
         return stored
-    }
-
-    /// An audit entry about `stored`, now.
-    private func entry(_ action: ShopAction, _ stored: StoredOrder, by staff: String, detail: String) -> AuditEntry {
-        let subject = stored.businessDay == clock.today ? stored.number?.description : stored.numberWithDay?.description
-        return AuditEntry(at: clock.now(), by: staff, action: action, subject: subject ?? stored.orderRef, detail: detail)
-    }
-
-    /// The cells that put `entries` on the order itself, in the write of the change they record; nil when
-    /// they go to the AuditLog table instead: an unsent order, or one of an earlier business day (a day's
-    /// entries are found with that day's orders, `AuditTrail.entries(fromDay:throughDay:)`).
-    private func auditCells(_ entries: [AuditEntry], on stored: StoredOrder) -> Fields? {
-        guard !stored.isUnsent, entries.allSatisfy({ clock.businessDay(of: $0.at) == stored.businessDay }) else { return nil }
-        return Fields([OrderField.audit: .string(OrderAuditCell.appending(entries, to: stored.auditText))])
-    }
-
-    /// After the change is written: the entries are on the order (`written`), or go to the AuditLog table.
-    private func settle(_ entries: [AuditEntry], on stored: inout StoredOrder, written: Bool) async throws(ShopError) {
-        if written {
-            stored.auditText = OrderAuditCell.appending(entries, to: stored.auditText)
-        } else {
-            try await note(entries)
-        }
-    }
-
-    /// Writes audit entries to the AuditLog table. The change itself is already saved: a trail that cannot
-    /// be written is reported, not rolled back.
-    private func note(_ entries: [AuditEntry]) async throws(ShopError) {
-        guard let first = entries.first else { return }
-        // Kept in the outbox while the store cannot be reached; any other failure is told, never dropped.
-        do { try await audit.record(entries) } catch { throw .auditNotWritten(first, error) }
     }
 
     static func summary(_ line: OrderLine) -> String {
@@ -412,7 +336,7 @@ public final class OrderDesk: Sendable {
     }
 
     /// Writes an edited order: to the outbox while it waits there, else to the store.
-    private func save(_ stored: StoredOrder, menu: Menu) async throws(ShopError) {
+    func save(_ stored: StoredOrder, menu: Menu) async throws(ShopError) {
         if stored.isUnsent, let outbox = delivery.outbox {
             try await outbox.keep(stored, menu: menu, queuedAt: clock.now())
         } else {
