@@ -12,6 +12,17 @@ import LocalBase
 struct EmbeddedStore {
     let base: LocalBase
     let path: String
+    /// When SQLite last checked every page of the file (this start, or a note from an earlier one that
+    /// still matches the file: `IntegrityStamp`); nil for a file opened read-only.
+    var checkedAt: Date? = nil
+
+    /// At the end of the process: the file's state noted as checked, so the next start need not read
+    /// every page again (nothing is noted for a read-only file).
+    func finish() async {
+        guard let checkedAt, FileManager.default.isWritableFile(atPath: path) else { return }
+        guard (try? await base.checkpoint()) != nil else { return }
+        IntegrityStamp.record(path, checkedAt: checkedAt)
+    }
 
     /// Opens the store at `path`.
     /// - Parameters:
@@ -41,9 +52,18 @@ struct EmbeddedStore {
         if isNew { _ = try SeedSource.chosen(environment: environment) }
         if !exists { try StoreLocation.prepareParent(of: path) }
         let base = try await LocalBase.open(path: path)
+        var checkedAt = Date()
         if !isNew {
-            let problems = try await base.integrityProblems()
-            if !problems.isEmpty { throw StoreFileError.damaged(path, problems: problems) }
+            // Every page is read unless this very state of the file passed the check less than a day ago.
+            if let noted = IntegrityStamp.lastCheck(of: path) {
+                checkedAt = noted
+            } else {
+                let problems = try await base.integrityProblems()
+                if !problems.isEmpty {
+                    IntegrityStamp.forget(path)
+                    throw StoreFileError.damaged(path, problems: problems)
+                }
+            }
             if !manager.isWritableFile(atPath: path) {
                 notes("Note: the store \(path) is read-only here: the menu and orders can be shown, changes are refused")
             }
@@ -60,7 +80,7 @@ struct EmbeddedStore {
         let menuMissing = try await schemaMissing ? true : !hasMenu()
         guard schemaMissing || (menuMissing && manager.isWritableFile(atPath: path)) else {
             try? await Shop(store: base).prepareLookups()
-            return EmbeddedStore(base: base, path: path)
+            return EmbeddedStore(base: base, path: path, checkedAt: checkedAt)
         }
         let note = try await LocalBase.withSetupLock(path: path) { () async throws -> String? in
             let isEmpty = try await base.schema().tables.isEmpty
@@ -81,7 +101,7 @@ struct EmbeddedStore {
         }
         if let note { notes(note) }
         try? await Shop(store: base).prepareLookups()
-        return EmbeddedStore(base: base, path: path)
+        return EmbeddedStore(base: base, path: path, checkedAt: checkedAt)
     }
 }
 
