@@ -3,6 +3,7 @@ import DrinkShop
 import DrinkShopCore
 import Foundation
 import LocalBase
+import TestSupport
 import Testing
 
 /// On the embedded base an order is one durable commit: its pickup number and its lines together.

@@ -21,6 +21,13 @@ public enum OrderField: String, ShopField {
     /// the steps other counters took (see `OrderDesk.advance`).
     case preparingAt, readyAt, pickedUpAt
 
+    /// The till's copy on the order (`TillCopy`): NT$ paid and refunded, by method, and the bill when the
+    /// till's adjustments or member benefits change it; so deciding about an order needs no other read.
+    case paid, refunded, paidBy, refundedBy, bill
+    /// The order's own audit entries (edit, cancel, void), one JSON object a line, written in the same
+    /// request as the change; see `OrderAuditCell`.
+    case audit
+
     /// The field that records when an order reached `status` (nil for placed and cancelled).
     static func reached(_ status: OrderStatus) -> OrderField? {
         switch status {
