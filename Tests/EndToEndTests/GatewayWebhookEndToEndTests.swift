@@ -65,28 +65,12 @@ final class GatewayProcess: Sendable {
 
     init(upstreamPort: Int, baseID: String, directory: String, upstreamToken: String, counterToken: String) throws {
         let port = try Self.freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Drinkshop.binary)
-        process.arguments = ["serve", "--upstream", "http://127.0.0.1:\(upstreamPort)", "--base", baseID,
-                             "--port", "\(port)", "--public-url", "http://127.0.0.1:\(port)", "--cache-check", "3600"]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory, "AIRTABLE_TOKEN": upstreamToken,
-                               "DRINKSHOP_API_TOKEN": counterToken, "TZ": "Asia/Taipei"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, text) = try ServeProcess.launch(
+            ["serve", "--upstream", "http://127.0.0.1:\(upstreamPort)", "--base", baseID, "--port", "\(port)",
+             "--public-url", "http://127.0.0.1:\(port)", "--cache-check", "3600"],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": directory, "AIRTABLE_TOKEN": upstreamToken,
+                          "DRINKSHOP_API_TOKEN": counterToken, "TZ": "Asia/Taipei"])
         self.process = process
-        var text = ""
-        let handle = output.fileHandleForReading
-        while !text.contains("Press Ctrl-C") {
-            let data = handle.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-        }
-        guard text.contains("Press Ctrl-C") else {
-            process.terminate()
-            throw POSIXError(.EPROTO)
-        }
         self.port = port
         banner = text
     }

@@ -59,23 +59,11 @@ final class ServeProcess: Sendable {
     private let process: Process
 
     init(database: String, directory: String, token: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Drinkshop.binary)
-        process.arguments = ["--db", database, "--create", "serve", "--port", "0"]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory, "DRINKSHOP_SEEDS": Drinkshop.seeds,
-                               "DRINKSHOP_API_TOKEN": token, "TZ": "Asia/Taipei"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, text) = try Self.launch(["--db", database, "--create", "serve", "--port", "0"],
+                                              environment: ["PATH": "/usr/bin:/bin", "HOME": directory,
+                                                            "DRINKSHOP_SEEDS": Drinkshop.seeds,
+                                                            "DRINKSHOP_API_TOKEN": token, "TZ": "Asia/Taipei"])
         self.process = process
-        var text = ""
-        let handle = output.fileHandleForReading
-        while !text.contains("Press Ctrl-C") {
-            let data = handle.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-        }
         let port = text.split(separator: "\n").first { $0.contains("endpoint") }
             .flatMap { $0.split(separator: ":").last?.split(separator: " ").first }.flatMap { Int($0) }
         let base = text.split(separator: "\n").first { $0.contains("base id") }?.split(separator: " ").last
@@ -90,6 +78,31 @@ final class ServeProcess: Sendable {
     /// Ends the server (Foundation reaps the child; nothing here waits for it).
     func stop() {
         process.terminate()
+    }
+
+    /// Starts `drinkshop` with `arguments` and reads its banner up to "Press Ctrl-C" (blocking: call it off
+    /// the pool); the process is stopped when the banner never comes.
+    static func launch(_ arguments: [String], environment: [String: String]) throws -> (process: Process, banner: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Drinkshop.binary)
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        let handle = output.fileHandleForReading
+        while !text.contains("Press Ctrl-C") {
+            let data = handle.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        guard text.contains("Press Ctrl-C") else {
+            process.terminate()
+            throw POSIXError(.EPROTO)
+        }
+        return (process, text)
     }
 }
 
