@@ -50,6 +50,8 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
     case notUnderstood([String], drink: String, line: Int?)
     /// A shared setting (time zone, business-day start) cannot be used.
     case setting(SettingError)
+    /// Archiving closed days stopped (see `DayArchiver`).
+    case archive(ArchiveError)
 
     public var description: String {
         switch self {
@@ -96,6 +98,7 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
         case .pickupNumbersExhausted(let attempts):
             return "could not claim a pickup number after \(attempts) tries; is another counter claiming numbers in a loop?"
         case .setting(let error): return error.description
+        case .archive(let error): return error.description
         case .missingSchema(let missing):
             return "the base lacks what the shop needs: " + missing.joined(separator: "; ")
                 + " (run `drinkshop setup`)"
