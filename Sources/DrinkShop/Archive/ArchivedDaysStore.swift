@@ -14,7 +14,7 @@ struct ArchivedDaysStore: RecordStore {
 
     func listRecords(in table: String, query: ListQuery) async throws(AirtableError) -> RecordPage {
         guard DayTables.readBack.contains(table), query.maxRecords == nil, query.offset == nil, query.view == nil,
-              query.cellFormat == .json, !query.returnFieldsByFieldId
+              query.cellFormat == .json, !query.returnFieldsByFieldId, archive.isStarted
         else {
             return try await base.listRecords(in: table, query: query)
         }
@@ -22,7 +22,7 @@ struct ArchivedDaysStore: RecordStore {
         var archiveQuery = query
         archiveQuery.pageSize = nil
         archiveQuery.includeCommentCount = false
-        let archived = try await archive.store.allRecords(in: table, query: archiveQuery)
+        let archived = try await archiveStore().allRecords(in: table, query: archiveQuery)
         guard !archived.isEmpty else { return RecordPage(records: fromBase) }
         let seen = Set(fromBase.map(\.id))
         return RecordPage(records: fromBase + archived.filter { !seen.contains($0.id) })
@@ -31,9 +31,17 @@ struct ArchivedDaysStore: RecordStore {
     func getRecord(in table: String, id: String, options: ReadOptions) async throws(AirtableError) -> Record {
         do {
             return try await base.getRecord(in: table, id: id, options: options)
-        } catch where error.isNotFound && DayTables.readBack.contains(table) {
-            guard let archived = try? await archive.store.getRecord(in: table, id: id, options: options) else { throw error }
+        } catch where error.isNotFound && DayTables.readBack.contains(table) && archive.isStarted {
+            guard let archived = try? await archiveStore().getRecord(in: table, id: id, options: options) else { throw error }
             return archived
+        }
+    }
+
+    /// The archive's base; a failure to open it is the archive file's, said as a local store's.
+    private func archiveStore() async throws(AirtableError) -> any RecordKeeping {
+        do { return try await archive.store() } catch {
+            if case .store(let cause) = error { throw cause }
+            throw .localStore("the archive \(archive.location) cannot be opened: \(error)")
         }
     }
 

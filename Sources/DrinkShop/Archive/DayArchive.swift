@@ -1,5 +1,6 @@
 import Airtable
 import Foundation
+import Synchronization
 
 /// The tables whose records belong to one business day (each has a `businessDay` field): what archiving a
 /// closed day moves. Pickup tickets are moved too but never read back (a closed day's numbers are spent).
@@ -34,18 +35,49 @@ public final class DayArchive: Sendable {
         FieldSpec(ArchivedDayField.archivedAt, .dateTime, options: ShopSchema.dateTimeOptions),
     ])
 
-    let store: any RecordKeeping
     /// Where the archive lives, for messages.
     public let location: String
+    private let opener: @Sendable () async throws(AirtableError) -> any RecordKeeping
+    private let fileExists: @Sendable () -> Bool
+    private let opened = Mutex<(any RecordKeeping)?>(nil)
 
-    public init(store: any RecordKeeping, location: String) {
-        self.store = store
+    /// An archive already open (tests, or a caller that opened the file itself).
+    public convenience init(store: any RecordKeeping, location: String) {
+        self.init(location: location, exists: { true }, open: { store })
+        opened.withLock { $0 = store }
+    }
+
+    /// An archive opened (and its file created) only when first needed: a store that never archives
+    /// gets no file.
+    /// - Parameters:
+    ///   - exists: whether the archive has been started (its file exists), so reads look in it.
+    ///   - open: opens (or creates) the archive's base.
+    public init(location: String, exists: @escaping @Sendable () -> Bool,
+                open: @escaping @Sendable () async throws(AirtableError) -> any RecordKeeping) {
         self.location = location
+        self.fileExists = exists
+        self.opener = open
+    }
+
+    /// Whether there is anything to read: the archive was opened, or its file exists.
+    var isStarted: Bool { opened.withLock { $0 != nil } || fileExists() }
+
+    /// The archive's base, opened and prepared on first use.
+    func store() async throws(ShopError) -> any RecordKeeping {
+        if let store = opened.withLock({ $0 }) { return store }
+        let store: any RecordKeeping
+        do { store = try await opener() } catch { throw .store(error) }
+        try await prepare(store)
+        return opened.withLock { current in
+            if let current { return current }
+            current = store
+            return store
+        }
     }
 
     /// Creates the archive's tables and fields when missing (an archive made by an earlier version gains
     /// the fields added since; nothing is renamed or dropped).
-    public func prepare() async throws(ShopError) {
+    private func prepare(_ store: any RecordKeeping) async throws(ShopError) {
         do {
             let schema = try await store.schema()
             for spec in DayTables.archived + [DayArchive.daySpec] {
@@ -64,6 +96,8 @@ public final class DayArchive: Sendable {
 
     /// The days archived so far, oldest first, with how many records each moved.
     public func days() async throws(ShopError) -> [(day: String, records: Int)] {
+        guard isStarted else { return [] }
+        let store = try await store()
         let records: [Record]
         do { records = try await store.allRecords(in: DayArchive.dayTable) } catch { throw .store(error) }
         return records.compactMap { record in
@@ -76,6 +110,7 @@ public final class DayArchive: Sendable {
     /// answered, or nothing may be removed from the base.
     func keepVerified(_ records: [Record], in table: String, day: String) async throws(ShopError) {
         guard !records.isEmpty else { return }
+        let store = try await store()
         let stored: [Record]
         do {
             try await store.keepRecords(in: table, records)
@@ -96,6 +131,7 @@ public final class DayArchive: Sendable {
 
     /// Notes `day` as archived (moved records added to what earlier runs moved; `kept` replaced).
     func noteArchived(_ day: String, moved: Int, kept: Int, at date: Date) async throws(ShopError) {
+        let store = try await store()
         do {
             let formula = FormulaExpression.field(ArchivedDayField.day) == .text(day)
             let earlier = try await store.allRecords(in: DayArchive.dayTable, query: ListQuery(filterByFormula: formula.description))
