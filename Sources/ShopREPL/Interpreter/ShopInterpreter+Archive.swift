@@ -57,7 +57,8 @@ extension ShopInterpreter {
             throw TillError.refused("\(error); what was archived stays archived, run archive now again to finish")
         }
         guard !reports.isEmpty else {
-            say("Nothing to archive: the base holds no day before today.\n")
+            say("Nothing to archive: the base holds no day before today. Today (\(shop.clock.today)) stays until it is over; "
+                + "the first close --archive (or archive now) after that moves it.\n")
             return
         }
         for report in reports {
