@@ -13,6 +13,7 @@ import math
 import os
 import subprocess
 import time
+import urllib.parse
 
 import drinkshop_harness as harness
 from budget_bench import ORDER_WORDS, counter_env, number_in
@@ -24,11 +25,13 @@ MARK = "help quit\n"
 MARK_TEXT = "Ctrl-D works too"
 
 
-def table_counts(server):
+def table_counts(server, day):
+    """The records of business day `day` in each day table of the served base."""
     counts = {}
     for table in DAY_TABLES:
         total = 0
-        path = f"/v0/{server.base_id}/{table}?pageSize=100"
+        query = "pageSize=100&filterByFormula=" + urllib.parse.quote(f"{{businessDay}}='{day}'")
+        path = f"/v0/{server.base_id}/{table}?{query}"
         while True:
             status, body, _ = server.request("GET", path)
             if status != 200:
@@ -36,7 +39,7 @@ def table_counts(server):
             total += len(body["records"])
             if "offset" not in body:
                 break
-            path = f"/v0/{server.base_id}/{table}?pageSize=100&offset={body['offset']}"
+            path = f"/v0/{server.base_id}/{table}?{query}&offset={body['offset']}"
         counts[table] = total
     return counts
 
@@ -73,7 +76,7 @@ def run(bin_dir, workdir, day_orders=300):
         repl.close()
         day_seconds = time.monotonic() - started
         day = datetime.datetime.now(datetime.timezone(datetime.timedelta(hours=-12))).date().isoformat()
-        before = table_counts(server)
+        before = table_counts(server, day)
         orders_before = one_shot(["orders", "all", "--date", day])
         one_shot(["export", "--csv", os.path.join(run_dir, "before"), day])
 
@@ -84,7 +87,7 @@ def run(bin_dir, workdir, day_orders=300):
         proxy.reset()
         archived_text = one_shot(["archive", "now"], env=paced)
         archive = proxy.stats()
-        after = table_counts(server)
+        after = table_counts(server, day)
         proxy.reset()
         again_text = one_shot(["archive", "now"], env=paced)
         again = proxy.stats()["requests"]
