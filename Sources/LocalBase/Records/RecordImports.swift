@@ -42,7 +42,7 @@ extension BaseContext {
                 }
                 if var stored = try rows.find(id: record.id) {
                     stored.cells = cells
-                    stored.modifiedMillis = modified
+                    stored.modifiedMillis = max(modified, stored.createdMillis)
                     try rows.update(stored)
                 } else {
                     _ = try rows.insert(id: record.id, created: millis(record.createdTime), cells: cells)
