@@ -26,7 +26,18 @@ enum ArchiveLocation {
             do { try StoreLocation.prepareParent(of: path) } catch {
                 throw .localStore("the archive's folder for \(path) cannot be made: \(error.localizedDescription)")
             }
-            return try await LocalBase.open(path: path)
+            // Two counters starting one archive together: one creates its tables, the other waits.
+            do {
+                return try await LocalBase.withSetupLock(path: path) { () async throws -> any RecordKeeping in
+                    let base = try await LocalBase.open(path: path)
+                    try await DayArchive.prepare(base)
+                    return base
+                }
+            } catch let error as AirtableError {
+                throw error
+            } catch {
+                throw .localStore("the archive \(path) cannot be opened: \(error)")
+            }
         })
     }
 

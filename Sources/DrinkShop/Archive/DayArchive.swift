@@ -67,7 +67,7 @@ public final class DayArchive: Sendable {
         if let store = opened.withLock({ $0 }) { return store }
         let store: any RecordKeeping
         do { store = try await opener() } catch { throw .store(error) }
-        try await prepare(store)
+        try await Self.prepare(store)
         return opened.withLock { current in
             if let current { return current }
             current = store
@@ -76,8 +76,9 @@ public final class DayArchive: Sendable {
     }
 
     /// Creates the archive's tables and fields when missing (an archive made by an earlier version gains
-    /// the fields added since; nothing is renamed or dropped).
-    private func prepare(_ store: any RecordKeeping) async throws(ShopError) {
+    /// the fields added since; nothing is renamed or dropped). `store()` does it on first use; an opener
+    /// may do it first under a lock of its own, so two processes starting one archive do not both create.
+    public static func prepare(_ store: any RecordKeeping) async throws(ShopError) {
         do {
             let schema = try await store.schema()
             for spec in DayTables.archived + [DayArchive.daySpec] {
