@@ -44,7 +44,6 @@ public final class DayArchive: Sendable {
     /// An archive already open (tests, or a caller that opened the file itself).
     public convenience init(store: any RecordKeeping, location: String) {
         self.init(location: location, exists: { true }, open: { store })
-        opened.withLock { $0 = store }
     }
 
     /// An archive opened (and its file created) only when first needed: a store that never archives

@@ -57,6 +57,25 @@ public struct DayArchiver: Sendable {
         return reports
     }
 
+    /// Removes the pickup tickets of closed days from the base without archiving anything: a ticket only
+    /// decided which number a counter got that day, and the day's orders keep their numbers. What a
+    /// `close` on a remote base does when it does not archive. Returns how many were removed.
+    public func dropClosedDaysTickets() async throws(ShopError) -> Int {
+        let today = clock.today
+        let day = FormulaExpression.field(TicketField.businessDay)
+        let formula = FormulaExpression.and([day != .text(""), day != .text(today)])
+        let records: [Record]
+        do {
+            records = try await base.allRecords(in: ShopSchema.ticketTable, query: ListQuery(
+                filterByFormula: formula.description, fields: [TicketField.businessDay.rawValue]))
+        } catch {
+            throw .store(error)
+        }
+        let closed = records.filter { ($0.fields[TicketField.businessDay]?.stringValue ?? today) < today }.map(\.id)
+        try await remove(closed, from: ShopSchema.ticketTable)
+        return closed.count
+    }
+
     private func archive(_ day: String, tables: [String: [Record]]) async throws(ShopError) -> DayReport {
         let lines = tables[ShopSchema.orderTable] ?? []
         let openOrders = Set(lines.filter { record in

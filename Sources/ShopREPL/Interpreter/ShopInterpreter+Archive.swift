@@ -41,11 +41,27 @@ extension ShopInterpreter {
                 warn("whether to archive could not be read (\(error)); run archive now to archive")
             }
         }
-        guard wanted else { return }
+        guard wanted else {
+            await dropClosedDaysTickets()
+            return
+        }
         do {
             try await archiveClosedDays(by: who)
         } catch {
             throw TillError.refused("the drawer count is recorded, but archiving stopped: \(error)")
+        }
+    }
+
+    /// Without archiving, a counter on a remote base still removes the pickup tickets of closed days there
+    /// (bookkeeping of which counter got which number, 300 records a busy day); the embedded store keeps
+    /// everything. A failure is said, never fatal: the drawer count is recorded.
+    private func dropClosedDaysTickets() async {
+        guard shop.outbox != nil, let archiver = shop.archiver else { return }
+        do {
+            let removed = try await archiver.dropClosedDaysTickets()
+            if removed > 0 { say("Removed \(removed) pickup tickets of closed days from the base.\n") }
+        } catch {
+            warn("the pickup tickets of closed days could not be removed (\(error)); the next close tries again")
         }
     }
 
