@@ -6,13 +6,27 @@ import Foundation
 /// payloads. Runs in its own task with an async transport, so no request waits for it and no thread
 /// of the cooperative pool blocks on the network; the outcome is kept as the webhook's
 /// `lastNotificationResult`.
+///
+/// A ping that fails (the receiver cannot be reached, or answers other than 2xx) is sent again after
+/// each of `retryDelays` (backing off: 1 s, 5 s, 25 s by default), each attempt recorded with its
+/// `retryNumber`, until one succeeds, the delays run out, or the webhook is deleted, disabled or pointed
+/// elsewhere. The waits suspend the ping's own task (never a thread), and webhooks are pinged side by
+/// side, so a slow or failing receiver delays no other.
 public struct WebhookNotifier: Sendable {
     public let transport: any HTTPTransport
     /// Seconds a receiver has to answer.
     public var timeout: Double = 10
+    /// The waits before each new attempt of a failed ping; empty: no retries.
+    public var retryDelays: [Duration]
+    /// Waits between attempts; tests pass their own.
+    let sleep: @Sendable (Duration) async -> Void
 
-    public init(transport: any HTTPTransport) {
+    public init(transport: any HTTPTransport,
+                retryDelays: [Duration] = [.seconds(1), .seconds(5), .seconds(25)],
+                sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }) {
         self.transport = transport
+        self.retryDelays = retryDelays
+        self.sleep = sleep
     }
 
     /// The notification body for one webhook.
@@ -27,27 +41,50 @@ public struct WebhookNotifier: Sendable {
         return "hmac-sha256=" + WebhookSignature.hex(WebhookSignature.hmacSHA256(key: key, message: body))
     }
 
-    /// Tells every webhook with new payloads; returns when all pings are answered or have failed.
+    /// Tells every webhook with new payloads, side by side; returns when every ping has succeeded or
+    /// failed for the last time.
     func notify(store: any WebhookStore, baseID: String) async {
         guard let due = try? await store.webhooksToNotify() else { return }
-        for hook in due {
-            guard let url = hook.notificationURL else { continue }
-            let started = Date()
-            let body = Self.body(baseID: baseID, webhookID: hook.id, at: started)
-            let request = TransportRequest(method: "POST", url: url, headers: [
-                "Content-Type": "application/json; charset=utf-8",
-                "X-Airtable-Content-MAC": Self.signature(body: body, secretBase64: hook.macSecretBase64),
-            ], body: body)
-            var failure: String?
-            do {
-                let response = try await transport.send(request, timeout: timeout)
-                if !(200..<300).contains(response.status) { failure = "the receiver answered \(response.status)" }
-            } catch {
-                failure = "the receiver could not be reached: \(error.detail)"
+        await withTaskGroup(of: Void.self) { group in
+            for hook in due {
+                guard let url = hook.notificationURL else { continue }
+                group.addTask { await ping(hook, url: url, store: store, baseID: baseID) }
             }
+        }
+    }
+
+    /// One webhook's ping, with its retries.
+    private func ping(_ hook: Webhook, url: String, store: any WebhookStore, baseID: String) async {
+        for attempt in 0...retryDelays.count {
+            if attempt > 0 {
+                await sleep(retryDelays[attempt - 1])
+                // A webhook deleted, disabled or pointed elsewhere meanwhile is not pinged again.
+                guard let current = try? await store.webhooks().first(where: { $0.id == hook.id }),
+                      current.areNotificationsEnabled, current.notificationURL == url
+                else { return }
+            }
+            let started = Date()
+            let failure = await send(hook, url: url, baseID: baseID, at: started)
             let finished = Date()
             try? await store.recordNotification(hook.id, success: failure == nil, error: failure, at: finished,
-                                                durationMs: finished.timeIntervalSince(started) * 1000)
+                                                durationMs: finished.timeIntervalSince(started) * 1000,
+                                                retryNumber: attempt)
+            if failure == nil { return }
+        }
+    }
+
+    /// Sends one ping; nil when the receiver took it (2xx), else why not.
+    private func send(_ hook: Webhook, url: String, baseID: String, at time: Date) async -> String? {
+        let body = Self.body(baseID: baseID, webhookID: hook.id, at: time)
+        let request = TransportRequest(method: "POST", url: url, headers: [
+            "Content-Type": "application/json; charset=utf-8",
+            "X-Airtable-Content-MAC": Self.signature(body: body, secretBase64: hook.macSecretBase64),
+        ], body: body)
+        do {
+            let response = try await transport.send(request, timeout: timeout)
+            return (200..<300).contains(response.status) ? nil : "the receiver answered \(response.status)"
+        } catch {
+            return "the receiver could not be reached: \(error.detail)"
         }
     }
 }

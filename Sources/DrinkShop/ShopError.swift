@@ -52,6 +52,9 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
     case setting(SettingError)
     /// Archiving closed days stopped (see `DayArchiver`).
     case archive(ArchiveError)
+    /// Moved on or cancelled at another counter while this one wrote from an older copy; the order now
+    /// has `status` again in the store.
+    case movedElsewhere(OrderNumber, status: OrderStatus)
 
     public var description: String {
         switch self {
@@ -99,6 +102,10 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
             return "could not claim a pickup number after \(attempts) tries; is another counter claiming numbers in a loop?"
         case .setting(let error): return error.description
         case .archive(let error): return error.description
+        case .movedElsewhere(let number, .cancelled):
+            return "order \(number) was cancelled at another counter meanwhile; it stays cancelled (nothing changed)"
+        case .movedElsewhere(let number, let status):
+            return "order \(number) was moved on at another counter meanwhile: it is \(status.rawValue) (nothing else changed)"
         case .missingSchema(let missing):
             return "the base lacks what the shop needs: " + missing.joined(separator: "; ")
                 + " (run `drinkshop setup`)"

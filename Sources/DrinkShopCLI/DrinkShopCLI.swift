@@ -76,7 +76,9 @@ enum DrinkShopCLI {
                 }
                 let store = try await EmbeddedStore.open(path: path, mayCreate: mayCreate, environment: environment,
                                                          notes: printError)
-                return try await command.run(store: store, environment: environment)
+                let status = try await command.run(store: store, environment: environment)
+                await store.finish()
+                return status
             }
             let store = try await EmbeddedStore.open(path: path, mayCreate: mayCreate, environment: environment,
                                                          notes: printError)
@@ -84,7 +86,9 @@ enum DrinkShopCLI {
                             archive: ArchiveLocation.archive(at: ArchiveLocation.forEmbedded(storePath: store.path,
                                                                                              environment: environment)))
             let description = "embedded store \(store.path)"
-            return await runShop(shop, invocation: invocation, storeDescription: description, environment: environment)
+            let status = await runShop(shop, invocation: invocation, storeDescription: description, environment: environment)
+            await store.finish()
+            return status
         } catch {
             printError("drinkshop: \(error)")
             return 1

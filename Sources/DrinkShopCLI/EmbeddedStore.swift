@@ -12,6 +12,17 @@ import LocalBase
 struct EmbeddedStore {
     let base: LocalBase
     let path: String
+    /// When SQLite last checked every page of the file (this start, or a note from an earlier one that
+    /// still matches the file: `IntegrityStamp`); nil for a file opened read-only.
+    var checkedAt: Date? = nil
+
+    /// At the end of the process: the file's state noted as checked, so the next start need not read
+    /// every page again (nothing is noted for a read-only file).
+    func finish() async {
+        guard let checkedAt, FileManager.default.isWritableFile(atPath: path) else { return }
+        guard (try? await base.checkpoint()) != nil else { return }
+        IntegrityStamp.record(path, checkedAt: checkedAt)
+    }
 
     /// Opens the store at `path`.
     /// - Parameters:
@@ -41,31 +52,56 @@ struct EmbeddedStore {
         if isNew { _ = try SeedSource.chosen(environment: environment) }
         if !exists { try StoreLocation.prepareParent(of: path) }
         let base = try await LocalBase.open(path: path)
+        var checkedAt = Date()
         if !isNew {
-            let problems = try await base.integrityProblems()
-            if !problems.isEmpty { throw StoreFileError.damaged(path, problems: problems) }
+            // Every page is read unless this very state of the file passed the check less than a day ago.
+            if let noted = IntegrityStamp.lastCheck(of: path) {
+                checkedAt = noted
+            } else {
+                let problems = try await base.integrityProblems()
+                if !problems.isEmpty {
+                    IntegrityStamp.forget(path)
+                    throw StoreFileError.damaged(path, problems: problems)
+                }
+            }
             if !manager.isWritableFile(atPath: path) {
                 notes("Note: the store \(path) is read-only here: the menu and orders can be shown, changes are refused")
             }
         }
         // The indexes the order lookups use are made at opening (when missing and the file may be written),
         // so a command that is then refused leaves the file as it was.
-        guard try await !Shop(store: base).missingSchema().isEmpty else {
+        // Tables alone are not a finished set-up: the first counter makes them, then seeds the menu under
+        // the lock, and a counter looking in between would see an empty menu. So a store with no drink
+        // waits for the lock too (unless it cannot be written, when there is nothing to wait for).
+        let hasMenu = { () async throws -> Bool in
+            !(try await base.listRecords(in: ShopSchema.drinkTable, query: ListQuery(pageSize: 1, maxRecords: 1)).records.isEmpty)
+        }
+        let schemaMissing = try await !Shop(store: base).missingSchema().isEmpty
+        let menuMissing = try await schemaMissing ? true : !hasMenu()
+        guard schemaMissing || (menuMissing && manager.isWritableFile(atPath: path)) else {
             try? await Shop(store: base).prepareLookups()
-            return EmbeddedStore(base: base, path: path)
+            return EmbeddedStore(base: base, path: path, checkedAt: checkedAt)
         }
         let note = try await LocalBase.withSetupLock(path: path) { () async throws -> String? in
             let isEmpty = try await base.schema().tables.isEmpty
             let shop = Shop(store: base)
             let created = try await shop.createMissingSchema()
-            guard isEmpty else { return created.isEmpty ? nil : "Added to the store: " + created.joined(separator: ", ") }
+            // A set-up stopped after the tables and before the menu (no drink, and never an order) is
+            // finished now; a menu the owner emptied in a store with orders is left as it is.
+            let noMenu = try await isEmpty ? false : !hasMenu()
+            let noOrder = try await noMenu
+                ? base.listRecords(in: ShopSchema.orderTable, query: ListQuery(pageSize: 1, maxRecords: 1)).records.isEmpty : false
+            let unfinished = noMenu && noOrder
+            guard isEmpty || unfinished else {
+                return created.isEmpty ? nil : "Added to the store: " + created.joined(separator: ", ")
+            }
             let seeds = try SeedSource.chosen(environment: environment)
             let report = try await seeds.seed(shop)
             return "New store at \(path), seeded from \(seeds.description): \(report.drinks) drinks, \(report.promotions) promotions"
         }
         if let note { notes(note) }
         try? await Shop(store: base).prepareLookups()
-        return EmbeddedStore(base: base, path: path)
+        return EmbeddedStore(base: base, path: path, checkedAt: checkedAt)
     }
 }
 

@@ -10,6 +10,8 @@ struct GatewayOptions {
     var cachedTables = ["Drink", "Promotion"]
     var checkInterval = 5.0
     var maximumAge = 60.0
+    /// Where the upstream can reach this gateway: set, the gateway registers webhooks for the cached tables.
+    var publicURL: String?
 
     var isRequested: Bool { upstream != nil || base != nil }
 
@@ -27,12 +29,20 @@ struct GatewayOptions {
                 throw UsageError("--cache-check must be a number of seconds, not \(text)")
             }
             checkInterval = seconds
+        case "--public-url":
+            let text = try value()
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
+            else { throw UsageError("--public-url must be an http(s) URL where the base can reach this gateway, not \(text)") }
+            publicURL = text
         default: return false
         }
         return true
     }
 
     func check() throws(UsageError) {
+        if publicURL != nil && !isRequested {
+            throw UsageError("--public-url is for a gateway: give --upstream URL and --base appX too")
+        }
         if isRequested && (upstream == nil || base == nil) {
             throw UsageError("a gateway needs both --upstream URL (e.g. https://api.airtable.com) and --base appXXXXXXXXXXXXXX")
         }
@@ -68,10 +78,11 @@ struct GatewayCommand {
         let throttle = RequestThrottle.shared(
             for: client.endpoint + " " + base, requestsPerSecond: rate, burst: client.effectiveBurst, pacingFile: pacing,
             onFileError: { DrinkShopCLI.printError("drinkshop: warning: \($0); pacing this gateway alone") })
-        let configuration = GatewayConfiguration(
+        var configuration = GatewayConfiguration(
             upstream: client.endpoint, baseID: base, upstreamToken: client.token,
             cachedTables: Set(serve.gateway.cachedTables), checkInterval: serve.gateway.checkInterval,
             maximumAge: max(serve.gateway.maximumAge, serve.gateway.checkInterval))
+        configuration.publicURL = serve.gateway.publicURL
         let tokenBase = StoreLocation.dataDirectory(environment: environment) + "/gateway-\(base)"
         try StoreLocation.prepareParent(of: tokenBase)
         let (tokens, tokenNote) = try serve.accessTokens(databasePath: tokenBase, environment: environment)
@@ -96,19 +107,31 @@ struct GatewayCommand {
         say("  base id   \(base)")
         say("  budget    \(rate) requests/s to the base for every counter behind this gateway, shared with "
             + "drinkshop on this machine (\(pacing.path))")
+        var webhookLines: [String] = []
+        if serve.gateway.publicURL != nil {
+            let problems = await gateway.startWebhooks()
+            let covered = gateway.tablesWithWebhooks
+            webhookLines.append(covered.isEmpty ? "none" : covered.joined(separator: ", ")
+                + " tell the gateway of changes (pings to \(configuration.publicURL ?? "")/gateway/webhook-ping)")
+            webhookLines += problems
+        }
+        let byWebhook = !configuration.cachedTables.isEmpty && Set(gateway.tablesWithWebhooks) == configuration.cachedTables
+        let every = byWebhook ? max(configuration.checkInterval, configuration.webhookCheckInterval) : configuration.checkInterval
         say("  cached    " + (configuration.cachedTables.isEmpty ? "nothing"
             : configuration.cachedTables.sorted().joined(separator: ", ")
-                + " (checked with the base at most every \(configuration.checkInterval) s)"))
+                + " (checked with the base at most every \(every) s\(byWebhook ? ", and at once on a webhook ping" : ""))"))
+        for line in webhookLines { say("  webhooks  " + line) }
         say("  upstream  token from the environment (never shown or logged)")
         say("  " + tokenNote)
         say("Press Ctrl-C to stop.")
         let signals = http.shutdownOnSignals([SIGINT, SIGTERM])
         defer { signals.cancel() }
         try await http.run()
+        await gateway.stopWebhooks()
         let counts = gateway.counts
         say("Stopped: \(counts.forwarded) requests forwarded, \(counts.answeredFromCache) reads answered from the cache "
             + "(\(counts.freshnessChecks) freshness checks), \(counts.turnedAway) turned away busy, \(counts.unreachable) "
-            + "answered unreachable, \(counts.upstream429) 429s from the base.")
+            + "answered unreachable, \(counts.upstream429) 429s from the base, \(counts.webhookPings) webhook pings.")
         return 0
     }
 }

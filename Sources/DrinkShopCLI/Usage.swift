@@ -17,8 +17,11 @@ enum Usage {
                                               pickup screen at /display (no token; numbers only); --views
                                               defines views (DrinkShop's own JSON, not Airtable's API)
           drinkshop serve --upstream URL --base appX [--cache-tables Drink,Promotion] [--cache-check 5]
+                                    [--public-url URL]
                                               a gateway: one base of Airtable (token in AIRTABLE_TOKEN) served to
-                                              every counter through one rate budget, the menu from a cache
+                                              every counter through one rate budget, the menu from a cache;
+                                              with --public-url (where the base can reach it) kept fresh by
+                                              webhooks on the base
           drinkshop usage                     calls made to the remote base today and this month, against the
                                               plan's quota (DRINKSHOP_AIRTABLE_PLAN=free|team|business|enterprise)
           drinkshop setup                     create the shop's tables and fields in the remote base

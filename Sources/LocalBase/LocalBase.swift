@@ -26,6 +26,12 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
     private let pendingWrites = Mutex<(writes: [PendingWrite], draining: Bool)>(([], false))
     /// The file this base lives in (":memory:" for an in-memory base).
     public let path: String
+    /// Durable commits of record writes made by this instance (each group commit counts once).
+    private let commitCounter = Atomic<Int>(0)
+
+    /// How many durable commits this instance has made for record writes: what a write costs the disk
+    /// (each one waits for fsync), for tests and benches.
+    public var commitCount: Int { commitCounter.load(ordering: .relaxed) }
 
     /// Opens the base at `path`, creating the file and an empty schema if it is new.
     ///
@@ -76,7 +82,7 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
     /// Runs a write on the base's queue. Writes that arrive while others wait are committed together
     /// (group commit): one transaction, each write inside it a savepoint that applies wholly or not at
     /// all, one durable commit for them all. Nobody hears "done" before that commit.
-    private func performWrite<T: Sendable>(_ work: @escaping @Sendable (BaseContext) throws -> T)
+    func performWrite<T: Sendable>(_ work: @escaping @Sendable (BaseContext) throws -> T)
         async throws(AirtableError) -> T
     {
         let result: Result<T, AirtableError> = await withCheckedContinuation { continuation in
@@ -119,6 +125,7 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
             for write in writes { write.fail(failure) }
             return
         }
+        commitCounter.add(1, ordering: .relaxed)
         for finish in finishers { finish() }
     }
 
@@ -127,6 +134,7 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
         case let error as AirtableError: return error
         case let error as APIError: return .api(error)
         case let error as SQLiteError where error.isBusy:
+            SQLiteDebugLog.record(error, path: path)
             return .localStore("the local base \(path) stayed locked by another writer: \(error.message)")
         case let error as SQLiteError:
             // SQL text stays in the debug log; staff read one sentence about the file.
@@ -270,9 +278,12 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
         try await perform { try $0.webhooksToNotify() }
     }
 
-    public func recordNotification(_ id: String, success: Bool, error: String?, at time: Date, durationMs: Double)
-        async throws(AirtableError)
+    public func recordNotification(_ id: String, success: Bool, error: String?, at time: Date, durationMs: Double,
+                                   retryNumber: Int) async throws(AirtableError)
     {
-        try await perform { try $0.recordNotification(id, success: success, error: error, at: time, durationMs: durationMs) }
+        try await perform {
+            try $0.recordNotification(id, success: success, error: error, at: time, durationMs: durationMs,
+                                      retryNumber: retryNumber)
+        }
     }
 }

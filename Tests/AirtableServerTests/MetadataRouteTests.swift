@@ -17,8 +17,10 @@ import Testing
     @Test func tablesListEveryFieldWithCompleteOptionsAndVisibleFieldIds() async throws {
         let api = try await APIHarness()
         // One field of every type, created through the API with no options at all.
-        // Every type with no options at all, but a link, which must name the table it links to.
-        let fields: [JSONValue] = FieldType.allCases.map { type -> JSONValue in
+        // Every type with no options at all, but a link, which must name the table it links to, and the
+        // computed types that must name what they compute (ComputedFieldTests makes those).
+        let needOptions: Set<FieldType> = [.formula, .rollup, .multipleLookupValues, .count]
+        let fields: [JSONValue] = FieldType.allCases.filter { !needOptions.contains($0) }.map { type -> JSONValue in
             guard type == .multipleRecordLinks else { return ["name": .string("f \(type.rawValue)"), "type": .string(type.rawValue)] }
             return ["name": "f link", "type": "multipleRecordLinks", "options": ["linkedTableId": "Drink"]]
         }

@@ -173,7 +173,7 @@ import Testing
             "id": "tblDRINK000000001", "name": "Drink", "primaryFieldId": "fldNAME000000001",
             "fields": [
                 ["id": "fldNAME000000001", "name": "name", "type": "singleLineText"],
-                ["id": "fldLINK000000001", "name": "orders", "type": "rollup", "options": ["isValid": true]],
+                ["id": "fldLINK000000001", "name": "orders", "type": "aiText", "options": ["prompt": []]],
                 ["id": "fldPRICE00000001", "name": "medium", "type": "number", "options": ["precision": 0]],
             ],
             "views": [["id": "viwGRID000000001", "name": "Grid view", "type": "grid"]],
@@ -181,7 +181,7 @@ import Testing
         let transport = StubTransport { _, _ in ClientFixture.json(schema) }
         let reading = try await ClientFixture.client(transport).readSchema()
         #expect(reading.schema.table("Drink")?.fields.map(\.name) == ["name", "medium"])
-        #expect(reading.unsupportedFields == [.init(table: "Drink", field: "orders", type: "rollup")])
+        #expect(reading.unsupportedFields == [.init(table: "Drink", field: "orders", type: "aiText")])
         #expect(transport.requests.map(\.url) == ["https://api.airtable.com/v0/meta/bases/appTESTBASE000001/tables"])
     }
 

@@ -114,7 +114,6 @@ import TestSupport
         #expect(report.moved[ShopSchema.paymentTable] == 2)
         #expect(report.moved[ShopSchema.shiftTable] == 1)
         #expect(report.moved[ShopSchema.orderTillTable] == 1)
-        #expect((report.moved[ShopSchema.auditTable] ?? 0) >= 1)
 
         let left = try await setup.remote(ShopSchema.orderTable)
         #expect(left.count == 1)
@@ -202,7 +201,11 @@ import TestSupport
             _ = try await shop.orders.place(OrderDraft(lines: [LineDraft(drink: "白玉歐蕾", options: [.size(.large), .sugar(.light), .ice(.less)])]),
                                             placedBy: "Amy")
         }
-        for number in 5...16 { _ = try await shop.orders.cancel(.pickup(number), reason: "test", by: "Amy") }
+        for number in 5...16 {
+            // A second apart, so the audit trail has one order whichever store each entry is read from.
+            setup.clock.advance(by: 1)
+            _ = try await shop.orders.cancel(.pickup(number), reason: "test", by: "Amy")
+        }
         let dayOne = shop.clock.today
         let before = try await Self.reports(shop, day: dayOne)
         let lines = try await setup.remote(ShopSchema.orderTable).count
@@ -215,7 +218,13 @@ import TestSupport
         #expect(try await setup.remote(ShopSchema.orderTable).count == lines - 10)
         #expect(try await setup.archived(ShopSchema.orderTable).count == lines)
         // Half in the base, all in the archive: every report counts each record once.
-        #expect(try await Self.reports(shop, day: dayOne) == before)
+        let midway = try await Self.reports(shop, day: dayOne)
+        #expect(midway.orders == before.orders)
+        #expect(midway.report == before.report)
+        #expect(midway.export == before.export)
+        #expect(midway.audit == before.audit)
+        #expect(midway.counts == before.counts)
+        #expect(midway.problems == before.problems)
         #expect(try await Self.reports(crashing, day: dayOne) == before)
 
         // A new process runs it again and finishes the job; nothing is copied twice.

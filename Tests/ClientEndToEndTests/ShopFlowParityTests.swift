@@ -70,10 +70,17 @@ import Testing
             // What `orders --json` prints: every line record of today's orders.
             let records = try JSONParser.parse(try await shop.orders.todaysJSON(selecting: { $0 })).arrayValue ?? []
             let cells = records.map { record in
-                (record["fields"]?.objectValue ?? [:]).filter { $0.key != "businessDay" }.sorted { $0.key < $1.key }
-                    .map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+                // The day, the moments steps were reached and the audit entries' moments differ between the
+                // runs; that they were recorded does not (the entries are compared below).
+                (record["fields"]?.objectValue ?? [:]).filter { $0.key != "businessDay" && $0.key != "audit" }.sorted { $0.key < $1.key }
+                    .map { $0.key.hasSuffix("At") ? "\($0.key)=set" : "\($0.key)=\($0.value)" }.joined(separator: ",")
             }
             return cells.sorted().joined(separator: "\n")
+        }
+        await note("audit") {
+            // Kept on the orders (edit, cancel) and in AuditLog (delete), merged.
+            try await shop.audit.entries(fromDay: shop.clock.today, throughDay: shop.clock.today)
+                .map { "\($0.action.rawValue) \($0.subject) by \($0.by): \($0.detail)" }.sorted().joined(separator: "\n")
         }
         return lines
     }
@@ -108,6 +115,10 @@ import Testing
         #expect(local.contains { $0.hasPrefix("order 1: #1 placed for Amy") })
         #expect(local.contains { $0.hasPrefix("order 5 failed") })
         #expect(local.contains { $0.hasPrefix("delete #4 again failed: there is no order #4 today") })
-        #expect(local.last?.contains("ord1-2") == true)
+        #expect(local.first { $0.hasPrefix("records: ") }?.contains("ord1-2") == true)
+        // Every edit, cancel and delete is in the trail, whichever place it was kept.
+        let audit = try #require(local.last)
+        #expect(audit.components(separatedBy: "editOrder #").count - 1 == 2)   // two of the four edits are allowed
+        #expect(audit.contains("cancelOrder #3 by staff: 客人改變心意") && audit.contains("deleteOrder #4"))
     }
 }

@@ -27,7 +27,52 @@ import TestSupport
     }
 }
 
+@Suite struct OrderAuditEntryTests {
+    /// Entries kept on orders (edit, cancel) and in AuditLog (delete) over two days, in time order: on the
+    /// embedded store (a lookup per day) and over the record API (one listing for the range).
+    @Test func entriesKeptOnOrdersAreMergedOverARangeOfDays() async throws {
+        let fixture = try await ShopFixture()
+        let api = Shop(store: CountingStore(fixture.base), clock: fixture.clock.shopClock)
+        let tea = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.half), .ice(.less)])])
+        for _ in 0..<3 { _ = try await fixture.shop.orders.place(tea, placedBy: "Ken") }
+        _ = try await fixture.shop.orders.edit(.pickup(1), line: nil, change: LineChangeDraft(options: [.size(.large)]), by: "Ken")
+        fixture.clock.advance(by: 60)
+        _ = try await fixture.shop.orders.delete(.pickup(2), by: "Ken")
+        fixture.clock.advance(by: 86_400)
+        _ = try await fixture.shop.orders.place(tea, placedBy: "Mei")
+        _ = try await fixture.shop.orders.cancel(.pickup(1), reason: "left", by: "Mei")
+        for shop in [fixture.shop, api] {
+            let both = try await shop.audit.entries(fromDay: "2026-11-29", throughDay: "2026-11-30")
+            #expect(both.map(\.action) == [.editOrder, .deleteOrder, .cancelOrder])
+            #expect(both.map(\.by) == ["Ken", "Ken", "Mei"])
+            #expect(try await shop.audit.entries(fromDay: "2026-11-30", throughDay: "2026-11-30").map(\.action) == [.cancelOrder])
+        }
+        // Yesterday's #3, still open, cancelled today: its entry is in AuditLog under today.
+        fixture.clock.advance(by: 60)
+        _ = try await fixture.shop.orders.cancel(.onDay(3, day: "2026-11-29"), reason: "never came", by: "Mei")
+        let today = try await fixture.shop.audit.entries(fromDay: "2026-11-30", throughDay: "2026-11-30")
+        #expect(today.map(\.subject) == ["#1", "#3@2026-11-29"])
+    }
+}
+
 @Suite struct ShopSettingsTests {
+    @Test func aCounterOnUTCWritesTheZoneByTheNameItsTZGivesNotGMT() async throws {
+        let fixture = try await ShopFixture(seeded: false)
+        // Foundation calls a machine on TZ=UTC "GMT"; the store gets the name staff set.
+        let gmt = try #require(TimeZone(identifier: "GMT"))
+        let adopted = try await fixture.shop.settings.adopt(environment: ["TZ": "UTC"], machineTimeZone: gmt)
+        #expect(adopted.written == ["timeZone": "UTC"])
+        let other = try await fixture.secondCounter().settings.adopt(environment: ["TZ": ":Asia/Taipei"], machineTimeZone: gmt)
+        #expect(other.written.isEmpty && other.timeZone.secondsFromGMT() == 0)
+        let fresh = try await ShopFixture(seeded: false)
+        let taipei = try await fresh.shop.settings.adopt(environment: ["TZ": ":Asia/Taipei"], machineTimeZone: TestClock.taipei)
+        #expect(taipei.written == ["timeZone": "Asia/Taipei"])
+        // A TZ naming another zone than the machine's is not believed.
+        let odd = try await ShopFixture(seeded: false)
+        let mismatched = try await odd.shop.settings.adopt(environment: ["TZ": "Asia/Tokyo"], machineTimeZone: TestClock.taipei)
+        #expect(mismatched.written == ["timeZone": "Asia/Taipei"])
+    }
+
     @Test func theFirstCounterWritesItsZoneAndLaterCountersGoByTheStore() async throws {
         let fixture = try await ShopFixture(seeded: false)
         let first = try await fixture.shop.settings.adopt(environment: [:], machineTimeZone: TestClock.taipei)

@@ -29,7 +29,8 @@ import Testing
         #expect(stored.count == 2)
         #expect(Set(stored.compactMap { $0.fields["orderRef"]?.stringValue }) == [order.orderRef])
         // Read back from the store by another counter.
-        let money = try await fixture.secondCounter().till.money(of: order)
+        let other = fixture.secondCounter()
+        let money = try await other.till.money(of: try await other.orders.find(.pickup(1)))
         #expect(money.paid == 53 && money.state == .paid)
     }
 

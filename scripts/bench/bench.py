@@ -165,6 +165,11 @@ def main():
         for command in ("advance", "edit", "cancel"):
             rows.append((f"one-shot `{command} #N`", f"{r[command + ' (small day)'][0]} on a small day, "
                                                      f"{r[command + ' (full day)'][0]} on a {r['day_orders']}-order day (target 2)"))
+        for command, label, note in (("pay", "one-shot `pay #N cash`", "the order's read, the till's copy on it, the payment"),
+                                     ("void", "one-shot `void #N REASON`, unpaid", "the order's read and one write"),
+                                     ("void paid", "one-shot `void #N REASON`, paid", "the read, the refund, the order")):
+            rows.append((label, f"{r[command + ' (small day)'][0]} on a small day, "
+                                f"{r[command + ' (full day)'][0]} on a {r['day_orders']}-order day ({note})"))
         rows.append(("warm REPL order", f"{min(r['warm REPL order'])} to {max(r['warm REPL order'])} requests (target <= 2)"))
         rows.append((f"a {r['day_orders']}-order day from the REPL (each order placed, viewed once with `orders`, "
                      "advanced three times)",
@@ -192,8 +197,8 @@ def main():
                      ("advance p50 / p99", f"{r['advance_p50_ms']:.1f} ms / {r['advance_p99_ms']:.1f} ms ({r['each']} orders)"),
                      ("edit p50 / p99", f"{r['edit_p50_ms']:.1f} ms / {r['edit_p99_ms']:.1f} ms"),
                      ("cancel p50 / p99", f"{r['cancel_p50_ms']:.1f} ms / {r['cancel_p99_ms']:.1f} ms (includes the audit entry)"),
-                     ("requests on a remote base", "advance 2 (one filtered read, one write); edit and cancel 3 "
-                      "(the same, plus the audit entry); held by BusinessDayTests.findingOneOrderIsOneFilteredRead…")])
+                     ("requests on a remote base", "advance, edit, cancel and void 2 each (one filtered read, one write "
+                      "carrying the audit entry); held by RequestCountTests and BusinessDayTests.findingOneOrderIsOneFilteredRead…")])
 
     bench(9, "Archiving a closed day", lambda: archive_bench.run(bin_dir, workdir, 30 if quick else 300),
           archive_bench.verdict, archive_bench.rows)

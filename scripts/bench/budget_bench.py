@@ -165,6 +165,14 @@ def edit_advance_cancel(figures, day, one_shot):
     figures[f"advance ({day})"] = [count_requests(lambda: one_shot("advance", f"#{first}"))]
     second = place("cancelled")
     figures[f"cancel ({day})"] = [count_requests(lambda: one_shot("cancel", f"#{second}"))]
+    # The till: a payment, a void of a paid order (with its refund) and of an unpaid one.
+    third = place("paid")
+    figures[f"pay ({day})"] = [count_requests(lambda: one_shot("pay", f"#{third}", "cash"))]
+    one_shot("advance", f"#{third}")
+    figures[f"void paid ({day})"] = [count_requests(lambda: one_shot("void", f"#{third}", "spilled"))]
+    fourth = place("voided")
+    one_shot("advance", f"#{fourth}")
+    figures[f"void ({day})"] = [count_requests(lambda: one_shot("void", f"#{fourth}", "spilled"))]
 
 
 def number_in(text):

@@ -59,6 +59,13 @@ public enum SchemaInstructions {
         case .singleCollaborator: label = "User"
         case .multipleCollaborators: label = "User, multiple"
         case .barcode: label = "Barcode"
+        case .formula: label = "Formula: " + (field.options?["formula"]?.stringValue ?? "")
+        case .rollup: label = "Rollup"
+        case .multipleLookupValues: label = "Lookup"
+        case .count: label = "Count"
+        case .button: label = "Button"
+        case .createdBy: label = "Created by"
+        case .lastModifiedBy: label = "Last modified by"
         }
         return "\(label) [\(field.type.rawValue)]"
     }

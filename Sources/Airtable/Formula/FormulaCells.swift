@@ -16,6 +16,7 @@ import Foundation
 /// number. A value of the wrong JSON kind is read as best it can be (a number in a text field is text).
 enum FormulaCells {
     static func value(of field: FieldSchema, in record: FormulaRecord) -> FormulaValue {
+        if let computed = record.values[field.id] { return computed }
         guard let cell = record.cells[field.id], !cell.isNull else {
             switch field.type {
             case .checkbox: return .bool(false)
@@ -51,11 +52,25 @@ enum FormulaCells {
             // A link's cell reaches a formula as the linked records' primary values when the store
             // filled them in (LocalBase does), else as the record ids.
             return list(cell)
-        case .singleCollaborator:
+        case .singleCollaborator, .createdBy, .lastModifiedBy:
             return .text(cell["name"]?.stringValue ?? cell["email"]?.stringValue ?? "")
         case .multipleCollaborators:
             guard case .array(let users) = cell else { return plain(cell) }
             return .array(users.map { .text($0["name"]?.stringValue ?? $0["email"]?.stringValue ?? "") })
+        case .button:
+            return cell["label"]?.stringValue.map { .text($0) } ?? .blank
+        case .count:
+            return plain(cell)
+        case .formula, .rollup, .multipleLookupValues:
+            // Read back from JSON (a store that computes them passes `values` instead): a result typed
+            // as a date is a date, anything else is taken at face value.
+            let resultType = field.options?["result"]?["type"]?.stringValue
+            if resultType == "date" || resultType == "dateTime", case .string(let text) = cell,
+               let date = FormulaDateParsing.parse(text, in: record.timeZone)
+            {
+                return .date(date)
+            }
+            return plain(cell)
         case .barcode:
             return cell["text"]?.stringValue.map { .text($0) } ?? .blank
         case .multipleAttachments:

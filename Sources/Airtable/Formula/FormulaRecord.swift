@@ -16,6 +16,9 @@ public struct FormulaRecord: Sendable {
     /// and times without a zone, `DATETIME_FORMAT`, `YEAR`…`WEEKDAY`, `IS_SAME` by day, and a date's
     /// text. Airtable computes formulas in UTC (GMT), which is the default.
     public var timeZone: TimeZone
+    /// Values already computed for fields, keyed by field id, read before `cells` (a store passes the
+    /// values of formula, rollup and lookup fields here, so a formula over them sees their own kind).
+    public var values: [String: FormulaValue] = [:]
 
     public init(id: String, createdTime: Date, cells: [String: JSONValue], now: Date,
                 timeZone: TimeZone = FormulaRecord.utc, lastModifiedTime: Date? = nil) {
@@ -25,6 +28,11 @@ public struct FormulaRecord: Sendable {
         self.cells = cells
         self.now = now
         self.timeZone = timeZone
+    }
+
+    /// What a formula sees of `field` in this record.
+    public func value(of field: FieldSchema) -> FormulaValue {
+        FormulaCells.value(of: field, in: self)
     }
 
     /// UTC, the zone Airtable's formulas work in.

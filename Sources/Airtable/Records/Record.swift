@@ -57,8 +57,15 @@ public enum AirtableID {
     /// A fresh id drawn from `generator` (deterministic in tests).
     public static func make(_ prefix: String, using generator: inout some RandomNumberGenerator) -> String {
         var bytes = Array(prefix.utf8)
-        for _ in 0..<14 {
-            bytes.append(alphabet[Int.random(in: 0..<alphabet.count, using: &generator)])
+        // Random bytes eight at a time (one call to the system's generator, not one per character); a
+        // byte of 248 or more is skipped, so each of the 62 characters stays equally likely.
+        while bytes.count < prefix.utf8.count + 14 {
+            var word = generator.next()
+            for _ in 0..<8 where bytes.count < prefix.utf8.count + 14 {
+                let byte = Int(word & 0xFF)
+                word >>= 8
+                if byte < 248 { bytes.append(alphabet[byte % alphabet.count]) }
+            }
         }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -13,11 +13,29 @@ public enum FieldType: String, Sendable, Hashable, CaseIterable {
     case singleCollaborator, multipleCollaborators
     /// `{text, type?}`.
     case barcode
+    /// Computed from the record's other cells (`options.formula`), or over the records a link field
+    /// names (`rollup`, `multipleLookupValues`, `count`).
+    case formula, rollup, multipleLookupValues, count
+    /// `{label, url}`: a button, its URL computed by a formula.
+    case button
+    /// The user who created, or last changed, the record.
+    case createdBy, lastModifiedBy
 
     /// Whether the store computes this field; writes to it are refused.
     public var isComputed: Bool {
         switch self {
-        case .autoNumber, .createdTime, .lastModifiedTime: return true
+        case .autoNumber, .createdTime, .lastModifiedTime, .formula, .rollup, .multipleLookupValues, .count, .button,
+            .createdBy, .lastModifiedBy:
+            return true
+        default: return false
+        }
+    }
+
+    /// Whether the field's cells are computed from other cells (of this record or of linked ones), so
+    /// reading one needs more than the record's own row.
+    public var isDerived: Bool {
+        switch self {
+        case .formula, .rollup, .multipleLookupValues, .count, .button: return true
         default: return false
         }
     }
@@ -56,9 +74,30 @@ public struct FieldSchema: Sendable, Hashable {
         options?["choices"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
     }
 
+    /// Option keys a local base keeps for a computed field that Airtable's metadata API never shows
+    /// (Airtable does not report a rollup's aggregation, nor a button's label and URL formula).
+    public static let storedOnlyOptionKeys: [FieldType: Set<String>] = [
+        .rollup: ["formula"], .button: ["label", "url"],
+    ]
+
+    /// As the metadata API shows it.
     public var json: JSONValue {
         var object: [String: JSONValue] = ["id": .string(id), "name": .string(name), "type": .string(type.rawValue)]
         if let description { object["description"] = .string(description) }
+        if let options {
+            if let hidden = Self.storedOnlyOptionKeys[type], case .object(var shown) = options {
+                for key in hidden { shown[key] = nil }
+                if !shown.isEmpty { object["options"] = .object(shown) }
+            } else {
+                object["options"] = options
+            }
+        }
+        return .object(object)
+    }
+
+    /// As a base file keeps it: every option, those the API does not show included.
+    public var storedJSON: JSONValue {
+        guard case .object(var object) = json else { return json }
         if let options { object["options"] = options }
         return .object(object)
     }
@@ -159,9 +198,10 @@ public struct TableSchema: Sendable, Hashable {
         return .object(object)
     }
 
-    /// As a base file keeps it: views with their definitions.
+    /// As a base file keeps it: views with their definitions, fields with every option.
     public var storedJSON: JSONValue {
         guard case .object(var object) = json else { return json }
+        object["fields"] = .array(fields.map(\.storedJSON))
         object["views"] = .array(views.map(\.storedJSON))
         return .object(object)
     }

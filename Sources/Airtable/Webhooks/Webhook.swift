@@ -83,7 +83,7 @@ public protocol WebhookStore: RecordStore {
     func webhookPayloads(_ id: String, cursor: Int, limit: Int) async throws(AirtableError) -> WebhookPayloadPage
     /// Webhooks with notifications on, a URL, and payloads nobody was told of; marks them told.
     func webhooksToNotify() async throws(AirtableError) -> [Webhook]
-    /// Records how a notification went.
-    func recordNotification(_ id: String, success: Bool, error: String?, at time: Date, durationMs: Double)
-        async throws(AirtableError)
+    /// Records how a notification went; `retryNumber` is 0 for the first attempt, 1 for the first retry...
+    func recordNotification(_ id: String, success: Bool, error: String?, at time: Date, durationMs: Double,
+                            retryNumber: Int) async throws(AirtableError)
 }

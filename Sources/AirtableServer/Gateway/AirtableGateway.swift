@@ -26,8 +26,10 @@ public final class AirtableGateway: Sendable {
     let wallClock: @Sendable () -> Double
     let cache: GatewayReadCache
     let lane = WriteLane()
+    /// Set when the upstream can reach the gateway (`publicURL`): see `GatewayWebhooks`.
+    let webhooks: GatewayWebhooks?
     private let unreachableUntil = Mutex(-Double.infinity)
-    private let statistics = Mutex(GatewayStatistics())
+    let statistics = Mutex(GatewayStatistics())
 
     public init(configuration: GatewayConfiguration, tokens: AccessTokens, throttle: RequestThrottle,
                 transport: any HTTPTransport = URLSessionTransport.shared, clock: any ClientClock = MonotonicClock(),
@@ -39,6 +41,7 @@ public final class AirtableGateway: Sendable {
         self.clock = clock
         self.wallClock = wallClock
         cache = GatewayReadCache(checkInterval: configuration.checkInterval, maximumAge: configuration.maximumAge)
+        webhooks = configuration.publicURL.map(GatewayWebhooks.init(publicURL:))
     }
 
     /// What the gateway did so far.
@@ -47,6 +50,10 @@ public final class AirtableGateway: Sendable {
     /// Answers one request. Never throws; every failure is an Airtable-shaped answer.
     public func handle(_ request: APIRequest) async -> APIResponse {
         let method = request.method.uppercased()
+        // The upstream's webhook pings carry its signature, not a token.
+        if webhooks != nil, AirtableGateway.split(request.target).0 == GatewayWebhooks.pingPath {
+            return await receivePing(request)
+        }
         guard let token = AccessTokens.bearer(request.header("Authorization")),
               let access = tokens.access(for: token)
         else { return .error(.authenticationRequired) }
@@ -168,7 +175,7 @@ public final class AirtableGateway: Sendable {
                       retryAfter: Int(configuration.unreachablePause.rounded(.up)))
     }
 
-    private func upstreamHeaders(_ request: APIRequest?) -> [String: String] {
+    func upstreamHeaders(_ request: APIRequest?) -> [String: String] {
         var headers = ["Authorization": configuration.upstreamToken.bearerHeader, "Accept": "application/json",
                        "User-Agent": "DrinkShop-Gateway/1"]
         if let request, !request.body.isEmpty {
@@ -200,6 +207,8 @@ public struct GatewayStatistics: Sendable, Equatable {
     public var turnedAway = 0
     public var unreachable = 0
     public var upstream429 = 0
+    /// Webhook pings from the upstream that dropped a cached table.
+    public var webhookPings = 0
 }
 
 extension APIResponse {

@@ -23,6 +23,15 @@ public struct GatewayConfiguration: Sendable {
     public var upstreamTimeout: Double
     /// After the upstream could not be reached, requests are answered 503 at once for this many seconds.
     public var unreachablePause: Double
+    /// Where the upstream can reach this gateway (`--public-url`); set, the gateway keeps the cache fresh
+    /// with webhooks on the upstream (see `GatewayWebhooks`).
+    public var publicURL: String?
+    /// While the webhooks are in place, the freshness checks run only this often, in seconds (a fallback
+    /// for a lost ping), and answers are kept this long at most.
+    public var webhookCheckInterval: Double = 60
+    public var webhookMaximumAge: Double = 600
+    /// How often the webhooks are refreshed with the upstream, in seconds.
+    public var webhookRefreshInterval: Double = 6 * 3600
 
     public init(upstream: String, baseID: String, upstreamToken: AccessToken,
                 cachedTables: Set<String> = ["Drink", "Promotion"], checkInterval: Double = 5, maximumAge: Double = 60,

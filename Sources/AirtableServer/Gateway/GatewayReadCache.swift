@@ -21,8 +21,8 @@ actor GatewayReadCache {
     private var tables: [String: Table] = [:]
     /// Listings being read from the upstream, so that reads arriving meanwhile wait for the same answer.
     private var loading: [String: Task<APIResponse, Never>] = [:]
-    private let checkInterval: Double
-    private let maximumAge: Double
+    private var checkInterval: Double
+    private var maximumAge: Double
     /// How far before an answer's `Date` the check looks (the header counts whole seconds).
     static let margin: Double = 2
 
@@ -87,6 +87,13 @@ actor GatewayReadCache {
         let answer = await task.value
         loading[target] = nil
         return answer
+    }
+
+    /// Changes how often tables are checked and how long answers are kept (slower while webhooks tell
+    /// the gateway of changes).
+    func pace(checkInterval: Double, maximumAge: Double) {
+        self.checkInterval = checkInterval
+        self.maximumAge = maximumAge
     }
 
     /// Forgets every answer of `table` (a write to it passed through).

@@ -5,17 +5,21 @@ import Foundation
 /// The audit trail: every cancel, void, delete and edit of an order (and menu and setting changes),
 /// who did it, when, to what and why, kept in the `AuditLog` table. Entries are only ever added.
 ///
-/// `AuditRecords` below is the only code that knows the table's fields.
+/// `AuditRecords` below is the only code that knows the table's fields. The entries of an edit, cancel
+/// or void are kept on the order itself, written with the change (`OrderAuditCell`); the listings here
+/// merge them with the table's, in time order.
 ///
 /// While a remote store cannot be reached, entries wait in the outbox (`OutboxAudit`) like unsent orders
 /// and are sent (upserted on their key: never twice) when it answers again.
 public struct AuditTrail: Sendable {
     private let records: AuditRecords
+    private let orders: OrderRecords
     private let delivery: DeliveryPolicy
     private let clock: ShopClock
 
     init(store: any RecordStore, clock: ShopClock, delivery: DeliveryPolicy) {
         records = AuditRecords(store: store, clock: clock)
+        orders = OrderRecords(store: store, clock: clock)
         self.delivery = delivery
         self.clock = clock
     }
@@ -65,12 +69,25 @@ public struct AuditTrail: Sendable {
 
     /// The entries with `start <= at < end`, oldest first.
     public func entries(from start: Date, to end: Date) async throws(ShopError) -> [AuditEntry] {
-        try await records.list(from: start, to: end)
+        let kept = try await orders.auditEntries(fromDay: clock.businessDay(of: start),
+                                                 throughDay: clock.businessDay(of: end.addingTimeInterval(-0.001)))
+        return Self.merged(try await records.list(from: start, to: end), kept.filter { start <= $0.at && $0.at < end })
     }
 
     /// The entries of the business days `first` through `last` (`YYYY-MM-DD`), oldest first.
     public func entries(fromDay first: String, throughDay last: String) async throws(ShopError) -> [AuditEntry] {
-        try await records.list(fromDay: first, throughDay: last)
+        let kept = try await orders.auditEntries(fromDay: first, throughDay: last).filter {
+            let day = clock.businessDay(of: $0.at)
+            return first <= day && day <= last
+        }
+        return Self.merged(try await records.list(fromDay: first, throughDay: last), kept)
+    }
+
+    /// Both lists in time order (the table's first at the same moment).
+    static func merged(_ logged: [AuditEntry], _ kept: [AuditEntry]) -> [AuditEntry] {
+        (logged.enumerated().map { ($0.element, 0, $0.offset) } + kept.enumerated().map { ($0.element, 1, $0.offset) })
+            .sorted { ($0.0.at, $0.1, $0.2) < ($1.0.at, $1.1, $1.2) }
+            .map(\.0)
     }
 }
 

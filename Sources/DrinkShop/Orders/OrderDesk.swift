@@ -13,6 +13,8 @@ public final class OrderDesk: Sendable {
     let clock: ShopClock
     let audit: AuditTrail
     let makeOrderRef: @Sendable () -> String
+    /// This counter's copy of today's list on a remote base.
+    let dayCache = OrderDayCache()
 
     init(store: any RecordStore, clock: ShopClock, catalog: Catalog, delivery: DeliveryPolicy, audit: AuditTrail,
          makeOrderRef: @escaping @Sendable () -> String) {
@@ -53,11 +55,28 @@ public final class OrderDesk: Sendable {
             outbox = waiting
         } else {
             do throws(ShopError) {
-                order = try numbered(unnumbered, try await pickupNumbers.claim(day: day))
-                let written = try await records.write(order, orderRef: orderRef, day: day, menu: snapshot.menu)
+                // A new order carries the till's copy from the start (nothing paid), so the till never
+                // needs the ledger to decide about it.
+                let copy = OrderRecord.cells(of: TillCopy())
+                let written: (records: [Record], extraWritten: Bool)
+                if let atomic = records.store as? any AtomicRecordStore {
+                    // The embedded base: the pickup number and the lines are one durable commit.
+                    let claimed = try await records.writeClaiming(unnumbered, orderRef: orderRef, day: day, menu: snapshot.menu,
+                                                                  numbers: pickupNumbers, in: atomic, extra: copy)
+                    order = try numbered(unnumbered, claimed.number)
+                    written = (claimed.records, claimed.extraWritten)
+                } else {
+                    order = try numbered(unnumbered, try await pickupNumbers.claim(day: day))
+                    let sent = clock.now()
+                    written = try await records.write(order, orderRef: orderRef, day: day, menu: snapshot.menu, extra: copy)
+                    if let created = written.records.map(\.createdTime).max() {
+                        dayCache.observe(created: created, sent: sent, answered: clock.now())
+                    }
+                    dayCache.keep(written.records, day: day)
+                }
                 delivery.storeAnswered()
-                return StoredOrder(order: order, orderRef: orderRef, recordIDs: written.map(\.id), businessDay: day,
-                                   isForeign: false)
+                return StoredOrder(order: order, orderRef: orderRef, recordIDs: written.records.map(\.id), businessDay: day,
+                                   isForeign: false, till: written.extraWritten ? TillCopy() : nil)
             } catch {
                 guard let kept = delivery.outbox(after: error, at: now) else { throw error }
                 outbox = kept
@@ -88,7 +107,15 @@ public final class OrderDesk: Sendable {
     public func edit(_ number: OrderNumber, line: Int?, change: LineChangeDraft, by staff: String = "staff")
         async throws(ShopError) -> StoredOrder
     {
-        var stored = try await find(number)
+        try await edit(try await find(number), as: number, line: line, change: change, by: staff)
+    }
+
+    /// `edit` of an order already found (`find`), named `number` in messages: no second lookup. The new
+    /// lines and the audit entry are one write.
+    public func edit(_ found: StoredOrder, as number: OrderNumber, line: Int?, change: LineChangeDraft, by staff: String)
+        async throws(ShopError) -> StoredOrder
+    {
+        var stored = found
         let before = stored.order
         let lineCount = stored.order.lines.count
         guard let lineNumber = line ?? (lineCount == 1 ? 1 : nil) else { throw .whichLine(number, lineCount: lineCount) }
@@ -108,16 +135,32 @@ public final class OrderDesk: Sendable {
         } catch {
             throw .wrap(error)
         }
-        try await save(stored, menu: snapshot.menu)
         let old = before.lines[lineNumber - 1], new = stored.order.lines[lineNumber - 1]
         var detail = "drink \(lineNumber): \(Self.summary(old)) -> \(Self.summary(new))"
         if before.total != stored.order.total { detail += "; total $\(before.total) -> $\(stored.order.total)" }
-        try await note(.editOrder, stored, by: staff, detail: detail)
+        let entries = [entry(.editOrder, stored, by: staff, detail: detail)]
+        if stored.isUnsent, let outbox = delivery.outbox {
+            try await outbox.keep(stored, menu: snapshot.menu, queuedAt: clock.now())
+            try await note(entries)
+            return stored
+        }
+        var extra = auditCells(entries, on: stored) ?? [:]
+        // A bill the till's extras changed is priced from the old lines: the copy goes, and the till reads
+        // OrderTill and the ledger again until it next writes the order (nothing is paid: edits need that).
+        if stored.till?.bill != nil {
+            extra.merge(OrderRecord.cells(of: nil)) { $1 }
+            stored.till = nil
+        }
+        let written = try await records.write(stored.order, orderRef: stored.orderRef, day: stored.businessDay,
+                                              menu: snapshot.menu, extra: extra)
+        try await settle(entries, on: &stored, written: written.extraWritten && !extra.isEmpty)
         return stored
     }
 
-    /// Moves an order to its next status.
+    /// Moves an order to its next status. On a remote base, an order of today this counter has a copy of
+    /// is moved with one write (`advanceCopy`); otherwise it is found first (one filtered read).
     public func advance(_ number: OrderNumber) async throws(ShopError) -> StoredOrder {
+        if let copy = try await copyToAdvance(number), let moved = try await advanceCopy(copy) { return moved }
         var stored = try await find(number)
         do { try stored.order.advance() } catch { throw .status(error) }
         try await saveStatus(stored)
@@ -128,28 +171,25 @@ public final class OrderDesk: Sendable {
     public func cancel(_ number: OrderNumber, reason: String?, by staff: String = "staff") async throws(ShopError)
         -> StoredOrder
     {
-        var stored = try await find(number)
-        do { try stored.order.cancel(reason: reason ?? "cancelled at the counter") } catch { throw .status(error) }
-        try await saveStatus(stored)
-        try await note(.cancelOrder, stored, by: staff, detail: stored.order.cancelReason ?? "")
-        return stored
+        let found = try await find(number)
+        return try await saveCancellation(try cancelled(found, reason: reason), from: found, by: staff)
     }
 
     /// Voids an order being made, ready or picked up: kept (cancelled, with who and why), no longer
     /// revenue, shown in the report; the void goes to the audit trail.
     public func void(_ number: OrderNumber, reason: String, by staff: String) async throws(ShopError) -> StoredOrder {
-        var stored = try await find(number)
-        let status = stored.order.status
-        do { try stored.order.void(by: staff, reason: reason) } catch { throw .status(error) }
-        try await saveStatus(stored)
-        try await note(.void, stored, by: staff, detail: "\(status.rawValue), $\(stored.order.total): \(stored.order.cancelReason ?? "")")
-        return stored
+        let found = try await find(number)
+        return try await saveCancellation(try voided(found, reason: reason, by: staff), from: found, by: staff)
     }
 
     /// Deletes a placed order's records for good (an unsent one never reaches the store), with an audit
     /// entry. An order being made or handed over is voided instead, so nothing sold vanishes.
     public func delete(_ number: OrderNumber, by staff: String = "staff") async throws(ShopError) -> StoredOrder {
-        let stored = try await find(number)
+        try await delete(try await find(number), as: number, by: staff)
+    }
+
+    /// `delete` of an order already found (`find`), named `number` in messages: no second lookup.
+    public func delete(_ stored: StoredOrder, as number: OrderNumber, by staff: String) async throws(ShopError) -> StoredOrder {
         guard stored.order.status == .placed else {
             let named = stored.businessDay == clock.today ? stored.number : stored.numberWithDay
             throw .notDeletable(named ?? number, status: stored.order.status)
@@ -158,19 +198,12 @@ public final class OrderDesk: Sendable {
             try await outbox.remove(stored)
         } else {
             try await records.delete(stored)
+            dayCache.remove(stored.recordIDs)
         }
         let lines = stored.order.lines.map(Self.summary).joined(separator: ", ")
-        try await note(.deleteOrder, stored, by: staff, detail: "\(stored.order.orderName): \(lines), $\(stored.order.total)")
+        // The records are gone: the entry goes to the AuditLog table.
+        try await note([entry(.deleteOrder, stored, by: staff, detail: "\(stored.order.orderName): \(lines), $\(stored.order.total)")])
         return stored
-    }
-
-    /// Writes an audit entry about `stored`. The change itself is already saved: a trail that cannot be
-    /// written is reported, not rolled back.
-    private func note(_ action: ShopAction, _ stored: StoredOrder, by staff: String, detail: String) async throws(ShopError) {
-        let subject = stored.businessDay == clock.today ? stored.number?.description : stored.numberWithDay?.description
-        let entry = AuditEntry(at: clock.now(), by: staff, action: action, subject: subject ?? stored.orderRef, detail: detail)
-        // Kept in the outbox while the store cannot be reached; any other failure is told, never dropped.
-        do { try await audit.record(entry) } catch { throw .auditNotWritten(entry, error) }
     }
 
     static func summary(_ line: OrderLine) -> String {
@@ -194,10 +227,7 @@ public final class OrderDesk: Sendable {
         var problems: [Problem] = []
         var stored: [Record] = []
         do throws(ShopError) {
-            stored = try await records.onDay(today)
-            stored = unique(stored + (try await records.open()).filter {
-                ($0.fields[OrderField.businessDay]?.stringValue ?? today) < today
-            })
+            stored = try await todaysRecords(today)
             let read = OrderRecord.orders(from: stored, menu: menu, clock: clock)
             orders = read.orders
             problems = read.problems.map { Problem(text: $0) }
@@ -216,6 +246,39 @@ public final class OrderDesk: Sendable {
         let todays = orders.filter { $0.businessDay >= today }
         let earlier = orders.filter { $0.businessDay < today }.sorted(by: Self.dayThenNumber)
         return (todays.sorted(by: Self.todayOrder) + earlier, problems, stored)
+    }
+
+    /// The records of today's list. The embedded store reads them by its indexes; a remote base is asked
+    /// only what changed since this counter's last look (`OrderDayCache`), the whole list now and then.
+    private func todaysRecords(_ today: String) async throws(ShopError) -> [Record] {
+        guard !(records.store is any AtomicRecordStore) else {
+            return unique(try await records.onDay(today) + (try await records.open()).filter {
+                ($0.fields[OrderField.businessDay]?.stringValue ?? today) < today
+            })
+        }
+        let began = clock.now()
+        var list: [Record]
+        if let since = dayCache.changesSince(day: today, now: began),
+           let merged = dayCache.merge(day: today, changed: try await records.modified(after: since), began: began,
+                                       belongs: { records.belongsToToday($0, today: today) })
+        {
+            list = merged
+        } else {
+            list = try await records.todaysList(today)
+            dayCache.replace(day: today, with: list, began: began)
+        }
+        list.sort { ($0.createdTime, $0.id) < ($1.createdTime, $1.id) }
+        return list
+    }
+
+    /// Today's orders as last read, without asking the store (a remote base); nil before the first look.
+    /// For hints that may be a moment old, such as Tab's list of open order numbers.
+    public func lastKnownToday() async throws(ShopError) -> [StoredOrder]? {
+        guard !(records.store is any AtomicRecordStore) else { return try await today().orders }
+        guard let list = dayCache.lastList(day: clock.today) else { return nil }
+        let menu = try await catalog.snapshot(refresh: false).menu
+        return OrderRecord.orders(from: list.sorted { ($0.createdTime, $0.id) < ($1.createdTime, $1.id) }, menu: menu,
+                                  clock: clock).orders
     }
 
     /// Pickup-number order, lines from other clients by time after them, unsent orders last.
@@ -273,7 +336,7 @@ public final class OrderDesk: Sendable {
     }
 
     /// Writes an edited order: to the outbox while it waits there, else to the store.
-    private func save(_ stored: StoredOrder, menu: Menu) async throws(ShopError) {
+    func save(_ stored: StoredOrder, menu: Menu) async throws(ShopError) {
         if stored.isUnsent, let outbox = delivery.outbox {
             try await outbox.keep(stored, menu: menu, queuedAt: clock.now())
         } else {

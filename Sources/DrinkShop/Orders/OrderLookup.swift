@@ -50,6 +50,39 @@ extension OrderRecords {
         return found
     }
 
+    /// The audit entries kept on the orders of business days `first` through `last` (an order's entries are
+    /// of its own day: `OrderDesk` sends those of an earlier day's order to the AuditLog table).
+    func auditEntries(fromDay first: String, throughDay last: String) async throws(ShopError) -> [AuditEntry] {
+        let day = FormulaExpression.field(OrderField.businessDay)
+        let audited = FormulaExpression.field(OrderField.audit) != .blank
+        var found: [Record] = []
+        if first == last {
+            found = try await list(.and([day == .text(first), audited]))
+        } else if store is any AtomicRecordStore, let days = days(first, last) {
+            // The embedded store looks a day up by its index; a range would be a scan of every order.
+            for one in days { found += try await list(.and([day == .text(one), audited])) }
+        } else {
+            // A remote base: one filtered listing for the range.
+            found = try await list(.and([day >= .text(first), day <= .text(last), audited]))
+        }
+        var seen = Set<String>()
+        return found.flatMap { record -> [AuditEntry] in
+            // Every line of an order carries the same cell: one line's is read.
+            guard seen.insert(record.fields[OrderField.orderRef]?.stringValue ?? record.id).inserted else { return [] }
+            return OrderAuditCell.entries(record.fields[OrderField.audit]?.stringValue)
+        }
+    }
+
+    /// The days `first` through `last`; nil for more than a year of them (or days that are not days).
+    private func days(_ first: String, _ last: String) -> [String]? {
+        var days = [first]
+        while let current = days.last, current < last {
+            guard days.count <= 366, let next = clock.day(current, plus: 1), next > current else { return nil }
+            days.append(next)
+        }
+        return days
+    }
+
     /// Lists once by each field the lookups filter on, so a store that builds an index on first use
     /// (LocalBase) builds them now, when the store is opened, not during a command that is then refused
     /// (a refused command must leave the file as it was).
@@ -64,6 +97,14 @@ extension OrderRecords {
             } catch {
                 throw .store(error)
             }
+        }
+        // The pickup claim on the embedded store looks its next ticket up by key.
+        let key = FormulaExpression.field(TicketField.key) == .text("0000-00-00#0")
+        do {
+            _ = try await store.listRecords(in: ShopSchema.ticketTable,
+                                            query: ListQuery(filterByFormula: key.description, pageSize: 1, maxRecords: 1))
+        } catch {
+            throw .store(error)
         }
     }
 

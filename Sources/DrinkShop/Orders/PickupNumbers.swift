@@ -24,6 +24,8 @@ final class PickupNumbers: Sendable {
     private let table: String
     /// The next number worth trying, per business day (a hint; the store decides).
     private let hints = Mutex<[String: Int]>([:])
+    /// The number of this process's last atomic claim, per business day.
+    private let atomicClaims = Mutex<[String: Int]>([:])
     static let maximumAttempts = 50
     /// How often a tied number is tried again before the claim moves past it: once, since where creation
     /// times are whole seconds (Airtable's may be) every claim of that second ties again, and more tries
@@ -67,8 +69,7 @@ final class PickupNumbers: Sendable {
         var lostCreates = 0
         var tiesOnCandidate = 0
         for attempt in 0..<PickupNumbers.maximumAttempts {
-            let ticket = Fields([TicketField.key: .string("\(day)#\(candidate)"), .businessDay: .string(day),
-                                  .number: .int(candidate)])
+            let ticket = Self.ticket(day: day, number: candidate)
             let created: [Record]
             do {
                 created = try await store.createRecords(in: table, [ticket], options: WriteOptions())
@@ -118,6 +119,57 @@ final class PickupNumbers: Sendable {
         throw .pickupNumbersExhausted(attempts: PickupNumbers.maximumAttempts)
     }
 
+    /// On a store that commits several calls as one (the embedded base): claims the next number of `day`
+    /// and runs `write` with it, in one durable commit. No other writer comes in between, so the day's
+    /// highest ticket plus one is free without a read-back. The ticket is still written, so counters that
+    /// reach the same base over the API (`drinkshop serve`) see it and give way by the rule above (it is
+    /// older than any ticket of theirs for that number).
+    func claimAtomically<T: Sendable>(day: String, in store: any AtomicRecordStore,
+                                      then write: @escaping @Sendable (Int, any RecordTransaction) throws(AirtableError) -> T)
+        async throws(ShopError) -> (number: Int, result: T)
+    {
+        let table = table
+        // After this process's first claim of the day, the number after its last one is tried by its key
+        // (an index lookup) and taken when free; only when another counter has it is the day read again.
+        let next = atomicClaims.withLock { $0[day] }.map { $0 + 1 }
+        let claimed: (number: Int, result: T)
+        do {
+            claimed = try await store.atomically { (transaction) throws(AirtableError) -> (number: Int, result: T) in
+                var number: Int
+                if let next, try transaction.listRecords(in: table, query: Self.keyQuery(day: day, number: next)).records.isEmpty {
+                    number = next
+                } else {
+                    number = (try transaction.listRecords(in: table, query: Self.highestQuery(day: day)).records.first?
+                        .fields[TicketField.number]?.intValue ?? 0) + 1
+                }
+                _ = try transaction.createRecords(in: table, [Self.ticket(day: day, number: number)], options: WriteOptions())
+                return (number, try write(number, transaction))
+            }
+        } catch {
+            throw .store(error)
+        }
+        atomicClaims.withLock { $0[day] = claimed.number }
+        return claimed
+    }
+
+    /// The ticket for `number` of `day`, if there is one.
+    private static func keyQuery(day: String, number: Int) -> ListQuery {
+        ListQuery(filterByFormula: (FormulaExpression.field(TicketField.key) == .text("\(day)#\(number)")).description,
+                  fields: [TicketField.number.rawValue], pageSize: 1, maxRecords: 1)
+    }
+
+    static func ticket(day: String, number: Int) -> Fields {
+        Fields([TicketField.key: .string("\(day)#\(number)"), .businessDay: .string(day), .number: .int(number)])
+    }
+
+    /// The day's highest ticket (one record, or none).
+    private static func highestQuery(day: String) -> ListQuery {
+        ListQuery(filterByFormula: (FormulaExpression.field(TicketField.businessDay) == .text(day)).description,
+                  sort: [SortKey(field: TicketField.number.rawValue, direction: .descending)],
+                  fields: [TicketField.number.rawValue],
+                  pageSize: 1, maxRecords: 1)
+    }
+
     enum Outcome: Equatable { case held, tied, taken }
 
     /// `held` when `mine` is the strictly earliest-created ticket numbered `number` in `tickets`, `tied`
@@ -150,12 +202,8 @@ final class PickupNumbers: Sendable {
 
     /// The highest number claimed on `day`, or 0.
     private func highestClaimed(day: String) async throws(ShopError) -> Int {
-        let query = ListQuery(filterByFormula: (FormulaExpression.field(TicketField.businessDay) == .text(day)).description,
-                              sort: [SortKey(field: TicketField.number.rawValue, direction: .descending)],
-                              fields: [TicketField.number.rawValue],
-                              pageSize: 1, maxRecords: 1)
         do {
-            let page = try await store.listRecords(in: table, query: query)
+            let page = try await store.listRecords(in: table, query: Self.highestQuery(day: day))
             return page.records.first?.fields[TicketField.number]?.intValue ?? 0
         } catch {
             throw .store(error)

@@ -17,6 +17,14 @@ public struct StoredOrder: Sendable {
     public var isUnsent = false
     /// The provisional number of an order taken offline before it could get a pickup number.
     public var provisionalNumber: Int?
+    /// What the till needs to decide about the order, as its records carry it; nil for an order an earlier
+    /// version placed (the till then reads the ledger).
+    public var till: TillCopy?
+    /// The order's `audit` cell as read (its entries are appended to it).
+    var auditText: String?
+
+    /// The audit entries kept on the order itself (edits, cancels, voids), oldest first.
+    public var auditEntries: [AuditEntry] { OrderAuditCell.entries(auditText) }
 
     /// How staff name the order: `#12`, or `#P3` while it has only a provisional number.
     public var number: OrderNumber? {
@@ -133,7 +141,8 @@ enum OrderRecord {
         }
         return StoredOrder(order: order, orderRef: key, recordIDs: sorted.map(\.id),
                            businessDay: cells[OrderField.businessDay]?.stringValue ?? clock.businessDay(of: createdAt),
-                           isForeign: pickup == nil || cells[OrderField.orderRef] == nil)
+                           isForeign: pickup == nil || cells[OrderField.orderRef] == nil,
+                           till: tillCopy(from: cells), auditText: cells[OrderField.audit]?.stringValue)
     }
 
     private static func line(from record: Record, menu: Menu) throws(ShopError) -> OrderLine {

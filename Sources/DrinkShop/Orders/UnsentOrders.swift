@@ -61,7 +61,9 @@ extension OrderDesk {
                     stored.provisionalNumber = nil
                     try await outbox.keep(stored, menu: menu, queuedAt: now)
                 }
-                _ = try await records.write(stored.order, orderRef: stored.orderRef, day: stored.businessDay, menu: menu)
+                // Nothing is paid on an unsent order: it arrives with the till's copy, like one placed online.
+                _ = try await records.write(stored.order, orderRef: stored.orderRef, day: stored.businessDay, menu: menu,
+                                            extra: OrderRecord.cells(of: TillCopy()))
                 try await outbox.remove(stored)
                 report.sent.append(SentOrder(queuedAs: queuedAs, pickupNumber: stored.order.pickupNumber))
             } catch {

@@ -1,3 +1,4 @@
+import DrinkShopCore
 import Airtable
 
 /// A field of one of the shop's tables, named once. `ShopSchema` declares each table from these cases,
@@ -15,6 +16,27 @@ public enum OrderField: String, ShopField {
     case drinkName, size, ice, sugar, addOns, price, orderName, numberOfCups, imageUrl
     case status, pickupNumber, businessDay, orderRef, ref, line, unitPrice, discount, promotion, note, placedBy
     case cancelReason, voidedBy
+    /// When the order reached each step, written by the write that moves it there. Each step has its own
+    /// field, so a counter that moves an order on with a stale copy still sees, in the write's answer,
+    /// the steps other counters took (see `OrderDesk.advance`).
+    case preparingAt, readyAt, pickedUpAt
+
+    /// The till's copy on the order (`TillCopy`): NT$ paid and refunded, by method, and the bill when the
+    /// till's adjustments or member benefits change it; so deciding about an order needs no other read.
+    case paid, refunded, paidBy, refundedBy, bill
+    /// The order's own audit entries (edit, cancel, void), one JSON object a line, written in the same
+    /// request as the change; see `OrderAuditCell`.
+    case audit
+
+    /// The field that records when an order reached `status` (nil for placed and cancelled).
+    static func reached(_ status: OrderStatus) -> OrderField? {
+        switch status {
+        case .preparing: .preparingAt
+        case .ready: .readyAt
+        case .pickedUp: .pickedUpAt
+        case .placed, .cancelled: nil
+        }
+    }
 }
 
 /// `User`: staff and customers.

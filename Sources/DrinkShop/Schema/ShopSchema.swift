@@ -56,6 +56,17 @@ public enum ShopSchema {
         FieldSpec(OrderField.placedBy, .singleLineText),
         FieldSpec(OrderField.cancelReason, .singleLineText),
         FieldSpec(OrderField.voidedBy, .singleLineText, description: "Who voided the order (made, then not sold)"),
+        FieldSpec(OrderField.preparingAt, .dateTime, description: "When the order started being made", options: dateTimeOptions),
+        FieldSpec(OrderField.readyAt, .dateTime, description: "When the order was ready", options: dateTimeOptions),
+        FieldSpec(OrderField.pickedUpAt, .dateTime, description: "When the order was picked up", options: dateTimeOptions),
+        FieldSpec(OrderField.paid, .number, description: "NT$ paid for the order (the till's copy of TillPayment)",
+                  options: money),
+        FieldSpec(OrderField.refunded, .number, description: "NT$ refunded for the order", options: money),
+        FieldSpec(OrderField.paidBy, .singleLineText, description: "NT$ paid by method: cash:100,linePay:20"),
+        FieldSpec(OrderField.refundedBy, .singleLineText, description: "NT$ refunded by method: cash:100"),
+        FieldSpec(OrderField.bill, .number, description: "The bill when the till's adjustments or member benefits change it",
+                  options: money),
+        FieldSpec(OrderField.audit, .multilineText, description: "The order's audit entries (edit, cancel, void), one JSON object a line"),
     ])
 
     public static let user = TableSpec(name: userTable, description: "Staff and customers", fields: [

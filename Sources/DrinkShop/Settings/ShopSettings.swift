@@ -123,8 +123,10 @@ public struct ShopSettings: Sendable {
 
         var changes: [String: String] = [:]
         if let stored {
-            // The name as given is kept (Foundation may call UTC "GMT").
-            let zoneName = wantedZoneName ?? zone.identifier
+            // The name as given is kept (Foundation may call UTC "GMT"); a machine's zone by the name its
+            // `TZ` or /etc/localtime gives it.
+            let zoneName = wantedZoneName ?? (storedZone == nil ? Self.machineZoneName(machineTimeZone, environment: environment)
+                                                                 : zone.identifier)
             if stored[Self.timeZoneKey] != zoneName, wantedZone != nil || storedZone == nil {
                 changes[Self.timeZoneKey] = zoneName
             }
@@ -157,6 +159,29 @@ public struct ShopSettings: Sendable {
             return AuditEntry(at: now, by: staff, action: .changeSetting, subject: key, detail: "\(old) -> \(value)")
         }
         try await audit.record(entries)
+    }
+
+    /// The name staff would give this machine's zone: `TZ` when it names the same zone (Foundation calls
+    /// `TZ=UTC` "GMT"), else the zone /etc/localtime links to, else Foundation's identifier.
+    static func machineZoneName(_ zone: TimeZone, environment: [String: String],
+                                localtimeLink: String? = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime"))
+        -> String
+    {
+        var candidates: [String] = []
+        if let tz = environment["TZ"] {
+            candidates.append(tz.hasPrefix(":") ? String(tz.dropFirst()) : tz)
+        } else if let link = localtimeLink, let range = link.range(of: "zoneinfo/") {
+            candidates.append(String(link[range.upperBound...]))
+        }
+        for name in candidates {
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            if let named = TimeZone(identifier: trimmed), named.secondsFromGMT() == zone.secondsFromGMT(),
+               named.nextDaylightSavingTimeTransition == zone.nextDaylightSavingTimeTransition
+            {
+                return trimmed
+            }
+        }
+        return zone.identifier
     }
 
     private static func timeZone(named name: String, source: String) throws(ShopError) -> TimeZone {

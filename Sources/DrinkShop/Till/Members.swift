@@ -122,6 +122,7 @@ public struct Members: Sendable {
                                             adjustments: extra.adjustments.isEmpty ? [] : try await extras.adjustments())
         try await records.save(after)
         try await extras.save(extra, of: stored)
+        try await extras.copyBill(charges, to: stored)
         return (after, charges, note)
     }
 

@@ -43,6 +43,8 @@ public struct OrderExtra: Sendable, Equatable {
 /// The `OrderTill` and `Adjustment` tables: the only code that knows their fields. Prices an order's bill.
 public struct OrderExtras: Sendable {
     let store: any RecordStore
+    /// The orders' own records, where the bill is copied for the till (`TillCopy.bill`).
+    var orderRecords: OrderRecords { OrderRecords(store: store, clock: ShopClock()) }
 
     /// The counter's adjustments, as seeded.
     public func adjustments() async throws(TillError) -> [Adjustment] {
@@ -102,16 +104,36 @@ public struct OrderExtras: Sendable {
     /// Applies adjustment codes with counts to an order (a count of 0 removes one), checked by pricing
     /// the bill before anything is written.
     /// - Returns: the order's new bill.
-    public func adjust(_ stored: StoredOrder, uses: [String: Int]) async throws(TillError) -> OrderCharges {
+    /// - Parameter known: the seeded adjustments when the caller has read them (no second read).
+    public func adjust(_ stored: StoredOrder, uses: [String: Int], known: [Adjustment]? = nil) async throws(TillError)
+        -> OrderCharges
+    {
         var extra = try await extra(of: stored.orderRef)
         for (code, count) in uses { extra.adjustments[code] = count > 0 ? count : nil }
-        let known = try await adjustments()
+        let known = if let known { known } else { try await adjustments() }
         for code in extra.adjustments.keys where !known.contains(where: { $0.code == code }) {
             throw .refused("no adjustment \"\(code)\" is seeded")
         }
         let charges = try Self.price(stored.order, extra: extra, adjustments: known)
         try await save(extra, of: stored)
+        try await copyBill(charges, to: stored)
         return charges
+    }
+
+    /// The bill the till's copy carries: the total when member benefits or adjustments change it, else nil.
+    static func bill(of charges: OrderCharges) -> Int? {
+        charges.memberDiscounts.isEmpty && charges.adjustments.isEmpty ? nil : charges.total
+    }
+
+    /// Copies the bill onto the order's own records, once the extras that priced it are saved. Called only
+    /// before any payment (adjustments and members refuse a paid order), so the rest of the copy is known.
+    func copyBill(_ charges: OrderCharges, to stored: StoredOrder) async throws(TillError) {
+        var copy = stored.till ?? TillCopy()
+        copy.bill = Self.bill(of: charges)
+        guard copy != stored.till else { return }
+        do { _ = try await orderRecords.writeCells(of: stored, [:], extra: OrderRecord.cells(of: copy)) } catch {
+            throw .shop(error)
+        }
     }
 
     /// Records (or with nil clears) an order's invoice details, already checked.

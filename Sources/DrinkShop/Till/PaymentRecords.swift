@@ -9,6 +9,9 @@ struct MoneyRecord: Sendable {
     var pickupNumber: Int
     var businessDay: String
     var entry: Entry
+    /// The record's key; nil makes a new one. A refund's is its order's and method's, so a void retried
+    /// after a failure records it once.
+    var ref: String? = nil
 
     enum Entry: Sendable {
         case payment(Payment)
@@ -26,7 +29,7 @@ struct PaymentRecords: Sendable {
         guard !records.isEmpty else { return }
         let fields = records.map { record -> Fields in
             var cells = Fields([
-                PaymentField.ref: .string(AirtableID.make("pay")),
+                PaymentField.ref: .string(record.ref ?? AirtableID.make("pay")),
                 .orderRef: .string(record.orderRef),
                 .pickupNumber: .int(record.pickupNumber),
                 .businessDay: .string(record.businessDay),

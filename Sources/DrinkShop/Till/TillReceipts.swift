@@ -8,7 +8,10 @@ extension Till {
     public func receiptFacts(for stored: StoredOrder) async throws(TillError) -> ReceiptFacts {
         guard !stored.isUnsent else { return ReceiptFacts() }
         let charges = try await extras.charges(of: stored)
-        let money = try await money(of: stored)
+        // The ledger, not the order's copy: a receipt shows each payment as tendered, and the change.
+        var ledgerOnly = stored
+        ledgerOnly.till = nil
+        let money = try await money(of: ledgerOnly)
         let extra = try await extras.extra(of: stored.orderRef)
         let adjustments = charges.billLines.filter { $0.kind == .member || $0.kind == .adjustment }
             .map { Receipt.Adjustment(label: $0.label, amount: $0.amount) }

@@ -48,7 +48,8 @@ extension Till {
     /// Till views of `stored` orders: bills, money, invoice details.
     public func tillOrders(_ stored: [StoredOrder]) async throws(TillError) -> [TillOrder] {
         let days = Set(stored.map(\.businessDay)).sorted()
-        let money = try await self.money(of: stored, days: days)
+        // The ledger, not the orders' copies: the report and the export need who took what, when, and the change.
+        let money = try await ledgerMoney(of: stored, days: days)
         let bills = try await extras.charges(of: stored)
         let extra = try await extras.extras(days: days)
         return stored.compactMap { order in

@@ -56,7 +56,7 @@ extension Menu {
             { $0.contains(key) },
         ]
         for matches in stages {
-            let hits = drinks.filter { $0.matchingKeys.contains(where: matches) }
+            let hits = keyedDrinks.filter { $0.1.contains(where: matches) }.map(\.0)
             if hits.count == 1 { return .found(hits[0]) }
             if hits.count > 1 { return .ambiguous(hits) }
         }
@@ -82,7 +82,7 @@ extension Menu {
         let key = text.matchingKey
         if key.isEmpty { return drinks }
         if let category = DrinkCategory(parsing: key) { return drinks(in: category) }
-        return drinks.filter { $0.matchingKeys.contains { $0.contains(key) } }
+        return keyedDrinks.filter { $0.1.contains { $0.contains(key) } }.map(\.0)
     }
 
     /// Names close to `key`, closest first (ties in menu order).

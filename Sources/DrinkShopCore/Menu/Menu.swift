@@ -2,6 +2,9 @@
 public struct Menu: Sendable, Hashable {
     /// All drinks, sold-out ones included, in display order.
     public let drinks: [Drink]
+    /// Each drink's Chinese and English names as lookups compare them, worked out once per menu (not
+    /// per lookup: a lookup compares every drink).
+    let keys: [[String]]
 
     /// Orders `drinks` for display. Duplicate names are kept (a base edited by hand may hold
     /// them); looking such a name up reports it as ambiguous rather than picking one silently.
@@ -10,7 +13,11 @@ public struct Menu: Sendable, Hashable {
         self.drinks = drinks.enumerated()
             .sorted { ($0.element.category, $0.offset) < ($1.element.category, $1.offset) }
             .map(\.element)
+        keys = self.drinks.map(\.matchingKeys)
     }
+
+    /// The drinks, each with its names as lookups compare them.
+    var keyedDrinks: Zip2Sequence<[Drink], [[String]]> { zip(drinks, keys) }
 
     /// Whether the menu has no drinks at all.
     public var isEmpty: Bool { drinks.isEmpty }
@@ -26,7 +33,7 @@ public struct Menu: Sendable, Hashable {
     /// whitespace); the first one if the name is duplicated.
     public func drink(named name: String) -> Drink? {
         let key = name.matchingKey
-        return drinks.first { $0.matchingKeys.contains(key) }
+        return keyedDrinks.first { $0.1.contains(key) }?.0
     }
 
     /// Every Chinese and English drink name, for Tab completion.

@@ -151,6 +151,13 @@ public struct Order: Sendable, Hashable {
         return status
     }
 
+    /// Takes the status the store shows another counter gave the order (moved on, or cancelled with
+    /// `cancelReason`) while this counter wrote from an older copy of it.
+    public mutating func adopt(storedStatus: OrderStatus, cancelReason: String?) {
+        status = storedStatus
+        if storedStatus == .cancelled { self.cancelReason = cancelReason }
+    }
+
     /// Cancels the order, keeping it (with the reason) for the day's report.
     /// - Throws: `OrderStatusError` when the order is ready or finished, or the reason is empty
     ///   or longer than `maximumCancelReasonLength`.

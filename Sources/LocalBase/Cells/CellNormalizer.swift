@@ -86,7 +86,8 @@ struct CellNormalizer {
             stored = try CellLinks.collaborators(value, users: users, typecast: typecast, reject)
         case .barcode:
             stored = try CellLinks.barcode(value, typecast: typecast, reject)
-        case .autoNumber, .createdTime, .lastModifiedTime:
+        case .autoNumber, .createdTime, .lastModifiedTime, .formula, .rollup, .multipleLookupValues, .count, .button,
+            .createdBy, .lastModifiedBy:
             stored = .null  // unreachable: computed fields were refused above
         }
         return stored.isEmptyCell ? .null : stored

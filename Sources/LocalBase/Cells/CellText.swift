@@ -8,6 +8,24 @@ struct CellText {
     let locale: String
 
     func render(_ value: JSONValue, field: FieldSchema) -> String {
+        if value["error"] != nil { return "#ERROR!" }
+        if let special = value["specialValue"]?.stringValue { return special }
+        switch field.type {
+        case .formula, .rollup, .multipleLookupValues:
+            // Shown as the result's type shows it (a lookup: each value, joined).
+            guard let result = field.options?["result"], let name = result["type"]?.stringValue,
+                  let type = FieldType(rawValue: name), !type.isComputed
+            else { break }
+            let shown = FieldSchema(id: field.id, name: field.name, type: type, options: result["options"])
+            if case .array(let items) = value { return items.map { render($0, field: shown) }.joined(separator: ", ") }
+            return render(value, field: shown)
+        case .createdBy, .lastModifiedBy:
+            return value["name"]?.stringValue ?? value["email"]?.stringValue ?? ""
+        case .button:
+            return value["label"]?.stringValue ?? ""
+        default:
+            break
+        }
         let options = field.options
         switch (field.type, value) {
         case (.number, .number(let n)), (.rating, .number(let n)), (.autoNumber, .number(let n)):

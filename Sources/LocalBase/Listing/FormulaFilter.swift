@@ -7,8 +7,8 @@ enum FormulaFilter {
     /// The primary values of the records a link field's cell names (what a formula sees of links).
     typealias LinkNames = (FieldSchema, [String]) -> [JSONValue]
 
-    static func make(_ formula: String, table: TableSchema, now: Date, linkNames: LinkNames? = nil) throws
-        -> RecordFilter
+    static func make(_ formula: String, table: TableSchema, now: Date, linkNames: LinkNames? = nil,
+                     computed: ComputedCells? = nil) throws -> RecordFilter
     {
         let compiled: CompiledFormula
         do {
@@ -19,6 +19,9 @@ enum FormulaFilter {
         var filter = RecordFilter()
         filter.conditions = requiredConditions(compiled.expression, table: table)
         let links = table.fields.filter { $0.type == .multipleRecordLinks }
+        let computedFields = table.fields.filter {
+            compiled.referencedFieldIDs.contains($0.id) && $0.type.isComputed && !$0.type.isStoredInRow
+        }
         filter.test = { stored in
             var cells = stored.allCells(table)
             if let linkNames {
@@ -28,9 +31,12 @@ enum FormulaFilter {
                 }
             }
             // Airtable evaluates formulas in UTC unless the formula itself sets a zone.
-            return compiled.matches(FormulaRecord(id: stored.id, createdTime: stored.createdTime, cells: cells,
-                                                  now: now, timeZone: FormulaRecord.utc,
-                                                  lastModifiedTime: stored.modifiedTime))
+            var record = FormulaRecord(id: stored.id, createdTime: stored.createdTime, cells: cells, now: now,
+                                       timeZone: FormulaRecord.utc, lastModifiedTime: stored.modifiedTime)
+            if let computed {
+                for field in computedFields { record.values[field.id] = computed.value(field, of: stored, in: table) }
+            }
+            return compiled.matches(record)
         }
         return filter
     }

@@ -10,9 +10,10 @@ struct ListPlan {
     let output: RecordOutput
     let filter: RecordFilter
 
-    /// - Parameter linkNames: what a formula sees of a link cell (the linked records' primary values).
-    init(query: ListQuery, table: TableSchema, now: Date,
-         linkNames: FormulaFilter.LinkNames? = nil) throws {
+    /// - Parameter computed: the cells of computed fields, and what a formula sees of a link cell (the
+    ///   linked records' primary values).
+    init(query: ListQuery, table: TableSchema, now: Date, computed: ComputedCells? = nil) throws {
+        let linkNames = computed?.linkNames
         self.table = table
         let size = query.pageSize ?? 100
         guard (0...100).contains(size) else { throw APIError.invalidPageSize }
@@ -39,17 +40,17 @@ struct ListPlan {
             guard let field = table.field(key.field) else { throw APIError.unknownFieldName(key.field) }
             keys.append(RecordOrder.Key(field: field, descending: key.direction == .descending))
         }
-        order = RecordOrder(keys: keys)
+        order = RecordOrder(keys: keys, computed: computed, table: table)
         let text = try RecordOutput.cellText(format: query.cellFormat, timeZone: query.timeZone,
                                              userLocale: query.userLocale)
         output = RecordOutput(table: table, byFieldID: query.returnFieldsByFieldId, text: text, only: only,
-                              linkNames: linkNames)
+                              linkNames: linkNames, computed: computed)
         var filter = RecordFilter.all
         if let formula = query.filterByFormula, !formula.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            filter = try FormulaFilter.make(formula, table: table, now: now, linkNames: linkNames)
+            filter = try FormulaFilter.make(formula, table: table, now: now, linkNames: linkNames, computed: computed)
         }
         if let formula = view?.filterByFormula, !formula.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            let viewFilter = try FormulaFilter.make(formula, table: table, now: now, linkNames: linkNames)
+            let viewFilter = try FormulaFilter.make(formula, table: table, now: now, linkNames: linkNames, computed: computed)
             filter = filter.and(viewFilter)
         }
         self.filter = filter

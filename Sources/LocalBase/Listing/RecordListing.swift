@@ -5,7 +5,7 @@ import Foundation
 extension BaseContext {
     func listRecords(in tableName: String, query: ListQuery) throws -> RecordPage {
         let plan = try ListPlan(query: query, table: table(tableName), now: clock(),
-                                linkNames: { [unowned self] field, ids in linkNames(field, ids) })
+                                computed: try ComputedCells(context: self))
         // Indexes are made before the read transaction: creating one writes, and a read transaction
         // that tries to upgrade fails at once when another connection writes. An index only speeds the
         // read up: a file that may not be written (read-only, or a writer holding it) is read without.
@@ -88,7 +88,7 @@ extension BaseContext {
     /// Every matching record's (seq, id), sorted; done once, at a sorted listing's first page.
     private func sortedEntries(_ plan: ListPlan, _ rows: RecordRows) throws -> [(seq: Int64, id: String)] {
         // Without a formula to run, only the sort fields are needed, and SQLite extracts them.
-        let candidates = plan.filter.test == nil
+        let candidates = plan.filter.test == nil && !plan.order.needsWholeRecords
             ? try rows.scanCells(of: plan.order.keys.map(\.field), conditions: plan.filter.conditions)
             : try rows.scan(after: 0, ceiling: .max, limit: .max, conditions: plan.filter.conditions)
         var keyed: [(seq: Int64, id: String, values: [RecordOrder.Value])] = []
@@ -111,19 +111,5 @@ extension BaseContext {
         }
         guard end < entries.count else { return (page, nil, nil) }
         return (page, .sorted(entries: entries, next: end), entries[end].id)
-    }
-}
-
-extension BaseContext {
-    /// The primary values of the linked records `ids` of `field` (an id whose record is gone stays an id).
-    func linkNames(_ field: FieldSchema, _ ids: [String]) -> [JSONValue] {
-        guard let link = field.link, let linked = try? schema().table(link.table),
-              let primary = linked.field(linked.primaryFieldId)
-        else { return ids.map(JSONValue.string) }
-        let rows = RecordRows(file: file, tableID: linked.id)
-        return ids.map { id in
-            guard let stored = try? rows.find(id: id) else { return .string(id) }
-            return stored.value(of: primary) ?? .null
-        }
     }
 }

@@ -36,10 +36,30 @@ struct RecordOrder {
     }
 
     let keys: [Key]
+    /// Works out the cells of computed sort fields (formula, lookup...).
+    let computed: ComputedCells?
+    let table: TableSchema?
+
+    init(keys: [Key], computed: ComputedCells? = nil, table: TableSchema? = nil) {
+        self.keys = keys
+        self.computed = computed
+        self.table = table
+    }
+
+    /// Whether a sort field is computed from more than the record's row, so whole records are needed.
+    var needsWholeRecords: Bool { keys.contains { !$0.field.type.isStoredInRow } }
 
     /// The sort values of one record, computed once per record rather than once per comparison.
     func values(of record: StoredRecord) -> [Value] {
-        keys.map { key in Self.value(record.value(of: key.field), field: key.field) }
+        keys.map { key in
+            if !key.field.type.isStoredInRow, let computed, let table {
+                let field = key.field
+                let resultType = field.options?["result"]?["type"]?.stringValue.flatMap(FieldType.init(rawValue:))
+                let shown = resultType.map { FieldSchema(id: field.id, name: field.name, type: $0) } ?? field
+                return Self.value(computed.cell(field, of: record, in: table), field: shown)
+            }
+            return Self.value(record.value(of: key.field), field: key.field)
+        }
     }
 
     /// Whether the record with `a` sorts before the one with `b` (ties are left to the caller).

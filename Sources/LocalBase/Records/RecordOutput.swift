@@ -13,9 +13,12 @@ struct RecordOutput {
 
     /// For `cellFormat=string`: a link's records by their primary values, as Airtable shows them.
     let linkNames: FormulaFilter.LinkNames?
+    /// The cells of formula, rollup, lookup, count, button and user fields; without it they are left out.
+    let computed: ComputedCells?
 
     init(table: TableSchema, byFieldID: Bool, text: CellText? = nil, only: Set<String>? = nil,
-         linkNames: FormulaFilter.LinkNames? = nil) {
+         linkNames: FormulaFilter.LinkNames? = nil, computed: ComputedCells?) {
+        self.computed = computed
         self.table = table
         self.byFieldID = byFieldID
         self.text = text
@@ -39,7 +42,8 @@ struct RecordOutput {
         var fields: Fields = [:]
         for field in table.fields {
             if let only, !only.contains(field.id) { continue }
-            guard let value = stored.value(of: field), !value.isEmptyCell else { continue }
+            let cell = computed.map { $0.cell(field, of: stored, in: table) } ?? stored.value(of: field)
+            guard let value = cell, !value.isEmptyCell else { continue }
             let key = byFieldID ? field.id : field.name
             if let text {
                 var value = value

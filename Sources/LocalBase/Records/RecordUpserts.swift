@@ -34,11 +34,11 @@ extension BaseContext {
                 try file.ensureIndex(tableID: table.id, fieldID: field.id)
             }
 
-            let output = RecordOutput(table: normalizer.table, byFieldID: options.returnFieldsByFieldId)
             let time = now()
             var result = UpsertResult(records: [], createdRecords: [], updatedRecords: [])
             var published = RecordChanges(table: table)
             var linked = LinkedChanges()
+            var written: [StoredRecord] = []
             for (index, (record, cells)) in zip(records, changes).enumerated() {
                 let target: StoredRecord?
                 if let id = record.id {
@@ -62,17 +62,21 @@ extension BaseContext {
                     if !result.createdRecords.contains(stored.id) && !result.updatedRecords.contains(stored.id) {
                         result.updatedRecords.append(stored.id)
                     }
-                    result.records.append(output.record(stored))
+                    written.append(stored)
                 } else {
                     let stored = try rows.insert(id: AirtableID.make("rec"), created: time,
                                                  cells: cells.filter { !$0.value.isNull })
                     try syncLinks(table: table, recordID: stored.id, old: [:], new: stored.cells, into: &linked)
                     published.created.append(stored)
                     result.createdRecords.append(stored.id)
-                    result.records.append(output.record(stored))
+                    written.append(stored)
                 }
             }
             try publish(published, linked)
+            // Read back once all are written, so computed cells (lookups over the batch) are current.
+            let output = RecordOutput(table: normalizer.table, byFieldID: options.returnFieldsByFieldId,
+                                      computed: try ComputedCells(context: self))
+            result.records = try written.map { output.record(try rows.find(id: $0.id) ?? $0) }
             return result
         }
     }

@@ -28,7 +28,8 @@ extension BaseContext {
             }
             try publish(RecordChanges(table: table, created: stored), linked)
             // Read back: a self-link within the batch may have changed an earlier record.
-            let output = RecordOutput(table: try self.table(table.id), byFieldID: options.returnFieldsByFieldId)
+            let output = RecordOutput(table: try self.table(table.id), byFieldID: options.returnFieldsByFieldId,
+                                      computed: try ComputedCells(context: self))
             return try stored.map { output.record(try rows.find(id: $0.id) ?? $0) }
         }
     }
@@ -52,7 +53,6 @@ extension BaseContext {
                 throw APIError.rowDoesNotExist(update.id)
             }
             if normalizer.schemaChanged { try save(normalizer.table) }
-            let output = RecordOutput(table: normalizer.table, byFieldID: options.returnFieldsByFieldId)
             let modified = now()
             var results: [StoredRecord] = []
             var changed: [(before: [String: JSONValue], after: StoredRecord)] = []
@@ -68,6 +68,8 @@ extension BaseContext {
             }
             try publish(RecordChanges(table: table, changed: changed), linked)
             // Read back: a self-link within the batch may have changed an earlier record.
+            let output = RecordOutput(table: normalizer.table, byFieldID: options.returnFieldsByFieldId,
+                                      computed: try ComputedCells(context: self))
             return try results.map { output.record(try rows.find(id: $0.id) ?? $0) }
         }
     }
@@ -104,8 +106,9 @@ extension BaseContext {
             guard let stored = try RecordRows(file: file, tableID: table.id).find(id: id) else {
                 throw APIError.modelNotFound
             }
+            let computed = try ComputedCells(context: self)
             return RecordOutput(table: table, byFieldID: options.returnFieldsByFieldId, text: text,
-                                linkNames: { [unowned self] field, ids in linkNames(field, ids) }).record(stored)
+                                linkNames: computed.linkNames, computed: computed).record(stored)
         }
     }
 }

@@ -160,8 +160,10 @@ final class SQLiteConnection {
     /// How deep in write transactions the connection is (0: none).
     private var writeDepth = 0
 
-    /// Runs `body` in a read transaction, so every query in it sees one snapshot of the file.
+    /// Runs `body` in a read transaction, so every query in it sees one snapshot of the file. Inside a
+    /// write transaction it simply reads what that transaction sees.
     func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        if writeDepth > 0 { return try body() }
         try run("BEGIN")
         defer { try? run("COMMIT") }
         return try body()

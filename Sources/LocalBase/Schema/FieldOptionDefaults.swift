@@ -68,6 +68,9 @@ enum FieldOptionDefaults {
         case .singleLineText, .multilineText, .richText, .email, .url, .phoneNumber, .autoNumber, .createdTime,
             .singleCollaborator, .multipleCollaborators, .barcode:
             return options.map(JSONValue.object)
+        case .formula, .rollup, .multipleLookupValues, .count, .button, .createdBy, .lastModifiedBy:
+            // Completed by ComputedFieldRules, which needs the table's other fields.
+            return options.map(JSONValue.object)
         }
         return .object(object)
     }

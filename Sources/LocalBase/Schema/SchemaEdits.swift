@@ -17,6 +17,10 @@ extension BaseContext {
                     linked.append(changed)
                 }
             }
+            var base = try schema()
+            base.tables = base.tables.map { other in linked.first { $0.id == other.id } ?? other }
+            for index in table.fields.indices { try ComputedFieldRules.resolve(index, of: &table, in: base) }
+            if table.fields.contains(where: { $0.type == .createdBy || $0.type == .lastModifiedBy }) { _ = try users() }
             try save(table)
             for other in linked { try save(other) }
             return table
@@ -30,6 +34,8 @@ extension BaseContext {
             table.fields.append(field)
             let linked = field.type == .multipleRecordLinks
                 ? try LinkSchema.connect(fieldID: field.id, of: &table, in: schema()) : nil
+            try ComputedFieldRules.resolve(table.fields.count - 1, of: &table, in: schema())
+            if field.type == .createdBy || field.type == .lastModifiedBy { _ = try users() }
             try save(table)
             if let linked { try save(linked) }
             return table.fields.last ?? field

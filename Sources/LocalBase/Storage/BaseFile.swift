@@ -28,7 +28,7 @@ final class BaseFile {
             try connection.readTransaction { try bootstrap(readOnly: true) }
             return
         }
-        let mode = try connection.textValue("PRAGMA journal_mode = WAL")?.lowercased()
+        let mode = try Self.switchToWAL(connection)
         let inMemory = path == ":memory:" || path.isEmpty
         guard mode == "wal" || (inMemory && mode == "memory") else {
             throw SQLiteError(code: 1, message: "cannot switch \(path) to WAL mode (journal mode is \(mode ?? "unknown"))",
@@ -37,6 +37,21 @@ final class BaseFile {
         // FULL: a transaction that has committed survives a power cut, not just a crash of the process.
         try connection.execute("PRAGMA synchronous = FULL")
         try connection.writeTransaction { try bootstrap(readOnly: false) }
+    }
+
+    /// Switches the file to WAL. On a new file another process may be doing the same at this moment; SQLite
+    /// then answers busy at once (its busy handler is not called for this), so it is tried again for a
+    /// few seconds. Blocking: `LocalBase` is opened off the cooperative pool.
+    private static func switchToWAL(_ connection: SQLiteConnection) throws -> String? {
+        for _ in 0..<200 {
+            do {
+                return try connection.textValue("PRAGMA journal_mode = WAL")?.lowercased()
+            } catch {
+                guard let failure = error as? SQLiteError, failure.isBusy else { throw error }
+            }
+            usleep(25_000)
+        }
+        return try connection.textValue("PRAGMA journal_mode = WAL")?.lowercased()
     }
 
     /// The connection to `path`. A file this process may not write, in a folder it may not write either,

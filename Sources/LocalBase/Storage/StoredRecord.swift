@@ -13,7 +13,8 @@ struct StoredRecord {
     var createdTime: Date { Date(timeIntervalSince1970: Double(createdMillis) / 1000) }
     var modifiedTime: Date { Date(timeIntervalSince1970: Double(modifiedMillis) / 1000) }
 
-    /// The value of `field` including the computed ones; nil when empty.
+    /// The value of `field` including the computed ones that need only this row (autoNumber, createdTime,
+    /// lastModifiedTime; `ComputedCells` works out the others); nil when empty.
     func value(of field: FieldSchema) -> JSONValue? {
         switch field.type {
         case .autoNumber: return .number(Double(seq))
@@ -26,10 +27,21 @@ struct StoredRecord {
     /// Every non-empty cell keyed by field id, computed fields included (what formulas and sorting see).
     func allCells(_ table: TableSchema) -> [String: JSONValue] {
         var all = cells
-        for field in table.fields where field.type.isComputed {
+        for field in table.fields where field.type.isComputed && field.type.isStoredInRow {
             all[field.id] = value(of: field)
         }
         return all
+    }
+}
+
+extension FieldType {
+    /// Whether a record's own row holds the field's value (computed ones included: autoNumber is the
+    /// row key, createdTime and lastModifiedTime its times); the rest are `ComputedCells`' to work out.
+    var isStoredInRow: Bool {
+        switch self {
+        case .formula, .rollup, .multipleLookupValues, .count, .button, .createdBy, .lastModifiedBy: return false
+        default: return true
+        }
     }
 }
 

@@ -145,12 +145,13 @@ extension BaseContext {
         }
     }
 
-    func recordNotification(_ id: String, success: Bool, error: String?, at time: Date, durationMs: Double) throws {
+    func recordNotification(_ id: String, success: Bool, error: String?, at time: Date, durationMs: Double,
+                            retryNumber: Int = 0) throws {
         try file.connection.writeTransaction {
             guard try hasWebhookTables() else { return }
             var result: [String: JSONValue] = [
                 "success": .bool(success), "completionTimestamp": .string(AirtableTimestamp.format(time)),
-                "durationMs": .number(durationMs), "retryNumber": 0,
+                "durationMs": .number(durationMs), "retryNumber": .number(Double(retryNumber)),
             ]
             if let error { result["error"] = ["message": .string(error)] }
             try file.connection.run("UPDATE webhooks SET last_result = ?2 WHERE id = ?1",

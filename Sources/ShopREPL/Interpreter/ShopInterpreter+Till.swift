@@ -147,28 +147,24 @@ extension ShopInterpreter {
 
     private func pay(_ number: OrderNumber, _ method: PaymentMethod, _ amount: Int?) async throws {
         let who = try await authorize(.takePayment)
-        let tendered: Int
-        if let amount {
-            tendered = amount
-        } else {
-            let stored = try await shop.orders.find(number)
-            tendered = try await shop.till.money(of: stored).due
-            guard tendered > 0 else { throw TillError.payment(.alreadyPaid(order: stored.order.pickupNumber, total: stored.order.total)) }
-        }
-        let receipt = try await shop.till.pay(number, method: method, tendered: tendered, by: who)
+        let stored = try await shop.orders.find(number)
+        let receipt = try await shop.till.pay(stored, as: number, method: method, tendered: amount, by: who)
         say(TillView.payment(receipt, style: style))
     }
 
-    /// An order with money taken is not edited (its total would no longer match what was paid): void it
-    /// and place it again.
-    func refuseEditingPaid(_ number: OrderNumber) async throws {
+    /// `edit #N`: one lookup; an order with money taken is not edited (its total would no longer match what
+    /// was paid): void it and place it again. The till decides from what the order carries.
+    func edit(_ number: OrderNumber, line: Int?, change: LineChangeDraft) async throws {
         _ = try await authorize(.editOrder)
         let stored = try await shop.orders.find(number)
-        guard !stored.isUnsent else { return }
-        let paid = try await shop.till.money(of: stored).paid
-        guard paid == 0 else {
-            throw TillError.refused("order \(number) has $\(paid) paid; it cannot change now (cancel \(number) REASON refunds it, then order again)")
+        if !stored.isUnsent {
+            let paid = try await shop.till.money(of: stored).paid
+            guard paid == 0 else {
+                throw TillError.refused("order \(number) has $\(paid) paid; it cannot change now (cancel \(number) REASON refunds it, then order again)")
+            }
         }
+        let edited = try await shop.orders.edit(stored, as: number, line: line, change: change, by: staff ?? defaultStaff)
+        say(OrderView.receipt(edited, title: "Order \(number) changed", style: style))
     }
 
     /// Deleting an order that holds money would lose it from the till: such an order is voided instead.
@@ -184,37 +180,34 @@ extension ShopInterpreter {
     }
 
     /// Cancels an order; a paid one is a void: it needs a manager (once PINs are set) and everything paid
-    /// goes back by the method it came by, recorded with the reason. The one place the void's refund is made.
+    /// goes back by the method it came by, recorded with the reason. One lookup; the till decides from what
+    /// the order carries.
     func cancel(_ number: OrderNumber, reason: String?) async throws {
         let before = try await shop.orders.find(number)
         let money = before.isUnsent ? nil : try await shop.till.money(of: before)
         let isVoid = (money?.paid ?? 0) > 0
         let who = try await authorize(isVoid ? .void : .cancelOrder)
-        let stored = try await shop.orders.cancel(number, reason: reason, by: who)
+        let (stored, refunds) = try await shop.till.cancel(before, reason: reason, voiding: false, by: who, money: money)
         say("\(Self.name(stored, today: shop.clock.today) ?? number.description) cancelled: \(stored.order.cancelReason ?? "")\n")
-        guard isVoid else { return }
-        try await refund(stored, number: number, by: who)
+        sayRefunds(refunds)
     }
 
     /// `void #N REASON`: an order being made, ready or picked up is kept, not counted as revenue, with who
     /// voided it and why; whatever was paid for it goes back by the method it came by.
     func void(_ number: OrderNumber, reason: String) async throws {
         let who = try await authorize(.void)
-        let stored = try await shop.orders.void(number, reason: reason, by: who)
+        let found = try await shop.orders.find(number)
+        let (stored, refunds) = try await shop.till.cancel(found, reason: reason, voiding: true, by: who)
         say("\(Self.name(stored, today: shop.clock.today) ?? number.description) voided by \(stored.order.voidedBy ?? who) "
             + "($\(stored.order.total), not revenue): \(stored.order.cancelReason ?? "")\n")
-        try await refund(stored, number: number, by: who)
+        sayRefunds(refunds)
     }
 
-    /// The refund side of a void, said at the counter and written to the audit trail (nothing when unpaid).
-    private func refund(_ stored: StoredOrder, number: OrderNumber, by who: String) async throws {
-        let refunds = try await shop.till.refundOnVoid(stored, reason: stored.order.cancelReason ?? "void", by: who)
-        guard !refunds.isEmpty else { return }
+    /// The refund side of a void, said at the counter (the till wrote it to the ledger and the audit trail).
+    private func sayRefunds(_ refunds: [Refund]) {
         for refund in refunds {
             say(style.paint("Refund $\(refund.amount) by \(refund.method.label) — 退款", .yellow, .bold) + "\n")
         }
-        await audit(.void, by: who, subject: "\(number)", detail: "refunded "
-            + refunds.map { "\($0.amount) \($0.method.rawValue)" }.joined(separator: ", ") + ": \(stored.order.cancelReason ?? "")")
     }
 
     private func adjust(_ number: OrderNumber, _ uses: [String: Int]) async throws {
@@ -230,7 +223,7 @@ extension ShopInterpreter {
         guard paid == 0 else {
             throw TillError.refused("order \(number) has payments ($\(paid)); adjust before taking payment")
         }
-        let charges = try await shop.extras.adjust(stored, uses: uses)
+        let charges = try await shop.extras.adjust(stored, uses: uses, known: known)
         say(TillView.bill(stored, charges: charges, style: style))
     }
 

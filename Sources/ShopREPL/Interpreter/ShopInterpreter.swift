@@ -113,10 +113,7 @@ public final class ShopInterpreter {
         case .order(let draft): try await placeOrder(draft)
         case .orders(let filter, let json, let days): try await listOrders(filter, json: json, days: days)
         case .watchOrders: try await watchOrders()
-        case .edit(let number, let line, let change):
-            try await refuseEditingPaid(number)
-            let stored = try await shop.orders.edit(number, line: line, change: change, by: staff ?? defaultStaff)
-            say(OrderView.receipt(stored, title: "Order \(number) changed", style: style))
+        case .edit(let number, let line, let change): try await edit(number, line: line, change: change)
         case .advance(let number):
             let stored = try await shop.orders.advance(number)
             let order = stored.order
@@ -190,7 +187,12 @@ public final class ShopInterpreter {
             let named = stored.businessDay == shop.clock.today ? stored.number : stored.numberWithDay
             throw ShopError.notDeletable(named ?? number, status: stored.order.status)
         }
-        _ = try await shop.orders.delete(number, by: staff ?? defaultStaff)
+        // After a question, looked up again (another counter may have started making it meanwhile).
+        if confirmed {
+            _ = try await shop.orders.delete(stored, as: number, by: staff ?? defaultStaff)
+        } else {
+            _ = try await shop.orders.delete(number, by: staff ?? defaultStaff)
+        }
         say("Order \(number) deleted.\n")
     }
 

@@ -45,8 +45,11 @@ public struct REPLSession {
             if interactive {
                 if let completer {
                     if let menu = try? await interpreter.shop.catalog.menu() { completer.update(menu: menu) }
-                    // Only at a terminal (Tab): a listing of the open orders per prompt.
-                    if let open = try? await interpreter.shop.orders.today().orders.filter({ !$0.order.status.isFinal }) {
+                    // Only at a terminal (Tab): the open orders as last read (on a remote base no request per
+                    // prompt: the list is read once, then kept by each `orders` and command).
+                    var listed = try? await interpreter.shop.orders.lastKnownToday()
+                    if listed == nil { listed = try? await interpreter.shop.orders.today().orders }
+                    if let open = listed?.filter({ !$0.order.status.isFinal }) {
                         let today = interpreter.shop.clock.today
                         completer.update(openNumbers: open.compactMap { ShopInterpreter.name($0, today: today) })
                     }

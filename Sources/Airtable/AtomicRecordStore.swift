@@ -1,0 +1,18 @@
+/// Record calls made inside one all-or-nothing commit (`AtomicRecordStore.atomically`). They are
+/// synchronous because they run on the store's own thread while it holds the write lock: nothing else
+/// writes in between, and nothing of them is kept unless all of them succeed.
+public protocol RecordTransaction {
+    func listRecords(in table: String, query: ListQuery) throws(AirtableError) -> RecordPage
+    func createRecords(in table: String, _ records: [Fields], options: WriteOptions) throws(AirtableError) -> [Record]
+    func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
+                       options: WriteOptions) throws(AirtableError) -> UpsertResult
+}
+
+/// A store that can run several record calls as one durable commit with no other writer in between:
+/// the embedded base. What needs a write, a read-back and a second write over Airtable's API (claiming a
+/// pickup number, then writing the order) is one commit here.
+public protocol AtomicRecordStore: RecordStore {
+    /// Runs `work` as one commit: all of its writes are kept, or (when it throws) none.
+    func atomically<T: Sendable>(_ work: @escaping @Sendable (any RecordTransaction) throws(AirtableError) -> T)
+        async throws(AirtableError) -> T
+}

@@ -1,0 +1,83 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+
+/// Moving an order on with one request, from this counter's copy of the day (`OrderDayCache`), on a
+/// remote base.
+///
+/// The copy may be a few seconds old, and another counter may have moved or cancelled the order since.
+/// That cannot go unnoticed: each step is recorded in a field of its own (`preparingAt`, `readyAt`,
+/// `pickedUpAt`) and a cancellation writes its reason, and the write's answer carries every cell of the
+/// records. When the answer shows a step beyond the one written, or a cancellation, the order's true
+/// status is written back at once (a second request, only then) and staff are told it was moved
+/// elsewhere; nothing is moved twice and no cancellation is undone.
+extension OrderDesk {
+    /// Today's order `number` as this counter last saw it, when it may be moved from that copy: a remote
+    /// base with the step fields, the order in the copy, and no unsent copy of it in the outbox.
+    func copyToAdvance(_ number: OrderNumber) async throws(ShopError) -> StoredOrder? {
+        guard case .pickup(let pickup) = number, !(records.store is any AtomicRecordStore), records.stepFields.available
+        else { return nil }
+        let today = clock.today
+        guard let list = dayCache.lastList(day: today) else { return nil }
+        let mine = list.filter {
+            $0.fields[OrderField.pickupNumber]?.intValue == pickup && $0.fields[OrderField.businessDay]?.stringValue == today
+        }
+        guard !mine.isEmpty else { return nil }
+        let menu = try await catalog.snapshot(refresh: false).menu
+        if let outbox = delivery.outbox,
+           try await outbox.unsentOrders(menu: menu, clock: clock).contains(where: { $0.order.pickupNumber == pickup })
+        {
+            return nil
+        }
+        let orders = OrderRecord.orders(from: mine.sorted { ($0.createdTime, $0.id) < ($1.createdTime, $1.id) }, menu: menu,
+                                        clock: clock).orders
+        guard orders.count == 1, let copy = orders.first, !copy.isForeign, !copy.isUnsent else { return nil }
+        return copy
+    }
+
+    /// Moves `copy` on with one write; nil when the copy says it cannot move (the order is then read
+    /// afresh, so staff hear about its real status).
+    func advanceCopy(_ copy: StoredOrder) async throws(ShopError) -> StoredOrder? {
+        var moved = copy
+        do { try moved.order.advance() } catch { return nil }
+        let answered = try await records.writeStatus(of: moved)
+        delivery.storeAnswered()
+        switch Self.truth(of: answered, written: moved.order.status) {
+        case .asWritten:
+            dayCache.keep(answered, day: copy.businessDay)
+            return moved
+        case .elsewhere(let status):
+            // Another counter moved it further, or cancelled it, after this counter's copy was read.
+            var actual = moved
+            actual.order = Self.restored(moved.order, to: status, reason: Self.cancelReason(in: answered))
+            let repaired = try await records.writeStatus(of: actual)
+            dayCache.keep(repaired, day: copy.businessDay)
+            throw .movedElsewhere(copy.number ?? .pickup(copy.order.pickupNumber), status: status)
+        }
+    }
+
+    enum Truth: Equatable { case asWritten, elsewhere(OrderStatus) }
+
+    /// What the records say after a write of `written`: a cancellation wins, then the furthest step recorded.
+    static func truth(of records: [Record], written: OrderStatus) -> Truth {
+        if cancelReason(in: records) != nil { return .elsewhere(.cancelled) }
+        let steps: [OrderStatus] = [.preparing, .ready, .pickedUp]
+        guard let rank = steps.firstIndex(of: written) else { return .asWritten }
+        for step in steps[(rank + 1)...].reversed() {
+            guard let field = OrderField.reached(step) else { continue }
+            if records.contains(where: { $0.fields[field]?.stringValue?.isEmpty == false }) { return .elsewhere(step) }
+        }
+        return .asWritten
+    }
+
+    static func cancelReason(in records: [Record]) -> String? {
+        records.lazy.compactMap { $0.fields[OrderField.cancelReason]?.stringValue }.first { !$0.isEmpty }
+    }
+
+    /// The order with the status the records showed (a cancellation keeps its reason).
+    static func restored(_ order: Order, to status: OrderStatus, reason: String?) -> Order {
+        var order = order
+        order.adopt(storedStatus: status, cancelReason: reason)
+        return order
+    }
+}

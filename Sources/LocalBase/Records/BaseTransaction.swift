@@ -1,0 +1,44 @@
+import Airtable
+
+extension LocalBase: AtomicRecordStore {
+    /// Runs `work` inside one write (a savepoint of the group commit it joins): every call in it sees the
+    /// ones before, no other writer comes in between, and it is durable when this returns.
+    public func atomically<T: Sendable>(_ work: @escaping @Sendable (any RecordTransaction) throws(AirtableError) -> T)
+        async throws(AirtableError) -> T
+    {
+        let path = path
+        return try await performWrite { context in
+            try context.file.connection.writeTransaction {
+                try work(ContextTransaction(context: context, path: path))
+            }
+        }
+    }
+}
+
+/// The record calls of one `atomically` block, straight on the base's context (already on its queue).
+private struct ContextTransaction: RecordTransaction {
+    let context: BaseContext
+    let path: String
+
+    func listRecords(in table: String, query: ListQuery) throws(AirtableError) -> RecordPage {
+        do { return try context.listRecords(in: table, query: query) } catch {
+            throw LocalBase.airtableError(error, path: path)
+        }
+    }
+
+    func createRecords(in table: String, _ records: [Fields], options: WriteOptions) throws(AirtableError) -> [Record] {
+        do { return try context.createRecords(in: table, records, options: options) } catch {
+            throw LocalBase.airtableError(error, path: path)
+        }
+    }
+
+    func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
+                       options: WriteOptions) throws(AirtableError) -> UpsertResult
+    {
+        do {
+            return try context.upsertRecords(in: table, records, mergeOn: mergeOn, replace: replace, options: options)
+        } catch {
+            throw LocalBase.airtableError(error, path: path)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Airtable
+import DrinkShop
+import DrinkShopCore
+import Foundation
+import TestSupport
+import Testing
+
+/// The till's copy on an order's records against failures between its two writes: a refused payment leaves
+/// nothing behind, and a void retried after a failure refunds once.
+@Suite struct TillCopyTests {
+    static let refused = AirtableError.api(APIError(status: 422, type: "INVALID_VALUE_FOR_COLUMN", message: "refused for the test"))
+
+    private func shop(_ fixture: ShopFixture) async throws -> (Shop, CountingStore) {
+        let store = CountingStore(fixture.base)
+        let shop = Shop(store: store, clock: fixture.clock.shopClock)
+        _ = try await shop.orders.place(OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.iceFree)])]),
+                                        placedBy: "Ken")
+        return (shop, store)
+    }
+
+    @Test func aPaymentTheLedgerRefusesPutsTheCopyBack() async throws {
+        let fixture = try await ShopFixture()
+        let (shop, store) = try await shop(fixture)
+        store.refuse("PATCH TillPayment", with: Self.refused)
+        await #expect(throws: TillError.self) { try await shop.till.pay(.pickup(1), method: .cash, tendered: 100, by: "Ken") }
+        #expect(try await fixture.records(ShopSchema.paymentTable).isEmpty)
+        let order = try await shop.orders.find(.pickup(1))
+        #expect(order.till == TillCopy())
+        #expect(try await shop.till.money(of: order).due == order.order.total)
+        // Taken again, it is taken once.
+        let receipt = try await shop.till.pay(.pickup(1), method: .cash, tendered: 100, by: "Ken")
+        #expect(receipt.payment.change == 100 - order.order.total)
+        #expect(try await shop.orders.find(.pickup(1)).till == TillCopy(paidBy: [.cash: order.order.total]))
+        // The report is the ledger's (the change handed back, who and when), not the copy's sums.
+        let report = try await shop.till.report(try shop.till.period(from: "today", to: "today"))
+        #expect(report.byMethod[.cash]?.change == 100 - order.order.total)
+        // So is the receipt: what was handed over, and the change.
+        let facts = try await shop.till.receiptFacts(for: try await shop.orders.find(.pickup(1)))
+        #expect(facts.payments.map(\.amount) == [100] && facts.change == 100 - order.order.total)
+    }
+
+    @Test func aVoidRetriedAfterTheOrdersWriteFailedRefundsOnce() async throws {
+        let fixture = try await ShopFixture()
+        let (shop, store) = try await shop(fixture)
+        _ = try await shop.till.pay(.pickup(1), method: .card, tendered: 35, by: "Ken")
+        _ = try await shop.orders.advance(.pickup(1))
+        store.refuse("PATCH OrderDrink", with: Self.refused)
+        await #expect(throws: TillError.self) {
+            try await shop.till.cancel(try await shop.orders.find(.pickup(1)), reason: "spilled", voiding: true, by: "Mei")
+        }
+        // The order stands as it was; the refund is in the ledger.
+        let standing = try await shop.orders.find(.pickup(1))
+        #expect(standing.order.status == .preparing && standing.till?.refunded == 0)
+        let (voided, refunds) = try await shop.till.cancel(standing, reason: "spilled", voiding: true, by: "Mei")
+        #expect(refunds.map(\.amount) == [35] && voided.order.isVoided)
+        let ledger = try await fixture.records(ShopSchema.paymentTable)
+        #expect(ledger.filter { $0.fields["kind"]?.stringValue == "refund" }.count == 1)
+        #expect(try await shop.orders.find(.pickup(1)).till == TillCopy(paidBy: [.card: 35], refundedBy: [.card: 35]))
+        let report = try await shop.till.report(try shop.till.period(from: "today", to: "today"))
+        #expect(report.byMethod[.card]?.net == 0)
+        let log = try await shop.audit.entries(fromDay: "2026-11-29", throughDay: "2026-11-29")
+        #expect(log.map(\.action) == [.void, .void] && log.last?.detail == "refunded 35 card: spilled")
+    }
+}
