@@ -38,17 +38,23 @@ public final class Shop: Sendable {
     public let drawer: Drawer
     /// Members: stamp cards and passes.
     public let members: Members
+    /// Moves closed days to the archive; nil when this store has none (see `DayArchiver`).
+    public let archiver: DayArchiver?
     private let store: any RecordStore
 
     /// - Parameters:
     ///   - outbox: where orders wait while a remote store cannot be reached; nil for a local store.
     ///   - printers: the label and receipt printers (`ShopPrinters.configured(environment:)`); none by default.
     ///   - makeOrderRef: the key shared by an order's line records (tests make it predictable).
-    public init(store: any RecordStore, clock: ShopClock = ShopClock(), outbox: Outbox? = nil,
+    ///   - archive: where closed days are moved; with one, reads of the day tables also see it.
+    public init(store base: any RecordStore, clock: ShopClock = ShopClock(), outbox: Outbox? = nil,
                 printers: ShopPrinters = ShopPrinters(),
                 makeOrderRef: @escaping @Sendable () -> String = { AirtableID.make("ord") },
-                pinHasher: PINHasher = .standard) {
-        self.store = store
+                pinHasher: PINHasher = .standard, archive: DayArchive? = nil) {
+        self.store = base
+        archiver = archive.map { DayArchiver(base: base, archive: $0, clock: clock) }
+        // Every service reads through this: the base, and the archive for the days moved there.
+        let store: any RecordStore = archive.map { ArchivedDaysStore(base: base, archive: $0) } ?? base
         self.clock = clock
         delivery = DeliveryPolicy(outbox: outbox)
         catalog = Catalog(store: store, clock: clock, delivery: delivery)

@@ -50,6 +50,8 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
     case notUnderstood([String], drink: String, line: Int?)
     /// A shared setting (time zone, business-day start) cannot be used.
     case setting(SettingError)
+    /// Archiving closed days stopped (see `DayArchiver`).
+    case archive(ArchiveError)
     /// Moved on or cancelled at another counter while this one wrote from an older copy; the order now
     /// has `status` again in the store.
     case movedElsewhere(OrderNumber, status: OrderStatus)
@@ -99,6 +101,7 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
         case .pickupNumbersExhausted(let attempts):
             return "could not claim a pickup number after \(attempts) tries; is another counter claiming numbers in a loop?"
         case .setting(let error): return error.description
+        case .archive(let error): return error.description
         case .movedElsewhere(let number, .cancelled):
             return "order \(number) was cancelled at another counter meanwhile; it stays cancelled (nothing changed)"
         case .movedElsewhere(let number, let status):

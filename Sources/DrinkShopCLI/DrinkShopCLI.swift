@@ -56,7 +56,10 @@ enum DrinkShopCLI {
                 }
                 let outbox = try await remote.openOutbox(environment: environment)
                 let printers = try ShopPrinters.configured(environment: environment)
-                let status = await runShop(Shop(store: remote.client, outbox: outbox, printers: printers), invocation: invocation,
+                let archive = ArchiveLocation.archive(at: ArchiveLocation.forRemote(baseID: remote.client.configuration.baseID,
+                                                                                     environment: environment))
+                let status = await runShop(Shop(store: remote.client, outbox: outbox, printers: printers, archive: archive),
+                                           invocation: invocation,
                                            storeDescription: remote.description, environment: environment)
                 if status != 0, !invocation.words.isEmpty, let problem = await remote.schemaProblem() {
                     printError("drinkshop: \(problem)")
@@ -79,7 +82,9 @@ enum DrinkShopCLI {
             }
             let store = try await EmbeddedStore.open(path: path, mayCreate: mayCreate, environment: environment,
                                                          notes: printError)
-            let shop = Shop(store: store.base, printers: try ShopPrinters.configured(environment: environment))
+            let shop = Shop(store: store.base, printers: try ShopPrinters.configured(environment: environment),
+                            archive: ArchiveLocation.archive(at: ArchiveLocation.forEmbedded(storePath: store.path,
+                                                                                             environment: environment)))
             let description = "embedded store \(store.path)"
             let status = await runShop(shop, invocation: invocation, storeDescription: description, environment: environment)
             await store.finish()

@@ -52,6 +52,9 @@ enum Usage {
                                written to the store's settings, so every counter agrees (default midnight)
           DRINKSHOP_TIME_ZONE  the shop's time zone (e.g. Asia/Taipei), written to the store's settings;
                                a store without one takes the zone of the first counter that opens it
+          DRINKSHOP_ARCHIVE    where closed days are archived (close --archive, archive now); default
+                               <store>.archive.sqlite beside the embedded store, archive-<base id>.sqlite
+                               in the data directory for a remote base
 
         a remote base instead of the embedded store (a real Airtable base, or another drinkshop serve):
           AIRTABLE_TOKEN (or AIRTABLE_API_KEY) and AIRTABLE_BASE_ID   select it

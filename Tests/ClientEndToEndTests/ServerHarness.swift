@@ -21,10 +21,12 @@ final class ServerHarness: Sendable {
 
     var endpoint: String { "http://127.0.0.1:\(port)" }
 
-    init(rateLimiter: RateLimiter? = nil, intercept: Intercept? = nil) throws {
+    /// - Parameter clock: the served base's clock (its records' creation times); the machine's by default.
+    init(rateLimiter: RateLimiter? = nil, intercept: Intercept? = nil,
+         clock: @escaping @Sendable () -> Date = Date.init) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("client-e2e-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let base = try LocalBase(path: directory.appendingPathComponent("served.sqlite").path)
+        let base = try LocalBase(path: directory.appendingPathComponent("served.sqlite").path, clock: clock)
         let api = AirtableAPI(store: base, baseID: base.baseID,
                               tokens: AccessTokens([(token, .readWrite), (readOnlyToken, .read)]), rateLimiter: rateLimiter)
         let forward: @Sendable (HTTPRequest) async -> HTTPResponse = { request in await api.handle(request) }

@@ -24,7 +24,14 @@ import TestSupport
         #expect(try parse("staff add Amy Lin manager") == .till(.staffAdd("Amy Lin", .manager)))
         #expect(try parse("staff") == .till(.staffList))
         #expect(try parse("shift open 2000") == .till(.shiftOpen(float: 2000)))
-        #expect(try parse("close 0") == .till(.close(counted: 0)))
+        #expect(try parse("close 0") == .till(.close(counted: 0, archive: false)))
+        #expect(try parse("close 5230 --archive") == .till(.close(counted: 5230, archive: true)))
+        #expect(try parse("交班 --archive 0") == .till(.close(counted: 0, archive: true)))
+        #expect(try parse("archive") == .till(.archive(.status)))
+        #expect(try parse("archive now") == .till(.archive(.now)))
+        #expect(try parse("歸檔 ON") == .till(.archive(.on)))
+        #expect(throws: CommandError.self) { try parse("archive yesterday") }
+        #expect(throws: CommandError.self) { try parse("close --archive") }
         #expect(try parse("report 2026-12-01 2026-12-07 --json") == .till(.report(from: "2026-12-01", to: "2026-12-07", json: true)))
         #expect(try parse("export --csv day.csv yesterday") == .till(.export(path: "day.csv", from: "yesterday", to: "yesterday")))
         #expect(try parse("redeem #3 2") == .till(.redeem(.pickup(3), cups: 2)))

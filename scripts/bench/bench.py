@@ -8,6 +8,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 sys.path.insert(0, os.path.dirname(__file__))
 
+import archive_bench  # noqa: E402
 import budget_bench  # noqa: E402
 import client_bench  # noqa: E402
 import counter_bench  # noqa: E402
@@ -198,6 +199,9 @@ def main():
                      ("cancel p50 / p99", f"{r['cancel_p50_ms']:.1f} ms / {r['cancel_p99_ms']:.1f} ms (includes the audit entry)"),
                      ("requests on a remote base", "advance, edit, cancel and void 2 each (one filtered read, one write "
                       "carrying the audit entry); held by RequestCountTests and BusinessDayTests.findingOneOrderIsOneFilteredRead…")])
+
+    bench(9, "Archiving a closed day", lambda: archive_bench.run(bin_dir, workdir, 30 if quick else 300),
+          archive_bench.verdict, archive_bench.rows)
 
     if not quick:
         for number, title, ok, summary, rows in sections:

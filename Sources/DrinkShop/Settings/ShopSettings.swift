@@ -30,6 +30,20 @@ public struct ShopSettings: Sendable {
         return value.isEmpty ? nil : value
     }
 
+    /// `archiveClosedDays`: `on` makes every `close` archive the closed days (see `DayArchiver`).
+    public static let archiveClosedDaysKey = "archiveClosedDays"
+
+    /// Whether every drawer close archives the closed days, for every counter.
+    public func archivesClosedDays() async throws(ShopError) -> Bool {
+        try await records.all()[Self.archiveClosedDaysKey] == "on"
+    }
+
+    /// Sets whether every drawer close archives the closed days; the change goes to the audit trail.
+    public func setArchivesClosedDays(_ on: Bool, by staff: String) async throws(ShopError) {
+        let before = try await records.all()[Self.archiveClosedDaysKey]
+        try await write([Self.archiveClosedDaysKey: on ? "on" : "off"], before: [Self.archiveClosedDaysKey: before], by: staff)
+    }
+
     private let records: SettingRecords
     private let clock: ShopClock
     private let audit: AuditTrail

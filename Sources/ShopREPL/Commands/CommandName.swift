@@ -13,7 +13,7 @@ public struct CommandInfo: Sendable {
 public enum CommandName: String, CaseIterable, Sendable {
     case menu, order, orders, edit, advance, cancel, void, delete, label, receipt, printer, seed, banner, promos, report, log, login, logout, help, quit
     // The till (`TillGrammar.swift`).
-    case pay, adjust, invoice, soldout, restock, price, staff, shift, close, export, member, redeem, pass
+    case pay, adjust, invoice, soldout, restock, price, staff, shift, close, archive, export, member, redeem, pass
 
     /// The command named or aliased `word` (case-insensitive).
     public static func find(_ word: String) -> CommandName? {
@@ -112,7 +112,7 @@ public enum CommandName: String, CaseIterable, Sendable {
         case .quit:
             return CommandInfo(name: rawValue, aliases: ["exit", "q"], usage: "quit", summary: "leave (Ctrl-D works too)",
                                details: [])
-        case .pay, .adjust, .invoice, .soldout, .restock, .price, .staff, .shift, .close, .export, .member, .redeem, .pass:
+        case .pay, .adjust, .invoice, .soldout, .restock, .price, .staff, .shift, .close, .archive, .export, .member, .redeem, .pass:
             return tillInfo
         }
     }

@@ -146,7 +146,7 @@ public enum CommandParser {
         case .logout: return try noArguments(.logout, arguments, usage: usage)
         case .help: return .help(topic: arguments.first)
         case .quit: return .quit
-        case .pay, .adjust, .invoice, .soldout, .restock, .price, .staff, .shift, .close, .export, .member, .redeem, .pass:
+        case .pay, .adjust, .invoice, .soldout, .restock, .price, .staff, .shift, .close, .archive, .export, .member, .redeem, .pass:
             return .till(try TillGrammar.parse(name, arguments, usage: usage))
         }
     }

@@ -19,7 +19,10 @@ public enum TillCommand: Sendable, Equatable {
     case staffNoPIN(String)
     case shiftShow
     case shiftOpen(float: Int)
-    case close(counted: Int)
+    /// `close COUNTED [--archive]`: count the drawer; `--archive` then archives the closed days.
+    case close(counted: Int, archive: Bool)
+    /// `archive [status | now | on | off]`: closed days moved out of the base (see `DayArchiver`).
+    case archive(ArchiveRequest)
     /// The till report for `from...to` (business days, `YYYY-MM-DD`).
     case report(from: String, to: String, json: Bool)
     case export(path: String, from: String?, to: String?)
@@ -67,9 +70,19 @@ extension CommandName {
             return CommandInfo(name: rawValue, aliases: [], usage: "shift [open FLOAT]",
                                summary: "show the open shift and the cash expected, or open one with its cash float", details: [])
         case .close:
-            return CommandInfo(name: rawValue, aliases: ["交班"], usage: "close COUNTED",
+            return CommandInfo(name: rawValue, aliases: ["交班"], usage: "close COUNTED [--archive]",
                                summary: "count the drawer: expected vs counted, over/short recorded (manager once PINs are set)",
-                               details: [])
+                               details: ["--archive then moves the closed days (those before today) out of the base into the archive",
+                                         "(also every close once `archive on` is set); see help archive"])
+        case .archive:
+            return CommandInfo(name: rawValue, aliases: ["歸檔"], usage: "archive [status | now | on | off]",
+                               summary: "move closed days out of the base into a local archive; reports still read them",
+                               details: ["status (the default): the archive file, the days in it, whether close archives",
+                                         "now: copy every day before today into the archive, check the copies, then remove them",
+                                         "  from the base (orders still open and an open shift stay); run it again after any failure",
+                                         "on / off: whether every `close` archives (a setting for every counter; manager)",
+                                         "the file: DRINKSHOP_ARCHIVE, else archive-<base>.sqlite in the data folder",
+                                         "(the embedded store: <store>.archive.sqlite beside it)"])
         case .export:
             return CommandInfo(name: rawValue, aliases: [], usage: "export --csv FILE [DATE [DATE]]",
                                summary: "write FILE-orders.csv, FILE-lines.csv, FILE-payments.csv (UTF-8 with BOM for Excel)",
@@ -174,8 +187,16 @@ enum TillGrammar {
             guard words[0].lowercased() == "open", words.count == 2 else { throw fail("shift open FLOAT, e.g. shift open 2000") }
             return .shiftOpen(float: try money(words[1], usage: usage, zeroAllowed: true))
         case .close:
+            let archive = words.contains { $0.lowercased() == "--archive" }
+            words.removeAll { $0.lowercased() == "--archive" }
             guard words.count == 1 else { throw fail("give the cash counted in the drawer, e.g. close 5230") }
-            return .close(counted: try money(words[0], usage: usage, zeroAllowed: true))
+            return .close(counted: try money(words[0], usage: usage, zeroAllowed: true), archive: archive)
+        case .archive:
+            guard words.count <= 1 else { throw fail("archive [status | now | on | off]") }
+            guard let request = ArchiveRequest(rawValue: words.first?.lowercased() ?? "status") else {
+                throw fail("\"\(words[0])\" is not status, now, on or off")
+            }
+            return .archive(request)
         case .export:
             guard let flag = words.first, flag.lowercased() == "--csv", words.count >= 2 else {
                 throw fail("export --csv FILE [DATE [DATE]]")
@@ -247,4 +268,9 @@ enum TillGrammar {
         }
         return value
     }
+}
+
+/// What `archive` is asked to do.
+public enum ArchiveRequest: String, Sendable, Equatable {
+    case status, now, on, off
 }

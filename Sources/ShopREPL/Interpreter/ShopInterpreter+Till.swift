@@ -39,7 +39,7 @@ extension ShopInterpreter {
             let who = try await authorize(.openShift)
             let shift = try await shop.drawer.open(float: float, by: who)
             say("Shift open: \(shift.openedBy), float $\(shift.float) in the drawer.\n")
-        case .close(let counted):
+        case .close(let counted, let archive):
             let who = try await authorize(.closeDay)
             let count = try await shop.drawer.close(counted: counted, by: who)
             await audit(.closeDay, by: who, subject: "drawer", detail: "expected \(count.expected), counted \(count.counted), \(count.summary)")
@@ -47,6 +47,8 @@ extension ShopInterpreter {
             let period = try shop.till.period(from: "today", to: "today")
             say(TillView.report(try await shop.till.report(period, audit: await auditEntries(period)), period: period,
                                 counts: try await shop.drawer.counts(from: period.start, to: period.end), style: style))
+            try await archiveAfterClose(asked: archive, by: who)
+        case .archive(let request): try await runArchive(request)
         case .report(let from, let to, let json):
             let period = try shop.till.period(from: from, to: to)
             let report = try await shop.till.report(period, audit: await auditEntries(period))

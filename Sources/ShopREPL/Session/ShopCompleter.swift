@@ -85,11 +85,15 @@ public final class ShopCompleter: Sendable {
             return matching(["add", "role", "pin", "nopin", "list", "staff", "manager"])
         case .shift:
             return matching(["open"])
+        case .close:
+            return previous.count == 1 ? matching(["--archive"]) : []
+        case .archive:
+            return previous.isEmpty ? matching(["now", "on", "off", "status"]) : []
         case .export:
             return matching(["--csv"])
         case .printer:
             return previous.count == 1 ? matching(PrinterRole.allCases.map(\.rawValue)) : matching(["none"])
-        case .promos, .login, .logout, .quit, .close, .member, .pass:
+        case .promos, .login, .logout, .quit, .member, .pass:
             return []
         }
     }

@@ -1,0 +1,69 @@
+import Airtable
+
+/// The shop's store once it has an archive: every write goes to the base; a listing of a day table
+/// (order lines, the till's records, shifts, the audit trail) reads the base and then the archive, so
+/// `orders --date`, the reports and the export of an archived day work as before. A record found in both
+/// (a day whose archiving stopped between copying and removing) counts once, as the base has it.
+///
+/// Such a listing answers in one page (the base's pages are read through), with the archive's records
+/// after the base's, each part in the query's order. Listings that page or cap by hand (`maxRecords`, an
+/// offset, a view) and every other table go to the base alone.
+struct ArchivedDaysStore: RecordStore {
+    let base: any RecordStore
+    let archive: DayArchive
+
+    func listRecords(in table: String, query: ListQuery) async throws(AirtableError) -> RecordPage {
+        guard DayTables.readBack.contains(table), query.maxRecords == nil, query.offset == nil, query.view == nil,
+              query.cellFormat == .json, !query.returnFieldsByFieldId, archive.isStarted
+        else {
+            return try await base.listRecords(in: table, query: query)
+        }
+        let fromBase = try await base.allRecords(in: table, query: query)
+        var archiveQuery = query
+        archiveQuery.pageSize = nil
+        archiveQuery.includeCommentCount = false
+        let archived = try await archiveStore().allRecords(in: table, query: archiveQuery)
+        guard !archived.isEmpty else { return RecordPage(records: fromBase) }
+        let seen = Set(fromBase.map(\.id))
+        return RecordPage(records: fromBase + archived.filter { !seen.contains($0.id) })
+    }
+
+    func getRecord(in table: String, id: String, options: ReadOptions) async throws(AirtableError) -> Record {
+        do {
+            return try await base.getRecord(in: table, id: id, options: options)
+        } catch where error.isNotFound && DayTables.readBack.contains(table) && archive.isStarted {
+            guard let archived = try? await archiveStore().getRecord(in: table, id: id, options: options) else { throw error }
+            return archived
+        }
+    }
+
+    /// The archive's base; a failure to open it is the archive file's, said as a local store's.
+    private func archiveStore() async throws(AirtableError) -> any RecordKeeping {
+        do { return try await archive.store() } catch {
+            if case .store(let cause) = error { throw cause }
+            throw .localStore("the archive \(archive.location) cannot be opened: \(error)")
+        }
+    }
+
+    func createRecords(in table: String, _ records: [Fields], options: WriteOptions) async throws(AirtableError) -> [Record] {
+        try await base.createRecords(in: table, records, options: options)
+    }
+
+    func updateRecords(in table: String, _ updates: [RecordUpdate], replace: Bool, options: WriteOptions)
+        async throws(AirtableError) -> [Record]
+    {
+        try await base.updateRecords(in: table, updates, replace: replace, options: options)
+    }
+
+    func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
+                       options: WriteOptions) async throws(AirtableError) -> UpsertResult
+    {
+        try await base.upsertRecords(in: table, records, mergeOn: mergeOn, replace: replace, options: options)
+    }
+
+    func deleteRecords(in table: String, ids: [String]) async throws(AirtableError) -> [String] {
+        try await base.deleteRecords(in: table, ids: ids)
+    }
+
+    func schema() async throws(AirtableError) -> BaseSchema { try await base.schema() }
+}

@@ -1,0 +1,73 @@
+import Airtable
+import DrinkShop
+import DrinkShopCore
+import Foundation
+import LocalBase
+@testable import ShopREPL
+import Testing
+import TestSupport
+
+/// `close`, `close --archive` and `archive` at the counter, over a base with an outbox (as on a remote base).
+@Suite struct ArchiveCommandTests {
+    @Test func closeRemovesClosedTicketsAndArchivesOnceAskedAndTheReportStillReadsTheDay() async throws {
+        let clock = TestClock(Counter.noon)
+        let base = try LocalBase.inMemory(clock: clock.date)
+        let outbox = Outbox(store: try LocalBase.inMemory(clock: clock.date), location: "outbox")
+        try await outbox.prepare()
+        let archiveBase = try LocalBase.inMemory(clock: clock.date)
+        let shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date), outbox: outbox,
+                        archive: DayArchive(store: archiveBase, location: "the-archive.sqlite"))
+        try await shop.createMissingSchema()
+        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Seeds").path
+        _ = try await shop.seeder.seed(contentsOf: seeds + "/menu.json")
+        let output = CapturedOutput()
+        let interpreter = ShopInterpreter(shop: shop, output: output, defaultStaff: "Ken")
+        func run(_ line: String) async -> ShopInterpreter.Outcome { await interpreter.run(line: line) }
+
+        for line in ["shift open 100", "order 熟成紅茶 M 無糖 少冰 for Amy", "pay #1 cash", "advance #1", "advance #1", "advance #1",
+                     "close 135"] {
+            #expect(await run(line) == .succeeded, "\(line): \(output.errors)")
+        }
+        #expect(!output.text.contains("Archiving"))
+        let dayOne = shop.clock.today
+        let reportBefore = try await shop.till.report(try shop.till.period(from: dayOne, to: dayOne))
+
+        clock.advance(by: 86_400)
+        #expect(await run("order 熟成紅茶 M 無糖 少冰 for Ben") == .succeeded)
+        #expect(await run("archive") == .succeeded)
+        #expect(output.text.contains("the-archive.sqlite — no day archived yet"))
+        #expect(output.text.contains("close keeps every day in the base"))
+        // A plain close on a remote base removes the closed day's tickets, and archives nothing.
+        #expect(await run("shift open 100") == .succeeded)
+        #expect(await run("close 100") == .succeeded)
+        #expect(output.text.contains("Removed 1 pickup tickets of closed days from the base."))
+        #expect(try await base.allRecords(in: ShopSchema.ticketTable).count == 1)
+        #expect(try await base.allRecords(in: ShopSchema.orderTable).count == 2)
+
+        #expect(await run("archive on") == .succeeded)
+        #expect(await run("archive") == .succeeded)
+        #expect(output.text.contains("close archives the closed days"))
+        #expect(await run("shift open 100") == .succeeded)
+        #expect(await run("close 100") == .succeeded, "\(output.errors)")
+        #expect(output.text.contains("Archiving the days before \(shop.clock.today) into the-archive.sqlite"))
+        #expect(output.text.contains("\(dayOne): "))
+        #expect(try await base.allRecords(in: ShopSchema.orderTable).map { $0.fields["orderName"]?.stringValue } == ["Ben"])
+        #expect(try await shop.till.report(try shop.till.period(from: dayOne, to: dayOne)).orders == reportBefore.orders)
+        #expect(await run("orders all --date \(dayOne)") == .succeeded)
+        #expect(output.text.contains("Amy"))
+        #expect(await run("archive now") == .succeeded)
+        #expect(output.text.contains("Nothing to archive"))
+        let audit = try await shop.audit.entries(fromDay: shop.clock.today, throughDay: shop.clock.today)
+        #expect(audit.contains { $0.subject == "archive \(dayOne)" })
+        #expect(audit.contains { $0.subject == ShopSettings.archiveClosedDaysKey && $0.detail == "unset -> on" })
+    }
+
+    @Test func archivingWithoutAnArchiveSaysSo() async throws {
+        let counter = try await Counter()
+        #expect(await counter.run("archive now") == [.failed])
+        #expect(counter.output.errors.contains("this store has no archive"))
+        #expect(await counter.run("shift open 0", "close 0 --archive") == [.succeeded, .failed])
+        #expect(counter.output.errors.contains("the drawer count is recorded, but archiving stopped"))
+    }
+}
