@@ -21,9 +21,12 @@ enum DrinkShopCLI {
             print("drinkshop \(version)")
             return 0
         }
-        if invocation.showHelp {
+        // `drinkshop help [COMMAND]` is `--help`: it needs no store (and never makes one).
+        let asksHelp = invocation.words.first == "help"
+        if invocation.showHelp || asksHelp {
             let style = ColorPolicy.detect()
-            if let topic = invocation.words.first, topic != "serve" {
+            let words = asksHelp ? Array(invocation.words.dropFirst()) : invocation.words
+            if let topic = words.first, topic != "serve" {
                 let interpreterHelp = try? HelpText.command(topic, style: style)
                 print(interpreterHelp ?? Usage.long, terminator: "")
             } else {

@@ -101,6 +101,12 @@ import Testing
         #expect(help.status == 0 && help.stdout.contains("drinkshop [options] serve"))
         let orderHelp = try await shop.run(["order", "--help"], database: false)
         #expect(orderHelp.stdout.contains("usage: drinkshop order"))
+        // `help` needs no store and makes none, even at the default location.
+        let helpClose = try await shop.run(["help", "close"], database: false)
+        #expect(helpClose.status == 0 && helpClose.stdout.contains("usage: drinkshop close"), "\(helpClose.stdout)")
+        let listed = try FileManager.default.contentsOfDirectory(atPath: shop.directory)
+        #expect(!listed.contains { $0.hasSuffix(".sqlite") } && !FileManager.default.fileExists(atPath: shop.directory + "/.local"),
+                "\(listed)")
         let missing = try await shop.run(["--db"], database: false)
         #expect(missing.status == 2 && missing.stderr.contains("--db needs a value"))
     }
