@@ -16,3 +16,18 @@ public protocol AtomicRecordStore: RecordStore {
     func atomically<T: Sendable>(_ work: @escaping @Sendable (any RecordTransaction) throws(AirtableError) -> T)
         async throws(AirtableError) -> T
 }
+
+/// A store that passes every write on, unchanged, to the store it wraps (it may add reads of its own, as
+/// the shop's archive of closed days does): what the wrapped store commits as one, it commits as one.
+public protocol WrappingRecordStore: RecordStore {
+    var wrapped: any RecordStore { get }
+}
+
+extension RecordStore {
+    /// The store itself or the one it wraps (through `WrappingRecordStore`s) when that one commits
+    /// several calls as one: the embedded base. Nil for a base over the API.
+    public var atomicStore: (any AtomicRecordStore)? {
+        if let atomic = self as? any AtomicRecordStore { return atomic }
+        return (self as? any WrappingRecordStore)?.wrapped.atomicStore
+    }
+}

@@ -27,6 +27,20 @@ import Testing
         #expect(lines.compactMap { $0.fields[OrderField.pickupNumber.rawValue]?.intValue }.sorted() == [1, 1, 1, 2])
     }
 
+    /// With an archive of closed days (whose reads wrap the store), an order is still one commit and the
+    /// list is still read by the indexes, not kept as a remote counter's copy.
+    @Test func withAnArchiveAnOrderIsStillOneCommit() async throws {
+        let fixture = try await ShopFixture()
+        let archiveBase = try LocalBase.inMemory()
+        let shop = Shop(store: fixture.base, clock: fixture.clock.shopClock,
+                        archive: DayArchive(store: archiveBase, location: "archive.sqlite"))
+        _ = try await shop.catalog.menu()
+        let before = fixture.base.commitCount
+        let placed = try await shop.orders.place(Self.order(fixture, lines: 2), placedBy: "Ken")
+        #expect(fixture.base.commitCount - before == 1 && placed.order.pickupNumber == 1)
+        #expect(try await shop.orders.lastKnownToday()?.count == 1)
+    }
+
     @Test func aClaimWhoseLinesAreRefusedLeavesNeitherTicketNorLineBehind() async throws {
         let fixture = try await ShopFixture()
         let base = fixture.base

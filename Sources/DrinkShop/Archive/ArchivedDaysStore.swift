@@ -8,9 +8,11 @@ import Airtable
 /// Such a listing answers in one page (the base's pages are read through), with the archive's records
 /// after the base's, each part in the query's order. Listings that page or cap by hand (`maxRecords`, an
 /// offset, a view) and every other table go to the base alone.
-struct ArchivedDaysStore: RecordStore {
+struct ArchivedDaysStore: WrappingRecordStore {
     let base: any RecordStore
     let archive: DayArchive
+    /// Writes go to the base unchanged (today's tickets and lines are never in the archive).
+    var wrapped: any RecordStore { base }
 
     func listRecords(in table: String, query: ListQuery) async throws(AirtableError) -> RecordPage {
         guard DayTables.readBack.contains(table), query.maxRecords == nil, query.offset == nil, query.view == nil,
