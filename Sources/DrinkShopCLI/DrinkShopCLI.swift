@@ -61,8 +61,11 @@ enum DrinkShopCLI {
                 let printers = try ShopPrinters.configured(environment: environment)
                 let archive = ArchiveLocation.archive(at: ArchiveLocation.forRemote(baseID: remote.client.configuration.baseID,
                                                                                      environment: environment))
-                let status = await runShop(Shop(store: remote.client, outbox: outbox, printers: printers, archive: archive),
-                                           invocation: invocation,
+                let shop = Shop(store: remote.client, outbox: outbox, printers: printers, archive: archive)
+                // A REPL stays open: it claims pickup numbers ten at a time (one request per order, two
+                // more per ten); a one-shot command claims only the one it needs.
+                if invocation.words.isEmpty { shop.orders.holdPickupNumbers() }
+                let status = await runShop(shop, invocation: invocation,
                                            storeDescription: remote.description, environment: environment)
                 if status != 0, !invocation.words.isEmpty, let problem = await remote.schemaProblem() {
                     printError("drinkshop: \(problem)")

@@ -27,6 +27,13 @@ public final class OrderDesk: Sendable {
         self.makeOrderRef = makeOrderRef
     }
 
+    /// Lets this counter claim `count` pickup numbers at a time on a remote base and give them to its next
+    /// orders without asking the store (a REPL that stays open: an order then costs one request, the claim
+    /// of the next ten two more). The embedded store claims each number in the order's own commit anyway.
+    public func holdPickupNumbers(_ count: Int = 10) {
+        pickupNumbers.hold(count)
+    }
+
     /// Places an order: resolves the drinks, checks every rule, prices it with the best promotion, claims
     /// a pickup number and writes one record per line. When the store cannot be reached and there is an
     /// outbox, the order is kept there (unsent) and staff go on.

@@ -26,6 +26,10 @@ final class PickupNumbers: Sendable {
     private let hints = Mutex<[String: Int]>([:])
     /// The number of this process's last atomic claim, per business day.
     private let atomicClaims = Mutex<[String: Int]>([:])
+    /// Numbers this process claimed and has not given out yet (one business day's), and how many a claim
+    /// takes at once.
+    private let held = Mutex<[String: [Int]]>([:])
+    private let holdCount = Mutex(1)
     static let maximumAttempts = 50
     /// How often a tied number is tried again before the claim moves past it: once, since where creation
     /// times are whole seconds (Airtable's may be) every claim of that second ties again, and more tries
@@ -56,8 +60,36 @@ final class PickupNumbers: Sendable {
         self.now = now
     }
 
-    /// Claims the next free number of `day`.
+    /// Claims the next free number of `day`: one this process holds already (see `hold`), else a new one
+    /// (with `hold` above 1, that many at once, the rest kept for the next orders).
     func claim(day: String) async throws(ShopError) -> Int {
+        if let kept = held.withLock({ held -> Int? in
+            guard var numbers = held[day], !numbers.isEmpty else { return nil }
+            let first = numbers.removeFirst()
+            held = [day: numbers]
+            return first
+        }) {
+            return kept
+        }
+        let numbers = try await claimNumbers(day: day, count: holdCount.withLock { $0 })
+        held.withLock { $0 = [day: Array(numbers.dropFirst())] }
+        return numbers[0]
+    }
+
+    /// How many numbers a claim takes at once (1 unless set): a counter that stays open (the REPL) takes
+    /// ten with the requests one costs, and gives them to its next orders without asking the store. Numbers
+    /// then go by tens per counter when several counters take orders at once (#1-#10 at one, #11-#20 at
+    /// the other), and a counter's unused ones are gaps when it closes.
+    func hold(_ count: Int) {
+        holdCount.withLock { $0 = min(max(count, 1), PickupNumbers.maximumHold) }
+    }
+
+    /// At most one create request's worth of tickets (Airtable takes 10 records per request).
+    static let maximumHold = 10
+
+    /// Claims up to `count` consecutive numbers of `day` with one create and one check: the tickets that
+    /// hold their number (see the type's rule, applied to each) are kept, the others withdrawn.
+    private func claimNumbers(day: String, count: Int) async throws(ShopError) -> [Int] {
         var candidate: Int
         if let hint = hints.withLock({ $0[day] }) {
             candidate = hint
@@ -68,48 +100,57 @@ final class PickupNumbers: Sendable {
         }
         var lostCreates = 0
         var tiesOnCandidate = 0
+        // After a clash the claim asks for one number only, so counters that keep colliding (creation
+        // times may be whole seconds) overlap as little as possible.
+        var count = count
         for attempt in 0..<PickupNumbers.maximumAttempts {
-            let ticket = Self.ticket(day: day, number: candidate)
+            if attempt > 0 { count = 1 }
+            let wanted = Array(candidate..<(candidate + count))
             let created: [Record]
             do {
-                created = try await store.createRecords(in: table, [ticket], options: WriteOptions())
+                created = try await store.createRecords(in: table, wanted.map { Self.ticket(day: day, number: $0) },
+                                                        options: WriteOptions())
             } catch where error.isUnreachable && lostCreates < PickupNumbers.lostCreateRetries {
-                // The answer was lost: the ticket may exist, so the client does not send it again. If it
-                // was written first for its number, nobody will keep that number (a gap): claim the next
-                // one instead. At most `lostCreateRetries` times, so a store that is down still sends the
-                // order to the outbox soon.
+                // The answer was lost: the tickets may exist, so the client does not send them again. If one
+                // was written first for its number, nobody will keep that number (a gap): claim past them
+                // instead. At most `lostCreateRetries` times, so a store that is down still sends the order
+                // to the outbox soon.
                 lostCreates += 1
-                candidate += 1
+                candidate += count
                 continue
             } catch {
                 throw .store(error)
             }
-            guard let mine = created.first else {
-                throw .store(.decoding("creating a pickup ticket answered no record"))
+            guard created.count == wanted.count else {
+                throw .store(.decoding("creating \(wanted.count) pickup tickets answered \(created.count) records"))
             }
             let check = try await tickets(day: day, from: candidate)
             let highest = check.records.compactMap { $0.fields[TicketField.number]?.intValue }.max() ?? candidate
-            let outcome = check.complete ? PickupNumbers.outcome(of: mine, number: candidate, among: check.records) : .taken
-            if outcome == .held {
+            let outcomes = zip(created, wanted).map { mine, number in
+                check.complete ? PickupNumbers.outcome(of: mine, number: number, among: check.records) : .taken
+            }
+            let kept = zip(wanted, outcomes).filter { $0.1 == .held }.map(\.0)
+            // Given way: those tickets are withdrawn so they block no one (only a ticket that does not hold
+            // its number is ever removed, so no held number is ever freed). One that cannot be withdrawn
+            // only leaves a gap.
+            let withdrawn = zip(created, outcomes).filter { $0.1 != .held }.map(\.0.id)
+            if !withdrawn.isEmpty { _ = try? await store.deleteRecords(in: table, ids: withdrawn) }
+            if !kept.isEmpty {
                 let next = hints.withLock { hints in
                     hints[day] = max(hints[day] ?? 0, highest + 1)
                     return hints[day] ?? highest + 1
                 }
                 await notes?.setPickupHint(next, day: day, at: now())
-                return candidate
+                return kept
             }
-            // Given way: the ticket is withdrawn so it blocks no one (only a ticket that does not hold
-            // its number is ever removed, so no held number is ever freed). A ticket that cannot be
-            // withdrawn only leaves a gap.
-            _ = try? await store.deleteRecords(in: table, ids: [mine.id])
-            if outcome == .taken || tiesOnCandidate >= PickupNumbers.triesAfterTie {
+            if outcomes.contains(.taken) || tiesOnCandidate >= PickupNumbers.triesAfterTie {
                 // Another counter's ticket is older (or tied again and again: Airtable's creation times may
                 // be whole seconds, and the other ticket may well hold): skip past everything claimed so far.
-                candidate = max(candidate, highest) + 1
+                candidate = max(candidate + count - 1, highest) + 1
                 tiesOnCandidate = 0
             } else {
                 // A tie (created in the same instant as another counter's, both gave way; writes that
-                // arrive together share one commit and one creation time) tries the same number again
+                // arrive together share one commit and one creation time) tries the same numbers again
                 // after a random pause, so a tie need not leave a gap.
                 tiesOnCandidate += 1
             }
