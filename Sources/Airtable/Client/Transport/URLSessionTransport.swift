@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -57,34 +58,81 @@ public final class URLSessionTransport: HTTPTransport {
         let finalRequest = urlRequest
         let session = session
 
-        let outcome = await withTaskGroup(of: Outcome.self) { group -> Outcome in
-            group.addTask {
-                do {
-                    let (data, response) = try await session.data(for: finalRequest)
-                    guard let http = response as? HTTPURLResponse else {
-                        return .failed(TransportError(.interrupted, "\(place) answered with something other than HTTP"))
+        // The answer, the deadline and the caller's cancellation race; whichever comes first decides, once.
+        // The URLSession task is cancelled from a queue of its own, never from inside Swift's cancellation
+        // handler or a task group's cancelAll: corelibs' `cancel()` waits for the session's queue, which may
+        // at that moment be handing the answer to a continuation that waits for the same task's lock (a
+        // deadlock seen here, under a deadline that fell as the answer came).
+        let race = RequestRace()
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+                // Cancelled before it began: answered at once, nothing sent.
+                guard race.start(continuation) else { return }
+                let task = session.dataTask(with: finalRequest) { data, response, error in
+                    if let error {
+                        race.finish(.failed(Self.classify(error, place: place)), stoppingTransfer: false)
+                    } else if let http = response as? HTTPURLResponse {
+                        race.finish(.answered(Self.response(http, data ?? Data())), stoppingTransfer: false)
+                    } else {
+                        race.finish(.failed(TransportError(.interrupted, "\(place) answered with something other than HTTP")),
+                                    stoppingTransfer: false)
                     }
-                    return .answered(Self.response(http, data))
-                } catch {
-                    return .failed(Self.classify(error, place: place))
                 }
+                race.attach(task)
+                RequestRace.timers.asyncAfter(deadline: .now() + timeout) { race.finish(.deadline, stoppingTransfer: true) }
+                task.resume()
             }
-            group.addTask {
-                do {
-                    try await Task.sleep(for: .milliseconds(Int64((timeout * 1000).rounded(.up))))
-                    return .deadline
-                } catch {
-                    return .failed(TransportError(.cancelled, "the request to \(place) was cancelled"))
-                }
+        } onCancel: {
+            RequestRace.timers.async {
+                race.finish(.failed(TransportError(.cancelled, "the request to \(place) was cancelled")), stoppingTransfer: true)
             }
-            let first = await group.next() ?? .deadline
-            group.cancelAll()
-            return first
         }
         switch outcome {
         case .answered(let response): return response
         case .failed(let error): throw error
         case .deadline: throw TransportError(.timedOut, "\(place) did not answer in time")
+        }
+    }
+
+    /// One request's race between its answer, its deadline and cancellation: the first to finish resumes
+    /// the waiting caller; a deadline or a cancellation also cancels the URLSession task (on `timers`,
+    /// outside any lock).
+    private final class RequestRace: Sendable {
+        static let timers = DispatchQueue(label: "URLSessionTransport deadlines")
+        private let state = Mutex<(continuation: CheckedContinuation<Outcome, Never>?, task: URLSessionDataTask?, done: Bool)>(
+            (nil, nil, false))
+
+        /// Keeps the waiting caller; false (and the caller answered) when the race is already over.
+        func start(_ continuation: CheckedContinuation<Outcome, Never>) -> Bool {
+            let over = state.withLock { state -> Bool in
+                if !state.done { state.continuation = continuation }
+                return state.done
+            }
+            if over { continuation.resume(returning: .failed(TransportError(.cancelled, "the request was cancelled"))) }
+            return !over
+        }
+
+        /// Keeps the task, so a deadline or cancellation can stop it (at once if one already came).
+        func attach(_ task: URLSessionDataTask) {
+            let over = state.withLock { state -> Bool in
+                state.task = task
+                return state.done
+            }
+            if over { task.cancel() }
+        }
+
+        /// The first outcome answers the caller; later ones are dropped. A deadline or a cancellation also
+        /// stops the transfer (`stoppingTransfer`), called on `timers`, outside any lock.
+        func finish(_ outcome: Outcome, stoppingTransfer: Bool) {
+            let (won, continuation, task) = state.withLock { state in
+                guard !state.done else { return (false, CheckedContinuation<Outcome, Never>?.none, URLSessionDataTask?.none) }
+                state.done = true
+                defer { state.continuation = nil }
+                return (true, state.continuation, state.task)
+            }
+            guard won else { return }
+            if stoppingTransfer { task?.cancel() }
+            continuation?.resume(returning: outcome)
         }
     }
 
