@@ -17,17 +17,16 @@ public protocol AtomicRecordStore: RecordStore {
         async throws(AirtableError) -> T
 }
 
-/// A store that passes every write on, unchanged, to the store it wraps (it may add reads of its own, as
-/// the shop's archive of closed days does): what the wrapped store commits as one, it commits as one.
-public protocol WrappingRecordStore: RecordStore {
-    var wrapped: any RecordStore { get }
-}
+/// A forwarding store whose every write reaches the store it wraps unchanged (it may add reads of its
+/// own, as the shop's archive of closed days does): what that store commits as one, it commits as one.
+/// Wrappers that fail or alter writes on purpose forward without this promise.
+public protocol WrappingRecordStore: ForwardingRecordStore {}
 
 extension RecordStore {
     /// The store itself or the one it wraps (through `WrappingRecordStore`s) when that one commits
     /// several calls as one: the embedded base. Nil for a base over the API.
     public var atomicStore: (any AtomicRecordStore)? {
         if let atomic = self as? any AtomicRecordStore { return atomic }
-        return (self as? any WrappingRecordStore)?.wrapped.atomicStore
+        return (self as? any WrappingRecordStore)?.underlying.atomicStore
     }
 }

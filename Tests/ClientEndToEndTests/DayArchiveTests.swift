@@ -155,7 +155,7 @@ import TestSupport
 
     /// A base that removes `allowed` batches and then loses its connection, as a counter that crashed or
     /// went offline in the middle of archiving.
-    final class InterruptedDeletes: RecordStore {
+    final class InterruptedDeletes: ForwardingRecordStore {
         let base: any RecordStore
         let allowed: Int
         let deletes = Mutex(0)
@@ -165,29 +165,13 @@ import TestSupport
             self.allowed = allowed
         }
 
-        func listRecords(in table: String, query: ListQuery) async throws(AirtableError) -> RecordPage {
-            try await base.listRecords(in: table, query: query)
-        }
-        func getRecord(in table: String, id: String, options: ReadOptions) async throws(AirtableError) -> Record {
-            try await base.getRecord(in: table, id: id, options: options)
-        }
-        func createRecords(in table: String, _ records: [Fields], options: WriteOptions) async throws(AirtableError) -> [Record] {
-            try await base.createRecords(in: table, records, options: options)
-        }
-        func updateRecords(in table: String, _ updates: [RecordUpdate], replace: Bool, options: WriteOptions)
-            async throws(AirtableError) -> [Record] {
-            try await base.updateRecords(in: table, updates, replace: replace, options: options)
-        }
-        func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
-                           options: WriteOptions) async throws(AirtableError) -> UpsertResult {
-            try await base.upsertRecords(in: table, records, mergeOn: mergeOn, replace: replace, options: options)
-        }
+        var underlying: any RecordStore { base }
+
         func deleteRecords(in table: String, ids: [String]) async throws(AirtableError) -> [String] {
             let count = deletes.withLock { $0 += 1; return $0 }
             guard count <= allowed else { throw .transport("the connection was lost") }
             return try await base.deleteRecords(in: table, ids: ids)
         }
-        func schema() async throws(AirtableError) -> BaseSchema { try await base.schema() }
     }
 
     @Test func anArchiveStoppedMidwayLosesNothingAndARerunFinishesIt() async throws {
@@ -279,8 +263,9 @@ import TestSupport
     }
 
     /// An archive that keeps records without one of their cells (a damaged or wrongly made file).
-    struct DifferingArchive: RecordKeeping {
+    struct DifferingArchive: RecordKeeping, ForwardingRecordStore {
         let base: LocalBase
+        var underlying: any RecordStore { base }
         func keepRecords(in table: String, _ records: [Record]) async throws(AirtableError) -> Int {
             try await base.keepRecords(in: table, records.map { record in
                 var copy = record
@@ -292,26 +277,5 @@ import TestSupport
         func createField(in table: String, _ spec: FieldSpec) async throws(AirtableError) -> FieldSchema {
             try await base.createField(in: table, spec)
         }
-        func listRecords(in table: String, query: ListQuery) async throws(AirtableError) -> RecordPage {
-            try await base.listRecords(in: table, query: query)
-        }
-        func getRecord(in table: String, id: String, options: ReadOptions) async throws(AirtableError) -> Record {
-            try await base.getRecord(in: table, id: id, options: options)
-        }
-        func createRecords(in table: String, _ records: [Fields], options: WriteOptions) async throws(AirtableError) -> [Record] {
-            try await base.createRecords(in: table, records, options: options)
-        }
-        func updateRecords(in table: String, _ updates: [RecordUpdate], replace: Bool, options: WriteOptions)
-            async throws(AirtableError) -> [Record] {
-            try await base.updateRecords(in: table, updates, replace: replace, options: options)
-        }
-        func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
-                           options: WriteOptions) async throws(AirtableError) -> UpsertResult {
-            try await base.upsertRecords(in: table, records, mergeOn: mergeOn, replace: replace, options: options)
-        }
-        func deleteRecords(in table: String, ids: [String]) async throws(AirtableError) -> [String] {
-            try await base.deleteRecords(in: table, ids: ids)
-        }
-        func schema() async throws(AirtableError) -> BaseSchema { try await base.schema() }
     }
 }

@@ -10,11 +10,12 @@ import Testing
 /// is "uploaded" (counted) and kept under a new `att…` id with an expiring airtableusercontent URL and
 /// the filename of the original; one sent as `{"id": …}` alone keeps the attachment of that id; a cell
 /// is replaced by exactly what is sent.
-final class AirtableStyleAttachmentStore: RecordStore {
+final class AirtableStyleAttachmentStore: ForwardingRecordStore {
     let base: LocalBase
     private let state = Mutex((uploads: 0, byID: [String: JSONValue]()))
 
     init(_ base: LocalBase) { self.base = base }
+    var underlying: any RecordStore { base }
 
     var uploads: Int { state.withLock { $0.uploads } }
 
@@ -39,14 +40,6 @@ final class AirtableStyleAttachmentStore: RecordStore {
         return sent
     }
 
-    func listRecords(in table: String, query: ListQuery) async throws(AirtableError) -> RecordPage {
-        try await base.listRecords(in: table, query: query)
-    }
-
-    func getRecord(in table: String, id: String, options: ReadOptions) async throws(AirtableError) -> Record {
-        try await base.getRecord(in: table, id: id, options: options)
-    }
-
     func createRecords(in table: String, _ records: [Fields], options: WriteOptions) async throws(AirtableError) -> [Record] {
         try await base.createRecords(in: table, records.map(keep), options: options)
     }
@@ -63,12 +56,6 @@ final class AirtableStyleAttachmentStore: RecordStore {
         try await base.upsertRecords(in: table, records.map { UpsertRecord(id: $0.id, fields: keep($0.fields)) },
                                      mergeOn: mergeOn, replace: replace, options: options)
     }
-
-    func deleteRecords(in table: String, ids: [String]) async throws(AirtableError) -> [String] {
-        try await base.deleteRecords(in: table, ids: ids)
-    }
-
-    func schema() async throws(AirtableError) -> BaseSchema { try await base.schema() }
 }
 
 @Suite struct AirtableAttachmentTests {

@@ -8,24 +8,17 @@ import Testing
 
 /// An outbox file that fails the way a LocalBase file does (locked, full, unreadable): every write
 /// throws `.localStore`, while reads still work.
-final class FailingOutboxStore: RecordStore {
+final class FailingOutboxStore: ForwardingRecordStore {
     let base: LocalBase
     private let failing = Mutex(false)
 
     init(_ base: LocalBase) { self.base = base }
+    var underlying: any RecordStore { base }
 
     func breakWrites() { failing.withLock { $0 = true } }
 
     private func check() throws(AirtableError) {
         if failing.withLock({ $0 }) { throw .localStore("the local base outbox.sqlite failed: disk I/O error") }
-    }
-
-    func listRecords(in table: String, query: ListQuery) async throws(AirtableError) -> RecordPage {
-        try await base.listRecords(in: table, query: query)
-    }
-
-    func getRecord(in table: String, id: String, options: ReadOptions) async throws(AirtableError) -> Record {
-        try await base.getRecord(in: table, id: id, options: options)
     }
 
     func createRecords(in table: String, _ records: [Fields], options: WriteOptions) async throws(AirtableError) -> [Record] {
@@ -50,8 +43,6 @@ final class FailingOutboxStore: RecordStore {
         try check()
         return try await base.deleteRecords(in: table, ids: ids)
     }
-
-    func schema() async throws(AirtableError) -> BaseSchema { try await base.schema() }
 }
 
 @Suite struct DeliveryPolicyTests {

@@ -8,43 +8,20 @@ import Testing
 
 /// A store whose base refuses order lines with a 429 while `limited` (the rate limit, or the plan's
 /// monthly quota, which Airtable also answers with 429).
-final class RateLimitingStore: RecordStore {
+final class RateLimitingStore: ForwardingRecordStore {
     let base: LocalBase
     private let limited = Mutex(false)
 
     init(_ base: LocalBase) { self.base = base }
+    var underlying: any RecordStore { base }
 
     func limit(_ on: Bool) { limited.withLock { $0 = on } }
-
-    func listRecords(in table: String, query: ListQuery) async throws(AirtableError) -> RecordPage {
-        try await base.listRecords(in: table, query: query)
-    }
-
-    func getRecord(in table: String, id: String, options: ReadOptions) async throws(AirtableError) -> Record {
-        try await base.getRecord(in: table, id: id, options: options)
-    }
-
-    func createRecords(in table: String, _ records: [Fields], options: WriteOptions) async throws(AirtableError) -> [Record] {
-        try await base.createRecords(in: table, records, options: options)
-    }
-
-    func updateRecords(in table: String, _ updates: [RecordUpdate], replace: Bool, options: WriteOptions)
-        async throws(AirtableError) -> [Record]
-    {
-        try await base.updateRecords(in: table, updates, replace: replace, options: options)
-    }
 
     func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
                        options: WriteOptions) async throws(AirtableError) -> UpsertResult {
         if table == "OrderDrink", limited.withLock({ $0 }) { throw .rateLimited(retryAfter: 30) }
         return try await base.upsertRecords(in: table, records, mergeOn: mergeOn, replace: replace, options: options)
     }
-
-    func deleteRecords(in table: String, ids: [String]) async throws(AirtableError) -> [String] {
-        try await base.deleteRecords(in: table, ids: ids)
-    }
-
-    func schema() async throws(AirtableError) -> BaseSchema { try await base.schema() }
 }
 
 @Suite struct RateLimitedOutboxTests {

@@ -12,7 +12,7 @@ struct ArchivedDaysStore: WrappingRecordStore {
     let base: any RecordStore
     let archive: DayArchive
     /// Writes go to the base unchanged (today's tickets and lines are never in the archive).
-    var wrapped: any RecordStore { base }
+    var underlying: any RecordStore { base }
 
     func listRecords(in table: String, query: ListQuery) async throws(AirtableError) -> RecordPage {
         guard DayTables.readBack.contains(table), query.maxRecords == nil, query.offset == nil, query.view == nil,
@@ -46,26 +46,4 @@ struct ArchivedDaysStore: WrappingRecordStore {
             throw .localStore("the archive \(archive.location) cannot be opened: \(error)")
         }
     }
-
-    func createRecords(in table: String, _ records: [Fields], options: WriteOptions) async throws(AirtableError) -> [Record] {
-        try await base.createRecords(in: table, records, options: options)
-    }
-
-    func updateRecords(in table: String, _ updates: [RecordUpdate], replace: Bool, options: WriteOptions)
-        async throws(AirtableError) -> [Record]
-    {
-        try await base.updateRecords(in: table, updates, replace: replace, options: options)
-    }
-
-    func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
-                       options: WriteOptions) async throws(AirtableError) -> UpsertResult
-    {
-        try await base.upsertRecords(in: table, records, mergeOn: mergeOn, replace: replace, options: options)
-    }
-
-    func deleteRecords(in table: String, ids: [String]) async throws(AirtableError) -> [String] {
-        try await base.deleteRecords(in: table, ids: ids)
-    }
-
-    func schema() async throws(AirtableError) -> BaseSchema { try await base.schema() }
 }
