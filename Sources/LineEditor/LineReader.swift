@@ -43,9 +43,7 @@ extension LineReader {
 
     /// `readLine(prompt:statusLine:)` run on the line readers' own queue (off the cooperative pool).
     public func nextLine(prompt: String, statusLine: StatusLine?) async -> String? {
-        await withCheckedContinuation { continuation in
-            LineReaderQueue.shared.async { continuation.resume(returning: readLine(prompt: prompt, statusLine: statusLine)) }
-        }
+        await LineReaderQueue.read { readLine(prompt: prompt, statusLine: statusLine) }
     }
 
     /// Secret lines are plain lines where nothing is echoed or kept anyway.
@@ -60,18 +58,12 @@ extension LineReader {
 
     /// `readAnswer` run on the line readers' own queue, so an async caller waits without blocking the pool.
     public func nextAnswer(prompt: String) async -> String? {
-        await withCheckedContinuation { continuation in
-            LineReaderQueue.shared.async { continuation.resume(returning: readAnswer(prompt: prompt)) }
-        }
+        await LineReaderQueue.read { readAnswer(prompt: prompt) }
     }
 
     /// `readLine` run on the line readers' own queue, so an async caller waits without blocking the pool.
     public func nextLine(prompt: String, secret: Bool = false) async -> String? {
-        await withCheckedContinuation { continuation in
-            LineReaderQueue.shared.async {
-                continuation.resume(returning: secret ? readSecretLine(prompt: prompt) : readLine(prompt: prompt))
-            }
-        }
+        await LineReaderQueue.read { secret ? readSecretLine(prompt: prompt) : readLine(prompt: prompt) }
     }
 }
 
@@ -79,6 +71,13 @@ extension LineReader {
 /// pool, so a line costs no new thread (a piped day of 1,000 orders started 1,000 threads before).
 enum LineReaderQueue {
     static let shared = DispatchQueue(label: "line reader")
+
+    /// Runs the blocking `read` on that queue; the caller waits without holding a thread of the pool.
+    static func read(_ read: @escaping @Sendable () -> String?) async -> String? {
+        await withCheckedContinuation { continuation in
+            shared.async { continuation.resume(returning: read()) }
+        }
+    }
 }
 
 /// Chooses the line reader for standard input and output.

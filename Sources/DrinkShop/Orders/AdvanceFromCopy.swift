@@ -49,7 +49,7 @@ extension OrderDesk {
         case .elsewhere(let status):
             // Another counter moved it further, or cancelled it, after this counter's copy was read.
             var actual = moved
-            actual.order = Self.restored(moved.order, to: status, reason: Self.cancelReason(in: answered))
+            actual.order.adopt(storedStatus: status, cancelReason: Self.cancelReason(in: answered))
             let repaired = try await records.writeStatus(of: actual)
             dayCache.keep(repaired, day: copy.businessDay)
             throw .movedElsewhere(copy.number ?? .pickup(copy.order.pickupNumber), status: status)
@@ -72,12 +72,5 @@ extension OrderDesk {
 
     static func cancelReason(in records: [Record]) -> String? {
         records.lazy.compactMap { $0.fields[OrderField.cancelReason]?.stringValue }.first { !$0.isEmpty }
-    }
-
-    /// The order with the status the records showed (a cancellation keeps its reason).
-    static func restored(_ order: Order, to status: OrderStatus, reason: String?) -> Order {
-        var order = order
-        order.adopt(storedStatus: status, cancelReason: reason)
-        return order
     }
 }

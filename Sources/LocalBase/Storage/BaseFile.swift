@@ -47,7 +47,7 @@ final class BaseFile {
             do {
                 return try connection.textValue("PRAGMA journal_mode = WAL")?.lowercased()
             } catch {
-                guard let failure = error as? SQLiteError, failure.isBusy else { throw error }
+                guard error.isBusy else { throw error }
             }
             usleep(25_000)
         }
