@@ -15,7 +15,7 @@ extension OrderDesk {
     /// Today's order `number` as this counter last saw it, when it may be moved from that copy: a remote
     /// base with the step fields, the order in the copy, and no unsent copy of it in the outbox.
     func copyToAdvance(_ number: OrderNumber) async throws(ShopError) -> StoredOrder? {
-        guard case .pickup(let pickup) = number, records.store.atomicStore == nil, records.stepFields.available
+        guard case .pickup(let pickup) = number, !records.isEmbedded, records.stepFields.available
         else { return nil }
         let today = clock.today
         guard let list = dayCache.lastList(day: today) else { return nil }

@@ -258,7 +258,7 @@ public final class OrderDesk: Sendable {
     /// The records of today's list. The embedded store reads them by its indexes; a remote base is asked
     /// only what changed since this counter's last look (`OrderDayCache`), the whole list now and then.
     private func todaysRecords(_ today: String) async throws(ShopError) -> [Record] {
-        guard records.store.atomicStore == nil else {
+        guard !records.isEmbedded else {
             return unique(try await records.onDay(today) + (try await records.open()).filter {
                 ($0.fields[OrderField.businessDay]?.stringValue ?? today) < today
             })
@@ -281,7 +281,7 @@ public final class OrderDesk: Sendable {
     /// Today's orders as last read, without asking the store (a remote base); nil before the first look.
     /// For hints that may be a moment old, such as Tab's list of open order numbers.
     public func lastKnownToday() async throws(ShopError) -> [StoredOrder]? {
-        guard records.store.atomicStore == nil else { return try await today().orders }
+        guard !records.isEmbedded else { return try await today().orders }
         guard let list = dayCache.lastList(day: clock.today) else { return nil }
         let menu = try await catalog.snapshot(refresh: false).menu
         return OrderRecord.orders(from: list.sorted { ($0.createdTime, $0.id) < ($1.createdTime, $1.id) }, menu: menu,

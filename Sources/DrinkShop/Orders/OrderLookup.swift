@@ -58,7 +58,7 @@ extension OrderRecords {
         var found: [Record] = []
         if first == last {
             found = try await list(.and([day == .text(first), audited]))
-        } else if store.atomicStore != nil, let days = days(first, last) {
+        } else if isEmbedded, let days = days(first, last) {
             // The embedded store looks a day up by its index; a range would be a scan of every order.
             for one in days { found += try await list(.and([day == .text(one), audited])) }
         } else {

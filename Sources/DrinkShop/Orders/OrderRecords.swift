@@ -12,6 +12,10 @@ struct OrderRecords: Sendable {
     /// Whether the base has the step fields (`preparingAt`…); learnt from the first write refused for them.
     let stepFields = StepFields()
 
+    /// Whether the orders live in the embedded base (read by its indexes, written in one commit) rather
+    /// than a base over the API (where every request counts).
+    var isEmbedded: Bool { store.atomicStore != nil }
+
     /// The records created on the business day of `date` (in the shop's time zone).
     func createdOnDay(of date: Date) async throws(ShopError) -> [Record] {
         let (start, end) = clock.dayBounds(of: date)
