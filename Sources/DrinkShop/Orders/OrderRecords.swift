@@ -58,13 +58,14 @@ struct OrderRecords: Sendable {
         // A refused commit changed nothing: the claim is tried again without `extra`.
         let (claimed, written) = try await toleratingShopError(extra) { (extra) throws(ShopError) in
             try await numbers.claimAtomically(day: day, in: atomic) { number, transaction throws(AirtableError) in
-                let numbered = lines.map { fields -> UpsertRecord in
+                let numbered = lines.map { fields -> Fields in
                     var fields = fields.merging(extra) { $1 }
                     fields[OrderField.pickupNumber] = .int(number)
-                    return UpsertRecord(fields: fields)
+                    return fields
                 }
-                return try transaction.upsertRecords(in: ShopSchema.orderTable, numbered, mergeOn: [OrderField.ref.rawValue],
-                                                     replace: false, options: WriteOptions(typecast: true)).records
+                // Created, not upserted by `ref` as `write` does: the ref is new, and the commit either
+                // happened or changed nothing, so there is no lost answer to repeat safely.
+                return try transaction.createRecords(in: ShopSchema.orderTable, numbered, options: WriteOptions(typecast: true))
             }
         }
         return (claimed.number, claimed.result, written)
