@@ -83,6 +83,13 @@ public struct TextTable: Sendable, Equatable {
 
     /// A cell's text made safe for one grid line. Escape keeps its place: it starts the styles.
     private static func clean(_ text: String) -> String {
+        // Most cells hold no control character and no line break: nothing to do.
+        if text.unicodeScalars.allSatisfy({ scalar in
+            let value = scalar.value
+            return value >= 0x20 && !(0x7F...0x9F).contains(value) && value != 0x2028 && value != 0x2029
+        }) {
+            return text
+        }
         var result = ""
         for character in text {
             if character.isNewline || character == "\t" {

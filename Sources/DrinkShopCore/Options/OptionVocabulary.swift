@@ -23,10 +23,19 @@ public enum OptionVocabulary {
     ///   (or `start` is outside `tokens`).
     public static func match(_ tokens: [String], at start: Int) -> OptionMatch? {
         guard start >= 0, start < tokens.count else { return nil }
-        let available = min(longestSpelling, tokens.count - start)
-        guard available > 0 else { return nil }
-        for length in stride(from: available, through: 1, by: -1) {
-            let phrase = tokens[start..<(start + length)].joined(separator: " ").matchingKey
+        // Each token's key once; a phrase's key is its tokens' keys joined by one space (keys are
+        // trimmed with inner runs collapsed, so that is the phrase's own key). Longer phrases are only
+        // tried from a word that starts a spelling of several words (or a quoted token that is empty or
+        // holds a space).
+        let first = tokens[start].matchingKey
+        var keys = [first]
+        if firstWordsOfPhrases.contains(first) || first.isEmpty || first.contains(" ") {
+            for token in tokens[(start + 1)..<(start + min(longestSpelling, tokens.count - start))] {
+                keys.append(token.matchingKey)
+            }
+        }
+        for length in stride(from: keys.count, through: 1, by: -1) {
+            let phrase = keys[0..<length].filter { !$0.isEmpty }.joined(separator: " ")
             if let option = table[phrase] { return OptionMatch(option: option, tokenCount: length) }
         }
         return nil
@@ -64,6 +73,11 @@ public enum OptionVocabulary {
         uniquingKeysWith: { first, _ in first })
 
     private static let longestSpelling: Int = table.keys.map { $0.split(separator: " ").count }.max() ?? 1
+
+    /// The first words of the spellings of several words ("less" of "less ice").
+    private static let firstWordsOfPhrases: Set<String> = Set(table.keys.compactMap { key in
+        key.contains(" ") ? key.split(separator: " ").first.map(String.init) : nil
+    })
 
     private static func aliases(of option: DrinkOption) -> [String] {
         switch option {

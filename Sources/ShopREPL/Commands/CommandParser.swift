@@ -20,7 +20,7 @@ public enum CommandParser {
         // as a space on the command line would; each word is brought to NFKC as typed lines are.
         let pieces = shellWords.flatMap { word in
             word.split(separator: "\u{3000}", omittingEmptySubsequences: true)
-                .map { String($0).precomposedStringWithCompatibilityMapping }
+                .map { String($0).compatibilityNormalized }
         }
         for word in pieces {
             var core = Substring(word)

@@ -20,7 +20,7 @@ enum Tokenizer {
         var escaped = false
         var quoted = false
         func finish() {
-            tokens.append(quoted ? current : current.precomposedStringWithCompatibilityMapping)
+            tokens.append(quoted ? current : current.compatibilityNormalized)
             quoted = false
         }
         for (column, character) in line.enumerated() {
@@ -51,7 +51,7 @@ enum Tokenizer {
                 current = ""
                 inToken = false
             default:
-                if character.isWhitespace {
+                if character.asciiValue.map(Self.isASCIIWhitespace) ?? character.isWhitespace {
                     if inToken { finish() }
                     current = ""
                     inToken = false
@@ -64,6 +64,21 @@ enum Tokenizer {
         if quote != nil { throw .syntax("unterminated quote starting at column \(quoteColumn)") }
         if inToken { finish() }
         return tokens
+    }
+
+    /// Space, tab, and the line and page breaks: the ASCII characters `Character.isWhitespace` holds
+    /// true for, answered without a look in Unicode's tables.
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
+    }
+}
+
+extension String {
+    /// The text in Unicode NFKC. Text of ASCII and CJK ideographs only (nearly every command typed) is
+    /// already in it and comes back as it is, without the trip through Foundation.
+    var compatibilityNormalized: String {
+        let stable = unicodeScalars.allSatisfy { $0.value < 0x80 || (0x4E00...0x9FFF).contains($0.value) }
+        return stable ? self : precomposedStringWithCompatibilityMapping
     }
 }
 
