@@ -20,6 +20,10 @@ public protocol LineReader: Sendable {
 
     /// Like `readLine`, for the answer to a question (`[y/N]`): shown as typed, never kept in history.
     func readAnswer(prompt: String) -> String?
+
+    /// The next line when it is already at hand and taking it cannot wait (`.some(nil)`: the input
+    /// ended); nil when a read might wait, so the caller reads on the line readers' queue instead.
+    func lineWithoutWaiting(prompt: String) -> String??
 }
 
 /// A line shown above the prompt that changes on its own clock: its text at an instant, and how long
@@ -41,10 +45,17 @@ extension LineReader {
         readLine(prompt: (statusLine.map { $0.text(.now) + "\n" } ?? "") + prompt)
     }
 
-    /// `readLine(prompt:statusLine:)` run on the line readers' own queue (off the cooperative pool).
+    /// `readLine(prompt:statusLine:)` run on the line readers' own queue (off the cooperative pool),
+    /// or at once when the line is already at hand (see `lineWithoutWaiting`).
     public func nextLine(prompt: String, statusLine: StatusLine?) async -> String? {
-        await LineReaderQueue.read { readLine(prompt: prompt, statusLine: statusLine) }
+        if let ready = lineWithoutWaiting(prompt: (statusLine.map { $0.text(.now) + "\n" } ?? "") + prompt) {
+            return ready
+        }
+        return await LineReaderQueue.read { readLine(prompt: prompt, statusLine: statusLine) }
     }
+
+    /// By default a line is always read on the line readers' queue.
+    public func lineWithoutWaiting(prompt: String) -> String?? { nil }
 
     /// Secret lines are plain lines where nothing is echoed or kept anyway.
     public func readSecretLine(prompt: String) -> String? {
@@ -61,9 +72,11 @@ extension LineReader {
         await LineReaderQueue.read { readAnswer(prompt: prompt) }
     }
 
-    /// `readLine` run on the line readers' own queue, so an async caller waits without blocking the pool.
+    /// `readLine` run on the line readers' own queue, so an async caller waits without blocking the pool
+    /// (a plain line already at hand is taken at once).
     public func nextLine(prompt: String, secret: Bool = false) async -> String? {
-        await LineReaderQueue.read { secret ? readSecretLine(prompt: prompt) : readLine(prompt: prompt) }
+        if !secret, let ready = lineWithoutWaiting(prompt: prompt) { return ready }
+        return await LineReaderQueue.read { secret ? readSecretLine(prompt: prompt) : readLine(prompt: prompt) }
     }
 }
 

@@ -9,10 +9,52 @@ import Synchronization
 public final class PlainLineReader: LineReader {
     private struct State {
         var buffered: [UInt8] = []
+        /// Where the unread bytes of `buffered` start (lines are taken from the front without moving
+        /// the rest; the read part is dropped when more is read).
+        var start = 0
         var ended = false
         var startChecked = false
-        /// How many buffered bytes are known to hold no line end, so a long line is scanned once.
+        /// How many unread bytes are known to hold no line end, so a long line is scanned once.
         var scanned = 0
+
+        /// The next whole line from what is already read: `.some(line)`; `.some(nil)` at the end of
+        /// input; nil when more must be read first.
+        mutating func takeLine() -> String?? {
+            if let end = buffered[(start + scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
+                var stop = end
+                if stop > start && buffered[stop - 1] == UInt8(ascii: "\r") { stop -= 1 }
+                let line = String(decoding: buffered[start..<stop], as: UTF8.self)
+                start = end + 1
+                scanned = 0
+                return .some(line)
+            }
+            scanned = buffered.count - start
+            guard ended else { return nil }
+            guard scanned > 0 else { return .some(nil) }
+            let line = String(decoding: buffered[start...], as: UTF8.self)
+            buffered.removeAll()
+            start = 0
+            scanned = 0
+            return .some(line)
+        }
+
+        mutating func append(_ bytes: [UInt8]) {
+            if bytes.isEmpty { ended = true }
+            if start > 0 {
+                buffered.removeFirst(start)
+                start = 0
+            }
+            buffered += bytes
+            // A file saved by a Windows editor starts with a UTF-8 byte-order mark; it is not part of
+            // the first command.
+            if !startChecked, buffered.count >= 3 || ended {
+                startChecked = true
+                if buffered.starts(with: [0xEF, 0xBB, 0xBF]) {
+                    buffered.removeFirst(3)
+                    scanned = 0
+                }
+            }
+        }
     }
 
     private let input: Int32
@@ -32,34 +74,19 @@ public final class PlainLineReader: LineReader {
         state.withLock { state in
             if showsPrompt && !prompt.isEmpty { FileDescriptorIO.writeAll(output, prompt) }
             while true {
-                if let end = state.buffered[min(state.scanned, state.buffered.count)...].firstIndex(of: UInt8(ascii: "\n")) {
-                    var line = Array(state.buffered[..<end])
-                    state.buffered.removeFirst(end + 1)
-                    state.scanned = 0
-                    if line.last == UInt8(ascii: "\r") { line.removeLast() }
-                    return String(decoding: line, as: UTF8.self)
-                }
-                state.scanned = state.buffered.count
-                if state.ended {
-                    guard !state.buffered.isEmpty else { return nil }
-                    defer {
-                        state.buffered.removeAll()
-                        state.scanned = 0
-                    }
-                    return String(decoding: state.buffered, as: UTF8.self)
-                }
-                let bytes = FileDescriptorIO.readSome(input)
-                if bytes.isEmpty { state.ended = true } else { state.buffered += bytes }
-                // A file saved by a Windows editor starts with a UTF-8 byte-order mark; it is not
-                // part of the first command.
-                if !state.startChecked, state.buffered.count >= 3 || state.ended {
-                    state.startChecked = true
-                    if state.buffered.starts(with: [0xEF, 0xBB, 0xBF]) {
-                        state.buffered.removeFirst(3)
-                        state.scanned = 0
-                    }
-                }
+                if let line = state.takeLine() { return line }
+                state.append(FileDescriptorIO.readSome(input))
             }
         }
+    }
+
+    /// A line already read from the pipe (piped commands come many to a read), taken without waiting;
+    /// nil when reading would have to wait, or another read is under way.
+    public func lineWithoutWaiting(prompt: String) -> String?? {
+        state.withLockIfAvailable { state -> String?? in
+            guard let line = state.takeLine() else { return nil }
+            if showsPrompt && !prompt.isEmpty { FileDescriptorIO.writeAll(output, prompt) }
+            return line
+        } ?? nil
     }
 }

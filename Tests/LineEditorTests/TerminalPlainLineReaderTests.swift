@@ -57,6 +57,26 @@ import Testing
         #expect(await reader.nextLine(prompt: "> ") == nil)
     }
 
+    @Test func linesAlreadyReadAreTakenWithoutWaiting() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        FileDescriptorIO.writeAll(ends[1], "menu\r\norders\nbanner")
+        let reader = PlainLineReader(input: ends[0], output: ends[0])
+        // Nothing read yet: taking a line would mean a read.
+        #expect(reader.lineWithoutWaiting(prompt: "> ") == nil)
+        #expect(reader.readLine(prompt: "> ") == "menu")
+        #expect(reader.lineWithoutWaiting(prompt: "> ") == .some("orders"))
+        // "banner" has no line end yet and the pipe is still open: more may come.
+        #expect(reader.lineWithoutWaiting(prompt: "> ") == nil)
+        FileDescriptorIO.writeAll(ends[1], " once\n")
+        close(ends[1])
+        #expect(reader.readLine(prompt: "> ") == "banner once")
+        #expect(reader.readLine(prompt: "> ") == nil)
+        // At the end of input the end itself is at hand.
+        #expect(reader.lineWithoutWaiting(prompt: "> ") == .some(nil))
+    }
+
     @Test func editsOnlyBetweenTwoTerminalsUnderACapableTERM() {
         let xterm = ["TERM": "xterm-256color"]
         #expect(LineReaders.usesLineEditor(inputIsTerminal: true, outputIsTerminal: true, environment: xterm))
