@@ -92,7 +92,11 @@ enum DrinkShopCLI {
                             archive: ArchiveLocation.archive(at: ArchiveLocation.forEmbedded(storePath: store.path,
                                                                                              environment: environment)))
             let description = "embedded store \(store.path)"
-            let status = await runShop(shop, invocation: invocation, storeDescription: description, environment: environment)
+            // The counter runs on a thread of its own, where the embedded store's calls wait in place
+            // instead of hopping to its queue and back (see DedicatedThreadExecutor).
+            let status = await withTaskExecutorPreference(DedicatedThreadExecutor(name: "counter")) {
+                await runShop(shop, invocation: invocation, storeDescription: description, environment: environment)
+            }
             await store.finish()
             return status
         } catch {

@@ -10,6 +10,20 @@ private struct PendingWrite: Sendable {
     let fail: @Sendable (AirtableError) -> Void
 }
 
+/// The answer to a write drained on the caller's own thread: set inside `queue.sync`, read after it.
+private final class Answer<T: Sendable>: Sendable {
+    private let value = Mutex<Result<T, AirtableError>?>(nil)
+
+    func set(_ result: Result<T, AirtableError>) {
+        value.withLock { $0 = result }
+    }
+
+    /// Every drained write was answered (run, or failed with its commit) before the drain returned.
+    var result: Result<T, AirtableError> {
+        value.withLock { $0 } ?? .failure(.localStore("the local base answered nothing to a write"))
+    }
+}
+
 /// An Airtable base stored in one SQLite file: tables and fields described by Airtable's own metadata
 /// JSON, records with Airtable's ids, cell types, errors, formula filtering, sorting and expiring offsets.
 ///
@@ -63,10 +77,20 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
     /// `app` + 14 base62 characters, made once when the file was created and kept in it.
     public var baseID: String { id }
 
-    /// Runs `work` on the base's queue and hands back its result or its error as an AirtableError.
+    /// Runs `work` on the base's queue and hands back its result or its error as an AirtableError. A
+    /// caller on a thread that may wait (`DedicatedThreadExecutor`) runs it there, in the queue's turn.
     func perform<T: Sendable>(_ work: @escaping @Sendable (BaseContext) throws -> T)
         async throws(AirtableError) -> T
     {
+        if DedicatedThreadExecutor.mayWaitHere {
+            return try queue.sync { [context, path] () -> Result<T, AirtableError> in
+                do {
+                    return .success(try work(context))
+                } catch {
+                    return .failure(Self.airtableError(error, path: path))
+                }
+            }.get()
+        }
         let result: Result<T, AirtableError> = await withCheckedContinuation { continuation in
             queue.async { [context, path] in
                 do {
@@ -82,9 +106,35 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
     /// Runs a write on the base's queue. Writes that arrive while others wait are committed together
     /// (group commit): one transaction, each write inside it a savepoint that applies wholly or not at
     /// all, one durable commit for them all. Nobody hears "done" before that commit.
+    ///
+    /// A caller on a thread that may wait (`DedicatedThreadExecutor`) drains the waiting writes itself,
+    /// on its own thread in the queue's turn, instead of waiting for the queue to wake and answer.
     func performWrite<T: Sendable>(_ work: @escaping @Sendable (BaseContext) throws -> T)
         async throws(AirtableError) -> T
     {
+        if DedicatedThreadExecutor.mayWaitHere {
+            let answer = Answer<T>()
+            let path = path
+            let write = PendingWrite(
+                run: { context in
+                    do {
+                        let value = try work(context)
+                        return { answer.set(.success(value)) }
+                    } catch {
+                        let failure = Self.airtableError(error, path: path)
+                        return { answer.set(.failure(failure)) }
+                    }
+                },
+                fail: { error in answer.set(.failure(error)) })
+            // Marked as draining so no other caller schedules a drain for it: this one drains (or a drain
+            // already scheduled does, ahead of this one in the queue).
+            pendingWrites.withLock { pending in
+                pending.writes.append(write)
+                pending.draining = true
+            }
+            queue.sync { drainWrites() }
+            return try answer.result.get()
+        }
         let result: Result<T, AirtableError> = await withCheckedContinuation { continuation in
             let path = path
             let write = PendingWrite(

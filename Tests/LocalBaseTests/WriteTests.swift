@@ -138,3 +138,34 @@ import TestSupport
         }
     }
 }
+
+@Suite struct DedicatedThreadTests {
+    /// On a thread that may wait, calls run there in the queue's turn; writes from that thread and from
+    /// the pool, at the same time, all land (or are refused) as they would through the queue alone.
+    @Test func writesFromAWaitingThreadAndThePoolMixSafely() async throws {
+        let base = try LocalBase.inMemory()
+        _ = try await base.createTable(TableSpec(name: "T", fields: [
+            FieldSpec(name: "name", type: .singleLineText), FieldSpec(name: "qty", type: .number),
+        ]))
+        #expect(!DedicatedThreadExecutor.mayWaitHere)
+        let counter = DedicatedThreadExecutor(name: "test counter")
+        let outcomes = await withTaskGroup(of: (onCounter: Bool, landed: Bool).self) { group in
+            for index in 0..<40 {
+                let onCounter = index % 2 == 0
+                group.addTask(executorPreference: onCounter ? counter : nil) {
+                    let qty: JSONValue = index % 10 == 3 ? "many" : .int(index)
+                    let landed = (try? await base.createRecords(in: "T", [["name": .string("a\(index)"), "qty": qty]],
+                                                                options: WriteOptions())) != nil
+                    return (DedicatedThreadExecutor.mayWaitHere, landed)
+                }
+            }
+            return await group.reduce(into: [(onCounter: Bool, landed: Bool)]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter(\.onCounter).count == 20)
+        #expect(outcomes.filter(\.landed).count == 36)
+        let read = await withTaskExecutorPreference(counter) {
+            (DedicatedThreadExecutor.mayWaitHere, try? await base.allRecords(in: "T").count)
+        }
+        #expect(read.0 && read.1 == 36)
+    }
+}

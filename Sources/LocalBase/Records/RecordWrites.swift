@@ -27,10 +27,12 @@ extension BaseContext {
                 stored.append(record)
             }
             try publish(RecordChanges(table: table, created: stored), linked)
-            // Read back: a self-link within the batch may have changed an earlier record.
+            // Read back the records a self-link within the batch changed after they were written; the
+            // others are as inserted.
+            let relinked = Set(linked.tables[table.id]?.changed.map(\.after.id) ?? [])
             let output = RecordOutput(table: try self.table(table.id), byFieldID: options.returnFieldsByFieldId,
                                       computed: try ComputedCells(context: self))
-            return try stored.map { output.record(try rows.find(id: $0.id) ?? $0) }
+            return try stored.map { output.record(relinked.contains($0.id) ? try rows.find(id: $0.id) ?? $0 : $0) }
         }
     }
 
