@@ -3,6 +3,9 @@
 /// writes in between, and nothing of them is kept unless all of them succeed.
 public protocol RecordTransaction {
     func listRecords(in table: String, query: ListQuery) throws(AirtableError) -> RecordPage
+    /// Whether a record of `table` holds exactly `text` (case-sensitive) in `field`: the records a filter
+    /// `{field}='text'` finds, asked as one index lookup without building a page of them.
+    func containsRecord(in table: String, field: String, text: String) throws(AirtableError) -> Bool
     func createRecords(in table: String, _ records: [Fields], options: WriteOptions) throws(AirtableError) -> [Record]
     func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
                        options: WriteOptions) throws(AirtableError) -> UpsertResult

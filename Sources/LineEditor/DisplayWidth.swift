@@ -42,14 +42,15 @@ public enum DisplayWidth {
         return total
     }
 
-    /// The width of text made only of printable ASCII (one column each) and CJK ideographs, the
-    /// ideographic space, comma, full stop and brackets, and fullwidth forms (two each): none of these
-    /// joins a neighbour in one grapheme cluster, so each scalar counts alone. Nil for any other text.
+    /// The width of text made only of printable ASCII and general punctuation (dashes, quotes, bullets:
+    /// one column each) and of CJK ideographs, the ideographic space, comma, full stop and brackets, and
+    /// fullwidth forms (two each): none of these joins a neighbour in one grapheme cluster, so each
+    /// scalar counts alone. Nil for any other text.
     private static func simpleWidth(_ text: some StringProtocol) -> Int? {
         var total = 0
         for scalar in text.unicodeScalars {
             switch scalar.value {
-            case 0x20..<0x7F: total += 1
+            case 0x20..<0x7F, 0x2010...0x2027: total += 1
             case 0x3000...0x3011, 0x4E00...0x9FFF, 0xFF01...0xFF60: total += 2
             default: return nil
             }

@@ -17,9 +17,9 @@ public enum JSONWriter {
     /// Appends the text of `value` to `out`.
     public static func write(_ value: JSONValue, into out: inout [UInt8]) {
         switch value {
-        case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
-        case .bool(true): out.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
-        case .bool(false): out.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(true): out.append(contentsOf: "true".utf8)
+        case .bool(false): out.append(contentsOf: "false".utf8)
         case .number(let n): writeNumber(n, into: &out)
         case .string(let s): writeString(s, into: &out)
         case .array(let elements):
@@ -31,11 +31,11 @@ public enum JSONWriter {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            for (i, key) in members.keys.sorted().enumerated() {
+            for (i, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(key, into: &out)
+                writeString(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                if let member = members[key] { write(member, into: &out) }
+                write(member.value, into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
@@ -44,19 +44,25 @@ public enum JSONWriter {
     /// Appends a JSON number; non-finite values (which JSON cannot carry) are written as `null`.
     public static func writeNumber(_ n: Double, into out: inout [UInt8]) {
         guard n.isFinite else {
-            out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+            out.append(contentsOf: "null".utf8)
             return
         }
         if n.rounded() == n, abs(n) < 1e15 {
-            out.append(contentsOf: Array(String(Int64(n)).utf8))
+            out.append(contentsOf: String(Int64(n)).utf8)
         } else {
-            out.append(contentsOf: Array(n.description.utf8))
+            out.append(contentsOf: n.description.utf8)
         }
     }
 
     /// Appends a quoted, escaped JSON string.
     public static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most text needs no escape: its bytes go in at once.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: s.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in s.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])

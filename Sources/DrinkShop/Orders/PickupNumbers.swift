@@ -177,7 +177,8 @@ final class PickupNumbers: Sendable {
         do {
             claimed = try await store.atomically { (transaction) throws(AirtableError) -> (number: Int, result: T) in
                 var number: Int
-                if let next, try transaction.listRecords(in: table, query: Self.keyQuery(day: day, number: next)).records.isEmpty {
+                if let next, try !transaction.containsRecord(in: table, field: TicketField.key.rawValue,
+                                                             text: Self.key(day: day, number: next)) {
                     number = next
                 } else {
                     number = (try transaction.listRecords(in: table, query: Self.highestQuery(day: day)).records.first?
@@ -193,14 +194,11 @@ final class PickupNumbers: Sendable {
         return claimed
     }
 
-    /// The ticket for `number` of `day`, if there is one.
-    private static func keyQuery(day: String, number: Int) -> ListQuery {
-        ListQuery(filterByFormula: (FormulaExpression.field(TicketField.key) == .text("\(day)#\(number)")).description,
-                  fields: [TicketField.number.rawValue], pageSize: 1, maxRecords: 1)
-    }
+    /// The key of the ticket for `number` of `day`, unique to it.
+    private static func key(day: String, number: Int) -> String { "\(day)#\(number)" }
 
     static func ticket(day: String, number: Int) -> Fields {
-        Fields([TicketField.key: .string("\(day)#\(number)"), .businessDay: .string(day), .number: .int(number)])
+        Fields([TicketField.key: .string(key(day: day, number: number)), .businessDay: .string(day), .number: .int(number)])
     }
 
     /// The day's highest ticket (one record, or none).

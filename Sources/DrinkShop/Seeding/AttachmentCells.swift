@@ -9,6 +9,8 @@ import Foundation
 enum AttachmentCells {
     /// Whether `url` is one of Airtable's expiring copies (never worth storing elsewhere).
     static func isExpiring(_ url: String) -> Bool {
+        // Only a URL naming that host can be on it; the others are not parsed.
+        guard url.lowercased().contains("airtableusercontent.com") else { return false }
         guard let host = URL(string: url)?.host?.lowercased() else { return false }
         return host == "airtableusercontent.com" || host.hasSuffix(".airtableusercontent.com")
     }

@@ -50,8 +50,10 @@ extension Menu {
     public func lookup(_ text: String) -> DrinkLookup {
         let key = text.matchingKey
         guard !key.isEmpty else { return .notFound(suggestions: []) }
+        if let exact = positionsByKey[key] {
+            return exact.count == 1 ? .found(drinks[exact[0]]) : .ambiguous(exact.map { drinks[$0] })
+        }
         let stages: [(String) -> Bool] = [
-            { $0 == key },
             { $0.hasPrefix(key) },
             { $0.contains(key) },
         ]

@@ -5,6 +5,8 @@ public struct Menu: Sendable, Hashable {
     /// Each drink's Chinese and English names as lookups compare them, worked out once per menu (not
     /// per lookup: a lookup compares every drink).
     let keys: [[String]]
+    /// The positions in `drinks` of the drinks with each name key, in menu order (a drink once).
+    let positionsByKey: [String: [Int]]
 
     /// Orders `drinks` for display. Duplicate names are kept (a base edited by hand may hold
     /// them); looking such a name up reports it as ambiguous rather than picking one silently.
@@ -14,6 +16,11 @@ public struct Menu: Sendable, Hashable {
             .sorted { ($0.element.category, $0.offset) < ($1.element.category, $1.offset) }
             .map(\.element)
         keys = self.drinks.map(\.matchingKeys)
+        var positionsByKey: [String: [Int]] = [:]
+        for (position, names) in keys.enumerated() {
+            for key in Set(names) { positionsByKey[key, default: []].append(position) }
+        }
+        self.positionsByKey = positionsByKey
     }
 
     /// The drinks, each with its names as lookups compare them.
@@ -32,8 +39,7 @@ public struct Menu: Sendable, Hashable {
     /// The drink whose Chinese or English name is exactly `name` (ignoring case and surrounding
     /// whitespace); the first one if the name is duplicated.
     public func drink(named name: String) -> Drink? {
-        let key = name.matchingKey
-        return keyedDrinks.first { $0.1.contains(key) }?.0
+        positionsByKey[name.matchingKey]?.first.map { drinks[$0] }
     }
 
     /// Every Chinese and English drink name, for Tab completion.

@@ -13,7 +13,16 @@ extension String {
     /// The key used for case-insensitive matching: trimmed, lowercased, inner whitespace runs
     /// collapsed to one space (so "Room  Temp" and "room temp" match).
     var matchingKey: String {
-        trimmed.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        // Most words typed are already keys: lowercase ASCII letters, digits and signs, or CJK ideographs,
+        // with no space at all.
+        let isKey = unicodeScalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0x21...0x40, 0x5B...0x7E, 0x4E00...0x9FFF: true
+            default: false
+            }
+        }
+        if isKey { return self }
+        return trimmed.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     /// Whether the text holds a control character (newline, tab, escape...), which would break

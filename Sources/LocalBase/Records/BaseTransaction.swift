@@ -26,6 +26,12 @@ private struct ContextTransaction: RecordTransaction {
         }
     }
 
+    func containsRecord(in table: String, field: String, text: String) throws(AirtableError) -> Bool {
+        do { return try context.containsRecord(in: table, field: field, text: text) } catch {
+            throw LocalBase.airtableError(error, path: path)
+        }
+    }
+
     func createRecords(in table: String, _ records: [Fields], options: WriteOptions) throws(AirtableError) -> [Record] {
         do { return try context.createRecords(in: table, records, options: options) } catch {
             throw LocalBase.airtableError(error, path: path)
@@ -40,5 +46,19 @@ private struct ContextTransaction: RecordTransaction {
         } catch {
             throw LocalBase.airtableError(error, path: path)
         }
+    }
+}
+
+extension BaseContext {
+    /// See `RecordTransaction.containsRecord`: the field's expression index (made if missing, as a
+    /// filter on the field would) answers it. Call inside a write transaction.
+    func containsRecord(in tableName: String, field fieldName: String, text: String) throws -> Bool {
+        let table = try table(tableName)
+        guard let field = table.field(fieldName) else { throw APIError.unknownFieldName(fieldName) }
+        if try !file.hasIndex(tableID: table.id, fieldID: field.id) {
+            try file.ensureIndex(tableID: table.id, fieldID: field.id)
+        }
+        let sql = "SELECT EXISTS (SELECT 1 FROM \(BaseFile.recordTable(table.id)) WHERE \(BaseFile.cellExpression(field.id)) = ?1)"
+        return try file.connection.integerValue(sql, [.text(text)]) == 1
     }
 }
