@@ -12,17 +12,9 @@ struct CellNormalizer {
     /// Whether typecast added select options, so the schema must be saved with the records.
     private(set) var schemaChanged = false
 
-    /// Each field's position in `table.fields` by id and by name, as `TableSchema.field` finds them
-    /// (an id before a name; the first of two same-named fields), worked out once for every cell.
-    private let positions: [String: Int]
-
     init(table: TableSchema, typecast: Bool) {
         self.table = table
         self.typecast = typecast
-        var positions: [String: Int] = Dictionary(minimumCapacity: table.fields.count * 2)
-        for (index, field) in table.fields.enumerated().reversed() { positions[field.name] = index }
-        for (index, field) in table.fields.enumerated() { positions[field.id] = index }
-        self.positions = positions
     }
 
     /// The cells keyed by field id; `.null` marks a cell to clear. `record` (1-based) names the record
@@ -31,9 +23,7 @@ struct CellNormalizer {
         var result: [String: JSONValue] = Dictionary(minimumCapacity: fields.count)
         var givenAs: [String: String] = Dictionary(minimumCapacity: fields.count)
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
-            // Typecast may add options to a field, never add or move one: positions stay right.
-            guard let position = positions[key] else { throw APIError.unknownFieldName(key) }
-            let field = table.fields[position]
+            guard let field = table.field(key) else { throw APIError.unknownFieldName(key) }
             if let earlier = givenAs[field.id] {
                 throw APIError.invalidRequest(
                     "field \"\(field.name)\" is given twice (as \"\(earlier)\" and \"\(key)\")" + where_(record))
