@@ -31,12 +31,17 @@ public struct ShopClock: Sendable {
     /// taken as midnight (with a 05:00 start, 02:00 on the 2nd belongs to the 1st).
     public func businessDay(of date: Date) -> String {
         let rule = rule.value
+        // The day of the last date asked about answers every date inside it (most asks are of now).
+        if let known = rule.lastDay.withLock({ $0 }), known.start <= date, date < known.end { return known.day }
         let parts = rule.calendar.dateComponents([.year, .month, .day], from: date.addingTimeInterval(-rule.offset))
         let pad = { (value: Int?, width: Int) -> String in
             let text = String(value ?? 0)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))"
+        let day = "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))"
+        let bounds = dayBounds(of: date)
+        rule.lastDay.withLock { $0 = (bounds.start, bounds.end, day) }
+        return day
     }
 
     /// Today's business day.
@@ -79,6 +84,8 @@ struct DayRule: Sendable {
     let timeZone: TimeZone
     let dayStart: BusinessDayStart
     let calendar: Calendar
+    /// The business day `businessDay(of:)` worked out last under this rule, with its bounds.
+    let lastDay = Mutex<(start: Date, end: Date, day: String)?>.Shared(nil)
 
     init(timeZone: TimeZone, dayStart: BusinessDayStart) {
         self.timeZone = timeZone
@@ -96,6 +103,7 @@ extension Mutex where Value: Sendable {
     final class Shared: Sendable {
         private let mutex: Mutex<Value>
         init(_ value: Value) { mutex = Mutex(value) }
+        func withLock<Result>(_ body: (inout Value) -> Result) -> Result { mutex.withLock { body(&$0) } }
         var value: Value {
             get { mutex.withLock { $0 } }
             set { mutex.withLock { $0 = newValue } }

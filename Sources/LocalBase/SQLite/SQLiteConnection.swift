@@ -139,6 +139,8 @@ final class SQLiteConnection {
                 try run("RELEASE \(name)")
                 return result
             } catch {
+                // What the savepoint changed is undone, and with it anything it taught the memo.
+                writeMemo = [:]
                 try? run("ROLLBACK TO \(name)")
                 try? run("RELEASE \(name)")
                 throw error
@@ -146,7 +148,11 @@ final class SQLiteConnection {
         }
         try run("BEGIN IMMEDIATE")
         writeDepth = 1
-        defer { writeDepth = 0 }
+        writeMemo = [:]
+        defer {
+            writeDepth = 0
+            writeMemo = [:]
+        }
         do {
             let result = try body()
             try run("COMMIT")
@@ -159,6 +165,25 @@ final class SQLiteConnection {
 
     /// How deep in write transactions the connection is (0: none).
     private var writeDepth = 0
+
+    /// Answers that hold until the write transaction ends: no other connection can write meanwhile, so
+    /// only this one changes them (and forgets or replaces them when it does).
+    private var writeMemo: [String: Int64] = [:]
+
+    /// `value` once per write transaction: the first call asks it, later ones in the same transaction
+    /// reuse the answer. Outside a write transaction it is asked every time.
+    func memoizedInWrite(_ key: String, _ value: () throws -> Int64) rethrows -> Int64 {
+        guard writeDepth > 0 else { return try value() }
+        if let known = writeMemo[key] { return known }
+        let answer = try value()
+        writeMemo[key] = answer
+        return answer
+    }
+
+    /// Replaces (or, with nil, forgets) a memoized answer after this connection changed it.
+    func setMemo(_ key: String, _ value: Int64?) {
+        if writeDepth > 0 { writeMemo[key] = value }
+    }
 
     /// Runs `body` in a read transaction, so every query in it sees one snapshot of the file. Inside a
     /// write transaction it simply reads what that transaction sees.

@@ -114,7 +114,8 @@ final class BaseFile {
 
     /// The schema generation: it changes whenever any process changes the schema.
     func schemaGeneration() throws -> Int64 {
-        Int64(try meta("generation") ?? "0") ?? 0
+        // Asked before almost every call; in a write transaction only this connection can change it.
+        try connection.memoizedInWrite("generation") { Int64(try meta("generation") ?? "0") ?? 0 }
     }
 
     func loadSchema() throws -> BaseSchema {
@@ -131,7 +132,9 @@ final class BaseFile {
     /// Writes the schema and bumps the generation. Call inside a write transaction.
     func saveSchema(_ schema: BaseSchema) throws {
         try setMeta("schema", JSONWriter.string(schema.storedJSON))
-        try setMeta("generation", String(try schemaGeneration() + 1))
+        let generation = try schemaGeneration() + 1
+        try setMeta("generation", String(generation))
+        connection.setMemo("generation", generation)
     }
 
     // MARK: Record tables

@@ -5,10 +5,13 @@ import Foundation
 /// file is upgraded by use; a file without webhooks is left as it was).
 extension BaseContext {
     func hasWebhookTables() throws -> Bool {
-        try file.connection.integerValue("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'webhooks'") == 1
+        try file.connection.memoizedInWrite("webhook tables") {
+            try file.connection.integerValue("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'webhooks'") ?? 0
+        } == 1
     }
 
     private func ensureWebhookTables() throws {
+        file.connection.setMemo("webhook tables", nil)
         try file.connection.execute("""
             CREATE TABLE IF NOT EXISTS webhooks (
                 id TEXT PRIMARY KEY,

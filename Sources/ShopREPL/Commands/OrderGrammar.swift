@@ -106,15 +106,14 @@ extension CommandParser {
 
     /// `x2`, `X2`, `×2`, `*2`, `2杯`: a quantity; anything else is not one.
     static func quantity(_ word: String) -> Int? {
-        var text = Substring(word)
-        if let first = text.first, "xX×*".contains(first) {
-            text = text.dropFirst()
-        } else if text.hasSuffix("杯") {
-            text = text.dropLast()
-        } else {
-            return nil
+        // By scalar: the digits must be ASCII, so a mark joined to the x or to 杯 spoils the word either way.
+        var digits = Substring(word).unicodeScalars
+        switch digits.first {
+        case "x", "X", "×", "*": digits = digits.dropFirst()
+        case _ where digits.last == "杯": digits = digits.dropLast()
+        default: return nil
         }
-        guard !text.isEmpty, text.allSatisfy(\.isASCII), let value = Int(text) else { return nil }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let value = Int(Substring(digits)) else { return nil }
         return value
     }
 

@@ -37,6 +37,19 @@ enum Tokenizer {
                 }
                 continue
             }
+            // Most characters are letters of a word: ASCII ones other than quotes, commas and spaces, and
+            // CJK ideographs, told apart without the general checks below.
+            if let ascii = character.asciiValue {
+                if ascii > 0x20 && ascii != 0x22 && ascii != 0x27 && ascii != 0x2C && ascii != 0x7F {
+                    current.append(character)
+                    inToken = true
+                    continue
+                }
+            } else if character.unicodeScalars.count == 1, (0x4E00...0x9FFF).contains(character.unicodeScalars.first!.value) {
+                current.append(character)
+                inToken = true
+                continue
+            }
             if !inToken, let close = closingQuote[character] {
                 quote = close
                 quoteColumn = column + 1
