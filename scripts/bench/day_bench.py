@@ -1,7 +1,8 @@
 """Bench 6, a busy day at the counter (issue 10's targets):
 
 - 1,000 orders piped through one `drinkshop` process, whole-process wall time, against the `sqlite3` shell
-  doing 1,000 single-row durable transactions (WAL, synchronous=FULL, as the embedded store) piped the same way;
+  doing 1,000 single-row durable transactions (WAL, synchronous=FULL, as the embedded store) piped the same way,
+  each from a new file, in alternating rounds (median of each side, and their ratio);
 - with 1,000 orders already today, `advance`, `edit` and `cancel` round trips in one REPL process (p50).
 """
 import os
@@ -13,22 +14,13 @@ import time
 from counter_bench import ORDERS, LineProcess, percentile
 
 
-def run(binary, count=1000, each=100):
+def run(binary, count=1000, each=100, rounds=5):
     each = min(each, count // 3)
     with tempfile.TemporaryDirectory() as directory:
         env = dict(os.environ, DRINKSHOP_STAFF="bench", NO_COLOR="1", HOME=directory, TZ="Asia/Taipei",
                    XDG_STATE_HOME=directory + "/state")
-        db = os.path.join(directory, "shop.sqlite")
-        subprocess.run([binary, "--db", db, "--create", "menu"], env=env, check=True, capture_output=True)
         lines = "".join(f"order {d} {s} {g} {i} for guest{n}\n"
-                        for n, (d, s, g, i) in enumerate(ORDERS[k % len(ORDERS)] for k in range(count)))
-        started = time.perf_counter()
-        done = subprocess.run([binary, "--db", db], input=lines.encode(), env=env, capture_output=True)
-        shop_seconds = time.perf_counter() - started
-        if done.returncode != 0:
-            raise RuntimeError("drinkshop failed: " + done.stderr.decode(errors="replace")[:500])
-
-        plain = os.path.join(directory, "plain.sqlite")
+                        for n, (d, s, g, i) in enumerate(ORDERS[k % len(ORDERS)] for k in range(count))).encode()
         sql = ["PRAGMA journal_mode=WAL;", "PRAGMA synchronous=FULL;",
                "CREATE TABLE OrderDrink(id INTEGER PRIMARY KEY, drinkName TEXT, size TEXT, ice TEXT, sugar TEXT,"
                " price INTEGER, orderName TEXT, numberOfCups INTEGER, pickupNumber INTEGER);"]
@@ -36,9 +28,25 @@ def run(binary, count=1000, each=100):
             d, s, g, i = ORDERS[n % len(ORDERS)]
             sql.append(f"BEGIN; INSERT INTO OrderDrink(drinkName,size,ice,sugar,price,orderName,numberOfCups,pickupNumber) "
                        f"VALUES('{d}','{s}','{i}','{g}',35,'guest{n}',1,{n + 1}); COMMIT;")
-        started = time.perf_counter()
-        subprocess.run(["sqlite3", plain], input="\n".join(sql).encode(), check=True, capture_output=True)
-        lite_seconds = time.perf_counter() - started
+        script = "\n".join(sql).encode()
+
+        # Both sides start from a new file each round, and the rounds alternate, so a slow spell of the
+        # machine (its disk's fsync time varies by the minute) falls on both; the figures are medians.
+        shop_times, lite_times = [], []
+        for round_number in range(rounds):
+            db = os.path.join(directory, f"shop{round_number}.sqlite")
+            subprocess.run([binary, "--db", db, "--create", "menu"], env=env, check=True, capture_output=True)
+            started = time.perf_counter()
+            done = subprocess.run([binary, "--db", db], input=lines, env=env, capture_output=True)
+            shop_times.append(time.perf_counter() - started)
+            if done.returncode != 0:
+                raise RuntimeError("drinkshop failed: " + done.stderr.decode(errors="replace")[:500])
+
+            plain = os.path.join(directory, f"plain{round_number}.sqlite")
+            started = time.perf_counter()
+            subprocess.run(["sqlite3", plain], input=script, check=True, capture_output=True)
+            lite_times.append(time.perf_counter() - started)
+        shop_seconds, lite_seconds = statistics.median(shop_times), statistics.median(lite_times)
 
         # With the day's orders in place: advance, edit and cancel, each on orders still placed.
         shop = LineProcess([binary, "--db", db], env=env)
@@ -51,7 +59,8 @@ def run(binary, count=1000, each=100):
         shop.close()
 
     result = {"orders": count, "drinkshop_seconds": shop_seconds, "sqlite3_seconds": lite_seconds,
-              "ratio": shop_seconds / lite_seconds, "each": each}
+              "ratio": shop_seconds / lite_seconds, "each": each, "rounds": rounds,
+              "drinkshop_range": (min(shop_times), max(shop_times)), "sqlite3_range": (min(lite_times), max(lite_times))}
     for name, values in times.items():
         result[f"{name}_p50_ms"] = statistics.median(values) * 1000
         result[f"{name}_p99_ms"] = percentile(values, 0.99) * 1000
