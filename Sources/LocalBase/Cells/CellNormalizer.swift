@@ -68,7 +68,13 @@ struct CellNormalizer {
             stored = .bool(try checkbox(value, reject))
         case .singleSelect:
             let name = try text(value, reject)
-            stored = name.isEmpty ? .null : .string(try choice(name, of: field.id))
+            // An option the field already had (the common case) needs no look at the table as typecast
+            // may have changed it; options are only ever added.
+            if name.isEmpty || Self.hasChoice(name, field) {
+                stored = name.isEmpty ? .null : .string(name)
+            } else {
+                stored = .string(try choice(name, of: field.id))
+            }
         case .multipleSelects:
             stored = .array(try multipleChoices(value, field: field, reject).map { .string($0) })
         case .date:
@@ -157,6 +163,11 @@ struct CellNormalizer {
             result.append(try choice(name, of: field.id))
         }
         return result
+    }
+
+    /// Whether `field` has the option `name` exactly.
+    private static func hasChoice(_ name: String, _ field: FieldSchema) -> Bool {
+        field.options?["choices"]?.arrayValue?.contains { $0["name"]?.stringValue == name } ?? false
     }
 
     /// The option `name` of a select field; with typecast an unknown one is added to the field.
