@@ -62,16 +62,22 @@ public final class ShopInterpreter {
 
     /// Parses and runs one typed line. Errors are written to the error stream.
     public func run(line: String) async -> Outcome {
+        await run(parsing: line).outcome
+    }
+
+    /// `run(line:)`, also saying which command the line was (nil when it was empty or not understood),
+    /// so the session need not parse it a second time.
+    public func run(parsing line: String) async -> (outcome: Outcome, command: Command?) {
         if let refusal = CommandLength.refusal(line) {
             fail(refusal)
-            return .failed
+            return (.failed, nil)
         }
         do {
-            guard let command = try CommandParser.parse(line: line) else { return .succeeded }
-            return await run(command)
+            guard let command = try CommandParser.parse(line: line) else { return (.succeeded, nil) }
+            return (await run(command), command)
         } catch {
             fail(error.description)
-            return .failed
+            return (.failed, nil)
         }
     }
 

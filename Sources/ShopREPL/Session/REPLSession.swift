@@ -62,10 +62,9 @@ public struct REPLSession {
                 if interactive { output.write("\n") }
                 break
             }
-            if case .banner? = (try? CommandParser.parse(line: line)) ?? nil { bannerJustShown = true } else {
-                bannerJustShown = false
-            }
-            switch await interpreter.run(line: line) {
+            let (outcome, command) = await interpreter.run(parsing: line)
+            if case .banner? = command { bannerJustShown = true } else { bannerJustShown = false }
+            switch outcome {
             case .succeeded: continue
             case .failed: failures += 1
             case .quit: return await finish(failures: failures)
