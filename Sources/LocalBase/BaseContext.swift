@@ -8,7 +8,12 @@ final class BaseContext: @unchecked Sendable {
     let file: BaseFile
     let clock: @Sendable () -> Date
     let iterators: ListIterators
-    private var cached: (generation: Int64, schema: BaseSchema)?
+    private var cached: (generation: Int64, schema: BaseSchema)? {
+        didSet { positions = [:] }
+    }
+    /// For tables of `cached`: each field's position by id and by name, as `TableSchema.field` finds them,
+    /// and how many fields the table had.
+    private var positions: [String: (count: Int, map: [String: Int])] = [:]
 
     init(file: BaseFile, clock: @escaping @Sendable () -> Date, iteratorLifetime: Duration) {
         self.file = file
@@ -43,6 +48,24 @@ final class BaseContext: @unchecked Sendable {
         }
         cached = nil
         try file.saveSchema(schema)
+    }
+
+    /// The field of `table` with this id or name, as `table.field(_:)` finds it, by a map made once per
+    /// table and schema (a write looks up every cell's field; a table has dozens of fields).
+    func field(_ nameOrID: String, of table: TableSchema) -> FieldSchema? {
+        var known = positions[table.id]
+        if known == nil || known?.count != table.fields.count {
+            var map: [String: Int] = Dictionary(minimumCapacity: table.fields.count * 2)
+            for (index, field) in table.fields.enumerated().reversed() { map[field.name] = index }
+            for (index, field) in table.fields.enumerated() { map[field.id] = index }
+            known = (table.fields.count, map)
+            positions[table.id] = known
+        }
+        guard let index = known?.map[nameOrID] else { return nil }
+        let field = table.fields[index]
+        // A table changed since the map was made (options added by typecast move no field) is looked
+        // up the long way if the field there is not the one named.
+        return field.id == nameOrID || field.name == nameOrID ? field : table.field(nameOrID)
     }
 
     /// Now, by the injected clock, in whole milliseconds.

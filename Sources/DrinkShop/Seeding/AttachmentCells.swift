@@ -10,9 +10,21 @@ enum AttachmentCells {
     /// Whether `url` is one of Airtable's expiring copies (never worth storing elsewhere).
     static func isExpiring(_ url: String) -> Bool {
         // Only a URL naming that host can be on it; the others are not parsed.
-        guard url.lowercased().contains("airtableusercontent.com") else { return false }
+        guard mentions(url, "airtableusercontent.com") else { return false }
         guard let host = URL(string: url)?.host?.lowercased() else { return false }
         return host == "airtableusercontent.com" || host.hasSuffix(".airtableusercontent.com")
+    }
+
+    /// Whether `text`, with its ASCII letters lowercased, contains `word` (lowercase ASCII), compared byte
+    /// by byte.
+    private static func mentions(_ text: String, _ word: String) -> Bool {
+        let needle = Array(word.utf8)
+        let bytes = text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        guard let first = needle.first, bytes.count >= needle.count else { return false }
+        for start in 0...(bytes.count - needle.count) where bytes[start] == first {
+            if bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
     }
 
     /// Whether the stored attachment is the one the seed names: the same URL, or (for a copy Airtable

@@ -11,6 +11,8 @@ struct CellNormalizer {
     var users: [Collaborator] = []
     /// Whether typecast added select options, so the schema must be saved with the records.
     private(set) var schemaChanged = false
+    /// Finds a field of the table by id or name (`TableSchema.field`, or the base's map of it).
+    var findField: (String, TableSchema) -> FieldSchema? = { key, table in table.field(key) }
 
     init(table: TableSchema, typecast: Bool) {
         self.table = table
@@ -23,7 +25,7 @@ struct CellNormalizer {
         var result: [String: JSONValue] = Dictionary(minimumCapacity: fields.count)
         var givenAs: [String: String] = Dictionary(minimumCapacity: fields.count)
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
-            guard let field = table.field(key) else { throw APIError.unknownFieldName(key) }
+            guard let field = findField(key, table) else { throw APIError.unknownFieldName(key) }
             if let earlier = givenAs[field.id] {
                 throw APIError.invalidRequest(
                     "field \"\(field.name)\" is given twice (as \"\(earlier)\" and \"\(key)\")" + where_(record))

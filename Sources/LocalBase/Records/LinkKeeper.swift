@@ -8,6 +8,7 @@ extension BaseContext {
     /// A normalizer for `table` that knows the base's users when the table has collaborator fields.
     func normalizer(for table: TableSchema, typecast: Bool) throws -> CellNormalizer {
         var normalizer = CellNormalizer(table: table, typecast: typecast)
+        normalizer.findField = { [unowned self] key, table in field(key, of: table) }
         if table.fields.contains(where: { $0.type == .singleCollaborator || $0.type == .multipleCollaborators }) {
             normalizer.users = try users()
         }
