@@ -66,7 +66,7 @@ public final class OrderDesk: Sendable {
                 // needs the ledger to decide about it.
                 let copy = OrderRecord.cells(of: TillCopy())
                 let written: (records: [Record], extraWritten: Bool)
-                if let atomic = records.store.atomicStore {
+                if let atomic = records.atomicStore {
                     // The embedded base: the pickup number and the lines are one durable commit.
                     let claimed = try await records.writeClaiming(unnumbered, orderRef: orderRef, day: day, menu: snapshot.menu,
                                                                   numbers: pickupNumbers, in: atomic, extra: copy)

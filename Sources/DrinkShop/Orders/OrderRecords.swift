@@ -11,10 +11,18 @@ struct OrderRecords: Sendable {
     let clock: ShopClock
     /// Whether the base has the step fields (`preparingAt`…); learnt from the first write refused for them.
     let stepFields = StepFields()
+    /// `store.atomicStore`, found once (it is a cast through any wrappers).
+    let atomicStore: (any AtomicRecordStore)?
+
+    init(store: any RecordStore, clock: ShopClock) {
+        self.store = store
+        self.clock = clock
+        atomicStore = store.atomicStore
+    }
 
     /// Whether the orders live in the embedded base (read by its indexes, written in one commit) rather
     /// than a base over the API (where every request counts).
-    var isEmbedded: Bool { store.atomicStore != nil }
+    var isEmbedded: Bool { atomicStore != nil }
 
     /// The records created on the business day of `date` (in the shop's time zone).
     func createdOnDay(of date: Date) async throws(ShopError) -> [Record] {

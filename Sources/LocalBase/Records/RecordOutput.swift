@@ -39,7 +39,7 @@ struct RecordOutput {
     }
 
     func record(_ stored: StoredRecord) -> Record {
-        var fields: Fields = [:]
+        var fields = Fields(minimumCapacity: only?.count ?? stored.cells.count)
         for field in table.fields {
             if let only, !only.contains(field.id) { continue }
             let cell = computed.map { $0.cell(field, of: stored, in: table) } ?? stored.value(of: field)
