@@ -169,3 +169,50 @@ import TestSupport
         #expect(read.0 && read.1 == 36)
     }
 }
+
+@Suite struct TransactionLookupTests {
+    /// `containsRecord` finds exact text (case-sensitive) in a field, inside the same commit as writes.
+    @Test func containsRecordAnswersByExactText() async throws {
+        let base = try LocalBase.inMemory()
+        _ = try await base.createTable(TableSpec(name: "Tickets", fields: [
+            FieldSpec(name: "key", type: .singleLineText), FieldSpec(name: "n", type: .number),
+        ]))
+        let answers = try await base.atomically { transaction throws(AirtableError) -> [Bool] in
+            let before = try transaction.containsRecord(in: "Tickets", field: "key", text: "2026-12-01#1")
+            _ = try transaction.createRecords(in: "Tickets", [["key": "2026-12-01#1", "n": 1]], options: WriteOptions())
+            return [before,
+                    try transaction.containsRecord(in: "Tickets", field: "key", text: "2026-12-01#1"),
+                    try transaction.containsRecord(in: "Tickets", field: "key", text: "2026-12-01#10"),
+                    try transaction.containsRecord(in: "Tickets", field: "n", text: "1")]
+        }
+        #expect(answers == [false, true, false, false])
+        let unknownField = await apiError {
+            try await base.atomically { transaction throws(AirtableError) in
+                try transaction.containsRecord(in: "Tickets", field: "nope", text: "x")
+            }
+        }
+        #expect(unknownField == .unknownFieldName("nope"))
+    }
+
+    /// A write transaction asks the schema generation once, but a schema changed by another connection
+    /// between two transactions is seen by the next one, and a field added inside a transaction is usable
+    /// in it.
+    @Test func schemaChangesAreSeenAcrossAndWithinTransactions() async throws {
+        let path = temporaryBasePath()
+        defer { removeBase(at: path) }
+        let first = try LocalBase(path: path)
+        _ = try await first.createTable(TableSpec(name: "T", fields: [FieldSpec(name: "a", type: .singleLineText)]))
+        _ = try await first.createRecords(in: "T", [["a": "one"]], options: WriteOptions())
+        let second = try LocalBase(path: path)
+        _ = try await second.createField(in: "T", FieldSpec(name: "b", type: .singleLineText))
+        let written = try await first.createRecords(in: "T", [["a": "two", "b": "seen"]], options: WriteOptions())
+        #expect(written.first?.fields["b"] == "seen")
+        // typecast adds an option to a select field inside the write; the next write in a new transaction
+        // finds it in the saved schema.
+        _ = try await first.createField(in: "T", FieldSpec(name: "size", type: .singleSelect,
+                                                           options: ["choices": [["name": "M"]]]))
+        _ = try await first.createRecords(in: "T", [["size": "L"]], options: WriteOptions(typecast: true))
+        let schema = try await second.schema()
+        #expect(schema.tables.first?.field("size")?.choices == ["M", "L"])
+    }
+}
