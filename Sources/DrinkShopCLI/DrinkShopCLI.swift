@@ -3,6 +3,7 @@ import DrinkShop
 import DrinkShopCore
 import Foundation
 import LineEditor
+import LocalBase
 import ShopREPL
 
 /// The composition root: reads the command line, opens the store, and runs the REPL, the server or one
