@@ -1,5 +1,5 @@
 /// Blocking reads and writes on a file descriptor that ride out interruptions and short writes.
-enum FileDescriptorIO {
+public enum FileDescriptorIO {
     /// Writes every byte of `bytes`, retrying after signals and short writes; false if the descriptor
     /// refused (closed terminal, broken pipe).
     @discardableResult
@@ -23,7 +23,7 @@ enum FileDescriptorIO {
 
     /// Writes `text` as UTF-8.
     @discardableResult
-    static func writeAll(_ fileDescriptor: Int32, _ text: String) -> Bool {
+    public static func writeAll(_ fileDescriptor: Int32, _ text: String) -> Bool {
         writeAll(fileDescriptor, text.utf8)
     }
 

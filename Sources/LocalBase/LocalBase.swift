@@ -82,23 +82,12 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
     func perform<T: Sendable>(_ work: @escaping @Sendable (BaseContext) throws -> T)
         async throws(AirtableError) -> T
     {
-        if DedicatedThreadExecutor.mayWaitHere {
-            return try queue.sync { [context, path] () -> Result<T, AirtableError> in
-                do {
-                    return .success(try work(context))
-                } catch {
-                    return .failure(Self.airtableError(error, path: path))
-                }
-            }.get()
+        let run: @Sendable () -> Result<T, AirtableError> = { [context, path] in
+            Result { try work(context) }.mapError { Self.airtableError($0, path: path) }
         }
+        if DedicatedThreadExecutor.mayWaitHere { return try queue.sync(execute: run).get() }
         let result: Result<T, AirtableError> = await withCheckedContinuation { continuation in
-            queue.async { [context, path] in
-                do {
-                    continuation.resume(returning: .success(try work(context)))
-                } catch {
-                    continuation.resume(returning: .failure(Self.airtableError(error, path: path)))
-                }
-            }
+            queue.async { continuation.resume(returning: run()) }
         }
         return try result.get()
     }
@@ -114,40 +103,17 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
     {
         if DedicatedThreadExecutor.mayWaitHere {
             let answer = Answer<T>()
-            let path = path
-            let write = PendingWrite(
-                run: { context in
-                    do {
-                        let value = try work(context)
-                        return { answer.set(.success(value)) }
-                    } catch {
-                        let failure = Self.airtableError(error, path: path)
-                        return { answer.set(.failure(failure)) }
-                    }
-                },
-                fail: { error in answer.set(.failure(error)) })
             // Marked as draining so no other caller schedules a drain for it: this one drains (or a drain
             // already scheduled does, ahead of this one in the queue).
             pendingWrites.withLock { pending in
-                pending.writes.append(write)
+                pending.writes.append(pendingWrite(work, answer: answer.set))
                 pending.draining = true
             }
             queue.sync { drainWrites() }
             return try answer.result.get()
         }
         let result: Result<T, AirtableError> = await withCheckedContinuation { continuation in
-            let path = path
-            let write = PendingWrite(
-                run: { context in
-                    do {
-                        let value = try work(context)
-                        return { continuation.resume(returning: .success(value)) }
-                    } catch {
-                        let failure = Self.airtableError(error, path: path)
-                        return { continuation.resume(returning: .failure(failure)) }
-                    }
-                },
-                fail: { error in continuation.resume(returning: .failure(error)) })
+            let write = pendingWrite(work) { continuation.resume(returning: $0) }
             let shouldDrain = pendingWrites.withLock { pending in
                 pending.writes.append(write)
                 defer { pending.draining = true }
@@ -156,6 +122,21 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
             if shouldDrain { queue.async { [self] in drainWrites() } }
         }
         return try result.get()
+    }
+
+    /// `work` as a write waiting for a group commit, which hands `answer` its result once the commit is
+    /// durable (or the commit's failure).
+    private func pendingWrite<T: Sendable>(_ work: @escaping @Sendable (BaseContext) throws -> T,
+                                           answer: @escaping @Sendable (Result<T, AirtableError>) -> Void)
+        -> PendingWrite
+    {
+        let path = path
+        return PendingWrite(
+            run: { context in
+                let result = Result { try work(context) }.mapError { Self.airtableError($0, path: path) }
+                return { answer(result) }
+            },
+            fail: { answer(.failure($0)) })
     }
 
     /// On the queue: commits every write waiting now, together.

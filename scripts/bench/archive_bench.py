@@ -15,10 +15,8 @@ import subprocess
 import time
 import urllib.parse
 
-import drinkshop_harness as harness
-from budget_bench import ORDER_WORDS, counter_env, number_in
+from budget_bench import ORDER_WORDS, counter_env, number_in, served_counter
 from counter_bench import LineProcess
-from recording_proxy import RecordingProxy
 
 DAY_TABLES = ["OrderDrink", "OrderTill", "TillPayment", "Shift", "AuditLog", "PickupTicket"]
 MARK = "help quit\n"
@@ -45,13 +43,7 @@ def table_counts(server, day):
 
 
 def run(bin_dir, workdir, day_orders=300):
-    binary = os.path.join(bin_dir, "drinkshop")
-    run_dir = os.path.join(workdir, "archive-day")
-    os.makedirs(run_dir, exist_ok=True)
-    server = harness.Server(binary, os.path.join(run_dir, "shop.sqlite")).start()
-    proxy = RecordingProxy(server.url, rate=5, burst=5).start()
-    home = os.path.join(run_dir, "counter")
-    os.makedirs(home, exist_ok=True)
+    binary, run_dir, server, proxy, home = served_counter(bin_dir, workdir, "archive-day")
     fast = counter_env(server, proxy.url, home, os.path.join(run_dir, "state"), rate=1000)
     paced = counter_env(server, proxy.url, home, os.path.join(run_dir, "state"))
 

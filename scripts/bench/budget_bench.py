@@ -33,6 +33,19 @@ def counter_env(server, proxy_url, home, state, rate=None):
     return env
 
 
+def served_counter(bin_dir, workdir, name):
+    """A new base served by `drinkshop serve` in `workdir/name`, behind a recording proxy, and a counter
+    home folder: (binary, run_dir, server, proxy, home)."""
+    binary = os.path.join(bin_dir, "drinkshop")
+    run_dir = os.path.join(workdir, name)
+    os.makedirs(run_dir, exist_ok=True)
+    server = harness.Server(binary, os.path.join(run_dir, "shop.sqlite")).start()
+    proxy = RecordingProxy(server.url, rate=5, burst=5).start()
+    home = os.path.join(run_dir, "counter")
+    os.makedirs(home, exist_ok=True)
+    return binary, run_dir, server, proxy, home
+
+
 def one_budget(bin_dir, workdir, loop_orders=20, repl_orders=25, shared=True, round=0):
     """With `shared` False, each counter keeps its pacing to itself (its own state folder): the peer, as
     every process paced before the shared pacing file."""
@@ -95,13 +108,7 @@ def count(proxy, action):
 def requests_per_command(bin_dir, workdir, day_orders=300, rounds=3):
     """Requests each command costs. The pacing is lifted (AIRTABLE_RATE_LIMIT=1000, no server limit):
     only the count matters here, and the day runs in seconds rather than hours."""
-    binary = os.path.join(bin_dir, "drinkshop")
-    run_dir = os.path.join(workdir, "per-command")
-    os.makedirs(run_dir, exist_ok=True)
-    server = harness.Server(binary, os.path.join(run_dir, "shop.sqlite")).start()
-    proxy = RecordingProxy(server.url, rate=5, burst=5).start()
-    home = os.path.join(run_dir, "counter")
-    os.makedirs(home, exist_ok=True)
+    binary, run_dir, server, proxy, home = served_counter(bin_dir, workdir, "per-command")
     env = counter_env(server, proxy.url, home, os.path.join(run_dir, "state"), rate=1000)
 
     def one_shot(*words):

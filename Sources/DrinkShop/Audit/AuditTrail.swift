@@ -129,13 +129,7 @@ struct AuditRecords: Sendable {
 
     /// See `OrderRecords.prepareLookups`.
     func prepareLookups() async throws(ShopError) {
-        let formula = FormulaExpression.field(AuditField.businessDay) == .text("0000-00-00")
-        do {
-            _ = try await store.listRecords(in: ShopSchema.auditTable,
-                                            query: ListQuery(filterByFormula: formula.description, pageSize: 1, maxRecords: 1))
-        } catch {
-            throw .store(error)
-        }
+        try await store.listOnce(in: ShopSchema.auditTable, by: [.field(AuditField.businessDay) == .text("0000-00-00")])
     }
 
     func list(fromDay first: String, throughDay last: String) async throws(ShopError) -> [AuditEntry] {

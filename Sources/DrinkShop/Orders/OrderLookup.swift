@@ -87,25 +87,12 @@ extension OrderRecords {
     /// (LocalBase) builds them now, when the store is opened, not during a command that is then refused
     /// (a refused command must leave the file as it was).
     func prepareLookups() async throws(ShopError) {
-        for formula: FormulaExpression in [
+        try await store.listOnce(in: ShopSchema.orderTable, by: [
             .field(OrderField.pickupNumber) == .int(1), .field(OrderField.businessDay) == .text("0000-00-00"),
             .field(OrderField.status) == .text(OrderStatus.placed.rawValue),
-        ] {
-            do {
-                _ = try await store.listRecords(in: ShopSchema.orderTable,
-                                                query: ListQuery(filterByFormula: formula.description, pageSize: 1, maxRecords: 1))
-            } catch {
-                throw .store(error)
-            }
-        }
+        ])
         // The pickup claim on the embedded store looks its next ticket up by key.
-        let key = FormulaExpression.field(TicketField.key) == .text("0000-00-00#0")
-        do {
-            _ = try await store.listRecords(in: ShopSchema.ticketTable,
-                                            query: ListQuery(filterByFormula: key.description, pageSize: 1, maxRecords: 1))
-        } catch {
-            throw .store(error)
-        }
+        try await store.listOnce(in: ShopSchema.ticketTable, by: [.field(TicketField.key) == .text("0000-00-00#0")])
     }
 
     private func list(_ formula: FormulaExpression) async throws(ShopError) -> [Record] {
@@ -232,5 +219,19 @@ extension OrderDesk {
         let orders = OrderRecord.orders(from: unique(records), menu: menu, clock: clock).orders
         let wanted = Set(select(orders).flatMap(\.recordIDs))
         return RecordJSON.text(unique(records).filter { wanted.contains($0.id) })
+    }
+}
+
+extension RecordStore {
+    /// Lists at most one record of `table` by each formula (see `OrderRecords.prepareLookups`).
+    func listOnce(in table: String, by formulas: [FormulaExpression]) async throws(ShopError) {
+        for formula in formulas {
+            do {
+                _ = try await listRecords(in: table, query: ListQuery(filterByFormula: formula.description,
+                                                                      pageSize: 1, maxRecords: 1))
+            } catch {
+                throw .store(error)
+            }
+        }
     }
 }

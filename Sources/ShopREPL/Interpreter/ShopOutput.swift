@@ -14,29 +14,11 @@ public struct StandardOutput: ShopOutput {
     public init() {}
 
     public func write(_ text: String) {
-        Self.writeAll(1, text)
+        FileDescriptorIO.writeAll(1, text)
     }
 
     public func writeError(_ text: String) {
-        Self.writeAll(2, text)
-    }
-
-    /// Writes every byte of `text` (a write may take part of it); stops at an error, such as a closed pipe.
-    private static func writeAll(_ fileDescriptor: Int32, _ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Foundation.write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
-            }
-        }
+        FileDescriptorIO.writeAll(2, text)
     }
 }
 
