@@ -62,10 +62,15 @@ public final class TestClock: Sendable {
 
     /// For the client's `ClientClock`: sleeping never really waits, it moves time to the moment asked
     /// for and records the wait.
-    public var client: any ClientClock { Client(clock: self) }
+    public var client: any ClientClock { Client(clock: self, stepping: true) }
+
+    /// For a `ClientClock` whose time stands still: sleeping returns at once without moving time (the
+    /// wait is still recorded), so work that would wait piles up as it does while requests queue.
+    public var frozenClient: any ClientClock { Client(clock: self, stepping: false) }
 
     private struct Client: ClientClock {
         let clock: TestClock
+        let stepping: Bool
 
         func now() -> Double { clock.seconds }
 
@@ -74,7 +79,7 @@ public final class TestClock: Sendable {
                 let current = clock.monotonicStart + state.elapsed
                 if moment > current {
                     state.waits.append(moment - current)
-                    state.elapsed += moment - current
+                    if stepping { state.elapsed += moment - current }
                 }
             }
         }

@@ -1,37 +1,25 @@
 import Airtable
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 @testable import AirtableServer
-
-/// A clock for the gateway: sleeping moves time forward (`stepping`) or returns at once (`frozen`, so
-/// reservations pile up as they would while requests queue).
-private final class GatewayClock: ClientClock {
-    private let current = Mutex(100.0)
-    let stepping: Bool
-    init(stepping: Bool = true) { self.stepping = stepping }
-    func now() -> Double { current.withLock { $0 } }
-    func sleep(until moment: Double) async throws(CancellationError) {
-        if stepping { current.withLock { $0 = max($0, moment) } }
-    }
-    func advance(_ seconds: Double) { current.withLock { $0 += seconds } }
-}
 
 /// The upstream: records each request with the time it arrived and answers from a script.
 private final class UpstreamStub: HTTPTransport {
     typealias Answer = @Sendable (TransportRequest, Int) throws(TransportError) -> TransportResponse
     private let seen = Mutex<[(TransportRequest, Double)]>([])
-    private let clock: GatewayClock
+    private let clock: TestClock
     private let answer: Answer
 
-    init(clock: GatewayClock, answer: @escaping Answer) {
+    init(clock: TestClock, answer: @escaping Answer) {
         self.clock = clock
         self.answer = answer
     }
 
     func send(_ request: TransportRequest, timeout: Double) async throws(TransportError) -> TransportResponse {
         let index = seen.withLock { list in
-            list.append((request, clock.now()))
+            list.append((request, clock.seconds))
             return list.count - 1
         }
         return try answer(request, index)
@@ -46,15 +34,18 @@ struct GatewayTests {
     private let counterToken = "patCOUNTER000000000000000"
     private let upstreamToken = "patUPSTREAM00000000000000"
 
-    private func gateway(_ stub: UpstreamStub, clock: GatewayClock, rate: Double = 5, burst: Int = 3,
-                         queueWait: Double = 8) throws -> AirtableGateway {
+    /// A gateway on the test clock; `frozen`: its sleeps return at once without moving time, so
+    /// reservations pile up as they would while requests queue.
+    private func gateway(_ stub: UpstreamStub, clock: TestClock, frozen: Bool = false, rate: Double = 5,
+                         burst: Int = 3, queueWait: Double = 8) throws -> AirtableGateway {
         let token = try #require(AccessToken(upstreamToken))
         let configuration = GatewayConfiguration(upstream: "https://api.example.test/", baseID: "appBASE",
                                                  upstreamToken: token, checkInterval: 5, maximumAge: 60,
                                                  maximumQueueWait: queueWait)
         return AirtableGateway(configuration: configuration, tokens: AccessTokens([(counterToken, .readWrite)]),
                                throttle: RequestThrottle(requestsPerSecond: rate, burst: burst), transport: stub,
-                               clock: clock, wallClock: { 1_795_000_000 + clock.now() })
+                               clock: frozen ? clock.frozenClient : clock.client,
+                               wallClock: { clock.now.timeIntervalSince1970 })
     }
 
     private func request(_ method: String, _ target: String, body: String = "") -> APIRequest {
@@ -67,7 +58,7 @@ struct GatewayTests {
 
     @Test("requests go upstream with the base's token, and Airtable's answers come back byte for byte")
     func forwardsUnchanged() async throws {
-        let clock = GatewayClock()
+        let clock = TestClock(seconds: 100)
         let refusal = Array(#"{"error":{"type":"INVALID_VALUE_FOR_COLUMN","message":"Field \"price\" cannot accept \"x\""}}"#.utf8)
         let stub = UpstreamStub(clock: clock) { _, _ in
             TransportResponse(status: 422, headers: ["Content-Type": "application/json; charset=utf-8"], body: refusal)
@@ -91,7 +82,7 @@ struct GatewayTests {
 
     @Test("menu listings come from the cache, checked with one small request at most every 5 s")
     func cachedMenu() async throws {
-        let clock = GatewayClock()
+        let clock = TestClock(seconds: 100)
         let changed = Mutex(false)
         let menu = TransportResponse(status: 200, headers: ["Content-Type": "application/json"],
                                      body: Array(#"{"records":[{"id":"rec1","createdTime":"2026-12-01T00:00:00.000Z","fields":{"name":"熟成紅茶"}}]}"#.utf8))
@@ -108,7 +99,7 @@ struct GatewayTests {
         }
         #expect(stub.requests.count == 1)
 
-        clock.advance(6)
+        clock.advance(by: 6)
         _ = await gateway.handle(request("GET", "/v0/appBASE/Drink?pageSize=100"))
         _ = await gateway.handle(request("GET", "/v0/appBASE/Drink?pageSize=100"))
         #expect(stub.requests.count == 2)
@@ -117,7 +108,7 @@ struct GatewayTests {
 
         // A record changed upstream: the next check sees it and the menu is read again.
         changed.withLock { $0 = true }
-        clock.advance(6)
+        clock.advance(by: 6)
         _ = await gateway.handle(request("GET", "/v0/appBASE/Drink?pageSize=100"))
         #expect(stub.requests.count == 4)
 
@@ -133,7 +124,7 @@ struct GatewayTests {
 
     @Test("a 429 holds the budget for its Retry-After and the request is sent again")
     func rateLimitedUpstream() async throws {
-        let clock = GatewayClock()
+        let clock = TestClock(seconds: 100)
         let stub = UpstreamStub(clock: clock) { _, index in
             index == 0 ? TransportResponse(status: 429, headers: ["Retry-After": "2"],
                                            body: Array(#"{"errors":[{"error":"RATE_LIMIT_REACHED"}]}"#.utf8))
@@ -149,7 +140,7 @@ struct GatewayTests {
 
     @Test("an unreachable upstream is answered 503 at once, and for a moment without trying again")
     func unreachableUpstream() async throws {
-        let clock = GatewayClock()
+        let clock = TestClock(seconds: 100)
         let stub = UpstreamStub(clock: clock) { _, _ throws(TransportError) in
             throw TransportError(.notSent, "could not connect to api.example.test (is the server running?)")
         }
@@ -160,16 +151,16 @@ struct GatewayTests {
         #expect(second.status == 503)
         #expect(String(decoding: first.body, as: UTF8.self).contains("UPSTREAM_UNREACHABLE"))
         #expect(stub.requests.count == 1)
-        clock.advance(3)
+        clock.advance(by: 3)
         _ = await gateway.handle(request("GET", "/v0/appBASE/OrderDrink"))
         #expect(stub.requests.count == 2)
     }
 
     @Test("requests beyond what the budget sends within the queue wait are turned away busy, not queued")
     func busyWhenTheQueueIsLong() async throws {
-        let clock = GatewayClock(stepping: false)
+        let clock = TestClock(seconds: 100)
         let stub = UpstreamStub(clock: clock) { _, _ in GatewayTests.empty }
-        let gateway = try gateway(stub, clock: clock, rate: 1, burst: 1, queueWait: 2)
+        let gateway = try gateway(stub, clock: clock, frozen: true, rate: 1, burst: 1, queueWait: 2)
         var statuses: [Int] = []
         for _ in 0..<5 { statuses.append(await gateway.handle(request("GET", "/v0/appBASE/OrderDrink")).status) }
         #expect(statuses == [200, 200, 200, 503, 503])

@@ -41,3 +41,42 @@ import TestSupport
         }
     }
 }
+
+#if os(Linux)
+private final class HogFlags: Sendable {
+    let started = Atomic<Int>(0)
+    let answered = Atomic<Bool>(false)
+}
+
+/// The server beside a process whose default-priority tasks keep every thread busy (a test suite's
+/// hundreds of tests, an archive run): its handlers run at their own priority, whose threads (on
+/// Linux each priority has its own) are free, so a request is answered instead of waiting its turn
+/// behind all of that work. Before, the suite's live-server tests gave up reading on a loaded machine.
+@Suite struct LivePriorityTests {
+    @Test func answersWhileEveryDefaultPriorityThreadIsBusy() async throws {
+        try await withServer { _, port in
+            let flags = HogFlags()
+            let threads = ProcessInfo.processInfo.activeProcessorCount
+            // As many default-priority tasks as the pool has threads, each holding its thread (spinning)
+            // until the answer is in, or 10 s at most; bounded so a broken server cannot hold the suite.
+            let hogs = (0..<threads).map { _ in
+                Task.detached(priority: .medium) {
+                    flags.started.add(1, ordering: .relaxed)
+                    let end = ContinuousClock.now + .seconds(10)
+                    while !flags.answered.load(ordering: .relaxed), ContinuousClock.now < end {}
+                }
+            }
+            let client = try TestClient(port: port)
+            // Sent and read on the client's own queues, off the pool, so the test waits on nothing the hogs hold.
+            // The answer releases the hogs from the client's queue: the test's own task, at the default
+            // priority, could only run again once they let go.
+            let response = try await client.exchange(
+                "GET /busy HTTP/1.1\r\nHost: x\r\n\r\n",
+                when: { flags.started.load(ordering: .relaxed) == threads },
+                then: { flags.answered.store(true, ordering: .relaxed) })
+            for hog in hogs { await hog.value }
+            #expect(response.text == "GET /busy ")
+        }
+    }
+}
+#endif

@@ -92,6 +92,21 @@ final class TestClient: @unchecked Sendable {
         }
     }
 
+    /// On the client's queue, off the pool: waits until `ready()` (10 s at most), sends `text`, reads one
+    /// response and runs `then` (whether or not a response came) before the caller's task is resumed.
+    func exchange(_ text: String, when ready: @escaping @Sendable () -> Bool,
+                  then done: @escaping @Sendable () -> Void) async throws -> WireResponse {
+        try await onQueue {
+            defer { done() }
+            let end = DispatchTime.now() + .seconds(10)
+            while !ready(), DispatchTime.now() < end { usleep(1_000) }
+            try self.sendHere(Array(text.utf8))
+            let head = try self.readHead()
+            let length = Int(head.headers["Content-Length"] ?? "") ?? 0
+            return WireResponse(status: head.status, headers: head.headers, body: try self.readExactly(length))
+        }
+    }
+
     func shutdownWrite() { Glibc.shutdown(fd, Int32(SHUT_WR)) }
 
     /// Reads one response framed by Content-Length (or none, for HEAD, 1xx, 204 and 304).

@@ -11,14 +11,20 @@ import Synchronization
 /// counter's ticket is the strictly earliest-created ticket numbered `n`. Of two tickets for one number,
 /// the later one's creator lists after its own create, so it sees the earlier one and gives way; the
 /// earlier one may not see the later one, but it is the one that holds. Tickets created in the same
-/// instant both give way (and try that number once more). A ticket that gave way is deleted, so it
-/// blocks no one. So two counters can never both keep a number; a retried claim whose answer was lost
-/// leaves a gap, never a duplicate. The same listing shows the highest number claimed, so the next try
-/// skips straight past it.
+/// instant both give way. A ticket that gave way is deleted, so it blocks no one. So two counters can
+/// never both keep a number; a retried claim whose answer was lost leaves a gap, never a duplicate.
+///
+/// Progress under a crowd: where creation times are whole seconds (Airtable's may be), every claimant of
+/// one number in one second ties, so claimants that all retried the next number would tie again for the
+/// whole second. Instead, a claimant that lost or tied picks its next number at random among the lowest
+/// free ones the check showed, among twice as many as there are claimants about (see `spreadCandidate`):
+/// most claimants then try different numbers and hold them at once, so a claim takes a few tries
+/// whatever the number of counters, at the price of a few numbers skipped in a rush.
 ///
 /// Requests per claim: 2 (create + check) when this process, or another of this machine less than 30 s
 /// before (through the outbox's notes), knows the day's numbers; 3 otherwise (reading the highest first);
-/// 3 more per lost race (delete, create, check).
+/// 3 more per lost race (delete, create, check). `maximumAttempts` is a safety net, not a limit a rush
+/// reaches: each try holds with a probability of about a half or more.
 final class PickupNumbers: Sendable {
     private let store: any RecordStore
     private let table: String
@@ -31,10 +37,6 @@ final class PickupNumbers: Sendable {
     private let held = Mutex<[String: [Int]]>([:])
     private let holdCount = Mutex(1)
     static let maximumAttempts = 50
-    /// How often a tied number is tried again before the claim moves past it: once, since where creation
-    /// times are whole seconds (Airtable's may be) every claim of that second ties again, and more tries
-    /// would only spend the claim's attempts.
-    static let triesAfterTie = 1
     /// How many creates whose answer was lost a claim tries past (a few, so a store that is down still
     /// sends the order to the outbox soon).
     static let lostCreateRetries = 2
@@ -99,7 +101,6 @@ final class PickupNumbers: Sendable {
             candidate = try await highestClaimed(day: day) + 1
         }
         var lostCreates = 0
-        var tiesOnCandidate = 0
         // After a clash the claim asks for one number only, so counters that keep colliding (creation
         // times may be whole seconds) overlap as little as possible.
         var count = count
@@ -143,18 +144,14 @@ final class PickupNumbers: Sendable {
                 await notes?.setPickupHint(next, day: day, at: now())
                 return kept
             }
-            if outcomes.contains(.taken) || tiesOnCandidate >= PickupNumbers.triesAfterTie {
-                // Another counter's ticket is older (or tied again and again: Airtable's creation times may
-                // be whole seconds, and the other ticket may well hold): skip past everything claimed so far.
-                candidate = max(candidate + count - 1, highest) + 1
-                tiesOnCandidate = 0
-            } else {
-                // A tie (created in the same instant as another counter's, both gave way; writes that
-                // arrive together share one commit and one creation time) tries the same numbers again
-                // after a random pause, so a tie need not leave a gap.
-                tiesOnCandidate += 1
-            }
-            // After a clash the counters pause a random moment so they stop colliding.
+            // Lost to an older ticket, or tied with tickets of the same instant (where creation times are
+            // whole seconds, every claim of that second ties): the claimants spread over the free numbers
+            // instead of all trying the next one together, so most of them hold at the next try.
+            var random = SystemRandomNumberGenerator()
+            candidate = check.complete
+                ? PickupNumbers.spreadCandidate(from: candidate, mine: created, among: check.records, using: &random)
+                : highest + 1
+            // ...and pause a random moment, so they stop arriving together.
             await PickupNumbers.backOff(attempt: attempt + 1)
         }
         throw .pickupNumbersExhausted(attempts: PickupNumbers.maximumAttempts)
@@ -218,6 +215,40 @@ final class PickupNumbers: Sendable {
         guard tickets.contains(where: { $0.id == mine.id }) else { return .taken }
         if rivals.contains(where: { $0.createdTime < mine.createdTime }) { return .taken }
         return rivals.contains(where: { $0.createdTime == mine.createdTime }) ? .tied : .held
+    }
+
+    /// How far apart clashing claimants spread at most: enough free numbers for the busiest rush of
+    /// counters, few enough that the gaps the unlucky picks leave stay small.
+    static let maximumSpread = 32
+
+    /// Where a claim that lost or tied at `candidate` tries next: one of the lowest free numbers from
+    /// `candidate` up (free: no other claimant's ticket in the check's `tickets`; a number whose tickets
+    /// tied counts as taken, since the other claimant may have decided before this one's ticket arrived),
+    /// picked at random among twice as many as there are claimants in the race (this one, and every
+    /// other ticket that is not the one earliest of its number: tickets whose claim is failing now). So
+    /// each claimant most likely picks a number no other one picks, and holds it at the next try,
+    /// however many counters rush at once; a claimant alone that lost to an older ticket tries one of the
+    /// next two free numbers. The rule that decides who holds a number stays the same: the pick only
+    /// spreads the tries.
+    static func spreadCandidate(from candidate: Int, mine: [Record], among tickets: [Record],
+                                using random: inout some RandomNumberGenerator) -> Int
+    {
+        let ownIDs = Set(mine.map(\.id))
+        let others = tickets.filter { !ownIDs.contains($0.id) }
+        let taken = Set(others.compactMap { $0.fields[TicketField.number]?.intValue })
+        let byNumber = Dictionary(grouping: tickets) { $0.fields[TicketField.number]?.intValue ?? 0 }
+        let failing = others.filter { ticket in
+            let rivals = byNumber[ticket.fields[TicketField.number]?.intValue ?? 0] ?? []
+            return rivals.contains { $0.id != ticket.id && $0.createdTime <= ticket.createdTime }
+        }.count
+        let width = min(max(2, (1 + failing) * 2), maximumSpread)
+        var free: [Int] = []
+        var number = candidate
+        while free.count < width {
+            if !taken.contains(number) { free.append(number) }
+            number += 1
+        }
+        return free[Int.random(in: 0..<free.count, using: &random)]
     }
 
     /// The day's tickets numbered `from` or more, highest first; `complete` is false when there were

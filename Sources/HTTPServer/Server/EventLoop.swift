@@ -236,7 +236,7 @@ final class EventLoop: @unchecked Sendable {
             switch action {
             case .runHandler(let request):
                 let handler = handler
-                Task {
+                Task(priority: configuration.handlerPriority) {
                     let response = await handler(request)
                     self.post(response, for: id)
                 }

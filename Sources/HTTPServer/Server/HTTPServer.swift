@@ -37,13 +37,20 @@ public final class HTTPServer: Sendable {
         /// Called once per response (errors and refusals included) on the server's I/O thread;
         /// keep it quick. It receives no headers and no query string, so no credential can leak into a log.
         public var log: (@Sendable (HTTPRequestLogEntry) -> Void)?
+        /// The priority of the tasks that run the handler. High by default: on Linux each priority has
+        /// its own threads of the cooperative pool, so a request is answered in milliseconds even while
+        /// the process's other tasks (webhook pings, an archive run, a test suite's hundreds of tests)
+        /// keep the default priority's threads busy; at one shared priority it waits its turn behind all
+        /// of them (seconds, on two busy cores).
+        public var handlerPriority: TaskPriority
 
         /// A configuration; only the port usually needs choosing.
         public init(
             host: String = "127.0.0.1", port: Int = 8080, limits: HTTPParserLimits = HTTPParserLimits(),
             timeouts: ConnectionTimeouts = ConnectionTimeouts(), maxConnections: Int = 512, maxStreams: Int = 32,
             backlog: Int32 = 512,
-            shutdownGracePeriod: Duration = .seconds(10), log: (@Sendable (HTTPRequestLogEntry) -> Void)? = nil
+            shutdownGracePeriod: Duration = .seconds(10), log: (@Sendable (HTTPRequestLogEntry) -> Void)? = nil,
+            handlerPriority: TaskPriority = .high
         ) {
             self.host = host
             self.port = port
@@ -54,6 +61,7 @@ public final class HTTPServer: Sendable {
             self.backlog = backlog
             self.shutdownGracePeriod = shutdownGracePeriod
             self.log = log
+            self.handlerPriority = handlerPriority
         }
     }
 
