@@ -82,14 +82,23 @@ import TestSupport
         #expect(await interpreter.run(line: "login Amy") == .succeeded)
         #expect(interpreter.staffRole == .manager)
         #expect(await interpreter.run(line: "soldout 熟成紅茶") == .succeeded)
-        #expect(await interpreter.run(line: "login Ken") == .succeeded)
+        // Once PINs are on, logging in never adds anyone: a manager adds staff.
+        #expect(await interpreter.run(line: "login Zed") == .failed)
+        #expect(output.errors.contains("a manager adds staff: staff add Zed"))
+        #expect(await interpreter.run(line: "login Ken") == .failed)
+        #expect(interpreter.staff == "Amy")
+        #expect(await interpreter.run(line: "staff add Ken") == .succeeded)
+        // Names match as staff write them.
+        #expect(await interpreter.run(line: "login ｋｅｎ") == .succeeded)
+        #expect(interpreter.staff == "Ken")
         #expect(interpreter.staffRole == .staff)
         #expect(await interpreter.run(line: "restock 熟成紅茶") == .failed)
-        #expect(output.errors.contains("only a manager"))
+        #expect(output.errors.contains("only a manager may put a drink back on sale"))
         #expect(!output.text.contains("2468") && !output.errors.contains("2468") && !output.text.contains("0000"))
-        // The audit trail has the staff change, the PIN and the sold-out toggle.
+        #expect(try await shop.staff.accounts().map(\.name) == ["Amy", "Ken"])
+        // The audit trail has the staff changes, the PIN and the sold-out toggle.
         let entries = try await shop.audit.entries(fromDay: "2026-11-29", throughDay: "2026-11-29")
-        #expect(entries.map(\.action) == [.staffChanges, .staffChanges, .soldOut])
+        #expect(entries.map(\.action) == [.staffChanges, .staffChanges, .soldOut, .staffChanges])
     }
 }
 

@@ -11,6 +11,7 @@ public enum TillError: Error, Sendable, CustomStringConvertible {
     case access(AccessError)
     case login(LoginError)
     case pin(PINError)
+    case staff(StaffError)
     case member(MemberError)
     case invoice(InvoiceDetailsError)
     case charge(ChargeError)
@@ -34,6 +35,7 @@ public enum TillError: Error, Sendable, CustomStringConvertible {
         case .access(let error): return error.description
         case .login(let error): return error.description
         case .pin(let error): return error.description
+        case .staff(let error): return error.description
         case .member(let error): return error.description
         case .invoice(let error): return error.description
         case .charge(let error): return error.description

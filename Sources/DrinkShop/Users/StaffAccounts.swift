@@ -25,16 +25,11 @@ extension StaffDirectory {
         return records.compactMap(Self.account(from:)).sorted { $0.name < $1.name }
     }
 
-    /// The staff member called `name`.
+    /// The staff member called `name`, as staff write it (`amy` is `Amy`).
     public func account(named name: String) async throws(TillError) -> StaffAccount {
-        let formula = (FormulaExpression.field(UserField.name) == .text(name.trimmingCharacters(in: .whitespaces))).description
-        let records: [Record]
-        do {
-            records = try await store.allRecords(in: ShopSchema.userTable, query: ListQuery(filterByFormula: formula))
-        } catch {
-            throw .shop(.store(error))
-        }
-        guard let account = records.lazy.compactMap(Self.account(from:)).first else { throw .noSuchStaff(name) }
+        guard let record = try await userRecord(named: name.trimmingCharacters(in: .whitespaces)),
+              let account = Self.account(from: record)
+        else { throw .noSuchStaff(name) }
         return account
     }
 
@@ -55,13 +50,12 @@ extension StaffDirectory {
     /// Adds a staff member with `role`, or changes the role of one already on the staff.
     /// - Returns: the account, and whether it was new.
     public func add(_ name: String, role: StaffRole) async throws(TillError) -> (StaffAccount, Bool) {
-        let (_, isNew): (User, Bool)
-        do { (_, isNew) = try await logIn(name: name) } catch { throw .shop(error) }
-        let account = try await account(named: name)
+        let (user, isNew) = try await addIfNew(name)
+        let account = try await account(named: user.name)
         if account.role != role {
             try await update(account, [UserField.staffRole: .string(role.rawValue)])
         }
-        return (try await self.account(named: name), isNew)
+        return (try await self.account(named: user.name), isNew)
     }
 
     /// Sets (or with nil, removes) `name`'s PIN. The first PIN of a shop must be a manager's, so someone
@@ -70,18 +64,36 @@ extension StaffDirectory {
         let account = try await account(named: name)
         if let pin {
             if account.role != .manager, try await !pinsEnabled() {
-                throw .refused("the first PIN must be a manager's (staff add NAME manager), or nobody could manage staff once PINs are on")
+                throw .staff(.firstPINMustBeAManagers(name: account.name))
             }
             let hash = try await Self.hashing { () throws(PINHashError) -> String in try await hasher.hashOffThePool(pin) }
             try await update(account, [UserField.pinHash: .string(hash), .failedLogins: .int(0), .lockedUntil: .null])
         } else {
             let others = try await accounts().filter { $0.hasPIN && $0.name != account.name }
             if account.role == .manager, !others.isEmpty, !others.contains(where: { $0.role == .manager }) {
-                throw .refused("\(account.name) is the last manager with a PIN; remove the others' PINs first")
+                throw .staff(.lastManager(name: account.name))
             }
             try await update(account, [UserField.pinHash: .null, .failedLogins: .int(0), .lockedUntil: .null])
         }
         _ = try await pinsEnabled()  // notes the change for the other processes of this machine
+    }
+
+    /// Takes `name` off the staff (their `User` record is deleted; orders keep the name they recorded).
+    /// Refused for the last manager with a PIN while others have PINs, as for `setPIN(nil, …)`.
+    /// - Returns: the account as it was.
+    public func remove(_ name: String) async throws(TillError) -> StaffAccount {
+        let account = try await account(named: name)
+        let others = try await accounts().filter { $0.hasPIN && $0.name != account.name }
+        if account.role == .manager, account.hasPIN, !others.isEmpty, !others.contains(where: { $0.role == .manager }) {
+            throw .staff(.lastManager(name: account.name))
+        }
+        do {
+            _ = try await store.deleteRecords(in: ShopSchema.userTable, ids: [account.recordID])
+        } catch {
+            throw .shop(.store(error))
+        }
+        _ = try await pinsEnabled()  // notes the change for the other processes of this machine
+        return account
     }
 
     /// Checks `pin` for `name`: refused while locked (without hashing), a wrong PIN counts towards the
@@ -132,6 +144,6 @@ extension StaffDirectory {
 
     /// A PIN hash or check (off the pool, in `PinHashing`), its failure said as the till's.
     static func hashing<T: Sendable>(_ work: () async throws(PINHashError) -> T) async throws(TillError) -> T {
-        do { return try await work() } catch { throw .refused("PIN hashing failed: \(error)") }
+        do { return try await work() } catch { throw .staff(.hashingFailed("\(error)")) }
     }
 }

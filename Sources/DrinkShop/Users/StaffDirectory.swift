@@ -21,31 +21,57 @@ public struct StaffDirectory: Sendable {
         self.now = now
     }
 
-    /// Identifies a staff member at the counter. A name the `User` table does not know yet is added as
-    /// staff (a new colleague's first shift); a customer's name is refused.
-    /// - Returns: the user and whether it was just added.
-    public func logIn(name: String) async throws(ShopError) -> (user: User, isNew: Bool) {
+    /// Identifies a staff member at the counter by their name as staff write it (`amy` is `Amy`, full-width
+    /// and half-width alike). A name the `User` table does not know yet is added as staff (a new colleague's
+    /// first shift) only while no one has a PIN: once PINs are on, only a manager adds staff (`staff add`),
+    /// and an unknown name is refused. A customer's name is refused.
+    /// - Returns: the user as stored (its name spelt as on the staff list) and whether it was just added.
+    public func logIn(name: String) async throws(TillError) -> (user: User, isNew: Bool) {
         let user: User
-        do { user = try User(name: name, role: .staff) } catch { throw .name(error) }
-        let formula = (FormulaExpression.field(UserField.name) == .text(user.name)).description
-        let found: [Record]
-        do {
-            found = try await store.allRecords(in: ShopSchema.userTable, query: ListQuery(filterByFormula: formula))
-        } catch {
-            throw .store(error)
-        }
-        if let record = found.first {
+        do { user = try User(name: name, role: .staff) } catch { throw .shop(.name(error)) }
+        if let record = try await userRecord(named: user.name) {
             let role = record.fields[UserField.role]?.stringValue.flatMap(UserRole.init(rawValue:)) ?? .staff
-            guard role == .staff else { throw .notStaff(name: user.name, role: role) }
-            return (user, false)
+            let stored = record.fields[UserField.name]?.stringValue ?? user.name
+            guard role == .staff else { throw .shop(.notStaff(name: stored, role: role)) }
+            do { return (try User(name: stored, role: .staff), false) } catch { throw .shop(.name(error)) }
         }
+        if try await pinsEnabled() { throw .staff(.unknownWhilePINsAreOn(name: user.name)) }
+        try await create(user)
+        return (user, true)
+    }
+
+    /// Adds `name` to the staff (a manager's `staff add`, checked by the caller), unless someone of that
+    /// name (as staff write it) is already in the `User` table.
+    func addIfNew(_ name: String) async throws(TillError) -> (user: User, isNew: Bool) {
+        let user: User
+        do { user = try User(name: name, role: .staff) } catch { throw .shop(.name(error)) }
+        if let record = try await userRecord(named: user.name) {
+            let role = record.fields[UserField.role]?.stringValue.flatMap(UserRole.init(rawValue:)) ?? .staff
+            let stored = record.fields[UserField.name]?.stringValue ?? user.name
+            guard role == .staff else { throw .shop(.notStaff(name: stored, role: role)) }
+            do { return (try User(name: stored, role: .staff), false) } catch { throw .shop(.name(error)) }
+        }
+        try await create(user)
+        return (user, true)
+    }
+
+    /// The `User` record whose name matches `name` as staff write it (see `PersonName.matchKey`); an exact
+    /// spelling wins over another that only matches.
+    func userRecord(named name: String) async throws(TillError) -> Record? {
+        let records: [Record]
+        do { records = try await store.allRecords(in: ShopSchema.userTable) } catch { throw .shop(.store(error)) }
+        let key = PersonName.matchKey(name)
+        let matching = records.filter { PersonName.matchKey($0.fields[UserField.name]?.stringValue ?? "") == key }
+        return matching.first { $0.fields[UserField.name]?.stringValue == name } ?? matching.first
+    }
+
+    private func create(_ user: User) async throws(TillError) {
         do {
             _ = try await store.createRecord(in: ShopSchema.userTable,
                                              Fields([UserField.name: .string(user.name), .role: .string(UserRole.staff.rawValue)]),
                                              options: WriteOptions(typecast: true))
         } catch {
-            throw .store(error)
+            throw .shop(.store(error))
         }
-        return (user, true)
     }
 }

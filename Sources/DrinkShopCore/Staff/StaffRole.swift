@@ -31,12 +31,43 @@ public enum ShopAction: String, CaseIterable, Sendable, Hashable {
     case deleteOrder
     /// Changing a setting every counter shares (time zone, business-day start).
     case changeSetting
+    /// Moving an order along the make line (placed → preparing → ready → picked up).
+    case advanceOrder
+    /// Loading or replacing the menu and promotions from a seed file.
+    case seedMenu
 
     /// Whether the action needs a manager once PINs are set.
     public var needsManager: Bool {
         switch self {
-        case .void, .changePrice, .soldOut, .restock, .closeDay, .staffChanges, .managerAdjustment, .changeSetting: true
-        case .placeOrder, .editOrder, .cancelOrder, .takePayment, .redeemStamps, .sellPass, .openShift, .deleteOrder: false
+        case .void, .changePrice, .soldOut, .restock, .closeDay, .staffChanges, .managerAdjustment, .changeSetting, .seedMenu:
+            true
+        case .placeOrder, .editOrder, .cancelOrder, .takePayment, .redeemStamps, .sellPass, .openShift, .deleteOrder,
+             .advanceOrder:
+            false
+        }
+    }
+
+    /// What the action is, as staff say it (for refusals: "only a manager may void an order (作廢)").
+    public var staffWords: String {
+        switch self {
+        case .placeOrder: "place an order (點單)"
+        case .editOrder: "change an order (改單)"
+        case .cancelOrder: "cancel an order (取消)"
+        case .takePayment: "take a payment (收款)"
+        case .redeemStamps: "redeem stamps (集點兌換)"
+        case .sellPass: "sell a pass (售卡)"
+        case .void: "void an order (作廢)"
+        case .changePrice: "change a price (改價)"
+        case .soldOut: "mark a drink sold out (售完)"
+        case .restock: "put a drink back on sale (恢復供應)"
+        case .closeDay: "close the day (日結)"
+        case .openShift: "open a shift (開班)"
+        case .staffChanges: "change the staff (員工管理)"
+        case .managerAdjustment: "give a manager's adjustment (店長折讓)"
+        case .deleteOrder: "delete an order (刪單)"
+        case .changeSetting: "change a setting for every counter (設定)"
+        case .advanceOrder: "move an order on (出單)"
+        case .seedMenu: "load the menu (匯入菜單)"
         }
     }
 }
@@ -64,8 +95,8 @@ public enum AccessError: Error, Sendable, Hashable, CustomStringConvertible, Loc
 
     public var description: String {
         switch self {
-        case .loginRequired(let action): "log in first (PINs are set): \(action.rawValue) needs someone logged in"
-        case .managerRequired(let action): "only a manager may \(action.rawValue); ask a manager to log in"
+        case .loginRequired(let action): "log in first (請先登入): to \(action.staffWords) someone must be logged in once PINs are set"
+        case .managerRequired(let action): "only a manager may \(action.staffWords); ask a manager to log in (需店長)"
         }
     }
 

@@ -20,6 +20,21 @@ public enum PersonName {
         guard !name.containsControlCharacter else { throw .controlCharacters(field: field) }
         return name
     }
+
+    /// The form two spellings of one name share, as staff type them: full-width and half-width letters,
+    /// digits and signs alike (an IME's `ＡＭＹ` is `AMY`), upper and lower case alike, runs of spaces as
+    /// one. `Amy`, `amy` and `ａｍｙ` are one person.
+    public static func matchKey(_ name: String) -> String {
+        var halfWidth = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars {
+            switch scalar.value {
+            case 0xFF01...0xFF5E: halfWidth.append(Unicode.Scalar(scalar.value - 0xFEE0) ?? scalar)
+            case 0x3000: halfWidth.append(" ")
+            default: halfWidth.append(scalar)
+            }
+        }
+        return String(halfWidth).matchingKey
+    }
 }
 
 /// Why a person's name was refused.

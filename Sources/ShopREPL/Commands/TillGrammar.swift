@@ -17,6 +17,7 @@ public enum TillCommand: Sendable, Equatable {
     case staffAdd(String, StaffRole)
     case staffPIN(String)
     case staffNoPIN(String)
+    case staffRemove(String)
     case shiftShow
     case shiftOpen(float: Int)
     /// `close COUNTED [--archive]`: count the drawer; `--archive` then archives the closed days.
@@ -62,7 +63,7 @@ extension CommandName {
                                summary: "change a drink's price (manager once PINs are set)",
                                details: ["example: price 熟成紅茶 M 40"])
         case .staff:
-            return CommandInfo(name: rawValue, aliases: [], usage: "staff [list | add NAME [staff|manager] | pin NAME | nopin NAME]",
+            return CommandInfo(name: rawValue, aliases: [], usage: "staff [list | add NAME [staff|manager] | pin NAME | nopin NAME | remove NAME]",
                                summary: "staff, roles and PINs (manager once PINs are set)",
                                details: ["pin asks for the new PIN twice without showing it (one-shot: DRINKSHOP_NEW_PIN)",
                                          "the first PIN must be a manager's; once any PIN is set, login asks for it"])
@@ -179,6 +180,9 @@ enum TillGrammar {
             case "nopin":
                 guard !words.isEmpty else { throw fail("whose PIN? staff nopin NAME") }
                 return .staffNoPIN(words.joined(separator: " "))
+            case "remove", "rm":
+                guard !words.isEmpty else { throw fail("who? staff remove NAME") }
+                return .staffRemove(words.joined(separator: " "))
             default:
                 throw fail("unknown staff command \"\(verb)\"")
             }

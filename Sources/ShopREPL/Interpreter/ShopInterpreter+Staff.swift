@@ -8,7 +8,7 @@ import LineEditor
 extension ShopInterpreter {
     /// `login NAME`: asks for the PIN (never echoed) when NAME has one.
     func logIn(_ name: String) async throws {
-        let (user, isNew) = try await shop.staff.logIn(name: name)
+        let (user, isNew) = try await shop.staff.logIn(name: name)  // the name as on the staff list
         let account = try await shop.staff.account(named: user.name)
         var role = account.role
         if account.hasPIN {
@@ -49,7 +49,7 @@ extension ShopInterpreter {
         }
         do { try policy.check(action, role: staff == nil ? nil : staffRole) } catch {
             if staff == nil, readSecret == nil {
-                throw TillError.refused("\(error); a one-shot command needs DRINKSHOP_STAFF (or --staff) and DRINKSHOP_PIN")
+                throw TillError.staff(.oneShotNeedsStaff(error))
             }
             throw TillError.access(error)
         }
@@ -65,7 +65,7 @@ extension ShopInterpreter {
         } else {
             pin = try await askPIN(for: account.name, prompt: "New PIN for \(account.name) (4–8 digits): ")
             let again = try await askPIN(for: account.name, prompt: "Again: ")
-            guard again == pin else { throw TillError.refused("the two PINs differ; nothing changed") }
+            guard again == pin else { throw TillError.staff(.pinsDiffer) }
         }
         try await shop.staff.setPIN(pin, for: account.name)
         pinsEnabledCache = nil
@@ -82,7 +82,7 @@ extension ShopInterpreter {
         } else {
             throw TillError.pinRequired(name: name, hint: "at a terminal login asks for it; a one-shot command needs DRINKSHOP_PIN")
         }
-        guard let text, !text.isEmpty else { throw TillError.refused("no PIN given; nothing changed") }
+        guard let text, !text.isEmpty else { throw TillError.staff(.noPINGiven) }
         do { return try PIN(text) } catch { throw TillError.pin(error) }
     }
 

@@ -27,6 +27,12 @@ extension ShopInterpreter {
             pinsEnabledCache = nil
             await audit(.staffChanges, by: who, subject: name, detail: "PIN removed")
             say("\(name) has no PIN now.\n")
+        case .staffRemove(let name):
+            let who = try await authorize(.staffChanges)
+            let account = try await shop.staff.remove(name)
+            pinsEnabledCache = nil
+            await audit(.staffChanges, by: who, subject: account.name, detail: "removed from the staff")
+            say("\(account.name) is no longer on the staff.\n")
         case .shiftShow:
             guard try await shop.drawer.current() != nil else {
                 say("No shift is open. Open one with: shift open FLOAT\n")

@@ -114,6 +114,8 @@ public final class ShopInterpreter {
     }
 
     private func execute(_ command: Command) async throws {
+        // Who may run it: one table (`Command.requiredAction`), checked before anything is read or written.
+        if let action = command.requiredAction { _ = try await authorize(action) }
         switch command {
         case .menu(let filter, let json): try await showMenu(filter: filter, json: json)
         case .order(let draft): try await placeOrder(draft)
