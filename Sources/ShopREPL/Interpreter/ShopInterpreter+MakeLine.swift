@@ -2,6 +2,7 @@ import DrinkShop
 import DrinkShopCore
 import Foundation
 import LineEditor
+import Synchronization
 
 /// `orders --watch`: the make line, full screen, refreshed from the order desk on a modest clock (every
 /// second on this machine's own store, every 5 s on a remote base, within its rate budget), with keys to
@@ -28,7 +29,10 @@ extension ShopInterpreter {
                        first: [StoredOrder]) async {
         var state = MakeLineView.State()
         state.update(first)
-        let (ticks, feed) = AsyncStream.makeStream(of: Tick.self, bufferingPolicy: .bufferingNewest(16))
+        // Keys are never dropped, however long a refresh takes on a busy machine (a dropped `q` left the
+        // make line running); refreshes do not pile up: at most one waits.
+        let (ticks, feed) = AsyncStream.makeStream(of: Tick.self, bufferingPolicy: .unbounded)
+        let refreshWaiting = Mutex(false)
         let interval = makeLineInterval
         let forward = Task {
             for await event in events { feed.yield(.event(event)) }
@@ -37,7 +41,11 @@ extension ShopInterpreter {
         let clock = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
-                feed.yield(.refresh)
+                let alreadyWaiting = refreshWaiting.withLock { waiting in
+                    defer { waiting = true }
+                    return waiting
+                }
+                if !alreadyWaiting { feed.yield(.refresh) }
             }
         }
         defer {
@@ -48,6 +56,7 @@ extension ShopInterpreter {
         loop: for await tick in ticks {
             switch tick {
             case .refresh:
+                refreshWaiting.withLock { $0 = false }
                 await refresh(&state)
             case .event(.redraw):
                 break
