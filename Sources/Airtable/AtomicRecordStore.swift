@@ -6,7 +6,10 @@ public protocol RecordTransaction {
     /// Whether a record of `table` holds exactly `text` (case-sensitive) in `field`: the records a filter
     /// `{field}='text'` finds, asked as one index lookup without building a page of them.
     func containsRecord(in table: String, field: String, text: String) throws(AirtableError) -> Bool
+    func getRecord(in table: String, id: String, options: ReadOptions) throws(AirtableError) -> Record
     func createRecords(in table: String, _ records: [Fields], options: WriteOptions) throws(AirtableError) -> [Record]
+    func updateRecords(in table: String, _ updates: [RecordUpdate], replace: Bool, options: WriteOptions)
+        throws(AirtableError) -> [Record]
     func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
                        options: WriteOptions) throws(AirtableError) -> UpsertResult
 }

@@ -253,3 +253,33 @@ import Testing
         _ = try await fixture.shop.members.buyPass("月卡", for: mobile)
     }
 }
+
+@Suite struct PINBurstTests {
+    @Test("20 wrong PINs at once: each is counted before it is compared, so five are compared and the lock holds")
+    func aBurstIsCountedBeforeItIsCompared() async throws {
+        let hasher = try PINHasher(iterations: 1_000)
+        let fixture = try await ShopFixture(pinHasher: hasher)
+        _ = try await fixture.shop.staff.add("Amy", role: .manager)
+        try await fixture.shop.staff.setPIN(try PIN("1357"), for: "Amy")
+        let shop = fixture.shop
+        let now = fixture.clock.now
+        let refusals = await withTaskGroup(of: String.self) { group in
+            for guess in 0..<20 {
+                group.addTask {
+                    do {
+                        _ = try await shop.staff.verify(try PIN("30\(10 + guess)"), for: "Amy", at: now)
+                        return "let in"
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let left = refusals.filter { $0.contains("left before a lockout") }
+        #expect(Set(left) == Set([4, 3, 2].map { "wrong PIN; \($0) tries left before a lockout" } + ["wrong PIN; 1 try left before a lockout"]))
+        #expect(left.count == 4)
+        #expect(refusals.filter { $0.contains("locked") }.count == 16)
+        await #expect(throws: TillError.self) { try await shop.staff.verify(try PIN("1357"), for: "Amy", at: now) }
+    }
+}

@@ -125,3 +125,35 @@ import Testing
         #expect(!result.stdout.contains("0912345678"))
     }
 }
+
+@Suite struct PINBurstEndToEndTests {
+    @Test("20 one-shot commands with wrong PINs started at once: five are compared, then the lock holds")
+    func aBurstOfWrongPINsLocksAfterFive() async throws {
+        let shop = try Drinkshop()
+        #expect(try await shop.run(["staff", "add", "Amy", "manager"]).status == 0)
+        #expect(try await shop.run(["staff", "pin", "Amy"], environment: ["DRINKSHOP_NEW_PIN": "13579"]).status == 0)
+        let (directory, database) = (shop.directory, shop.database)
+        let results = await withTaskGroup(of: (status: Int32, stderr: String)?.self) { group in
+            for guess in 0..<20 {
+                group.addTask {
+                    let result = try? await Drinkshop.run(
+                        ["price", "熟成紅茶", "M", "40"], directory: directory, storePath: database,
+                        environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "30\(10 + guess)"])
+                    return result.map { ($0.status, $0.stderr) }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let answers = results.compactMap { $0 }
+        #expect(answers.count == 20 && answers.allSatisfy { $0.status == 1 })
+        // Each try was counted before its PIN was compared: 4, 3, 2 and 1 tries left once each, then
+        // the fifth locked it and the other fifteen were refused without comparing.
+        let left = answers.filter { $0.stderr.contains("tries left") || $0.stderr.contains("try left") }
+        #expect(left.count == 4, "\(answers.map(\.stderr))")
+        #expect(Set(left.map(\.stderr)).count == 4)
+        #expect(answers.filter { $0.stderr.contains("locked") }.count == 16)
+        // Locked: even the right PIN is refused now.
+        let right = try await shop.run(["price", "熟成紅茶", "M", "40"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"])
+        #expect(right.status == 1 && right.stderr.contains("locked"))
+    }
+}

@@ -96,26 +96,70 @@ extension StaffDirectory {
         return account
     }
 
-    /// Checks `pin` for `name`: refused while locked (without hashing), a wrong PIN counts towards the
-    /// lockout (written to the store), a right one clears the count.
+    /// Checks `pin` for `name`: refused while locked (without hashing). The try is counted before the
+    /// PIN is compared, as a wrong one (a lock once it is the policy's last), and a right PIN then clears
+    /// the count: so however many tries arrive at once, at most the policy's number are ever compared
+    /// before the lock. On the embedded store counting is one atomic step (read, count, write in one
+    /// commit), so this holds across any number of processes; over the API (no transactions) the count
+    /// is read and written back, and tries that arrive in the same instant can each count once.
     public func verify(_ pin: PIN, for name: String, at date: Date) async throws(TillError) -> StaffAccount {
         let account = try await account(named: name)
         guard let stored = account.pinHash else { return account }
-        var attempts = account.attempts
-        do { try attempts.checkMayTry(at: date) } catch { throw .login(error) }
+        do { try account.attempts.checkMayTry(at: date) } catch { throw .login(error) }
+        let ifWrong = try await countTry(account, at: date)
         let right = try await Self.hashing { () throws(PINHashError) -> Bool in try await PINHasher.verifyOffThePool(pin, against: stored) }
-        if right {
-            if account.attempts != LoginAttempts() {
-                try await update(account, [UserField.failedLogins: .int(0), .lockedUntil: .null])
+        guard right else { throw .login(ifWrong) }
+        try await update(account, [UserField.failedLogins: .int(0), .lockedUntil: .null])
+        return account
+    }
+
+    /// Counts one try of `account`'s PIN as a failure before it is compared.
+    /// - Returns: what to say if the PIN is wrong.
+    /// - Throws: `.login(.locked)` when the account is locked now (then nothing is compared).
+    private func countTry(_ account: StaffAccount, at date: Date) async throws(TillError) -> LoginError {
+        let table = ShopSchema.userTable
+        let id = account.recordID
+        let counted: Result<LoginError, LoginError>
+        do {
+            if let atomic = store.atomicStore {
+                counted = try await atomic.atomically { (transaction) throws(AirtableError) -> Result<LoginError, LoginError> in
+                    let record = try transaction.getRecord(in: table, id: id, options: ReadOptions())
+                    let (cells, outcome) = Self.counting(record, at: date)
+                    if let cells {
+                        _ = try transaction.updateRecords(in: table, [RecordUpdate(id: id, fields: cells)], replace: false,
+                                                          options: WriteOptions(typecast: true))
+                    }
+                    return outcome
+                }
+            } else {
+                let record = try await store.getRecord(in: table, id: id, options: ReadOptions())
+                let (cells, outcome) = Self.counting(record, at: date)
+                if let cells {
+                    _ = try await store.updateRecords(in: table, [RecordUpdate(id: id, fields: cells)], replace: false,
+                                                      options: WriteOptions(typecast: true))
+                }
+                counted = outcome
             }
-            return account
+        } catch {
+            throw .shop(.store(error))
         }
-        let error = attempts.recordFailure(at: date)
-        try await update(account, [
+        switch counted {
+        case .success(let ifWrong): return ifWrong
+        case .failure(let locked): throw .login(locked)
+        }
+    }
+
+    /// The cells that count one more try on `record` (nil when it is locked: nothing to write), and what
+    /// a wrong PIN then says, or the lock that refuses the try.
+    private static func counting(_ record: Record, at date: Date) -> (cells: Fields?, outcome: Result<LoginError, LoginError>) {
+        guard var attempts = account(from: record)?.attempts else { return (nil, .failure(.unknownStaff(record.id))) }
+        do { try attempts.checkMayTry(at: date) } catch { return (nil, .failure(error)) }
+        let ifWrong = attempts.recordFailure(at: date)
+        let cells = Fields([
             UserField.failedLogins: .int(attempts.failures),
             .lockedUntil: attempts.lockedUntil.map { .string(AirtableTimestamp.format($0)) } ?? .null,
         ])
-        throw .login(error)
+        return (cells, .success(ifWrong))
     }
 
     // MARK: - Pieces

@@ -32,6 +32,20 @@ private struct ContextTransaction: RecordTransaction {
         }
     }
 
+    func getRecord(in table: String, id: String, options: ReadOptions) throws(AirtableError) -> Record {
+        do { return try context.getRecord(in: table, id: id, options: options) } catch {
+            throw LocalBase.airtableError(error, path: path)
+        }
+    }
+
+    func updateRecords(in table: String, _ updates: [RecordUpdate], replace: Bool, options: WriteOptions)
+        throws(AirtableError) -> [Record]
+    {
+        do { return try context.updateRecords(in: table, updates, replace: replace, options: options) } catch {
+            throw LocalBase.airtableError(error, path: path)
+        }
+    }
+
     func createRecords(in table: String, _ records: [Fields], options: WriteOptions) throws(AirtableError) -> [Record] {
         do { return try context.createRecords(in: table, records, options: options) } catch {
             throw LocalBase.airtableError(error, path: path)
