@@ -283,3 +283,39 @@ import Testing
         await #expect(throws: TillError.self) { try await shop.staff.verify(try PIN("1357"), for: "Amy", at: now) }
     }
 }
+
+@Suite struct ConcurrentPaymentTests {
+    @Test("counters paying one order at the same instant: exactly one payment, the others told already paid")
+    func oneOrderIsPaidOnce() async throws {
+        let fixture = try await ShopFixture()
+        let shop = fixture.shop
+        for round in 1...5 {
+            let order = try await shop.orders.place(OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.iceFree)],
+                                                                                    quantity: 2)]), placedBy: "Ken")
+            // Each counter found the order (unpaid) before any of them paid, as two counters do.
+            let found = try await shop.orders.find(.pickup(round))
+            let outcomes = await withTaskGroup(of: String.self) { group in
+                for index in 0..<8 {
+                    group.addTask {
+                        do {
+                            _ = try await shop.till.pay(found, as: .pickup(round), method: index % 2 == 0 ? .card : .linePay,
+                                                        tendered: nil, by: "Ken")
+                            return "paid"
+                        } catch {
+                            return "\(error)"
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == "paid" }.count == 1, "\(outcomes)")
+            #expect(outcomes.filter { $0.contains("already paid") }.count == 7, "\(outcomes)")
+            let ledger = try await fixture.records(ShopSchema.paymentTable)
+                .filter { $0.fields["orderRef"]?.stringValue == order.orderRef }
+            #expect(ledger.count == 1)
+            #expect(ledger.first?.fields["amount"]?.intValue == order.order.total)
+            let money = try await shop.till.money(of: try await shop.orders.find(.pickup(round)))
+            #expect(money.paid == order.order.total && money.due == 0)
+        }
+    }
+}

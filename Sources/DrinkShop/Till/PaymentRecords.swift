@@ -27,7 +27,40 @@ struct PaymentRecords: Sendable {
     /// Writes payments and refunds in one request (all or nothing on every backend: one batch of at most 10).
     func add(_ records: [MoneyRecord]) async throws(ShopError) {
         guard !records.isEmpty else { return }
-        let fields = records.map { record -> Fields in
+        do {
+            _ = try await store.upsertRecords(in: ShopSchema.paymentTable, Self.upserts(records),
+                                              mergeOn: [PaymentField.ref.rawValue], replace: false,
+                                              options: WriteOptions(typecast: true))
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// The same write inside an atomic commit (the embedded store).
+    static func add(_ records: [MoneyRecord], in transaction: any RecordTransaction) throws(AirtableError) {
+        guard !records.isEmpty else { return }
+        _ = try transaction.upsertRecords(in: ShopSchema.paymentTable, upserts(records), mergeOn: [PaymentField.ref.rawValue],
+                                          replace: false, options: WriteOptions(typecast: true))
+    }
+
+    /// What the ledger holds for one order, paid less refunded, read inside an atomic commit.
+    static func held(by orderRef: String, in transaction: any RecordTransaction) throws(AirtableError) -> Int {
+        var query = ListQuery(filterByFormula: (FormulaExpression.field(PaymentField.orderRef) == .text(orderRef)).description,
+                              fields: [PaymentField.kind.rawValue, PaymentField.amount.rawValue])
+        var held = 0
+        while true {
+            let page = try transaction.listRecords(in: ShopSchema.paymentTable, query: query)
+            for record in page.records {
+                let amount = record.fields[PaymentField.amount]?.intValue ?? 0
+                held += record.fields[PaymentField.kind]?.stringValue == MoneyRecord.Kind.refund.rawValue ? -amount : amount
+            }
+            guard let offset = page.offset else { return held }
+            query.offset = offset
+        }
+    }
+
+    private static func upserts(_ records: [MoneyRecord]) -> [UpsertRecord] {
+        records.map { record -> UpsertRecord in
             var cells = Fields([
                 PaymentField.ref: .string(record.ref ?? AirtableID.make("pay")),
                 .orderRef: .string(record.orderRef),
@@ -50,14 +83,7 @@ struct PaymentRecords: Sendable {
                 cells[PaymentField.at] = .string(AirtableTimestamp.format(refund.refundedAt))
                 cells[PaymentField.reason] = .string(refund.reason)
             }
-            return cells
-        }
-        do {
-            _ = try await store.upsertRecords(in: ShopSchema.paymentTable, fields.map { UpsertRecord(fields: $0) },
-                                              mergeOn: [PaymentField.ref.rawValue], replace: false,
-                                              options: WriteOptions(typecast: true))
-        } catch {
-            throw .store(error)
+            return UpsertRecord(fields: cells)
         }
     }
 

@@ -35,24 +35,81 @@ public final class Till: Sendable {
         return try await pay(stored, as: number, method: method, tendered: tendered, by: staff)
     }
 
-    /// Takes a payment for an order already found; `tendered` nil takes what is due. The till's copy on the
-    /// order is written first, then the payment in the ledger; a payment the ledger refuses puts the copy
-    /// back, so a refused payment leaves nothing behind. With the copy on the order: one write each.
+    /// Takes a payment for an order already found; `tendered` nil takes what is due. A refused payment
+    /// writes nothing.
+    ///
+    /// On the embedded store the payment and the till's copy on the order are one commit, made only if the
+    /// ledger still holds what the payment was worked out from: of two counters paying one order at the
+    /// same instant, one pays and the other reads the ledger again and is told `already paid`; a crash
+    /// leaves both writes or neither. Over the API (no transactions) the copy is written first, then the
+    /// payment; a payment the ledger refuses puts the copy back.
     public func pay(_ stored: StoredOrder, as number: OrderNumber, method: PaymentMethod, tendered: Int?, by staff: String)
         async throws(TillError) -> PaymentReceipt
     {
         guard !stored.isUnsent, stored.order.pickupNumber > 0 else { throw .unsentOrder(number) }
-        let (money, bill) = try await state(of: stored)
+        guard payments.store.atomicStore != nil else {
+            return try await payOverTheAPI(stored, method: method, tendered: tendered, by: staff)
+        }
+        var current = stored
+        // Twice at most: from the copy on the order, then (when the ledger had moved on) from the ledger.
+        for _ in 0..<2 {
+            let (money, bill) = try await state(of: current)
+            let (after, payment) = try paying(money, stored: current, method: method, tendered: tendered, by: staff)
+            let copy = TillCopy(after, bill: bill)
+            if try await commitPayment(payment, copy: copy, of: current, expectingHeld: money.paid - money.refunded) {
+                var paidOrder = current
+                paidOrder.till = copy
+                return PaymentReceipt(order: paidOrder, payment: payment, money: after)
+            }
+            current.till = nil  // the copy was behind the ledger: the ledger decides
+        }
+        throw .payment(.orderChanged(order: stored.order.pickupNumber))
+    }
+
+    /// The payment `tendered` (nil: what is due) makes, refused when nothing is due.
+    private func paying(_ money: OrderPayments, stored: StoredOrder, method: PaymentMethod, tendered: Int?, by staff: String)
+        throws(TillError) -> (OrderPayments, Payment)
+    {
         guard tendered != nil || money.due > 0 else {
             throw .payment(.alreadyPaid(order: stored.order.pickupNumber, total: money.total))
         }
-        let result: (OrderPayments, Payment)
         do {
-            result = try money.paying(method, tendered: tendered ?? money.due, voided: stored.order.status == .cancelled,
-                                      by: staff, at: clock.now())
+            return try money.paying(method, tendered: tendered ?? money.due, voided: stored.order.status == .cancelled,
+                                    by: staff, at: clock.now())
         } catch {
             throw .payment(error)
         }
+    }
+
+    /// Writes `payment` and `copy` in one commit of the embedded store, if the ledger still holds
+    /// `expectingHeld` for the order; false (nothing written) when it holds something else.
+    private func commitPayment(_ payment: Payment, copy: TillCopy, of stored: StoredOrder, expectingHeld: Int)
+        async throws(TillError) -> Bool
+    {
+        guard let atomic = payments.store.atomicStore else { return false }
+        let record = MoneyRecord(orderRef: stored.orderRef, pickupNumber: stored.order.pickupNumber,
+                                 businessDay: stored.businessDay, entry: .payment(payment))
+        let updates = stored.recordIDs.map { RecordUpdate(id: $0, fields: OrderRecord.cells(of: copy)) }
+        let orderRef = stored.orderRef
+        do {
+            return try await atomic.atomically { (transaction) throws(AirtableError) -> Bool in
+                guard try PaymentRecords.held(by: orderRef, in: transaction) == expectingHeld else { return false }
+                try PaymentRecords.add([record], in: transaction)
+                _ = try transaction.updateRecords(in: ShopSchema.orderTable, updates, replace: false,
+                                                  options: WriteOptions(typecast: true))
+                return true
+            }
+        } catch {
+            throw .shop(.store(error))
+        }
+    }
+
+    /// `pay` over the API, where nothing is atomic: the copy first, then the payment.
+    private func payOverTheAPI(_ stored: StoredOrder, method: PaymentMethod, tendered: Int?, by staff: String)
+        async throws(TillError) -> PaymentReceipt
+    {
+        let (money, bill) = try await state(of: stored)
+        let result = try paying(money, stored: stored, method: method, tendered: tendered, by: staff)
         var paidOrder = stored
         let copy = TillCopy(result.0, bill: bill)
         let copied = try await writeCopy(copy, on: stored)

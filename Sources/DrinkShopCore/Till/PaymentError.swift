@@ -20,6 +20,8 @@ public enum PaymentError: Error, Sendable, Hashable, CustomStringConvertible, Lo
     case refundExceedsPaid(order: Int, method: PaymentMethod, refund: Int, refundable: Int)
     /// Unknown payment method word.
     case unknownMethod(String)
+    /// Another counter took or gave money for the order while this payment was being worked out, twice.
+    case orderChanged(order: Int)
 
     public var description: String {
         switch self {
@@ -29,6 +31,8 @@ public enum PaymentError: Error, Sendable, Hashable, CustomStringConvertible, Lo
             return "\(method.label) is charged exactly what is due: \(offered) is more than the \(due) due (only cash gives change)"
         case .tenderedBelowAmount(let tendered, let amount):
             return "the customer handed over \(tendered), less than the \(amount) applied"
+        case .orderChanged(let order):
+            return "order #\(order) was being paid at another counter at the same moment; nothing recorded here, look at it again (orders)"
         case .alreadyPaid(let order, let total):
             return "order #\(order) is already paid (\(total))"
         case .orderVoided(let order):
