@@ -29,9 +29,9 @@ import Testing
             #expect(first.hasPrefix("HTTP/1.1 200"))
             #expect(first.contains("Content-Type: text/event-stream"))
             #expect(!first.lowercased().contains("content-length"))
-            #expect(try #require(await client.read(until: #"data: {"preparing":[12,13],"ready":[11]}"#)) != "")
+            #expect(try #require(await client.read(until: #"data: {"preparing":[12,13],"ready":[11],"newestReady":null,"earlier":[]}"#)) != "")
             feed.publish(PickupBoard(preparing: [13], ready: [11, 12]))
-            #expect(await client.read(until: #"data: {"preparing":[13],"ready":[11,12]}"#) != nil)
+            #expect(await client.read(until: #"data: {"preparing":[13],"ready":[11,12],"newestReady":null,"earlier":[]}"#) != nil)
             let body = await client.bodyText()
             #expect(body.hasPrefix("retry: 1000\nevent: board\n"))
         }
@@ -154,7 +154,10 @@ import Testing
         }
     }
 
-    @Test func theBoardJSONHoldsOnlyNumbers() {
-        #expect(PickupBoard(preparing: [3, 4], ready: []).json == #"{"preparing":[3,4],"ready":[]}"#)
+    @Test func theBoardJSONHoldsOnlyNumbersAndDays() {
+        #expect(PickupBoard(preparing: [3, 4], ready: []).json == #"{"preparing":[3,4],"ready":[],"newestReady":null,"earlier":[]}"#)
+        let board = PickupBoard(preparing: [], ready: [2, 7], newestReady: 7,
+                                earlier: [.init(number: 4, day: "2026-12-02")])
+        #expect(board.json == #"{"preparing":[],"ready":[2,7],"newestReady":7,"earlier":[{"number":4,"day":"2026-12-02","label":"12/02"}]}"#)
     }
 }
