@@ -14,6 +14,9 @@ import Testing
             #expect(text.hasPrefix("HTTP/1.1 200"))
             #expect(text.contains("Content-Type: text/html; charset=utf-8"))
             #expect(text.contains("製作中") && text.contains("可取餐"))
+            // The newest ready and an earlier day's numbers have places of their own; layout is the browser's
+            // (scripts/display-check).
+            #expect(text.contains("最新") && text.contains("前日未取"))
             #expect(text.contains("new EventSource(\"/display/events\")"))
             // Nothing loaded from the internet: no absolute URLs, no external script or style.
             #expect(!text.contains("http://") && !text.contains("https://") && !text.contains("src="))
