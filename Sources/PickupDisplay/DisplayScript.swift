@@ -145,7 +145,9 @@ enum DisplayScript {
               arrived.forEach(function (n) { freshUntil[n] = now + FRESH_MS; });
             }
             var next = typeof board.newestReady === "number" ? board.newestReady : null;
-            if (next !== null && next !== newest) {
+            // Only a number that just became ready is called: when the newest is collected, the one ready
+            // before it takes its place quietly.
+            if (next !== null && next !== newest && (lastReady === null || lastReady.indexOf(next) < 0)) {
               freshUntil[next] = now + FRESH_MS;
               if (chime && lastReady !== null) { ring(); }
             }

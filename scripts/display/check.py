@@ -232,6 +232,16 @@ def main():
             busy.check_newest(tools, newest, label, failures)
             busy.screenshot(tools, os.path.join(os.path.dirname(args.screenshot), f"pickup-tv-{label}.png"))
             busy.watch_a_cycle(tools, (preparing, ready), newest, [4], label, failures)
+        # The newest is collected: the one ready before it takes its place, without being called again.
+        counter.type(f"advance #{newest}", "picked up")
+        deadline = time.monotonic() + 5
+        while busy.read_visible(tools)["newest"]["number"] == newest and time.monotonic() < deadline:
+            time.sleep(0.05)
+        shown = busy.read_visible(tools)["newest"]
+        if shown["number"] == newest or shown["number"] not in ready or shown["fresh"]:
+            failures.append(f"after #{newest} was collected the screen called out {shown}")
+        else:
+            print(f"   #{newest} collected: #{shown['number']}, ready before it, is shown as newest without a highlight")
     finally:
         if tools:
             tools.close()
