@@ -4,8 +4,9 @@ import HTTPServer
 import PickupDisplay
 import Synchronization
 
-/// The pickup screen of `drinkshop serve`, fed by the shop's services: the board is the `OrderQueue`'s
-/// (never computed from records here), and it changes when the server's own store is written. Each
+/// The pickup screen of `drinkshop serve`, fed by the shop's services: the `OrderQueue`'s tickets (never
+/// read from records here), made into a board by the display's own model (`PickupBoard(tickets:today:)`:
+/// numeric order, earlier days apart, the newest ready), and it changes when the server's own store is written. Each
 /// successful write request the server answers is a change signal (`noteWrite`); a slow tick catches
 /// what no request announces (a new business day, a counter writing the database file directly).
 /// Boards are computed once per change however many screens are open.
@@ -27,8 +28,11 @@ final class ServedPickupBoard: PickupBoardSource {
     func currentBoard() async throws -> PickupBoard {
         let generation = state.withLock { $0.generation }
         if let cached = state.withLock({ $0.cached }), cached.generation == generation { return cached.board }
-        let board = try await queue.board()
-        let shown = PickupBoard(preparing: board.preparing, ready: board.ready)
+        let (today, tickets) = try await queue.pickupTickets()
+        let shown = PickupBoard(tickets: tickets.map {
+            PickupTicket(number: $0.number, businessDay: $0.businessDay, stage: $0.isReady ? .ready : .preparing,
+                         readyAt: $0.readyAt)
+        }, today: today)
         state.withLock { state in
             if (state.cached?.generation ?? -1) <= generation { state.cached = (generation, shown) }
         }

@@ -12,7 +12,7 @@ import Testing
         return stored
     }
 
-    @Test func theBoardShowsPlacedAndPreparingAsBeingMadeAndReadyToCollectOnlyNumbers() async throws {
+    @Test func theScreenGetsPlacedPreparingAndReadyOrdersWithTheirDayAndWhenTheyBecameReady() async throws {
         let fixture = try await ShopFixture()
         for name in ["Amy", "Bob", "Cai", "Dee", "Eve"] { _ = try await place(fixture, name) }
         let orders = fixture.shop.orders
@@ -20,9 +20,31 @@ import Testing
         for _ in 0..<2 { _ = try await orders.advance(.pickup(3)) }    // ready
         for _ in 0..<3 { _ = try await orders.advance(.pickup(4)) }    // picked up
         _ = try await orders.cancel(.pickup(5), reason: "left")
-        for _ in 0..<2 { _ = try await orders.advance(.pickup(1)) }    // ready: ready numbers are listed oldest order first
-        let board = try await fixture.shop.queue.board()
-        #expect(board == OrderQueue.Board(preparing: [2], ready: [1, 3]))
+        fixture.clock.advance(by: 30)
+        for _ in 0..<2 { _ = try await orders.advance(.pickup(1)) }    // ready, after #3
+        let (today, tickets) = try await fixture.shop.queue.pickupTickets()
+        #expect(tickets.map(\.number) == [1, 2, 3])
+        #expect(tickets.map(\.isReady) == [true, false, true])
+        #expect(tickets.allSatisfy { $0.businessDay == today })
+        // Each ready order carries when it became ready, so the screen can call out the newest (#1 here).
+        let readyAt = tickets.filter(\.isReady).compactMap(\.readyAt)
+        #expect(readyAt.count == 2)
+        #expect(try #require(tickets[0].readyAt) > (try #require(tickets[2].readyAt)))
+    }
+
+    @Test func yesterdaysUncollectedOrderComesWithItsOwnDay() async throws {
+        let fixture = try await ShopFixture()
+        _ = try await place(fixture, "Amy")
+        for _ in 0..<2 { _ = try await fixture.shop.orders.advance(.pickup(1)) }    // ready, never collected
+        let yesterday = try await fixture.shop.queue.pickupTickets().today
+        fixture.clock.advance(by: 86_400)
+        _ = try await place(fixture, "Bob")                                          // today's #1
+        let (today, tickets) = try await fixture.shop.queue.pickupTickets()
+        #expect(today > yesterday)
+        #expect(tickets.map(\.number) == [1, 1])
+        #expect(Set(tickets.map(\.businessDay)) == [yesterday, today])
+        #expect(tickets.first { $0.businessDay == yesterday }?.isReady == true)
+        #expect(tickets.first { $0.businessDay == today }?.isReady == false)
     }
 
     @Test func theMakeLineIsPlacedAndPreparingOrdersOldestFirst() async throws {
@@ -42,6 +64,6 @@ import Testing
         let other = fixture.secondCounter()
         _ = try await other.orders.place(OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.large), .sugar(.half), .ice(.less)])]),
                                          placedBy: "Lin")
-        #expect(try await fixture.shop.queue.board().preparing == [1, 2])
+        #expect(try await fixture.shop.queue.pickupTickets().tickets.map(\.number) == [1, 2])
     }
 }

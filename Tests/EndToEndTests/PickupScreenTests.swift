@@ -33,7 +33,7 @@ import TestSupport
 
         let events = try await offThePool { try RawHTTP.EventReader(port: server.port) }
         defer { events.close() }
-        #expect(try await offThePool { try events.read(until: #"data: {"preparing":[],"ready":[]}"#) })
+        #expect(try await offThePool { try events.read(until: #"data: {"preparing":[],"ready":[],"newestReady":null,"earlier":[]}"#) })
 
         let counter = ["AIRTABLE_TOKEN": token, "AIRTABLE_BASE_ID": server.baseID,
                        "AIRTABLE_ENDPOINT_URL": "http://127.0.0.1:\(server.port)",
@@ -41,11 +41,11 @@ import TestSupport
         let placed = try await shop.run(["order", "熟成紅茶", "大杯", "半糖", "少冰", "for", "王小明"], database: false,
                                         environment: counter)
         #expect(placed.status == 0, "\(placed.stderr)")
-        #expect(try await offThePool { try events.read(until: #"data: {"preparing":[1],"ready":[]}"#) })
+        #expect(try await offThePool { try events.read(until: #"data: {"preparing":[1],"ready":[],"newestReady":null,"earlier":[]}"#) })
         for _ in 0..<2 {
             #expect(try await shop.run(["advance", "#1"], database: false, environment: counter).status == 0)
         }
-        let seen = try await offThePool { try events.read(until: #"data: {"preparing":[],"ready":[1]}"#) }
+        let seen = try await offThePool { try events.read(until: #"data: {"preparing":[],"ready":[1],"newestReady":1,"earlier":[]}"#) }
         #expect(seen)
         #expect(!events.received.contains("王"))
     }

@@ -14,6 +14,9 @@ import Testing
             #expect(text.hasPrefix("HTTP/1.1 200"))
             #expect(text.contains("Content-Type: text/html; charset=utf-8"))
             #expect(text.contains("製作中") && text.contains("可取餐"))
+            // The newest ready and an earlier day's numbers have places of their own; layout is the browser's
+            // (scripts/display-check).
+            #expect(text.contains("最新") && text.contains("前日未取"))
             #expect(text.contains("new EventSource(\"/display/events\")"))
             // Nothing loaded from the internet: no absolute URLs, no external script or style.
             #expect(!text.contains("http://") && !text.contains("https://") && !text.contains("src="))
@@ -29,9 +32,9 @@ import Testing
             #expect(first.hasPrefix("HTTP/1.1 200"))
             #expect(first.contains("Content-Type: text/event-stream"))
             #expect(!first.lowercased().contains("content-length"))
-            #expect(try #require(await client.read(until: #"data: {"preparing":[12,13],"ready":[11]}"#)) != "")
+            #expect(try #require(await client.read(until: #"data: {"preparing":[12,13],"ready":[11],"newestReady":null,"earlier":[]}"#)) != "")
             feed.publish(PickupBoard(preparing: [13], ready: [11, 12]))
-            #expect(await client.read(until: #"data: {"preparing":[13],"ready":[11,12]}"#) != nil)
+            #expect(await client.read(until: #"data: {"preparing":[13],"ready":[11,12],"newestReady":null,"earlier":[]}"#) != nil)
             let body = await client.bodyText()
             #expect(body.hasPrefix("retry: 1000\nevent: board\n"))
         }
@@ -154,7 +157,10 @@ import Testing
         }
     }
 
-    @Test func theBoardJSONHoldsOnlyNumbers() {
-        #expect(PickupBoard(preparing: [3, 4], ready: []).json == #"{"preparing":[3,4],"ready":[]}"#)
+    @Test func theBoardJSONHoldsOnlyNumbersAndDays() {
+        #expect(PickupBoard(preparing: [3, 4], ready: []).json == #"{"preparing":[3,4],"ready":[],"newestReady":null,"earlier":[]}"#)
+        let board = PickupBoard(preparing: [], ready: [2, 7], newestReady: 7,
+                                earlier: [.init(number: 4, day: "2026-12-02")])
+        #expect(board.json == #"{"preparing":[],"ready":[2,7],"newestReady":7,"earlier":[{"number":4,"day":"2026-12-02","label":"12/02"}]}"#)
     }
 }

@@ -13,6 +13,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from devtools import DevTools  # noqa: E402
+import busy  # noqa: E402
 
 READ_BOARD = """(function () {
   function numbers(id) { return Array.from(document.querySelectorAll('#' + id + ' li')).map(function (e) { return Number(e.textContent); }); }
@@ -203,6 +204,44 @@ def main():
         with open(args.screenshot, "wb") as file:
             file.write(base64.b64decode(shot["data"]))
         print(f"   screenshot: {args.screenshot}")
+
+        # A busy evening: an earlier day's uncollected #4 (today's #4 is being made), then 60 + 60 numbers.
+        day = busy.add_earlier_days_leftover(server, 4)
+        deadline = time.monotonic() + 5
+        while busy.read_visible(tools)["earlier"]["numbers"] != [4] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        shown = busy.read_visible(tools)
+        if shown["earlier"]["numbers"] != [4] or 4 in shown["ready"]["numbers"] or shown["preparing"]["numbers"] != [4, 5, 6]:
+            failures.append(f"an earlier day's #4 should be only in its strip beside today's #4 being made: {shown}")
+        else:
+            print(f"   an earlier day's ready #4 ({day}) shows apart as {shown['earlier']['labels']}; today's #4 is being made")
+        started = time.monotonic()
+        preparing, ready, newest = busy.fill_the_evening(server, counter, ([4, 5, 6], [2, 3]))
+        print(f"   {len(preparing)} being made and {len(ready)} ready ({len(preparing) + len(ready) - 5} orders added, "
+              f"the last ready with `advance` at the counter) in {time.monotonic() - started:.1f} s")
+        screens = [(1280, 720), (1920, 1080)]
+        for index, (width, height) in enumerate(screens):
+            label = f"{width}x{height}"
+            busy.set_screen(tools, width, height)
+            if index > 0:
+                # A fresh page at this size: the newest ready stands out again when the screen (re)starts.
+                tools.call("Page.reload", ignoreCache=True)
+            deadline = time.monotonic() + 10
+            while busy.read_visible(tools)["newest"]["number"] != newest and time.monotonic() < deadline:
+                time.sleep(0.05)
+            busy.check_newest(tools, newest, label, failures)
+            busy.screenshot(tools, os.path.join(os.path.dirname(args.screenshot), f"pickup-tv-{label}.png"))
+            busy.watch_a_cycle(tools, (preparing, ready), newest, [4], label, failures)
+        # The newest is collected: the one ready before it takes its place, without being called again.
+        counter.type(f"advance #{newest}", "picked up")
+        deadline = time.monotonic() + 5
+        while busy.read_visible(tools)["newest"]["number"] == newest and time.monotonic() < deadline:
+            time.sleep(0.05)
+        shown = busy.read_visible(tools)["newest"]
+        if shown["number"] == newest or shown["number"] not in ready or shown["fresh"]:
+            failures.append(f"after #{newest} was collected the screen called out {shown}")
+        else:
+            print(f"   #{newest} collected: #{shown['number']}, ready before it, is shown as newest without a highlight")
     finally:
         if tools:
             tools.close()

@@ -10,32 +10,46 @@ public struct OrderQueue: Sendable {
         self.orders = orders
     }
 
-    /// The pickup screen's numbers: 製作中 (placed or being made) and 可取餐 (ready), each oldest first.
-    /// Only orders with a pickup number show: an unsent order's provisional number is this counter's
-    /// own, and orders from another app have none.
-    public struct Board: Sendable, Equatable {
-        public var preparing: [Int]
-        public var ready: [Int]
+    /// An order the pickup screen may show: one with a pickup number that is placed, being made or ready,
+    /// of today or left open from an earlier day. Unsent orders are left out (a provisional number is this
+    /// counter's own), and so are orders from another app (they have no number). What the screen does
+    /// with them (order, earlier days apart, the newest ready) is the display's board model's decision.
+    public struct Ticket: Sendable, Equatable {
+        public var number: Int
+        /// The order's business day (`2026-12-02`).
+        public var businessDay: String
+        /// Ready to collect; otherwise placed or being made.
+        public var isReady: Bool
+        /// When it became ready, where the base records it.
+        public var readyAt: Date?
 
-        public init(preparing: [Int] = [], ready: [Int] = []) {
-            self.preparing = preparing
-            self.ready = ready
+        public init(number: Int, businessDay: String, isReady: Bool, readyAt: Date? = nil) {
+            self.number = number
+            self.businessDay = businessDay
+            self.isReady = isReady
+            self.readyAt = readyAt
         }
     }
 
-    /// The board now. Throws when today's orders cannot be read at all.
-    public func board() async throws(ShopError) -> Board {
-        let (today, _) = try await orders.today()
-        var board = Board()
-        for stored in Self.oldestFirst(today) {
+    /// Today's business day and the tickets the pickup screen may show, oldest order first. Throws when
+    /// the orders cannot be read at all.
+    public func pickupTickets() async throws(ShopError) -> (today: String, tickets: [Ticket]) {
+        // Read before the orders: should the day turn between the two, the new day's orders still count
+        // as today's (`>= today` below in the board model), never as an earlier day's.
+        let today = orders.clock.today
+        let (list, _) = try await orders.today()
+        var tickets: [Ticket] = []
+        for stored in Self.oldestFirst(list) {
             guard case .pickup(let number) = stored.number, !stored.isUnsent else { continue }
             switch stored.order.status {
-            case .placed, .preparing: board.preparing.append(number)
-            case .ready: board.ready.append(number)
+            case .placed, .preparing:
+                tickets.append(Ticket(number: number, businessDay: stored.businessDay, isReady: false))
+            case .ready:
+                tickets.append(Ticket(number: number, businessDay: stored.businessDay, isReady: true, readyAt: stored.readyAt))
             default: continue
             }
         }
-        return board
+        return (today, tickets)
     }
 
     /// The make line: orders placed or being made, oldest first, and notes on what could not be read.

@@ -22,6 +22,9 @@ public struct StoredOrder: Sendable {
     public var till: TillCopy?
     /// The order's `audit` cell as read (its entries are appended to it).
     var auditText: String?
+    /// When the order became ready, as its `readyAt` cell says; nil when it is not ready yet, or the base
+    /// predates the step fields. The pickup screen calls the most recent one out.
+    public var readyAt: Date?
 
     /// The audit entries kept on the order itself (edits, cancels, voids), oldest first.
     public var auditEntries: [AuditEntry] { OrderAuditCell.entries(auditText) }
@@ -142,7 +145,8 @@ enum OrderRecord {
         return StoredOrder(order: order, orderRef: key, recordIDs: sorted.map(\.id),
                            businessDay: cells[OrderField.businessDay]?.stringValue ?? clock.businessDay(of: createdAt),
                            isForeign: pickup == nil || cells[OrderField.orderRef] == nil,
-                           till: tillCopy(from: cells), auditText: cells[OrderField.audit]?.stringValue)
+                           till: tillCopy(from: cells), auditText: cells[OrderField.audit]?.stringValue,
+                           readyAt: cells[OrderField.readyAt]?.stringValue.flatMap(AirtableTimestamp.parse))
     }
 
     private static func line(from record: Record, menu: Menu) throws(ShopError) -> OrderLine {
