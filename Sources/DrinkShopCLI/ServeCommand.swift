@@ -9,9 +9,10 @@ import PickupDisplay
 
 /// `drinkshop serve`: the embedded base over Airtable's REST API, and the pickup screen at `/display`
 /// (tokenless, numbers and states only) fed by the shop's services over the same base.
-/// Lines for the person who started the server, written at once (standard output may be a pipe).
+/// Lines for the person who started the server, written at once (standard output may be a pipe, and may
+/// close: `drinkshop serve | head -1` goes on serving).
 private func print(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    Console.say(line)
 }
 
 struct ServeCommand {
@@ -95,9 +96,7 @@ struct ServeCommand {
         // Airtable's limit is 16,000 characters of URL, answered by the API layer with a JSON 414; the
         // socket layer's own (plain-text) 414 only has to stop request lines far beyond that.
         configuration.limits.maxRequestLineLength = 4 * AirtableAPI.maximumURLLength
-        configuration.log = { entry in
-            FileHandle.standardError.write(Data((entry.description + "\n").utf8))
-        }
+        configuration.log = { entry in Console.complain(entry.description) }
         let board = ServedPickupBoard(queue: Shop(store: store.base).queue)
         let display = PickupDisplay(source: board)
         let server = HTTPServer(configuration: configuration, handler: display.handler { request in
