@@ -89,7 +89,8 @@ struct ServeCommand {
         }
         let owner = try await store.base.collaborators().first
         let api = AirtableAPI(store: store.base, baseID: store.base.baseID, tokens: tokens, rateLimiter: limiter,
-                              user: owner, notifier: WebhookNotifier(transport: URLSessionTransport.shared))
+                              user: owner, notifier: WebhookNotifier(transport: URLSessionTransport.shared),
+                              protectedTables: Self.shopTables)
         var configuration = HTTPServer.Configuration()
         configuration.host = host
         configuration.port = port
@@ -133,6 +134,11 @@ struct ServeCommand {
         print("Stopped.")
         return 0
     }
+
+    /// The tables and fields the shop reads by name: the API refuses to rename them while `serve` runs (a renamed
+    /// `Drink` would make the next counter set up a new, empty one).
+    static let shopTables = ProtectedTables(ShopSchema.tables.map { ($0.name, $0.fields.map(\.name)) },
+                                            owner: "DrinkShop's counters")
 
     /// `DRINKSHOP_API_TOKEN`, else `--tokens FILE`, else a generated token kept (mode 0600) beside the
     /// database. The token itself is never printed.
