@@ -20,6 +20,8 @@ public final class AirtableAPI: Sendable {
     let user: Collaborator
     /// Pings webhook URLs after writes; nil sends no pings (payloads are still kept).
     let notifier: WebhookNotifier?
+    /// Tables and fields the application behind this server reads by name: never renamed through the API.
+    let protectedTables: ProtectedTables
     let startedAt = Date()
     var userID: String { user.id }
 
@@ -27,8 +29,10 @@ public final class AirtableAPI: Sendable {
     public static let maximumURLLength = 16_000
 
     public init(store: any RecordStore, baseID: String, baseName: String = "DrinkShop", tokens: AccessTokens,
-                rateLimiter: RateLimiter? = nil, user: Collaborator? = nil, notifier: WebhookNotifier? = nil) {
+                rateLimiter: RateLimiter? = nil, user: Collaborator? = nil, notifier: WebhookNotifier? = nil,
+                protectedTables: ProtectedTables = ProtectedTables()) {
         self.notifier = notifier
+        self.protectedTables = protectedTables
         self.user = user ?? Collaborator(id: AirtableID.make("usr"), email: "owner@drinkshop.local",
                                          name: "DrinkShop owner")
         self.store = store

@@ -70,6 +70,7 @@ extension AirtableAPI {
         guard text.count <= Self.maximumCommentLength else {
             throw .invalidRequest("a comment's text must be at most \(Self.maximumCommentLength) characters")
         }
+        try TextRules.check(text, as: .comment)
         return text
     }
 }

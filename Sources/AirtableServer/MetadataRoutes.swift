@@ -40,12 +40,15 @@ extension AirtableAPI {
         guard let name = json["name"]?.stringValue, !name.isEmpty else {
             throw APIError.invalidRequest("a table needs a \"name\"")
         }
+        try TextRules.check(name, as: .tableName)
+        let description = json["description"]?.stringValue
+        if let description { try TextRules.check(description, as: .description) }
         guard let fieldList = json["fields"]?.arrayValue, !fieldList.isEmpty else {
             throw APIError.invalidRequest("a table needs at least one field in \"fields\"")
         }
         var fields: [FieldSpec] = []
         for (index, field) in fieldList.enumerated() { fields.append(try fieldSpec(field, at: "fields[\(index)]")) }
-        let table = try await editor.createTable(TableSpec(name: name, description: json["description"]?.stringValue,
+        let table = try await editor.createTable(TableSpec(name: name, description: description,
                                                            fields: fields))
         return .json(table.json)
     }
@@ -60,11 +63,14 @@ extension AirtableAPI {
         guard let name = json["name"]?.stringValue, !name.isEmpty else {
             throw .invalidRequest("\(place) needs a \"name\"")
         }
+        try TextRules.check(name, as: .fieldName)
+        let description = json["description"]?.stringValue
+        if let description { try TextRules.check(description, as: .description) }
         guard let typeName = json["type"]?.stringValue else { throw .invalidRequest("\(place) needs a \"type\"") }
         guard let type = FieldType(rawValue: typeName) else {
             throw .invalidRequest("\(place) has a field type this server does not support: \"\(typeName)\"")
         }
         let options = json["options"].flatMap { $0.isNull ? nil : $0 }
-        return FieldSpec(name: name, type: type, description: json["description"]?.stringValue, options: options)
+        return FieldSpec(name: name, type: type, description: description, options: options)
     }
 }

@@ -4,13 +4,20 @@ import Airtable
 extension AirtableAPI {
     func updateTable(_ table: String, body: [UInt8]) async throws -> APIResponse {
         guard let editor = store as? any SchemaUpdating else { throw APIError.invalidPermissions }
-        let change = try schemaChange(try parseBody(body, emptyAs: [:]))
+        let change = try schemaChange(try parseBody(body, emptyAs: [:]), nameKind: .tableName)
+        if change.name != nil, !protectedTables.isEmpty, let current = try await store.schema().table(table) {
+            try protectedTables.checkRename(of: current, to: change.name)
+        }
         return .json(try await editor.updateTable(table, change).json)
     }
 
     func updateField(in table: String, field: String, body: [UInt8]) async throws -> APIResponse {
         guard let editor = store as? any SchemaUpdating else { throw APIError.invalidPermissions }
-        let change = try schemaChange(try parseBody(body, emptyAs: [:]))
+        let change = try schemaChange(try parseBody(body, emptyAs: [:]), nameKind: .fieldName)
+        if change.name != nil, !protectedTables.isEmpty, let current = try await store.schema().table(table),
+           let currentField = current.field(field) {
+            try protectedTables.checkRename(of: currentField, in: current, to: change.name)
+        }
         return .json(try await editor.updateField(in: table, field: field, change).json)
     }
 
@@ -34,8 +41,9 @@ extension AirtableAPI {
         ])
     }
 
-    /// The body of an update: `name` and/or `description`, strings; anything else is refused by name.
-    private func schemaChange(_ json: JSONValue) throws(APIError) -> SchemaChange {
+    /// The body of an update: `name` and/or `description`, strings without control characters (a line break
+    /// is allowed in a description); anything else is refused by name.
+    private func schemaChange(_ json: JSONValue, nameKind: TextRules.Kind) throws(APIError) -> SchemaChange {
         guard let object = json.objectValue else {
             throw .invalidRequest("the body must be a JSON object with \"name\" and/or \"description\"")
         }
@@ -44,9 +52,11 @@ extension AirtableAPI {
             switch key {
             case "name":
                 guard let name = value.stringValue else { throw .invalidRequest("\"name\" must be a string") }
+                try TextRules.check(name, as: nameKind)
                 change.name = name
             case "description":
                 guard let text = value.stringValue else { throw .invalidRequest("\"description\" must be a string") }
+                try TextRules.check(text, as: .description)
                 change.description = text
             default:
                 throw .invalidRequest("\"\(key)\" cannot be changed here; only \"name\" and \"description\" can")

@@ -7,7 +7,7 @@ import LocalBase
 enum BenchCommands {
     static func run(_ arguments: [String]) async -> Int32 {
         guard let command = arguments.first else {
-            FileHandle.standardError.write(Data("usage: drinkshop-bench populate|insert …\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("usage: drinkshop-bench populate|insert …\n".utf8))
             return 2
         }
         var options: [String: String] = [:]
@@ -22,12 +22,12 @@ enum BenchCommands {
             case "insert": try await insert(options)
             case "client-crud": try await ClientBench.run(options)
             default:
-                FileHandle.standardError.write(Data("unknown bench command \(command)\n".utf8))
+                try? FileHandle.standardError.write(contentsOf: Data("unknown bench command \(command)\n".utf8))
                 return 2
             }
             return 0
         } catch {
-            FileHandle.standardError.write(Data("drinkshop-bench: \(error)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("drinkshop-bench: \(error)\n".utf8))
             return 1
         }
     }

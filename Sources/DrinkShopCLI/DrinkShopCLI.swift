@@ -12,7 +12,6 @@ enum DrinkShopCLI {
     static let version = "0.1.0"
 
     static func run(arguments: [String], environment: [String: String]) async -> Int32 {
-        signal(SIGPIPE, SIG_IGN)
         let invocation: Invocation
         do { invocation = try Invocation.parse(arguments) } catch {
             printError("drinkshop: \(error)\n\(Usage.short)")
@@ -37,12 +36,12 @@ enum DrinkShopCLI {
         }
         if invocation.words.first == "setup" {
             return await SetupCommand.run(words: Array(invocation.words.dropFirst()), environment: environment,
-                                          say: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+                                          say: { Console.say($0) },
                                           complain: printError)
         }
         if invocation.words.first == "usage" {
             return await UsageCommand.run(words: Array(invocation.words.dropFirst()), environment: environment,
-                                          say: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+                                          say: { Console.say($0) },
                                           complain: printError)
         }
         let path = StoreLocation.databasePath(option: invocation.databasePath, environment: environment)
@@ -192,6 +191,6 @@ enum DrinkShopCLI {
     }
 
     static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        Console.complain(text)
     }
 }

@@ -92,7 +92,7 @@ struct GatewayCommand {
         server.host = serve.host
         server.port = serve.port
         server.limits.maxRequestLineLength = 4 * AirtableAPI.maximumURLLength
-        server.log = { entry in FileHandle.standardError.write(Data((entry.description + "\n").utf8)) }
+        server.log = { entry in Console.complain(entry.description) }
         let http = HTTPServer(configuration: server) { request in
             let answer = await gateway.handle(APIRequest(method: request.method, target: request.target,
                                                          headers: request.headers.map { ($0.name, $0.value) },
@@ -101,7 +101,7 @@ struct GatewayCommand {
         }
         let bound = try http.start()
         let display = serve.host.contains(":") ? "[\(serve.host)]" : serve.host
-        let say = { (line: String) in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+        let say = { (line: String) in Console.say(line) }
         say("DrinkShop gateway to \(client.description)")
         say("  endpoint  http://\(display):\(bound)   (AIRTABLE_ENDPOINT_URL for counters)")
         say("  base id   \(base)")

@@ -9,9 +9,10 @@ import PickupDisplay
 
 /// `drinkshop serve`: the embedded base over Airtable's REST API, and the pickup screen at `/display`
 /// (tokenless, numbers and states only) fed by the shop's services over the same base.
-/// Lines for the person who started the server, written at once (standard output may be a pipe).
+/// Lines for the person who started the server, written at once (standard output may be a pipe, and may
+/// close: `drinkshop serve | head -1` goes on serving).
 private func print(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    Console.say(line)
 }
 
 struct ServeCommand {
@@ -88,16 +89,15 @@ struct ServeCommand {
         }
         let owner = try await store.base.collaborators().first
         let api = AirtableAPI(store: store.base, baseID: store.base.baseID, tokens: tokens, rateLimiter: limiter,
-                              user: owner, notifier: WebhookNotifier(transport: URLSessionTransport.shared))
+                              user: owner, notifier: WebhookNotifier(transport: URLSessionTransport.shared),
+                              protectedTables: Self.shopTables)
         var configuration = HTTPServer.Configuration()
         configuration.host = host
         configuration.port = port
         // Airtable's limit is 16,000 characters of URL, answered by the API layer with a JSON 414; the
         // socket layer's own (plain-text) 414 only has to stop request lines far beyond that.
         configuration.limits.maxRequestLineLength = 4 * AirtableAPI.maximumURLLength
-        configuration.log = { entry in
-            FileHandle.standardError.write(Data((entry.description + "\n").utf8))
-        }
+        configuration.log = { entry in Console.complain(entry.description) }
         let board = ServedPickupBoard(queue: Shop(store: store.base).queue)
         let display = PickupDisplay(source: board)
         let server = HTTPServer(configuration: configuration, handler: display.handler { request in
@@ -134,6 +134,11 @@ struct ServeCommand {
         print("Stopped.")
         return 0
     }
+
+    /// The tables and fields the shop reads by name: the API refuses to rename them while `serve` runs (a renamed
+    /// `Drink` would make the next counter set up a new, empty one).
+    static let shopTables = ProtectedTables(ShopSchema.tables.map { ($0.name, $0.fields.map(\.name)) },
+                                            owner: "DrinkShop's counters")
 
     /// `DRINKSHOP_API_TOKEN`, else `--tokens FILE`, else a generated token kept (mode 0600) beside the
     /// database. The token itself is never printed.

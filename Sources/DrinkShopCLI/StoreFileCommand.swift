@@ -87,7 +87,7 @@ enum StoreFileCommand: String {
     }
 
     private func say(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        Console.say(text)
     }
 }
 

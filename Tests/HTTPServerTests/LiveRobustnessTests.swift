@@ -101,6 +101,8 @@ import Testing
         // busy machine: the header deadline is not what this test is about (HTTPServerTests has its own).
         var configuration = HTTPServer.Configuration(port: 0)
         configuration.timeouts.header = .seconds(120)
+        // All from one address here: the per-address cap has its own tests (AdmissionTests).
+        configuration.maxConnectionsPerAddress = 200
         try await withServer(configuration) { _, port in
             let tricklers = try await TestClient.many(100, port: port, sending: "GET /slow HTTP/1.1\r\nHo")
             for index in 0..<5 {

@@ -39,6 +39,20 @@ import Testing
         #expect(actions == [.close])
     }
 
+    @Test func aStreamWhoseClientDoesNotReadIsClosedAtTheWriteDeadline() {
+        var machine = streamingMachine()
+        _ = machine.wrote(machine.pendingOutput.count, now: start, date: "d")
+        _ = machine.streamed(Array("data: 1\n\n".utf8), now: start)
+        let write = ConnectionTimeouts().write
+        // Some of it goes out: the client reads, so the deadline moves on.
+        _ = machine.wrote(2, now: start + write / 2, date: "d")
+        #expect(machine.tick(now: start + write, date: "d") == [])
+        #expect(machine.deadline == start + write / 2 + write)
+        // Then nothing more: closed at the deadline, and only then.
+        #expect(machine.tick(now: start + write / 2 + write - .milliseconds(1), date: "d") == [])
+        #expect(machine.tick(now: start + write / 2 + write, date: "d") == [.close])
+    }
+
     @Test func theClientLeavingClosesTheStream() {
         var machine = streamingMachine()
         _ = machine.wrote(machine.pendingOutput.count, now: start, date: "d")

@@ -28,7 +28,10 @@ final class TestClient: @unchecked Sendable {
 
     /// - Parameter receiveBufferSize: a small kernel receive buffer (SO_RCVBUF), so that the server's
     ///   writes must wait for this client.
-    init(host: String = "127.0.0.1", port: Int, readTimeout: Int = 5, receiveBufferSize: Int32? = nil) throws {
+    /// - Parameter source: the local IPv4 address to connect from (any 127.x.y.z works on Linux loopback), so
+    ///   a test can be two clients on two addresses.
+    init(host: String = "127.0.0.1", port: Int, readTimeout: Int = 5, receiveBufferSize: Int32? = nil,
+         source: String? = nil) throws {
         var hints = addrinfo()
         hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -43,6 +46,19 @@ final class TestClient: @unchecked Sendable {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         if var size = receiveBufferSize {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let code = errno
+                Glibc.close(fd)
+                throw TestClientError(description: "bind \(source): \(String(cString: strerror(code)))")
+            }
         }
         let status = connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen)
         guard status == 0 else {
@@ -66,13 +82,13 @@ final class TestClient: @unchecked Sendable {
     /// Opens `count` connections and sends `text` on each, in one trip off the cooperative pool: on a
     /// busy machine every trip waits its turn for a pool thread, and a hundred of them in a row can
     /// outlast the server's header deadline before the test gets to its point.
-    static func many(_ count: Int, port: Int, sending text: String) async throws -> [TestClient] {
+    static func many(_ count: Int, port: Int, sending text: String, source: String? = nil) async throws -> [TestClient] {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue(label: "TestClient.many").async {
                 continuation.resume(with: Result {
                     try (0..<count).map { _ in
-                        let client = try TestClient(port: port)
-                        try client.sendHere(Array(text.utf8))
+                        let client = try TestClient(port: port, source: source)
+                        if !text.isEmpty { try client.sendHere(Array(text.utf8)) }
                         return client
                     }
                 })
@@ -117,6 +133,20 @@ final class TestClient: @unchecked Sendable {
             let length = noBody ? 0 : Int(head.headers["Content-Length"] ?? "") ?? 0
             return WireResponse(status: head.status, headers: head.headers, body: try self.readExactly(length))
         }
+    }
+
+    /// Reads until `needle` has arrived; returns all that arrived (nil when the connection ended or stayed quiet
+    /// for the read timeout first).
+    func readUntil(_ needle: String) async -> String? {
+        try? await onQueue {
+            var all = self.pending
+            self.pending = []
+            while !String(decoding: all, as: UTF8.self).contains(needle) {
+                guard let chunk = try self.receiveChunk() else { return nil }
+                all += chunk
+            }
+            return String(decoding: all, as: UTF8.self)
+        } ?? nil
     }
 
     /// Reads until the server closes the connection; returns what arrived (nil on reset or timeout).

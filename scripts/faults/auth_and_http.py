@@ -1,4 +1,5 @@
-"""Faults 4, 5 and 7: HTTP fuzzing, slow clients, and authentication on every route."""
+"""Faults 4, 5, 7–10: HTTP fuzzing, slow clients, authentication on every route, a closed output, one address
+holding connections, and control characters and protected names."""
 import os
 import random
 import socket
@@ -146,7 +147,8 @@ def fuzz(server, count, seed=2026, threads=4, deadline=15.0):
 
 
 def slow_clients(server, connections=200, seconds=30):
-    """`connections` sockets trickle a byte per second; a normal request must still be served in under 100 ms."""
+    """`connections` sockets trickle a byte per second from 127.0.0.1; a normal request from 127.0.0.2 must still
+    be served in under 100 ms (127.0.0.1 itself is at its per-address cap: that is the point of the cap)."""
     stop = threading.Event()
     request = f"GET /v0/{server.base_id}/Drink HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\n".encode()
     opened = [0]
@@ -180,7 +182,8 @@ def slow_clients(server, connections=200, seconds=30):
     while time.time() < end:
         start = time.perf_counter()
         try:
-            status, _, _ = server.request("GET", f"/v0/{server.base_id}/Drink?maxRecords=3", timeout=5)
+            status, _, _ = server.request("GET", f"/v0/{server.base_id}/Drink?maxRecords=3", timeout=5,
+                                          source="127.0.0.2")
         except OSError as error:
             status = str(error)
         latencies.append(time.perf_counter() - start)
@@ -194,4 +197,113 @@ def slow_clients(server, connections=200, seconds=30):
     ok = not failures and worst < 100
     figure = (f"{connections} trickling connections ({opened[0]} opened over {seconds} s); {len(latencies)} normal "
               f"requests, slowest {worst:.1f} ms, median {sorted(latencies)[len(latencies) // 2] * 1000:.1f} ms")
+    return ok, figure, failures
+
+
+def closed_output(binary, db, env, requests=20):
+    """`drinkshop serve | head -1` with its log closed too: it must go on answering and exit 0 on SIGTERM."""
+    import signal
+    import subprocess
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    process = subprocess.Popen([binary, "serve", "--db", db, "--create", "--port", str(port)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env=dict(env, DRINKSHOP_API_TOKEN="patFAULTSCLOSED00000001"))
+    process.stderr.close()
+    first = process.stdout.readline().decode(errors="replace")
+    process.stdout.close()
+    answered = 0
+    deadline = time.time() + 60
+    while time.time() < deadline and answered < requests and process.poll() is None:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+                sock.sendall(b"GET /display HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                if sock.recv(12).startswith(b"HTTP/1.1 200"):
+                    answered += 1
+        except OSError:
+            time.sleep(0.1)
+    alive = process.poll() is None
+    process.send_signal(signal.SIGTERM)
+    try:
+        status = process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        status = "hung"
+    ok = first.startswith("DrinkShop is serving") and answered == requests and alive and status == 0
+    figure = (f"standard output closed after its first line, standard error closed at once: {answered} of {requests} "
+              f"requests answered (each logged to the closed stderr), alive: {'yes' if alive else 'NO'}, "
+              f"exit status on SIGTERM: {status}")
+    return ok, figure, [] if ok else [figure]
+
+
+def screen_beside_idle(server, idle=500, bound=5.0):
+    """`idle` connections from 127.0.0.1 that send nothing; the pickup screen's event stream from 127.0.0.2
+    must get its first board within `bound` seconds."""
+    held = []
+    for _ in range(idle):
+        try:
+            held.append(socket.create_connection(("127.0.0.1", server.port), timeout=5))
+        except OSError:
+            break
+    time.sleep(0.5)
+    started = time.perf_counter()
+    got = b""
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=bound,
+                                      source_address=("127.0.0.2", 0)) as screen:
+            screen.sendall(b"GET /display/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+            while b"event: board" not in got and time.perf_counter() - started < bound:
+                chunk = screen.recv(4096)
+                if not chunk:
+                    break
+                got += chunk
+    except OSError as error:
+        got += f" ({error})".encode()
+    elapsed = time.perf_counter() - started
+    try:
+        status, _, _ = server.request("GET", "/display", timeout=5, source="127.0.0.1")
+    except OSError as error:
+        status = str(error)
+    for sock in held:
+        sock.close()
+    ok = got.startswith(b"HTTP/1.1 200") and b"event: board" in got and elapsed < bound
+    figure = (f"{len(held)} idle connections held from 127.0.0.1; the screen from 127.0.0.2 got its first board in "
+              f"{elapsed * 1000:.0f} ms ({'yes' if ok else 'NO'}); one more from 127.0.0.1 meanwhile: {status}")
+    return ok, figure, [] if ok else [figure, got[:200].decode(errors="replace")]
+
+
+def names(server):
+    """Control characters in names, descriptions and comments get 422; the shop's tables are not renamed."""
+    meta = f"/v0/meta/bases/{server.base_id}/tables"
+    _, listing, _ = server.request("GET", f"/v0/{server.base_id}/Drink?maxRecords=1")
+    rec = listing["records"][0]["id"]
+    cases = [
+        ("PATCH", f"{meta}/Drink", {"name": "Drink\u0000x"}, 422),
+        ("PATCH", f"{meta}/Drink", {"name": "Drink\u001b[2J"}, 422),
+        ("PATCH", f"{meta}/Drink", {"description": "menu\u0007"}, 422),
+        ("PATCH", f"{meta}/Drink/fields/name", {"name": "na\u0000me"}, 422),
+        ("POST", meta, {"name": "T\u0001", "fields": [{"name": "n", "type": "singleLineText"}]}, 422),
+        ("POST", f"{meta}/Drink/fields", {"name": "n\u007f", "type": "singleLineText"}, 422),
+        ("POST", f"/v0/{server.base_id}/Drink/{rec}/comments", {"text": "hi\u001b]0;x\u0007"}, 422),
+        ("PATCH", f"{meta}/Drink", {"name": "Menu"}, 403),
+        ("PATCH", f"{meta}/OrderDrink/fields/drinkName", {"name": "drink"}, 403),
+        ("PATCH", f"{meta}/Drink", {"description": "the menu\nsecond line"}, 200),
+        ("POST", f"/v0/{server.base_id}/Drink/{rec}/comments", {"text": "no ice\nplease"}, 200),
+    ]
+    failures = []
+    for method, path, body, expected in cases:
+        status, answer, _ = server.request(method, path, body)
+        if status != expected:
+            failures.append(f"{method} {path} {body}: {status}, not {expected}: {answer}")
+    _, schema, _ = server.request("GET", meta)
+    names_now = sorted(table["name"] for table in schema["tables"])
+    kept = "Drink" in names_now and "OrderDrink" in names_now and not any("\u0000" in n for n in names_now)
+    if not kept:
+        failures.append(f"tables now: {names_now}")
+    ok = not failures
+    refused = sum(1 for case in cases if case[3] != 200)
+    figure = (f"{refused} bad names, descriptions, comments and renames of the shop's tables refused, "
+              f"{len(cases) - refused} good ones accepted; Drink and OrderDrink intact: {'yes' if kept else 'NO'}")
     return ok, figure, failures

@@ -98,6 +98,27 @@ def main():
             running.stop()
     item(7, "Auth", auth)
 
+    # 8. A closed output and log
+    item(8, "Closed output", lambda: auth_and_http.closed_output(binary, os.path.join(workdir, "closed.sqlite"), env))
+
+    # 9. One address holding connections
+    def screen():
+        running = server("screen")().start()
+        try:
+            return auth_and_http.screen_beside_idle(running, 100 if quick else 500)
+        finally:
+            running.stop()
+    item(9, "Screen beside idle connections", screen)
+
+    # 10. Names
+    def names():
+        running = server("names")().start()
+        try:
+            return auth_and_http.names(running)
+        finally:
+            running.stop()
+    item(10, "Names", names)
+
     shutil.rmtree(workdir, ignore_errors=True)
     failed = [r for r in results if r[2] != "PASS"]
     if not args.no_report and not quick and not only:

@@ -104,9 +104,11 @@ class Server:
         with open(self.log_path, encoding="utf-8", errors="replace") as handle:
             return handle.read().splitlines()
 
-    def request(self, method, path, body=None, token=None, timeout=10, headers=None):
-        """One request on a fresh connection; returns (status, parsed JSON or text, headers)."""
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+    def request(self, method, path, body=None, token=None, timeout=10, headers=None, source=None):
+        """One request on a fresh connection (from the loopback address `source`, e.g. "127.0.0.2", when given);
+        returns (status, parsed JSON or text, headers)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout,
+                                                source_address=(source, 0) if source else None)
         token = self.token if token is None else token
         all_headers = {"Authorization": f"Bearer {token}"} if token else {}
         if body is not None:

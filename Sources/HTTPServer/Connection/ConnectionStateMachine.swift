@@ -57,15 +57,16 @@ struct ConnectionStateMachine: Sendable {
         phase = .awaitingRequest(deadline: now + timeouts.header, firstRequest: true)
     }
 
-    /// A connection over the server's cap: it is only told 503 and closed.
+    /// A connection over one of the server's caps: it is only told 503 (with `message`) and closed.
     static func rejecting(
-        timeouts: ConnectionTimeouts, remoteAddress: String?, now: Instant, date: String
+        timeouts: ConnectionTimeouts, remoteAddress: String?, now: Instant, date: String,
+        message: String = "the server is at its connection limit; try again shortly"
     ) -> ConnectionStateMachine {
         var machine = ConnectionStateMachine(
             limits: HTTPParserLimits(), timeouts: timeouts, remoteAddress: remoteAddress, now: now)
         machine.current = (nil, now)
         _ = machine.respondWithError(
-            status: 503, message: "the server is at its connection limit; try again shortly", now: now, date: date)
+            status: 503, message: message, now: now, date: date)
         return machine
     }
 

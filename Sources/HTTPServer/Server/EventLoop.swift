@@ -13,8 +13,10 @@ final class EventLoop: @unchecked Sendable {
     private struct Connection {
         let fd: Int32
         var machine: ConnectionStateMachine
-        /// Accepted over the cap and only being told 503: not counted as a served connection.
+        /// Accepted over a cap and only being told 503: not counted as a served connection.
         let isRejection: Bool
+        /// The client's host, as `AdmissionPolicy` counts it.
+        let client: String
     }
 
     private enum StreamEvent {
@@ -34,6 +36,8 @@ final class EventLoop: @unchecked Sendable {
     /// Rejected connections still being told 503, at most; past this they are closed unanswered.
     private static let maxRejections = 64
     private static let readSize = 64 * 1_024
+    /// The kernel send buffer of a streaming connection (Linux doubles it for its own bookkeeping).
+    private static let streamSendBuffer: Int32 = 8 * 1_024
 
     private let configuration: HTTPServer.Configuration
     private let handler: Handler
@@ -46,6 +50,8 @@ final class EventLoop: @unchecked Sendable {
     // Loop-thread state.
     private var listener: Int32?
     private var connections: [UInt64: Connection] = [:]
+    /// What is open, by client address; asked before serving a connection or a stream.
+    private var admission: AdmissionPolicy
     /// The streams of connections relaying one (see `HTTPResponse.stream`).
     private var streams: [UInt64: HTTPResponseStream] = [:]
     private var nextID: UInt64 = 0
@@ -64,6 +70,9 @@ final class EventLoop: @unchecked Sendable {
         self.configuration = configuration
         self.handler = handler
         self.onFinish = onFinish
+        admission = AdmissionPolicy(limits: .init(
+            connections: configuration.maxConnections, connectionsPerAddress: configuration.maxConnectionsPerAddress,
+            streams: configuration.maxStreams, streamsPerAddress: configuration.maxStreamsPerAddress))
     }
 
     /// Asks the loop to stop accepting, finish what is under way and exit. Safe from any thread.
@@ -205,19 +214,20 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func admit(fd: Int32, remoteAddress: String?, now: ContinuousClock.Instant) {
-        let served = connections.values.lazy.filter { !$0.isRejection }.count
+        let client = AdmissionPolicy.client(of: remoteAddress)
         let id = nextID
         nextID += 1
-        if served < configuration.maxConnections {
-            let machine = ConnectionStateMachine(
-                limits: configuration.limits, timeouts: configuration.timeouts, remoteAddress: remoteAddress, now: now)
-            connections[id] = Connection(fd: fd, machine: machine, isRejection: false)
-        } else if connections.count - served < Self.maxRejections {
+        let decision = admission.admitConnection(from: client)
+        if case .refuse(let reason) = decision, connections.count - admission.connections < Self.maxRejections {
             let machine = ConnectionStateMachine.rejecting(
-                timeouts: configuration.timeouts, remoteAddress: remoteAddress, now: now, date: date())
-            connections[id] = Connection(fd: fd, machine: machine, isRejection: true)
+                timeouts: configuration.timeouts, remoteAddress: remoteAddress, now: now, date: date(), message: reason)
+            connections[id] = Connection(fd: fd, machine: machine, isRejection: true, client: client)
             configuration.log?(HTTPRequestLogEntry(method: "-", path: "-", status: 503, milliseconds: 0))
             flush(id, now: now)
+        } else if decision == .admit {
+            let machine = ConnectionStateMachine(
+                limits: configuration.limits, timeouts: configuration.timeouts, remoteAddress: remoteAddress, now: now)
+            connections[id] = Connection(fd: fd, machine: machine, isRejection: false, client: client)
         } else {
             POSIXSocket.close(fd)
         }
@@ -254,8 +264,12 @@ final class EventLoop: @unchecked Sendable {
     private func closeConnection(_ id: UInt64) {
         guard let connection = connections.removeValue(forKey: id) else { return }
         POSIXSocket.close(connection.fd)
+        if !connection.isRejection { admission.connectionClosed(from: connection.client) }
         // The producer learns the page has gone and stops.
-        streams.removeValue(forKey: id)?.close()
+        if let stream = streams.removeValue(forKey: id) {
+            stream.close()
+            admission.streamClosed(from: connection.client)
+        }
     }
 
     // MARK: Cross-thread inbox
@@ -302,25 +316,30 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Hands a handler's response to its connection; a streamed one is attached to the connection, or
-    /// refused with 503 when `maxStreams` are open already.
+    /// refused with 503 when `maxStreams` are open already, or `maxStreamsPerAddress` from its client.
     private func finishHandling(_ id: UInt64, _ response: HTTPResponse, now: ContinuousClock.Instant) {
-        guard let stream = response.stream else {
+        guard let stream = response.stream, let client = connections[id]?.client else {
+            response.stream?.close()  // the client already left
             apply(id) { $0.handlerFinished(response, now: now, date: $1) }
             return
         }
         var response = response
-        if streams.count >= configuration.maxStreams {
+        let decision = admission.admitStream(from: client)
+        if case .refuse(let reason) = decision {
             stream.close()
-            response = ResponseEncoder.errorResponse(
-                status: 503, message: "too many live pages are open on this server; close one and try again")
+            response = ResponseEncoder.errorResponse(status: 503, message: reason)
             response.headers.replaceOrAdd(name: "Retry-After", value: "5")
         }
         apply(id) { $0.handlerFinished(response, now: now, date: $1) }
         guard response.stream != nil, connections[id]?.machine.isStreaming == true else {
             stream.close()  // a HEAD request, a refused stream, or the client already left
+            if decision == .admit { admission.streamClosed(from: client) }
             return
         }
         streams[id] = stream
+        // A live page sends little; with the kernel's buffer small, a client that stops reading shows as bytes
+        // waiting here within a few events, and the write deadline closes it and frees its place.
+        if let fd = connections[id]?.fd { POSIXSocket.limitSendBuffer(fd, to: Self.streamSendBuffer) }
         stream.attach(
             deliver: { [weak self] bytes in self?.postStreamEvent(.bytes(bytes), for: id) },
             end: { [weak self] in self?.postStreamEvent(.end, for: id) })

@@ -30,6 +30,12 @@ public final class HTTPServer: Sendable {
         public var maxConnections: Int
         /// Streamed responses (live pages) open at once, within `maxConnections`; one more is answered 503.
         public var maxStreams: Int
+        /// Connections served at once from one client address (the host, whatever its port), well below
+        /// `maxConnections` so that one address cannot hold the server; one more is answered 503 and closed.
+        public var maxConnectionsPerAddress: Int
+        /// Streamed responses open at once to one client address, well below `maxStreams` so that the pickup
+        /// screen on another address always gets one; one more is answered 503.
+        public var maxStreamsPerAddress: Int
         /// The kernel's queue of connections not yet accepted.
         public var backlog: Int32
         /// How long `shutdown()` lets requests under way finish before closing what remains.
@@ -48,7 +54,7 @@ public final class HTTPServer: Sendable {
         public init(
             host: String = "127.0.0.1", port: Int = 8080, limits: HTTPParserLimits = HTTPParserLimits(),
             timeouts: ConnectionTimeouts = ConnectionTimeouts(), maxConnections: Int = 512, maxStreams: Int = 32,
-            backlog: Int32 = 512,
+            maxConnectionsPerAddress: Int = 64, maxStreamsPerAddress: Int = 8, backlog: Int32 = 512,
             shutdownGracePeriod: Duration = .seconds(10), log: (@Sendable (HTTPRequestLogEntry) -> Void)? = nil,
             handlerPriority: TaskPriority = .high
         ) {
@@ -58,6 +64,8 @@ public final class HTTPServer: Sendable {
             self.timeouts = timeouts
             self.maxConnections = maxConnections
             self.maxStreams = maxStreams
+            self.maxConnectionsPerAddress = maxConnectionsPerAddress
+            self.maxStreamsPerAddress = maxStreamsPerAddress
             self.backlog = backlog
             self.shutdownGracePeriod = shutdownGracePeriod
             self.log = log

@@ -104,6 +104,13 @@ enum POSIXSocket {
         return .wrote(sent)
     }
 
+    /// Fixes the kernel's send buffer at about `bytes` (which also stops Linux growing it, up to 4 MiB by
+    /// default), so what a client does not read soon waits in the server, where its write deadline runs.
+    static func limitSendBuffer(_ fd: Int32, to bytes: Int32) {
+        var size = bytes
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+
     static func shutdownWrite(_ fd: Int32) {
         _ = Glibc.shutdown(fd, Int32(SHUT_WR))
     }
