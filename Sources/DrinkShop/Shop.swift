@@ -103,6 +103,16 @@ public final class Shop: Sendable {
     public func prepareLookups() async throws(ShopError) {
         try await orders.records.prepareLookups()
         try await audit.prepareLookups()
+        // A day's report and export find the day's payments and till records by `businessDay`, and
+        // `pay`/`void` an order's by `orderRef`: by index, whatever the number of days stored.
+        let day = "0000-00-00"
+        try await store.listOnce(in: ShopSchema.paymentTable, by: [
+            .field(PaymentField.businessDay) == .text(day), .field(PaymentField.orderRef) == .text(day),
+        ])
+        try await store.listOnce(in: ShopSchema.orderTillTable, by: [
+            .field(OrderTillField.businessDay) == .text(day), .field(OrderTillField.orderRef) == .text(day),
+        ])
+        try await store.listOnce(in: ShopSchema.shiftTable, by: [.field(ShiftField.businessDay) == .text(day)])
     }
 
     /// Creates whatever tables and fields are missing, when the store allows it. Returns what it created.

@@ -7,7 +7,7 @@ import LocalBase
 enum BenchCommands {
     static func run(_ arguments: [String]) async -> Int32 {
         guard let command = arguments.first else {
-            try? FileHandle.standardError.write(contentsOf: Data("usage: drinkshop-bench populate|insert …\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("usage: drinkshop-bench populate|insert|year …\n".utf8))
             return 2
         }
         var options: [String: String] = [:]
@@ -20,6 +20,7 @@ enum BenchCommands {
             switch command {
             case "populate": try await populate(options)
             case "insert": try await insert(options)
+            case "year": try await YearStore.build(options)
             case "client-crud": try await ClientBench.run(options)
             default:
                 try? FileHandle.standardError.write(contentsOf: Data("unknown bench command \(command)\n".utf8))

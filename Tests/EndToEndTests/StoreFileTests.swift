@@ -60,7 +60,7 @@ import Testing
         #expect(contents(folder.database) == damaged)
 
         let check = await runDrinkshop(["--db", folder.database, "check"], environment: environment)
-        #expect(check.status == 1 && check.stdout.contains("is damaged"))
+        #expect(check.status == 1 && check.stdout.contains("is damaged"), "\(check.stdout) // \(check.stderr)")
 
         let copy = folder.directory + "/recovered.sqlite"
         let recover = await runDrinkshop(["--db", folder.database, "recover", "--into", copy], environment: environment)

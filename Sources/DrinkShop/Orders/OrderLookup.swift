@@ -11,15 +11,20 @@ import Foundation
 extension OrderRecords {
     /// The records with pickup number `number` that are today's or still open.
     func withNumber(_ number: Int, today: String) async throws(ShopError) -> [Record] {
+        try await list(Self.withNumberFormula(number, today: today))
+    }
+
+    /// `withNumber`'s formula: one request on a remote base; on the embedded store an index of today's
+    /// numbers and a partial index of open orders answer its two branches (LocalBase's `anyOf`).
+    static func withNumberFormula(_ number: Int, today: String) -> FormulaExpression {
         let status = FormulaExpression.field(OrderField.status)
-        let formula = FormulaExpression.and([
+        return FormulaExpression.and([
             .field(OrderField.pickupNumber) == .int(number),
             .or([
                 .field(OrderField.businessDay) == .text(today),
                 .and([status != .text(OrderStatus.pickedUp.rawValue), status != .text(OrderStatus.cancelled.rawValue)]),
             ]),
         ])
-        return try await list(formula)
     }
 
     /// The records of `day`'s order `number`.
@@ -90,6 +95,7 @@ extension OrderRecords {
         try await store.listOnce(in: ShopSchema.orderTable, by: [
             .field(OrderField.pickupNumber) == .int(1), .field(OrderField.businessDay) == .text("0000-00-00"),
             .field(OrderField.status) == .text(OrderStatus.placed.rawValue),
+            Self.withNumberFormula(1, today: "0000-00-00"),
         ])
         // The pickup claim on the embedded store looks its next ticket up by key.
         try await store.listOnce(in: ShopSchema.ticketTable, by: [.field(TicketField.key) == .text("0000-00-00#0")])

@@ -52,13 +52,42 @@ enum FormulaFilter {
     /// Creation-time bounds qualify too, in the form the shop's "today" filter and the formula builders
     /// write them: `IS_BEFORE(CREATED_TIME(), DATETIME_PARSE('…Z'))`, `IS_AFTER(…)`, and either under
     /// `NOT`, with a full UTC timestamp literal (`YYYY-MM-DDTHH:MM:SS.sssZ`), which is an exact instant.
+    ///
+    /// `{f} != 'x'` on a text-like field qualifies as "the stored value is not x" (a blank cell is not x
+    /// either, as in the evaluator), and an `OR` whose every branch is narrowed by an index qualifies as
+    /// `anyOf` (`#6 of today or still open`; a day range written as one `OR` per day): the rows are then
+    /// found branch by branch (`RecordRows.scan`).
     static func requiredConditions(_ expression: FormulaExpression, table: TableSchema) -> [CandidateCondition] {
+        let conditions = conditions(expression, table: table)
+        // An `anyOf` a branch of which no index narrows (even with the conditions beside it) would be a
+        // scan per branch: it is left out, and the rest narrow alone.
+        let common = conditions.filter { if case .anyOf = $0 { false } else { true } }
+        let commonIndexed = common.contains(where: \.isIndexed)
+        return conditions.filter { condition in
+            guard case .anyOf(let groups) = condition else { return true }
+            return commonIndexed || groups.allSatisfy { $0.contains(where: \.isIndexed) }
+        }
+    }
+
+    private static func conditions(_ expression: FormulaExpression, table: TableSchema) -> [CandidateCondition] {
         switch expression {
         case .call(let name, let arguments) where name.uppercased() == "AND":
-            return arguments.flatMap { requiredConditions($0, table: table) }
+            return arguments.flatMap { conditions($0, table: table) }
+        case .call(let name, let arguments) where name.uppercased() == "OR" && !arguments.isEmpty:
+            var groups: [[CandidateCondition]] = []
+            for argument in arguments {
+                // A branch with nothing to narrow it lets any row through: the OR narrows nothing.
+                let group = requiredConditions(argument, table: table).filter { if case .anyOf = $0 { false } else { true } }
+                guard !group.isEmpty else { return [] }
+                groups.append(group)
+            }
+            return groups.count == 1 ? groups[0] : [.anyOf(groups)]
         case .binary(.equal, .field(let name), let literal), .binary(.equal, let literal, .field(let name)):
             guard let field = table.field(name), let value = storedValue(literal, for: field) else { return [] }
             return [.cellEquals(fieldID: field.id, value: value)]
+        case .binary(.notEqual, .field(let name), let literal), .binary(.notEqual, let literal, .field(let name)):
+            guard let field = table.field(name), case .text(let text)? = storedValue(literal, for: field) else { return [] }
+            return [.cellDiffers(fieldID: field.id, text: text)]
         case .call(let name, let arguments) where name.uppercased() == "NOT" && arguments.count == 1:
             return createdBound(arguments[0], negated: true).map { [$0] } ?? []
         default:

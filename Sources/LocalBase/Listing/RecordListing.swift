@@ -9,16 +9,7 @@ extension BaseContext {
         // Indexes are made before the read transaction: creating one writes, and a read transaction
         // that tries to upgrade fails at once when another connection writes. An index only speeds the
         // read up: a file that may not be written (read-only, or a writer holding it) is read without.
-        for condition in plan.filter.conditions {
-            switch condition {
-            case .cellEquals(let fieldID, _) where try !file.hasIndex(tableID: plan.table.id, fieldID: fieldID):
-                try? file.connection.writeTransaction { try file.ensureIndex(tableID: plan.table.id, fieldID: fieldID) }
-            case .createdTime where try !file.hasCreatedIndex(tableID: plan.table.id):
-                try? file.connection.writeTransaction { try file.ensureCreatedIndex(tableID: plan.table.id) }
-            default:
-                break
-            }
-        }
+        try? file.ensureIndexes(tableID: plan.table.id, for: plan.filter.conditions)
         return try file.connection.readTransaction { try page(plan, query: query) }
     }
 

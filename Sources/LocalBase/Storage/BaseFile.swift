@@ -26,6 +26,9 @@ final class BaseFile {
         // Statement journals and sorts stay in memory: a temporary file for each (SQLite's default)
         // cost an open, an unlink and a close every few orders.
         try connection.execute("PRAGMA temp_store = MEMORY")
+        // The start check reads every page only of small files (`startProblems`): SQLite's stricter check
+        // of each page as it is read makes a write that meets a damaged page fail before it commits.
+        try connection.execute("PRAGMA cell_size_check = ON")
         // A file this process may not write is read as it is: setting WAL would be a write.
         if connection.isReadOnly {
             try connection.readTransaction { try bootstrap(readOnly: true) }

@@ -147,6 +147,8 @@ extension LocalBase {
 extension SQLiteError {
     /// The file is damaged (as opposed to locked, full or refused).
     var isDamage: Bool {
-        [11, 26].contains(code & 0xFF)  // SQLITE_CORRUPT, SQLITE_NOTADB
+        // SQLITE_CORRUPT, SQLITE_NOTADB; and a check that meets a damaged cell while working out an
+        // index over the cells' JSON (the shop's lookup indexes) stops with "malformed JSON".
+        [11, 26].contains(code & 0xFF) || (code & 0xFF == 1 && message.contains("malformed JSON"))
     }
 }

@@ -3,8 +3,15 @@
 enum CandidateCondition {
     /// The field's stored value equals this SQL value.
     case cellEquals(fieldID: String, value: SQLiteValue)
+    /// The field's stored value is not this text (a blank cell is not it either). The text is written
+    /// into the SQL as a literal, not bound, so that a partial index made with the same words
+    /// (`ConditionIndex`) is one SQLite may use.
+    case cellDiffers(fieldID: String, text: String)
     /// The record's creation time (milliseconds since 1970) compares so with this bound.
     case createdTime(Comparison, milliseconds: Double)
+    /// At least one of these groups holds in full (a formula's `OR`). The rows are found group by group,
+    /// each by its own index, rather than by one SQL `OR` the planner might answer with a scan.
+    case anyOf([[CandidateCondition]])
 
     enum Comparison: String {
         case less = "<"
@@ -13,26 +20,64 @@ enum CandidateCondition {
         case greaterOrEqual = ">="
     }
 
-    /// The SQL of the condition, with its value bound as parameter `?parameter`.
+    /// The SQL of the condition, with its value (if any) bound as parameter `?parameter`.
     func sql(parameter: Int) -> String {
         switch self {
         case .cellEquals(let fieldID, _): return "\(BaseFile.cellExpression(fieldID)) = ?\(parameter)"
+        case .cellDiffers(let fieldID, let text): return "\(BaseFile.cellExpression(fieldID)) IS NOT \(Self.literal(text))"
         case .createdTime(let comparison, _): return "created_ms \(comparison.rawValue) ?\(parameter)"
+        case .anyOf: return "1"  // never reaches SQL: `branches` splits it first
         }
     }
 
-    var value: SQLiteValue {
+    /// The value bound for the condition, or nil when its SQL has none.
+    var value: SQLiteValue? {
         switch self {
         case .cellEquals(_, let value): return value
         case .createdTime(_, let milliseconds): return .real(milliseconds)
+        case .cellDiffers, .anyOf: return nil
         }
     }
+
+    /// Whether an index finds the rows of this condition (so a group holding one is not a scan).
+    var isIndexed: Bool {
+        switch self {
+        case .cellEquals, .createdTime: return true
+        case .cellDiffers, .anyOf: return false
+        }
+    }
+
+    /// A SQL text literal; the quote is the only character that needs doubling.
+    static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 
     /// Appends `AND <condition>` for each, binding values after those already in `values`.
     static func append(_ conditions: [CandidateCondition], to sql: inout String, values: inout [SQLiteValue]) {
         for condition in conditions {
-            values.append(condition.value)
-            sql += " AND " + condition.sql(parameter: values.count)
+            if let value = condition.value {
+                values.append(value)
+                sql += " AND " + condition.sql(parameter: values.count)
+            } else if case .anyOf = condition {
+                continue
+            } else {
+                sql += " AND " + condition.sql(parameter: 0)
+            }
         }
+    }
+
+    /// The plain conjunctions whose union holds every row the conditions keep: the conditions as they are
+    /// when they hold no `anyOf`, else one per group of the first `anyOf`, each with the other conditions
+    /// (further `anyOf`s are left out: a candidate condition may always be dropped, it only narrows).
+    static func branches(_ conditions: [CandidateCondition]) -> [[CandidateCondition]] {
+        var common: [CandidateCondition] = []
+        var groups: [[CandidateCondition]]?
+        for condition in conditions {
+            if case .anyOf(let found) = condition {
+                if groups == nil { groups = found }
+            } else {
+                common.append(condition)
+            }
+        }
+        guard let groups else { return [common] }
+        return groups.map { common + $0.filter { if case .anyOf = $0 { false } else { true } } }
     }
 }

@@ -57,10 +57,15 @@ struct RecordRows {
 
     /// The table to read, with the creation-time index forced when a creation-time bound narrows the
     /// scan: without statistics SQLite would rather walk the whole table in `seq` order than sort the
-    /// few rows the index finds (the listing callers make sure the index exists).
-    private func source(for conditions: [CandidateCondition]) -> String {
+    /// few rows the index finds (the listing callers make sure the index exists). A conjunction that has
+    /// its own `ConditionIndex` reads through it when the file has it (a read-only file may not).
+    private func source(for conditions: [CandidateCondition]) throws -> String {
         let boundsCreation = conditions.contains { if case .createdTime = $0 { return true } else { return false } }
-        return boundsCreation ? "\(name) INDEXED BY \"created_\(tableID)\"" : name
+        if boundsCreation { return "\(name) INDEXED BY \"created_\(tableID)\"" }
+        if let index = ConditionIndex(tableID: tableID, conditions: conditions), try file.hasIndex(named: index.name) {
+            return "\(name) INDEXED BY \"\(index.name)\""
+        }
+        return name
     }
     static let columns = "seq, id, created_ms, modified_ms, cells"
 
@@ -104,11 +109,24 @@ struct RecordRows {
     }
 
     /// Records with seq in `after+1 ... ceiling`, in seq order, at most `limit`, optionally only those
-    /// meeting every candidate condition.
+    /// meeting every candidate condition (an `anyOf` is read branch by branch and the rows merged).
     func scan(after: Int64, ceiling: Int64, limit: Int, conditions: [CandidateCondition] = [])
         throws -> [StoredRecord]
     {
-        var sql = "SELECT \(Self.columns) FROM \(source(for: conditions)) WHERE seq > ?1 AND seq <= ?2"
+        let branches = CandidateCondition.branches(conditions)
+        guard branches.count > 1 else { return try scanBranch(after: after, ceiling: ceiling, limit: limit, branches[0]) }
+        var merged: [Int64: StoredRecord] = [:]
+        for branch in branches {
+            for record in try scanBranch(after: after, ceiling: ceiling, limit: limit, branch) { merged[record.seq] = record }
+        }
+        // Each branch gave its first `limit` rows after `after`, so the first `limit` of the union are here.
+        return Array(merged.values.sorted { $0.seq < $1.seq }.prefix(limit))
+    }
+
+    private func scanBranch(after: Int64, ceiling: Int64, limit: Int, _ conditions: [CandidateCondition])
+        throws -> [StoredRecord]
+    {
+        var sql = "SELECT \(Self.columns) FROM \(try source(for: conditions)) WHERE seq > ?1 AND seq <= ?2"
         var values: [SQLiteValue] = [.integer(after), .integer(ceiling), .integer(Int64(limit))]
         CandidateCondition.append(conditions, to: &sql, values: &values)
         sql += " ORDER BY seq LIMIT ?3"
@@ -120,10 +138,20 @@ struct RecordRows {
     /// Every record (optionally only those meeting the candidate conditions), carrying only the cells
     /// of `fields`: read with json_extract, so sorting a large table never parses whole records.
     func scanCells(of fields: [FieldSchema], conditions: [CandidateCondition]) throws -> [StoredRecord] {
+        let branches = CandidateCondition.branches(conditions)
+        guard branches.count > 1 else { return try scanCellsBranch(of: fields, branches[0]) }
+        var merged: [Int64: StoredRecord] = [:]
+        for branch in branches {
+            for record in try scanCellsBranch(of: fields, branch) { merged[record.seq] = record }
+        }
+        return merged.values.sorted { $0.seq < $1.seq }
+    }
+
+    private func scanCellsBranch(of fields: [FieldSchema], _ conditions: [CandidateCondition]) throws -> [StoredRecord] {
         let stored = fields.filter { !$0.type.isComputed }
         var sql = "SELECT seq, id, created_ms, modified_ms"
         for field in stored { sql += ", " + BaseFile.cellExpression(field.id) }
-        sql += " FROM \(source(for: conditions)) WHERE 1"
+        sql += " FROM \(try source(for: conditions)) WHERE 1"
         var values: [SQLiteValue] = []
         CandidateCondition.append(conditions, to: &sql, values: &values)
         var records: [StoredRecord] = []

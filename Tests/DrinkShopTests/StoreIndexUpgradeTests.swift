@@ -1,0 +1,44 @@
+import Airtable
+@testable import DrinkShop
+import Foundation
+import LocalBase
+import Testing
+
+/// A store made before the year's indexes existed gets them in place when it is next opened
+/// (`Shop.prepareLookups`, which `drinkshop` runs at every start), and nothing in it changes.
+@Suite struct StoreIndexUpgradeTests {
+    @Test func anOlderStoreGetsTheDayAndNumberIndexesWhenOpened() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("upgrade-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        // An older store: the shop's tables and a paid order of an earlier day, no lookup ever run.
+        let older = try LocalBase(path: path)
+        try await Shop(store: older).createMissingSchema()
+        let line = try await older.createRecord(in: ShopSchema.orderTable, [
+            "drinkName": "熟成紅茶", "pickupNumber": 6, "businessDay": "2026-11-30", "status": "ready", "orderRef": "o1",
+        ])
+        _ = try await older.createRecord(in: ShopSchema.paymentTable, [
+            "orderRef": "o1", "businessDay": "2026-11-30", "kind": "payment", "method": "cash", "amount": 55,
+        ])
+        #expect(try await older.indexNames(of: ShopSchema.paymentTable).allSatisfy { !$0.hasPrefix("index_") })
+        let orderIndexesBefore = try await older.indexNames(of: ShopSchema.orderTable)
+        #expect(!orderIndexesBefore.contains { $0.contains("_where") })
+
+        let reopened = try LocalBase(path: path)
+        let shop = Shop(store: reopened)
+        try await shop.prepareLookups()
+        let schema = try await reopened.schema()
+        let payment = try #require(schema.table(ShopSchema.paymentTable))
+        let order = try #require(schema.table(ShopSchema.orderTable))
+        let paymentIndexes = try await reopened.indexNames(of: ShopSchema.paymentTable)
+        #expect(paymentIndexes.contains("index_\(payment.id)_\(try #require(payment.field("businessDay")).id)"))
+        let orderIndexes = try await reopened.indexNames(of: ShopSchema.orderTable)
+        let number = try #require(order.field("pickupNumber")).id
+        let day = try #require(order.field("businessDay")).id
+        // Today's #N (number and day together) and still-open #N (a partial index of open orders).
+        #expect(orderIndexes.contains("index_\(order.id)_\([number, day].sorted().joined(separator: "_"))"))
+        #expect(orderIndexes.contains { $0.hasPrefix("index_\(order.id)_\(number)_where") })
+        // The still-open #6 of an earlier day is found through them, as before.
+        let found = try await shop.orders.records.withNumber(6, today: "2026-12-01")
+        #expect(found.map(\.id) == [line.id])
+    }
+}
