@@ -58,8 +58,13 @@ struct TillReportTests {
         #expect(report.cups == 6)
         #expect(report.grossSales == 70 + 60 + 90 + 35)
         #expect(report.netSales == 49 + 60 + 35 + 35)
-        #expect(report.byMethod[.cash] == MethodTotals(payments: 2, taken: 84, change: 51, refunds: 1, refunded: 35))
+        #expect(report.byMethod[.cash] == MethodTotals(payments: 2, tendered: 135, taken: 84, change: 51, refunds: 1, refunded: 35))
         #expect(report.byMethod[.cash]?.net == 49)
+        // The columns add up as a cashier checks them: handed over − change = taken; taken − refunded = net.
+        for totals in report.byMethod.values {
+            #expect(totals.tendered - totals.change == totals.taken)
+            #expect(totals.taken - totals.refunded == totals.net)
+        }
         #expect(report.byMethod[.linePay]?.taken == 60)
         #expect(report.byMethod[.easyCard]?.taken == 35)
         #expect(report.byMethod[.card]?.taken == 20)

@@ -20,9 +20,13 @@ public struct ReportTotals: Sendable, Hashable {
     }
 }
 
-/// Money through one payment method.
+/// Money through one payment method. The columns add up as a cashier checks them: what customers handed
+/// over less the change given back is what was taken (applied to bills); taken less refunded is net.
 public struct MethodTotals: Sendable, Hashable {
     public var payments = 0
+    /// What customers handed over (cash beyond the bill included).
+    public var tendered = 0
+    /// Applied to bills: `tendered - change`.
     public var taken = 0
     public var change = 0
     public var refunds = 0
@@ -120,6 +124,7 @@ public struct TillReport: Sendable, Hashable {
         for payment in money.payments {
             var totals = byMethod[payment.method, default: MethodTotals()]
             totals.payments += 1
+            totals.tendered += payment.tendered
             totals.taken += payment.amount
             totals.change += payment.change
             byMethod[payment.method] = totals

@@ -49,10 +49,11 @@ enum TillView {
             for row in rows { table.append(row) }
             out += table.render(style: style)
         }
-        section("By payment method", ["Method", "Payments", "Taken", "Change", "Refunded", "Net"],
+        // Handed over − change = taken; taken − refunded = net.
+        section("By payment method", ["Method", "Payments", "Handed over", "Change", "Taken", "Refunded", "Net"],
                 PaymentMethod.allCases.compactMap { method in
                     report.byMethod[method].map { t in
-                        [method.label, "\(t.payments)", "\(t.taken)", "\(t.change)", "\(t.refunded)", "\(t.net)"]
+                        [method.label, "\(t.payments)", "\(t.tendered)", "\(t.change)", "\(t.taken)", "\(t.refunded)", "\(t.net)"]
                     }
                 })
         section("By staff", ["Staff", "Orders", "NT$"],
@@ -90,7 +91,7 @@ enum TillView {
                 .joined(separator: ",") + "}"
         }
         let methods = PaymentMethod.allCases.compactMap { m in
-            report.byMethod[m].map { "\(quote(m.rawValue)):{\"payments\":\($0.payments),\"taken\":\($0.taken),\"change\":\($0.change),\"refunded\":\($0.refunded),\"net\":\($0.net)}" }
+            report.byMethod[m].map { "\(quote(m.rawValue)):{\"payments\":\($0.payments),\"tendered\":\($0.tendered),\"taken\":\($0.taken),\"change\":\($0.change),\"refunded\":\($0.refunded),\"net\":\($0.net)}" }
         }.joined(separator: ",")
         let voids = report.voids.map { "{\"pickupNumber\":\($0.pickupNumber),\"total\":\($0.total),\"refunded\":\($0.refunded.values.reduce(0, +)),\"reason\":\(quote($0.reason))}" }
         let cancellations = report.cancellations.map { "{\"pickupNumber\":\($0.pickupNumber),\"total\":\($0.total),\"reason\":\(quote($0.reason))}" }
