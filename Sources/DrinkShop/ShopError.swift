@@ -55,6 +55,8 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
     /// Moved on or cancelled at another counter while this one wrote from an older copy; the order now
     /// has `status` again in the store.
     case movedElsewhere(OrderNumber, status: OrderStatus)
+    /// Handing over (ready → picked up) an order with money due, without saying it goes unpaid.
+    case dueAtHandover(OrderNumber, due: Int)
 
     public var description: String {
         switch self {
@@ -102,6 +104,9 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
             return "could not claim a pickup number after \(attempts) tries; is another counter claiming numbers in a loop?"
         case .setting(let error): return error.description
         case .archive(let error): return error.description
+        case .dueAtHandover(let number, let due):
+            return "order \(number) has $\(due) due (未付款): take the payment first (pay \(number) cash), "
+                + "or hand it over unpaid with: advance \(number) --unpaid"
         case .movedElsewhere(let number, .cancelled):
             return "order \(number) was cancelled at another counter meanwhile; it stays cancelled (nothing changed)"
         case .movedElsewhere(let number, let status):

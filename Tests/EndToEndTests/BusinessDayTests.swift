@@ -24,7 +24,7 @@ import Testing
             advance #2
             advance #3
             advance #3
-            advance #3
+            advance #3 --unpaid
 
             """, extra: ["DRINKSHOP_DAY_STARTS": "05:00"])
         #expect(evening.status == 0, "\(evening.stderr)")

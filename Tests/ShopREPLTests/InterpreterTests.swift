@@ -91,7 +91,7 @@ struct Counter {
             "order 熟成紅茶 M 半糖 少冰, 冷露歐蕾 L 微糖 去冰 加白玉",
             "edit #1 2 無糖 x2",
             "advance #1", "advance #1",
-            "orders", "advance 1", "orders", "orders all")
+            "orders", "pay #1 card", "advance 1", "orders", "orders all")
         #expect(outcomes.allSatisfy { $0 == .succeeded }, "\(counter.output.errors)")
         let text = counter.output.text
         #expect(text.contains("Order #1 changed"))

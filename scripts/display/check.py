@@ -158,7 +158,7 @@ def main():
             ("advance #1", "可取餐", ([2, 3], [1])),
             ("advance #2", "preparing", None),
             ("advance #2", "可取餐", ([3], [1, 2])),
-            ("advance #1", "picked up", ([3], [2])),
+            ("advance #1 --unpaid", "picked up", ([3], [2])),
         ]
         latencies = []
         after_answer = []
@@ -233,7 +233,7 @@ def main():
             busy.screenshot(tools, os.path.join(os.path.dirname(args.screenshot), f"pickup-tv-{label}.png"))
             busy.watch_a_cycle(tools, (preparing, ready), newest, [4], label, failures)
         # The newest is collected: the one ready before it takes its place, without being called again.
-        counter.type(f"advance #{newest}", "picked up")
+        counter.type(f"advance #{newest} --unpaid", "picked up")
         deadline = time.monotonic() + 5
         while busy.read_visible(tools)["newest"]["number"] == newest and time.monotonic() < deadline:
             time.sleep(0.05)

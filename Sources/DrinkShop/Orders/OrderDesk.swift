@@ -166,9 +166,19 @@ public final class OrderDesk: Sendable {
 
     /// Moves an order to its next status. On a remote base, an order of today this counter has a copy of
     /// is moved with one write (`advanceCopy`); otherwise it is found first (one filtered read).
-    public func advance(_ number: OrderNumber) async throws(ShopError) -> StoredOrder {
-        if let copy = try await copyToAdvance(number), let moved = try await advanceCopy(copy) { return moved }
+    ///
+    /// - Parameter mayMove: asked with the order as found, before anything is written; it refuses by throwing
+    ///   (the till's rule that an order with money due is not handed over unasked).
+    public func advance(_ number: OrderNumber,
+                        mayMove: (@Sendable (StoredOrder) async throws(ShopError) -> Void)? = nil)
+        async throws(ShopError) -> StoredOrder
+    {
+        if let copy = try await copyToAdvance(number) {
+            try await mayMove?(copy)
+            if let moved = try await advanceCopy(copy) { return moved }
+        }
         var stored = try await find(number)
+        try await mayMove?(stored)
         do { try stored.order.advance() } catch { throw .status(error) }
         try await saveStatus(stored)
         return stored

@@ -42,6 +42,12 @@ public struct AuditEntry: Sendable, Hashable {
     /// "M 35 -> 40", "sold out", a reason.
     public let detail: String
 
+    /// How the entry of an order handed over with money due begins ("handed over unpaid: $40 due").
+    public static let unpaidHandover = "handed over unpaid:"
+
+    /// Whether this entry is an order handed over with money due.
+    public var isUnpaidHandover: Bool { action == .advanceOrder && detail.hasPrefix(Self.unpaidHandover) }
+
     public init(at: Date, by: String, action: ShopAction, subject: String, detail: String) {
         self.at = at
         self.by = by

@@ -74,6 +74,8 @@ public struct TillReport: Sendable, Hashable {
     public var unpaidOrders: [Int] = []
     /// Menu control and staff changes in the period, oldest first.
     public var menuChanges: [AuditEntry] = []
+    /// Orders handed over with money due (who did it, and how much was due), oldest first.
+    public var unpaidHandovers: [AuditEntry] = []
 
     /// The report over orders created in `start..<end`, and audit entries in the same window.
     public static func make(orders: [TillOrder], audit: [AuditEntry] = [], from start: Date, to end: Date,
@@ -117,6 +119,7 @@ public struct TillReport: Sendable, Hashable {
             if till.money.due > 0 { report.unpaidOrders.append(order.pickupNumber) }
         }
         report.menuChanges = audit.filter { $0.at >= start && $0.at < end }.sorted { $0.at < $1.at }
+        report.unpaidHandovers = report.menuChanges.filter(\.isUnpaidHandover)
         return report
     }
 

@@ -9,7 +9,8 @@ public enum Command: Sendable, Equatable {
     /// `orders --watch`: the make line, full screen at a terminal.
     case watchOrders
     case edit(OrderNumber, line: Int?, LineChangeDraft)
-    case advance(OrderNumber)
+    /// `advance #N [--unpaid]`: `unpaid` hands over an order with money due.
+    case advance(OrderNumber, unpaid: Bool = false)
     case cancel(OrderNumber, reason: String?)
     case delete(OrderNumber, confirmed: Bool)
     /// Cup stickers: every cup, or one (from 1); shown as text with `preview`.

@@ -51,8 +51,10 @@ public enum CommandName: String, CaseIterable, Sendable {
                                details: ["example: edit #12 2 大杯 無糖 x3",
                                          "add-ons given replace the line's add-ons; `no add-ons` removes them"])
         case .advance:
-            return CommandInfo(name: rawValue, aliases: ["next", "a"], usage: "advance #N",
-                               summary: "move an order on: placed → preparing → ready → picked up", details: [])
+            return CommandInfo(name: rawValue, aliases: ["next", "a"], usage: "advance #N [--unpaid]",
+                               summary: "move an order on: placed → preparing → ready → picked up",
+                               details: ["handing over an order with money due asks first (one-shot: --unpaid);",
+                                         "an unpaid handover goes to the audit trail and the day's report"])
         case .cancel:
             return CommandInfo(name: rawValue, aliases: [], usage: "cancel #N [reason ...]",
                                summary: "cancel a placed or preparing order (kept, with the reason, for the report)", details: [])

@@ -81,9 +81,11 @@ public enum CommandParser {
             guard !change.isEmpty else { throw fail("what should change? give options, xN or note \"...\"") }
             return .edit(number, line: line, change)
         case .advance:
-            let (number, rest) = try pickupNumber(arguments, usage: usage)
+            var (number, rest) = try pickupNumber(arguments, usage: usage)
+            let unpaid = rest.first == "--unpaid"
+            if unpaid { rest.removeFirst() }
             guard rest.isEmpty else { throw fail("unexpected \"\(rest.joined(separator: " "))\"") }
-            return .advance(number)
+            return .advance(number, unpaid: unpaid)
         case .cancel:
             let (number, rest) = try pickupNumber(arguments, usage: usage)
             return .cancel(number, reason: rest.isEmpty ? nil : rest.joined(separator: " "))

@@ -274,7 +274,7 @@ extension ShopInterpreter {
     /// written is said loudly rather than undoing it.
     func record(_ entry: AuditEntry) async {
         do { try await shop.audit.record(entry) } catch {
-            warn("the audit trail could not record \(entry.action.rawValue) \(entry.subject): \(error)")
+            warn("the audit trail could not record \(AuditView.label(entry.action)) \(entry.subject): \(error)")
         }
     }
 

@@ -122,8 +122,8 @@ public final class ShopInterpreter {
         case .orders(let filter, let json, let days): try await listOrders(filter, json: json, days: days)
         case .watchOrders: try await watchOrders()
         case .edit(let number, let line, let change): try await edit(number, line: line, change: change)
-        case .advance(let number):
-            let stored = try await shop.orders.advance(number)
+        case .advance(let number, let unpaid):
+            let stored = try await advance(number, unpaid: unpaid)
             let order = stored.order
             if order.status == .ready {
                 let label = number.description.dropFirst()
@@ -157,6 +157,23 @@ public final class ShopInterpreter {
     }
 
     // MARK: - Commands with more to say
+
+    /// `advance`: an order with money due is handed over only when staff say so (`--unpaid`, or yes at the
+    /// question a terminal asks).
+    private func advance(_ number: OrderNumber, unpaid: Bool) async throws -> StoredOrder {
+        let who = staff ?? defaultStaff
+        let refusal: ShopError
+        do {
+            return try await shop.advance(number, unpaid: unpaid, by: who)
+        } catch {
+            refusal = error
+        }
+        guard case .dueAtHandover(let named, let due) = refusal, !unpaid, let confirm else { throw refusal }
+        guard await confirm("Order \(named) has $\(due) due (未付款). Hand it over unpaid? [y/N] ") else {
+            throw InterpreterError.keptUnpaid(named, due: due)
+        }
+        return try await shop.advance(number, unpaid: true, by: who)
+    }
 
     private func showMenu(filter: String?, json: Bool) async throws {
         if json {

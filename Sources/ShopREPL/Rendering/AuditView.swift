@@ -20,6 +20,7 @@ enum AuditView {
             + "\(entries.count) entr\(entries.count == 1 ? "y" : "ies")\n"
     }
 
+    /// The action as staff say it in a table (never a Swift name such as `closeDay`).
     static func label(_ action: ShopAction) -> String {
         switch action {
         case .cancelOrder: "cancel"
@@ -30,7 +31,16 @@ enum AuditView {
         case .changePrice: "price"
         case .soldOut: "sold out"
         case .restock: "restock"
-        default: action.rawValue
+        case .placeOrder: "order"
+        case .takePayment: "payment"
+        case .redeemStamps: "redeem"
+        case .sellPass: "pass"
+        case .closeDay: "close"
+        case .openShift: "open shift"
+        case .staffChanges: "staff"
+        case .managerAdjustment: "adjustment"
+        case .advanceOrder: "hand over"
+        case .seedMenu: "menu load"
         }
     }
 }

@@ -42,6 +42,11 @@ enum TillView {
         if !report.unpaidOrders.isEmpty {
             out += style.paint("Unpaid: " + report.unpaidOrders.map { "#\($0)" }.joined(separator: " "), .yellow) + "\n"
         }
+        if !report.unpaidHandovers.isEmpty {
+            out += style.paint("Handed over unpaid (未付款取餐): " + report.unpaidHandovers.map { entry in
+                "\(entry.subject) by \(entry.by) (\(entry.detail.dropFirst(AuditEntry.unpaidHandover.count).trimmingCharacters(in: .whitespaces)))"
+            }.joined(separator: ", "), .yellow) + "\n"
+        }
         func section(_ title: String, _ columns: [String], _ rows: [[String]]) {
             guard !rows.isEmpty else { return }
             out += "\n" + style.paint(title, .bold) + "\n"
@@ -80,7 +85,7 @@ enum TillView {
             [$0.closedBy, "\($0.shift.float)", "\($0.expected)", "\($0.counted)", "\($0.summary) \($0.chineseSummary)"]
         })
         section("Audit trail (menu, staff, voids, closing)", ["By", "Action", "What", "Detail"], report.menuChanges.map {
-            [$0.by, $0.action.rawValue, $0.subject, $0.detail]
+            [$0.by, AuditView.label($0.action), $0.subject, $0.detail]
         })
         return out
     }
