@@ -134,6 +134,7 @@ enum DrinkShopCLI {
             // PINs for one-shot commands come only from the environment, never from the command line.
             let interpreter = ShopInterpreter(shop: shop, output: output, style: style, defaultStaff: staff,
                                               confirm: interactive ? confirmAtTerminal : nil,
+                                              ask: interactive ? askAtTerminal : nil,
                                               environmentPIN: environment["DRINKSHOP_PIN"],
                                               environmentNewPIN: environment["DRINKSHOP_NEW_PIN"],
                                               environmentPrinters: environment.filter { $0.key.hasSuffix("_PRINTER") })
@@ -153,6 +154,7 @@ enum DrinkShopCLI {
             let answer = await reader.nextAnswer(prompt: question)
             return isYes(answer)
         }
+        let askAnswer: @Sendable (String) async -> String? = { question in await reader.nextAnswer(prompt: question) }
         // A PIN is read at the terminal without echo and never kept in history.
         let askSecret: @Sendable (String) async -> String? = { prompt in
             await withCheckedContinuation { continuation in
@@ -164,6 +166,7 @@ enum DrinkShopCLI {
         let interpreter = ShopInterpreter(shop: shop, output: output, style: style, defaultStaff: staff,
                                           confirm: interactive ? askAtCounter : nil,
                                           readSecret: interactive ? askSecret : nil,
+                                          ask: interactive ? askAnswer : nil,
                                           environmentPrinters: environment.filter { $0.key.hasSuffix("_PRINTER") })
         interpreter.makeLineScreen = FullScreenTerminal()
         let drinkCount = (try? await shop.catalog.menu().count) ?? 0
@@ -182,6 +185,11 @@ enum DrinkShopCLI {
     private static let confirmAtTerminal: @Sendable (String) async -> Bool = { question in
         let answer = await PlainLineReader().nextAnswer(prompt: question)
         return isYes(answer)
+    }
+
+    /// A question with a typed answer for one-shot commands run at a terminal.
+    private static let askAtTerminal: @Sendable (String) async -> String? = { question in
+        await PlainLineReader().nextAnswer(prompt: question)
     }
 
     /// y, yes or 是, however typed (full-width letters, spaces around it).

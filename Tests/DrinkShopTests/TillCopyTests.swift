@@ -20,6 +20,7 @@ import Testing
 
     @Test func aPaymentTheLedgerRefusesPutsTheCopyBack() async throws {
         let fixture = try await ShopFixture()
+        _ = try await fixture.shop.drawer.open(float: 0, by: "Ken")  // cash goes into an open shift
         let (shop, store) = try await shop(fixture)
         store.refuse("PATCH TillPayment", with: Self.refused)
         await #expect(throws: TillError.self) { try await shop.till.pay(.pickup(1), method: .cash, tendered: 100, by: "Ken") }

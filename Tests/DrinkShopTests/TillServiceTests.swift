@@ -17,6 +17,7 @@ import Testing
 
     @Test func cashAnswersTheChangeAndPartsAddUpToPaid() async throws {
         let fixture = try await ShopFixture()
+        _ = try await fixture.shop.drawer.open(float: 0, by: "Ken")  // cash goes into an open shift
         let order = try await place(fixture, cups: 2)   // 2 × 35, the second half price: 53
         #expect(order.order.total == 53)
         let first = try await fixture.shop.till.pay(.pickup(1), method: .card, tendered: 30, by: "Ken")
@@ -36,6 +37,7 @@ import Testing
 
     @Test func aRefusedPaymentWritesNothing() async throws {
         let fixture = try await ShopFixture()
+        _ = try await fixture.shop.drawer.open(float: 0, by: "Ken")  // cash goes into an open shift
         _ = try await place(fixture)
         await #expect(throws: TillError.self) { try await fixture.shop.till.pay(.pickup(1), method: .linePay, tendered: 500, by: "Ken") }
         await #expect(throws: TillError.self) { try await fixture.shop.till.pay(.pickup(1), method: .cash, tendered: 0, by: "Ken") }
@@ -53,6 +55,7 @@ import Testing
 
     @Test func aVoidRefundsEachMethodAndTheReportListsIt() async throws {
         let fixture = try await ShopFixture()
+        _ = try await fixture.shop.drawer.open(float: 0, by: "Ken")  // cash goes into an open shift
         _ = try await place(fixture, cups: 2)
         _ = try await fixture.shop.till.pay(.pickup(1), method: .easyCard, tendered: 20, by: "Ken")
         _ = try await fixture.shop.till.pay(.pickup(1), method: .cash, tendered: 100, by: "Ken")
@@ -113,6 +116,7 @@ import Testing
 
     @Test func adjustmentsFromTheSeedPriceTheBillApartFromPromotions() async throws {
         let fixture = try await ShopFixture()
+        _ = try await fixture.shop.drawer.open(float: 0, by: "Ken")  // cash goes into an open shift
         let directory = try TemporaryDirectory()
         let path = try directory.file("till.json", contents: """
             {"adjustments": [{"name":"環保杯","code":"cup","kind":"perCup","amount":-5},

@@ -77,6 +77,11 @@ import Testing
         let right = try await shop.run(["restock", "熟成紅茶"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"])
         #expect(right.status == 0, "\(right.stderr)")
         #expect(right.stdout.contains("back on sale"))
+        // Cash goes into an open shift only: refused with the one line that says what to do.
+        let noShift = try await shop.run(["pay", "#1", "cash", "35"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"])
+        #expect(noShift.status == 1 && noShift.stderr.contains("shift open FLOAT"))
+        let shift = try await shop.run(["shift", "open", "0"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"])
+        #expect(shift.status == 0, "\(shift.stderr)")
         // Staff actions (a payment) still need someone logged in once PINs are on.
         let pay = try await shop.run(["pay", "#1", "cash", "35"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"])
         #expect(pay.status == 0, "\(pay.stderr)")
@@ -100,6 +105,7 @@ import Testing
             """)
         let script = """
             seed \(seed)
+            shift open 0
             order 熟成紅茶 M 無糖 去冰 x5 for 0912345678
             order 熟成紅茶 M 無糖 去冰 for 0912-345-678
             redeem #2

@@ -17,7 +17,8 @@ struct Counter {
 
     static let noon = Date(timeIntervalSince1970: 1_795_924_800)  // 2026-11-29 12:00 in Taipei
 
-    init(confirm: (@Sendable (String) async -> Bool)? = nil, printers: ShopPrinters = ShopPrinters()) async throws {
+    init(confirm: (@Sendable (String) async -> Bool)? = nil, ask: (@Sendable (String) async -> String?)? = nil,
+         printers: ShopPrinters = ShopPrinters()) async throws {
         let clock = TestClock(Counter.noon)
         base = try LocalBase.inMemory(clock: clock.date)
         let shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date), printers: printers)
@@ -27,7 +28,7 @@ struct Counter {
         _ = try await shop.seeder.seed(contentsOf: seeds + "/menu.json")
         _ = try await shop.seeder.seed(contentsOf: seeds + "/promotions.json")
         output = CapturedOutput()
-        interpreter = ShopInterpreter(shop: shop, output: output, defaultStaff: "counter", confirm: confirm)
+        interpreter = ShopInterpreter(shop: shop, output: output, defaultStaff: "counter", confirm: confirm, ask: ask)
     }
 
     /// Runs lines in order; returns the outcomes.

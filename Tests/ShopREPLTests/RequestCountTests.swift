@@ -67,9 +67,10 @@ import TestSupport
 
     @Test func payIsOneReadAndTwoWritesAndAPaidOrderIsDecidedWithoutTheLedger() async throws {
         let day = try await CountedCounter(orders: 5)
-        // No amount: what is due (no second lookup for it).
-        #expect(await day.requests("pay #1 cash") == ["GET OrderDrink", "PATCH OrderDrink", "PATCH TillPayment"])
-        #expect(await day.requests("pay #2 cash 20") == ["GET OrderDrink", "PATCH OrderDrink", "PATCH TillPayment"])
+        #expect(await day.run("shift open 1000") == .succeeded)
+        // No amount: what is due (no second lookup for it); cash asks whether a shift is open.
+        #expect(await day.requests("pay #1 cash") == ["GET OrderDrink", "GET Shift", "PATCH OrderDrink", "PATCH TillPayment"])
+        #expect(await day.requests("pay #2 cash 20") == ["GET OrderDrink", "GET Shift", "PATCH OrderDrink", "PATCH TillPayment"])
         // A paid order is not edited: decided from the order's own read.
         #expect(await day.requests("edit #1 少糖", succeeds: false) == ["GET OrderDrink"])
         #expect(day.output.errors.contains("has $35 paid"))
@@ -123,7 +124,8 @@ import TestSupport
         let bill = try await day.shop.extras.charges(of: adjusted).total
         #expect(adjusted.till?.bill == bill && bill != adjusted.order.total)
         // Paying what is due takes the adjusted bill, from the order's own read.
-        #expect(await day.requests("pay #1 cash") == ["GET OrderDrink", "PATCH OrderDrink", "PATCH TillPayment"])
+        #expect(await day.run("shift open 1000") == .succeeded)
+        #expect(await day.requests("pay #1 cash") == ["GET OrderDrink", "GET Shift", "PATCH OrderDrink", "PATCH TillPayment"])
         #expect(try await day.shop.till.money(of: try await day.shop.orders.find(.pickup(1))).paid == bill)
         // An edit of an adjusted (unpaid) order drops the copy's bill: it is priced from OrderTill again.
         #expect(await day.run("adjust #2 \(code)") == .succeeded)

@@ -121,6 +121,7 @@ def requests_per_command(bin_dir, workdir, day_orders=300, rounds=3):
     count_requests = lambda action: count(proxy, action)  # noqa: E731
     try:
         figures = {}
+        one_shot("shift", "open", "1000")  # cash goes into an open shift only
         one_shot("order", "熟成紅茶", "大杯", "半糖", "少冰", "for", "shape")
         proxy.reset()
         one_shot("order", "熟成紅茶", "大杯", "半糖", "少冰", "for", "shape")

@@ -47,6 +47,8 @@ public final class Till: Sendable {
         async throws(TillError) -> PaymentReceipt
     {
         guard !stored.isUnsent, stored.order.pickupNumber > 0 else { throw .unsentOrder(number) }
+        // Cash goes into the drawer, so only while a shift is open (after a close, into the next one).
+        if method == .cash, try await ShiftRecords(store: payments.store).open() == nil { throw .drawer(.noShiftForCash) }
         guard payments.store.atomicStore != nil else {
             return try await payOverTheAPI(stored, method: method, tendered: tendered, by: staff)
         }

@@ -154,8 +154,29 @@ extension ShopInterpreter {
     private func pay(_ number: OrderNumber, _ method: PaymentMethod, _ amount: Int?) async throws {
         let who = try await authorize(.takePayment)
         let stored = try await shop.orders.find(number)
-        let receipt = try await shop.till.pay(stored, as: number, method: method, tendered: amount, by: who)
+        let receipt: Till.PaymentReceipt
+        do {
+            receipt = try await shop.till.pay(stored, as: number, method: method, tendered: amount, by: who)
+        } catch TillError.drawer(.noShiftForCash) {
+            // At a terminal the cash payment opens the shift, with the float staff give; elsewhere the
+            // refusal says what to do.
+            try await openShiftForCash()
+            receipt = try await shop.till.pay(stored, as: number, method: method, tendered: amount, by: who)
+        }
         say(TillView.payment(receipt, style: style))
+    }
+
+    /// No shift is open and cash is being taken: asks the float and opens one (refused where nobody can be
+    /// asked, or when no float is given).
+    private func openShiftForCash() async throws {
+        guard let ask else { throw TillError.drawer(.noShiftForCash) }
+        let answer = await ask("No shift is open (未開班). Cash float in the drawer to open one (Enter: take no cash): $")
+        let text = (answer ?? "").trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { throw TillError.drawer(.noShiftForCash) }
+        guard let float = Int(text), float >= 0 else { throw TillError.drawer(.negativeAmount(field: "float", Int(text) ?? -1)) }
+        let who = try await authorize(.openShift)
+        let shift = try await shop.drawer.open(float: float, by: who)
+        say("Shift opened by \(shift.openedBy) with a float of $\(shift.float) (開班).\n")
     }
 
     /// `edit #N`: one lookup; an order with money taken is not edited (its total would no longer match what

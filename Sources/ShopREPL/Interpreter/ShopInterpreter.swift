@@ -25,6 +25,9 @@ public final class ShopInterpreter {
     public internal(set) var staffRole: StaffRole?
     /// Asks for a PIN without echoing it; nil where nobody can be asked (pipes, one-shot commands).
     let readSecret: (@Sendable (String) async -> String?)?
+    /// Asks staff a question with a typed answer (the float of a shift a cash payment opens); nil where
+    /// nobody can be asked.
+    let ask: (@Sendable (String) async -> String?)?
     /// The PIN a one-shot command brought in its environment (DRINKSHOP_PIN), for `defaultStaff`.
     let environmentPIN: String?
     /// A new PIN a one-shot `staff pin` brought (DRINKSHOP_NEW_PIN).
@@ -44,6 +47,7 @@ public final class ShopInterpreter {
     public init(shop: Shop, output: any ShopOutput, style: ColorPolicy = .plain, defaultStaff: String,
                 confirm: (@Sendable (String) async -> Bool)? = nil,
                 readSecret: (@Sendable (String) async -> String?)? = nil,
+                ask: (@Sendable (String) async -> String?)? = nil,
                 environmentPIN: String? = nil, environmentNewPIN: String? = nil,
                 environmentPrinters: [String: String] = [:],
                 instant: @escaping @Sendable () -> BannerRotator.Instant = { ContinuousClock.now }) {
@@ -53,6 +57,7 @@ public final class ShopInterpreter {
         self.defaultStaff = defaultStaff
         self.confirm = confirm
         self.readSecret = readSecret
+        self.ask = ask
         self.environmentPIN = environmentPIN
         self.environmentNewPIN = environmentNewPIN
         self.environmentPrinters = environmentPrinters
