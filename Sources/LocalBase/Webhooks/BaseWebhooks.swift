@@ -46,7 +46,14 @@ extension BaseContext {
             ) WITHOUT ROWID;
             """)
         try upgradeWebhookPayloads()
-        try file.connection.execute("CREATE INDEX IF NOT EXISTS webhook_payloads_by_age ON webhook_payloads(created_ms)")
+        // Each write lists the live webhooks by this index alone: a specification (up to 8 KB, in overflow
+        // pages) lies before expires_ms in the row, so reading the row would walk its pages.
+        try file.connection.execute("""
+            CREATE INDEX IF NOT EXISTS webhook_payloads_by_age ON webhook_payloads(created_ms);
+            CREATE INDEX IF NOT EXISTS webhooks_by_expiry ON webhooks(expires_ms, id);
+            CREATE INDEX IF NOT EXISTS webhooks_to_notify ON webhooks(notifications_enabled, expires_ms, notified_cursor,
+                                                                      next_cursor, id, notification_url, secret);
+            """)
     }
 
     /// Gives payloads written by an earlier version their age (from their own timestamp) and the index
@@ -58,6 +65,9 @@ extension BaseContext {
             UPDATE webhook_payloads SET created_ms =
                 coalesce(CAST(strftime('%s', json_extract(payload, '$.timestamp')) AS INTEGER) * 1000, 0);
             CREATE INDEX IF NOT EXISTS webhook_payloads_by_age ON webhook_payloads(created_ms);
+            CREATE INDEX IF NOT EXISTS webhooks_by_expiry ON webhooks(expires_ms, id);
+            CREATE INDEX IF NOT EXISTS webhooks_to_notify ON webhooks(notifications_enabled, expires_ms, notified_cursor,
+                                                                      next_cursor, id, notification_url, secret);
             """)
         file.connection.setMemo("webhook tables", 2)
     }
@@ -209,20 +219,31 @@ extension BaseContext {
         }
     }
 
+    /// Asked after every write through the server: read from `webhooks_to_notify` alone (the rows hold the
+    /// specifications), and no write at all when nothing is due.
     func webhooksToNotify() throws -> [Webhook] {
         guard try hasWebhookTables() else { return [] }
-        return try file.connection.writeTransaction {
-            let due = try webhooks().filter { hook in
-                hook.areNotificationsEnabled && hook.notificationURL != nil && hook.expirationTime > clock()
+        let select = """
+            SELECT id, notification_url, secret, next_cursor, expires_ms FROM webhooks
+            WHERE notifications_enabled = 1 AND expires_ms > ?1 AND notified_cursor < next_cursor - 1
+              AND notification_url IS NOT NULL
+            """
+        func due() throws -> [Webhook] {
+            var found: [Webhook] = []
+            try file.connection.query(select, [.integer(now())]) { row in
+                let id = row.text(0) ?? ""
+                found.append(Webhook(id: id, notificationURL: row.text(1), specification: webhookSpecifications[id]?.json ?? [:],
+                                     macSecretBase64: row.text(2) ?? "", expirationTime: date(row.int64(4)),
+                                     cursorForNextPayload: Int(row.int64(3))))
             }
-            var told: [Webhook] = []
-            for hook in due {
-                let notified = try file.connection.integerValue("SELECT notified_cursor FROM webhooks WHERE id = ?1",
-                                                                [.text(hook.id)]) ?? 0
-                guard notified < Int64(hook.cursorForNextPayload - 1) else { continue }
+            return found
+        }
+        guard try !file.connection.readTransaction(due).isEmpty else { return [] }
+        return try file.connection.writeTransaction {
+            let told = try due()
+            for hook in told {
                 try file.connection.run("UPDATE webhooks SET notified_cursor = ?2 WHERE id = ?1",
                                         [.text(hook.id), .integer(Int64(hook.cursorForNextPayload - 1))])
-                told.append(hook)
             }
             return told
         }

@@ -21,8 +21,9 @@ extension BaseContext {
         try prunePayloads()
         // Ids only: each specification was parsed once, when first seen (`specification(of:)`).
         var live: [String] = []
-        try file.connection.query("SELECT id FROM webhooks WHERE expires_ms > ?1 ORDER BY created_ms, id",
+        try file.connection.query("SELECT id FROM webhooks WHERE expires_ms > ?1",
                                   [.integer(now())]) { row in live.append(row.text(0) ?? "") }
+        live.sort()
         guard !live.isEmpty else { return }
         let now = clock()
         var owner: Collaborator?
