@@ -22,6 +22,8 @@ public final class AirtableAPI: Sendable {
     let notifier: WebhookNotifier?
     /// Tables and fields the application behind this server reads by name: never renamed through the API.
     let protectedTables: ProtectedTables
+    /// Where webhooks may send notifications: public https URLs, and the local receivers the operator named.
+    let webhookReceivers: WebhookReceivers
     let startedAt = Date()
     var userID: String { user.id }
 
@@ -30,8 +32,10 @@ public final class AirtableAPI: Sendable {
 
     public init(store: any RecordStore, baseID: String, baseName: String = "DrinkShop", tokens: AccessTokens,
                 rateLimiter: RateLimiter? = nil, user: Collaborator? = nil, notifier: WebhookNotifier? = nil,
-                protectedTables: ProtectedTables = ProtectedTables()) {
+                protectedTables: ProtectedTables = ProtectedTables(),
+                webhookReceivers: WebhookReceivers = WebhookReceivers()) {
         self.notifier = notifier
+        self.webhookReceivers = webhookReceivers
         self.protectedTables = protectedTables
         self.user = user ?? Collaborator(id: AirtableID.make("usr"), email: "owner@drinkshop.local",
                                          name: "DrinkShop owner")
@@ -137,10 +141,10 @@ public final class AirtableAPI: Sendable {
     /// does not wait for; the task is returned so tests can.
     @discardableResult
     func notifyWebhooks() -> Task<Void, Never> {
-        let (store, notifier, baseID) = (store, notifier, baseID)
+        let (store, notifier, baseID, receivers) = (store, notifier, baseID, webhookReceivers)
         return Task.detached {
             guard let notifier, let hooks = store as? any WebhookStore else { return }
-            await notifier.notify(store: hooks, baseID: baseID)
+            await notifier.notify(store: hooks, baseID: baseID, receivers: receivers)
         }
     }
 

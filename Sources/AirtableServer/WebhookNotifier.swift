@@ -43,11 +43,19 @@ public struct WebhookNotifier: Sendable {
 
     /// Tells every webhook with new payloads, side by side; returns when every ping has succeeded or
     /// failed for the last time.
-    func notify(store: any WebhookStore, baseID: String) async {
+    /// A webhook whose URL `receivers` refuses (stored by an earlier version, or allowed by an earlier
+    /// run) is not pinged; its result says why.
+    func notify(store: any WebhookStore, baseID: String, receivers: WebhookReceivers = WebhookReceivers()) async {
         guard let due = try? await store.webhooksToNotify() else { return }
         await withTaskGroup(of: Void.self) { group in
             for hook in due {
                 guard let url = hook.notificationURL else { continue }
+                if let refusal = receivers.refusal(url) {
+                    try? await store.recordNotification(hook.id, success: false,
+                                                        error: "not sent: \(refusal)", at: Date(),
+                                                        durationMs: 0, retryNumber: 0)
+                    continue
+                }
                 group.addTask { await ping(hook, url: url, store: store, baseID: baseID) }
             }
         }

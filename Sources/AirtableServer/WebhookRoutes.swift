@@ -21,10 +21,10 @@ extension AirtableAPI {
         }
         var url: String?
         if let given = object["notificationUrl"], !given.isNull {
-            guard let text = given.stringValue, Self.isWebURL(text) else {
-                throw APIError(status: 422, type: "INVALID_NOTIFICATION_URL",
-                               message: "notificationUrl must be an http or https URL with a host, not \(given)")
+            guard let text = given.stringValue else {
+                throw APIError.invalidRequest("notificationUrl must be a string (an https URL) or null")
             }
+            if let refusal = webhookReceivers.refusal(text) { throw APIError.invalidRequest(refusal) }
             url = text
         }
         guard let specification = object["specification"] else {
@@ -75,13 +75,5 @@ extension AirtableAPI {
     func deleteWebhook(_ id: String) async throws -> APIResponse {
         try await hooks.deleteWebhook(id)
         return .json([:])
-    }
-
-    /// An absolute http(s) URL with a host.
-    static func isWebURL(_ text: String) -> Bool {
-        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
-        else { return false }
-        return true
     }
 }

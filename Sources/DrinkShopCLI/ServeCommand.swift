@@ -25,6 +25,10 @@ struct ServeCommand {
     var viewsFile: String?
     /// `--upstream URL --base appX`: serve as a gateway to that base instead of the embedded store.
     var gateway = GatewayOptions()
+    /// `--webhook-allow http://127.0.0.1:PORT` (repeatable): local receivers webhooks may notify, beside
+    /// public https URLs.
+    var webhookReceivers = WebhookReceivers()
+    private var webhookAllowances: [String] = []
 
     static func parse(_ words: [String]) throws(UsageError) -> ServeCommand {
         var command = ServeCommand()
@@ -46,6 +50,13 @@ struct ServeCommand {
                 command.port = port
             case "--tokens": command.tokenFile = try value(word)
             case "--views": command.viewsFile = try value(word)
+            case "--webhook-allow":
+                command.webhookAllowances.append(try value(word))
+                do {
+                    command.webhookReceivers = try WebhookReceivers(allowing: command.webhookAllowances)
+                } catch {
+                    throw UsageError(error.description)
+                }
             case "--rate-limit":
                 let text = try value(word)
                 guard let rate = Double(text), rate > 0 else {
@@ -90,7 +101,7 @@ struct ServeCommand {
         let owner = try await store.base.collaborators().first
         let api = AirtableAPI(store: store.base, baseID: store.base.baseID, tokens: tokens, rateLimiter: limiter,
                               user: owner, notifier: WebhookNotifier(transport: URLSessionTransport.shared),
-                              protectedTables: Self.shopTables)
+                              protectedTables: Self.shopTables, webhookReceivers: webhookReceivers)
         var configuration = HTTPServer.Configuration()
         configuration.host = host
         configuration.port = port
@@ -114,6 +125,9 @@ struct ServeCommand {
         print("  " + tokenNote)
         print("  pickup    http://\(shownHost):\(bound)\(PickupDisplay.path)   (the screen for customers; no token)")
         if let limiter { print("  rate limit \(limiter.requestsPerSecond) requests/s per base") }
+        if !webhookReceivers.allowed.isEmpty {
+            print("  webhooks  may also notify " + webhookReceivers.allowed.map(\.description).sorted().joined(separator: ", "))
+        }
         print("Press Ctrl-C to stop.")
 
         let signals = server.shutdownOnSignals([SIGINT, SIGTERM])

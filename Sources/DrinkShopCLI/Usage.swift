@@ -12,10 +12,12 @@ enum Usage {
           drinkshop [options]                 the counter REPL on the store
           drinkshop [options] <command> ...   one command, e.g. drinkshop order 白玉歐蕾 大杯 半糖 少冰 x2 for Amy
           drinkshop [options] serve [--host 127.0.0.1] [--port 8080] [--tokens FILE] [--rate-limit N]
-                                    [--views FILE]
+                                    [--views FILE] [--webhook-allow http://127.0.0.1:PORT ...]
                                               serve the embedded base with Airtable's REST API, and the
                                               pickup screen at /display (no token; numbers only); --views
-                                              defines views (DrinkShop's own JSON, not Airtable's API)
+                                              defines views (DrinkShop's own JSON, not Airtable's API);
+                                              webhooks notify public https URLs only, and each local
+                                              receiver named by --webhook-allow (repeatable)
           drinkshop serve --upstream URL --base appX [--cache-tables Drink,Promotion] [--cache-check 5]
                                     [--public-url URL]
                                               a gateway: one base of Airtable (token in AIRTABLE_TOKEN) served to

@@ -14,6 +14,9 @@ final class BaseContext: @unchecked Sendable {
     /// For tables of `cached`: each field's position by id and by name, as `TableSchema.field` finds them,
     /// and how many fields the table had.
     private var positions: [String: (count: Int, map: [String: Int])] = [:]
+    /// Each webhook's specification, parsed once: a specification never changes after its webhook is made,
+    /// so an id names one specification for good (entries of deleted webhooks are dropped as they are seen).
+    var webhookSpecifications: [String: (json: JSONValue, parsed: WebhookSpecification)] = [:]
 
     init(file: BaseFile, clock: @escaping @Sendable () -> Date, iteratorLifetime: Duration) {
         self.file = file

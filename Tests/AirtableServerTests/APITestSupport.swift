@@ -39,7 +39,8 @@ struct APIHarness {
     let clock: TestClock
 
     init(rateLimit: Double? = nil, penalty: Double = 30, iteratorLifetime: Duration = .seconds(600),
-         notifier: WebhookNotifier? = nil, protectedTables: ProtectedTables = ProtectedTables()) async throws {
+         notifier: WebhookNotifier? = nil, protectedTables: ProtectedTables = ProtectedTables(),
+         webhookReceivers: WebhookReceivers = WebhookReceivers()) async throws {
         let clock = TestClock(Date(timeIntervalSince1970: 1_795_000_000.250), seconds: 1_000)
         self.clock = clock
         base = try LocalBase.inMemory(clock: { clock.now }, iteratorLifetime: iteratorLifetime)
@@ -49,7 +50,7 @@ struct APIHarness {
         api = AirtableAPI(store: base, baseID: base.baseID,
                           tokens: AccessTokens([(APIHarness.writer, .readWrite), (APIHarness.reader, .read)]),
                           rateLimiter: limiter, user: try await base.collaborators().first, notifier: notifier,
-                          protectedTables: protectedTables)
+                          protectedTables: protectedTables, webhookReceivers: webhookReceivers)
     }
 
     static let drinkTable = TableSpec(name: "Drink", fields: [

@@ -37,14 +37,7 @@ import Testing
     }
 
     private func setUp() async throws -> Setup {
-        let harness = try await APIHarness(notifier: WebhookNotifier(transport: URLSessionTransport.shared, retryDelays: []))
-        let api = harness.api
-        let upstream = HTTPServer(configuration: HTTPServer.Configuration(port: 0)) { request in
-            let answer = await api.handle(APIRequest(method: request.method, target: request.target,
-                                                     headers: request.headers.map { ($0.name, $0.value) }, body: request.body))
-            return HTTPResponse(status: answer.status, headers: HTTPHeaders(answer.headers), body: answer.body)
-        }
-        let upstreamPort = try upstream.start()
+        // The gateway's front first: the upstream must be told to allow its loopback address as a receiver.
         let box = GatewayBox()
         let front = HTTPServer(configuration: HTTPServer.Configuration(port: 0)) { request in
             guard let gateway = box.gateway.withLock({ $0 }) else { return HTTPResponse(status: 503) }
@@ -54,6 +47,15 @@ import Testing
             return HTTPResponse(status: answer.status, headers: HTTPHeaders(answer.headers), body: answer.body)
         }
         let frontPort = try front.start()
+        let harness = try await APIHarness(notifier: WebhookNotifier(transport: URLSessionTransport.shared, retryDelays: []),
+                                           webhookReceivers: try WebhookReceivers(allowing: ["http://127.0.0.1:\(frontPort)"]))
+        let api = harness.api
+        let upstream = HTTPServer(configuration: HTTPServer.Configuration(port: 0)) { request in
+            let answer = await api.handle(APIRequest(method: request.method, target: request.target,
+                                                     headers: request.headers.map { ($0.name, $0.value) }, body: request.body))
+            return HTTPResponse(status: answer.status, headers: HTTPHeaders(answer.headers), body: answer.body)
+        }
+        let upstreamPort = try upstream.start()
         var configuration = GatewayConfiguration(
             upstream: "http://127.0.0.1:\(upstreamPort)", baseID: harness.base.baseID,
             upstreamToken: try #require(AccessToken(APIHarness.writer)), cachedTables: ["Drink"],

@@ -29,6 +29,8 @@ import TestSupport
         }
 
         var url: String { "http://127.0.0.1:\(port)/ping" }
+        /// A loopback receiver must be named to the server, as `serve --webhook-allow` does.
+        func allowance() throws -> WebhookReceivers { try WebhookReceivers(allowing: ["http://127.0.0.1:\(port)"]) }
         var count: Int { log.pings.withLock { $0.count } }
         var pings: [HTTPRequest] { log.pings.withLock { $0 } }
     }
@@ -73,7 +75,7 @@ import TestSupport
         let waits = Waits()
         let notifier = WebhookNotifier(transport: URLSessionTransport.shared,
                                        retryDelays: [.seconds(1), .seconds(5), .seconds(25)], sleep: waits.sleep)
-        let api = try await APIHarness(notifier: notifier)
+        let api = try await APIHarness(notifier: notifier, webhookReceivers: try receiver.allowance())
         let hookID = try await hook(api, url: receiver.url)
         // The write sets the ping off in its own task.
         _ = await api.send("POST", api.path(), json: ["fields": ["orderName": "Amy"]])
@@ -98,7 +100,7 @@ import TestSupport
         let waits = Waits()
         let notifier = WebhookNotifier(transport: URLSessionTransport.shared,
                                        retryDelays: [.milliseconds(10), .milliseconds(20)], sleep: waits.sleep)
-        let api = try await APIHarness(notifier: notifier)
+        let api = try await APIHarness(notifier: notifier, webhookReceivers: try closed.allowance())
         _ = try await hook(api, url: url)
         _ = await api.send("POST", api.path(), json: ["fields": ["orderName": "Bo"]])
         let result = try #require(await finalResult(api, retries: 2))
@@ -115,7 +117,7 @@ import TestSupport
         let waits = Waits(gate: gate)
         let notifier = WebhookNotifier(transport: URLSessionTransport.shared,
                                        retryDelays: [.seconds(1), .seconds(5)], sleep: waits.sleep)
-        let api = try await APIHarness(notifier: notifier)
+        let api = try await APIHarness(notifier: notifier, webhookReceivers: try receiver.allowance())
         let hookID = try await hook(api, url: receiver.url)
         _ = await api.send("POST", api.path(), json: ["fields": ["orderName": "Cy"]])
         // The first ping failed and waits for its retry; requests are answered meanwhile.

@@ -28,7 +28,8 @@ final class RecordingTransport: HTTPTransport {
 
     @Test func payloadsFollowChangesAndPingsAreSigned() async throws {
         let transport = RecordingTransport()
-        let api = try await APIHarness(notifier: WebhookNotifier(transport: transport))
+        let api = try await APIHarness(notifier: WebhookNotifier(transport: transport),
+                                       webhookReceivers: try WebhookReceivers(allowing: ["http://127.0.0.1:9"]))
         let table = try #require(try await api.base.schema().table("OrderDrink"))
         let hooks = "/v0/bases/\(api.base.baseID)/webhooks"
         let created = await api.send("POST", hooks, json: [

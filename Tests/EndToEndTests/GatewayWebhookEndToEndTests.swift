@@ -12,11 +12,16 @@ import TestSupport
         let upstreamToken = "pat" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
         let counterToken = "pat" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
         let (database, directory) = (shop.database, shop.directory)
-        let upstream = try await offThePool { try ServeProcess(database: database, directory: directory, token: upstreamToken) }
+        // The gateway's port first: the upstream allows it as a local webhook receiver.
+        let gatewayPort = try GatewayProcess.freePort()
+        let upstream = try await offThePool {
+            try ServeProcess(database: database, directory: directory, token: upstreamToken,
+                             arguments: ["--webhook-allow", "http://127.0.0.1:\(gatewayPort)"])
+        }
         defer { upstream.stop() }
         let gateway = try await offThePool {
             try GatewayProcess(upstreamPort: upstream.port, baseID: upstream.baseID, directory: directory,
-                               upstreamToken: upstreamToken, counterToken: counterToken)
+                               upstreamToken: upstreamToken, counterToken: counterToken, port: gatewayPort)
         }
         defer { gateway.stop() }
         #expect(gateway.banner.contains("webhooks  Drink, Promotion tell the gateway of changes"), "\(gateway.banner)")
@@ -63,8 +68,8 @@ final class GatewayProcess: Sendable {
     let banner: String
     private let process: Process
 
-    init(upstreamPort: Int, baseID: String, directory: String, upstreamToken: String, counterToken: String) throws {
-        let port = try Self.freePort()
+    init(upstreamPort: Int, baseID: String, directory: String, upstreamToken: String, counterToken: String,
+         port: Int) throws {
         let (process, text) = try ServeProcess.launch(
             ["serve", "--upstream", "http://127.0.0.1:\(upstreamPort)", "--base", baseID, "--port", "\(port)",
              "--public-url", "http://127.0.0.1:\(port)", "--cache-check", "3600"],
@@ -81,7 +86,7 @@ final class GatewayProcess: Sendable {
     }
 
     /// A loopback port nobody listens on right now.
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { Glibc.close(fd) }
         var address = sockaddr_in()

@@ -58,8 +58,9 @@ final class ServeProcess: Sendable {
     let baseID: String
     private let process: Process
 
-    init(database: String, directory: String, token: String) throws {
-        let (process, text) = try Self.launch(["--db", database, "--create", "serve", "--port", "0"],
+    /// `arguments` go after `serve --port 0` (e.g. `--webhook-allow URL`).
+    init(database: String, directory: String, token: String, arguments: [String] = []) throws {
+        let (process, text) = try Self.launch(["--db", database, "--create", "serve", "--port", "0"] + arguments,
                                               environment: ["PATH": "/usr/bin:/bin", "HOME": directory,
                                                             "DRINKSHOP_SEEDS": Drinkshop.seeds,
                                                             "DRINKSHOP_API_TOKEN": token, "TZ": "Asia/Taipei"])

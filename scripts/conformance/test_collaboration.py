@@ -190,7 +190,9 @@ class _Receiver(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture
 def receiver():
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Receiver)
+    # `run` named this port to serve with --webhook-allow; any other loopback port is refused.
+    port = int(os.environ.get("DRINKSHOP_WEBHOOK_RECEIVER_PORT", "0"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), _Receiver)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     _Receiver.received = []
@@ -237,6 +239,12 @@ def test_bad_webhooks_get_airtables_errors(base):
     spec = {"options": {"filters": {"dataTypes": ["tableData"]}}}
     reply = raw("POST", path, json.dumps({"notificationUrl": "ftp://example.com/", "specification": spec}))
     assert reply.status == 422
+    for url in ["http://example.com/", "https://127.0.0.1/", "https://user:pw@example.com/"]:
+        reply = raw("POST", path, json.dumps({"notificationUrl": url, "specification": spec}))
+        assert reply.status == 422, url
+    unknown = {"options": {"filters": {"dataTypes": ["tableData"], "colour": "red"}}}
+    reply = raw("POST", path, json.dumps({"specification": unknown}))
+    assert reply.status == 422 and json.loads(reply.body)["error"]["type"] == "INVALID_REQUEST_UNKNOWN"
     created = base.add_webhook("https://example.com/", spec)
     try:
         reply = raw("GET", f"{path}/{created.id}/payloads?cursor=99")

@@ -13,6 +13,7 @@ import auth_and_http  # noqa: E402
 import bad_input  # noqa: E402
 import crash  # noqa: E402
 import drinkshop_harness as harness  # noqa: E402
+import hooks_and_printers  # noqa: E402
 import lost_answers  # noqa: E402
 
 
@@ -21,11 +22,12 @@ def main():
     parser.add_argument("--quick", action="store_true", help="the small run CI does")
     parser.add_argument("--only", help="comma-separated item numbers to run")
     parser.add_argument("--no-report", action="store_true", help="do not rewrite RELIABILITY.md")
+    parser.add_argument("--debug", action="store_true", help="use the debug build (quicker to build; no report)")
     args = parser.parse_args()
     quick = args.quick
     only = set(args.only.split(",")) if args.only else None
 
-    bin_dir = harness.build("release")
+    bin_dir = harness.build("debug" if args.debug else "release")
     binary = os.path.join(bin_dir, "drinkshop")
     workdir = harness.temp_dir("drinkshop-faults-")
     env = dict(os.environ, HOME=workdir, XDG_STATE_HOME=workdir + "/state", NO_COLOR="1", DRINKSHOP_STAFF="faults",
@@ -119,9 +121,19 @@ def main():
             running.stop()
     item(10, "Names", names)
 
+    # 11. Webhooks as Airtable allows them, and a write's cost beside 10 of the largest
+    def hooks():
+        db = os.path.join(workdir, "hooks.sqlite")
+        return hooks_and_printers.webhooks(lambda extra: harness.Server(binary, db, extra=extra, env=env), binary, db,
+                                           env, 5 if quick else 15)
+    item(11, "Webhooks", hooks)
+
+    # 12. A label printer that is a FIFO nobody reads
+    item(12, "Printer FIFO without a reader", lambda: hooks_and_printers.printer_fifo(binary, workdir, env))
+
     shutil.rmtree(workdir, ignore_errors=True)
     failed = [r for r in results if r[2] != "PASS"]
-    if not args.no_report and not quick and not only:
+    if not args.no_report and not quick and not only and not args.debug:
         lines = ["| # | item | result | figure |", "|---|---|---|---|"]
         lines += [f"| {n} | {t} | {s} | {f} |" for n, t, s, f in results]
         harness.write_section("RELIABILITY.md", "scripts/faults (full run)",

@@ -47,6 +47,8 @@ public struct Webhook: Sendable, Hashable {
 
     /// How long a webhook lives after it is made or refreshed (Airtable: 7 days).
     public static let lifetime: TimeInterval = 7 * 24 * 3600
+    /// How long a payload is kept after the change it reports (Airtable: 7 days), whether or not it was read.
+    public static let payloadLifetime: TimeInterval = 7 * 24 * 3600
     /// At most this many payloads come in one page.
     public static let maximumPayloadPage = 50
 }

@@ -4,10 +4,21 @@ import Foundation
 /// Webhooks in the SQL tables `webhooks` and `webhook_payloads`, made with the first webhook (an older
 /// file is upgraded by use; a file without webhooks is left as it was).
 extension BaseContext {
+    /// At most this many webhooks in a base, as Airtable allows.
+    static let maximumWebhooks = 10
+
     func hasWebhookTables() throws -> Bool {
+        try webhookTablesState() >= 1
+    }
+
+    /// 0: no webhook tables; 1: made by a version that kept no payload ages; 2: as this version makes them.
+    private func webhookTablesState() throws -> Int64 {
         try file.connection.memoizedInWrite("webhook tables") {
-            try file.connection.integerValue("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'webhooks'") ?? 0
-        } == 1
+            try file.connection.integerValue("""
+                SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'webhooks')
+                     + (SELECT count(*) FROM pragma_table_info('webhook_payloads') WHERE name = 'created_ms')
+                """) ?? 0
+        }
     }
 
     private func ensureWebhookTables() throws {
@@ -30,16 +41,60 @@ extension BaseContext {
                 webhook_id TEXT NOT NULL,
                 cursor INTEGER NOT NULL,
                 payload TEXT NOT NULL,
+                created_ms INTEGER NOT NULL DEFAULT 0,
                 PRIMARY KEY (webhook_id, cursor)
             ) WITHOUT ROWID;
             """)
+        try upgradeWebhookPayloads()
+        // Each write lists the live webhooks by this index alone: a specification (up to 8 KB, in overflow
+        // pages) lies before expires_ms in the row, so reading the row would walk its pages.
+        try file.connection.execute("""
+            CREATE INDEX IF NOT EXISTS webhook_payloads_by_age ON webhook_payloads(created_ms);
+            CREATE INDEX IF NOT EXISTS webhooks_by_expiry ON webhooks(expires_ms, id);
+            CREATE INDEX IF NOT EXISTS webhooks_to_notify ON webhooks(notifications_enabled, expires_ms, notified_cursor,
+                                                                      next_cursor, id, notification_url, secret);
+            """)
+    }
+
+    /// Gives payloads written by an earlier version their age (from their own timestamp) and the index
+    /// that pruning by age reads; nothing when they have it. Call inside a write transaction.
+    func upgradeWebhookPayloads() throws {
+        guard try webhookTablesState() == 1 else { return }
+        try file.connection.execute("""
+            ALTER TABLE webhook_payloads ADD COLUMN created_ms INTEGER NOT NULL DEFAULT 0;
+            UPDATE webhook_payloads SET created_ms =
+                coalesce(CAST(strftime('%s', json_extract(payload, '$.timestamp')) AS INTEGER) * 1000, 0);
+            CREATE INDEX IF NOT EXISTS webhook_payloads_by_age ON webhook_payloads(created_ms);
+            CREATE INDEX IF NOT EXISTS webhooks_by_expiry ON webhooks(expires_ms, id);
+            CREATE INDEX IF NOT EXISTS webhooks_to_notify ON webhooks(notifications_enabled, expires_ms, notified_cursor,
+                                                                      next_cursor, id, notification_url, secret);
+            """)
+        file.connection.setMemo("webhook tables", 2)
+    }
+
+    /// Drops payloads older than Airtable keeps them (``Webhook/payloadLifetime``): one index probe when
+    /// there is nothing to drop. Call inside a write transaction.
+    func prunePayloads() throws {
+        try upgradeWebhookPayloads()
+        let cutoff = now() - Int64(Webhook.payloadLifetime * 1000)
+        try file.connection.run("DELETE FROM webhook_payloads WHERE created_ms < ?1", [.integer(cutoff)])
     }
 
     func createWebhook(notificationURL: String?, specification: JSONValue) throws -> Webhook {
-        let filters = try WebhookFilters(specification: specification, schema: schema())
-        _ = filters
+        let parsed = try WebhookSpecification(validating: specification)
+        if let scope = parsed.recordChangeScope {
+            guard scope.hasPrefix("tbl"), try schema().table(scope) != nil else {
+                throw APIError.invalidRequest("options.filters.recordChangeScope \"\(scope)\" is not the id of a "
+                    + "table of this base (this server watches tables, not views)")
+            }
+        }
         return try file.connection.writeTransaction {
             try ensureWebhookTables()
+            let count = try file.connection.integerValue("SELECT count(*) FROM webhooks") ?? 0
+            guard count < Int64(Self.maximumWebhooks) else {
+                throw APIError.invalidRequest("this base already has \(count) webhooks, the most Airtable allows "
+                    + "(\(Self.maximumWebhooks)); delete one first")
+            }
             var generator = SystemRandomNumberGenerator()
             let secret = Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
             let now = now()
@@ -51,28 +106,57 @@ extension BaseContext {
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, 1, 0)
                 """, [.text(id), notificationURL.map(SQLiteValue.text) ?? .null, .text(JSONWriter.string(specification)),
                       .text(secret), .integer(now), .integer(expires)])
+            webhookSpecifications[id] = (specification, parsed)
             return Webhook(id: id, notificationURL: notificationURL, specification: specification,
                            macSecretBase64: secret, expirationTime: date(expires))
         }
     }
 
+    /// The specification of webhook `id`, parsed the first time it is asked for; nil when it does not parse
+    /// (a webhook stored by an earlier version that checked less), which watches nothing.
+    func specification(of id: String) throws -> (json: JSONValue, parsed: WebhookSpecification)? {
+        if let known = webhookSpecifications[id] { return known }
+        guard let text = try file.connection.textValue("SELECT specification FROM webhooks WHERE id = ?1", [.text(id)]),
+              let json = try? JSONParser.parse(text), let parsed = try? WebhookSpecification(validating: json)
+        else { return nil }
+        webhookSpecifications[id] = (json, parsed)
+        return (json, parsed)
+    }
+
+    /// Forgets the specifications of webhooks that are gone.
+    private func keepSpecifications(of ids: [String]) {
+        guard webhookSpecifications.count > ids.count else { return }
+        let live = Set(ids)
+        webhookSpecifications = webhookSpecifications.filter { live.contains($0.key) }
+    }
+
+    /// Every webhook, oldest first; the specification column is read only for a webhook not seen before.
     func webhooks() throws -> [Webhook] {
         guard try hasWebhookTables() else { return [] }
-        var all: [Webhook] = []
+        var rows: [Webhook] = []
         try file.connection.query("""
-            SELECT id, notification_url, specification, secret, expires_ms, notifications_enabled, next_cursor,
+            SELECT id, notification_url, secret, expires_ms, notifications_enabled, next_cursor,
                    last_success_ms, last_result
             FROM webhooks ORDER BY created_ms, id
             """) { row in
-            all.append(Webhook(
+            rows.append(Webhook(
                 id: row.text(0) ?? "", notificationURL: row.isNull(1) ? nil : row.text(1),
-                specification: (try? JSONParser.parse(row.text(2) ?? "{}")) ?? [:], macSecretBase64: row.text(3) ?? "",
-                expirationTime: date(row.int64(4)), areNotificationsEnabled: row.int64(5) != 0,
-                cursorForNextPayload: Int(row.int64(6)),
-                lastSuccessfulNotificationTime: row.isNull(7) ? nil : date(row.int64(7)),
-                lastNotificationResult: row.isNull(8) ? nil : try? JSONParser.parse(row.text(8) ?? "null")))
+                specification: [:], macSecretBase64: row.text(2) ?? "",
+                expirationTime: date(row.int64(3)), areNotificationsEnabled: row.int64(4) != 0,
+                cursorForNextPayload: Int(row.int64(5)),
+                lastSuccessfulNotificationTime: row.isNull(6) ? nil : date(row.int64(6)),
+                lastNotificationResult: row.isNull(7) ? nil : try? JSONParser.parse(row.text(7) ?? "null")))
         }
-        return all
+        keepSpecifications(of: rows.map(\.id))
+        for index in rows.indices {
+            if let known = try specification(of: rows[index].id) {
+                rows[index].specification = known.json
+            } else if let text = try file.connection.textValue("SELECT specification FROM webhooks WHERE id = ?1",
+                                                                [.text(rows[index].id)]) {
+                rows[index].specification = (try? JSONParser.parse(text)) ?? [:]
+            }
+        }
+        return rows
     }
 
     func webhook(_ id: String) throws -> Webhook {
@@ -85,6 +169,7 @@ extension BaseContext {
             _ = try webhook(id)
             try file.connection.run("DELETE FROM webhooks WHERE id = ?1", [.text(id)])
             try file.connection.run("DELETE FROM webhook_payloads WHERE webhook_id = ?1", [.text(id)])
+            webhookSpecifications[id] = nil
         }
     }
 
@@ -119,30 +204,46 @@ extension BaseContext {
                 throw APIError.invalidRequest("limit must be from 1 to \(Webhook.maximumPayloadPage), not \(limit)")
             }
             var payloads: [JSONValue] = []
+            var last: Int?
             try file.connection.query("""
-                SELECT payload FROM webhook_payloads WHERE webhook_id = ?1 AND cursor >= ?2 ORDER BY cursor LIMIT ?3
+                SELECT payload, cursor FROM webhook_payloads WHERE webhook_id = ?1 AND cursor >= ?2
+                ORDER BY cursor LIMIT ?3
                 """, [.text(id), .integer(Int64(cursor)), .integer(Int64(limit))]) { row in
                 payloads.append(try JSONParser.parse(row.text(0) ?? "{}"))
+                last = Int(row.int64(1))
             }
-            let next = cursor + payloads.count
+            // Payloads older than 7 days are gone, so cursors may skip: the next page starts after the last
+            // one read, or at the next payload to come when none is left from `cursor` on.
+            let next = last.map { $0 + 1 } ?? hook.cursorForNextPayload
             return WebhookPayloadPage(payloads: payloads, cursor: next, mightHaveMore: next < hook.cursorForNextPayload)
         }
     }
 
+    /// Asked after every write through the server: read from `webhooks_to_notify` alone (the rows hold the
+    /// specifications), and no write at all when nothing is due.
     func webhooksToNotify() throws -> [Webhook] {
         guard try hasWebhookTables() else { return [] }
-        return try file.connection.writeTransaction {
-            let due = try webhooks().filter { hook in
-                hook.areNotificationsEnabled && hook.notificationURL != nil && hook.expirationTime > clock()
+        let select = """
+            SELECT id, notification_url, secret, next_cursor, expires_ms FROM webhooks
+            WHERE notifications_enabled = 1 AND expires_ms > ?1 AND notified_cursor < next_cursor - 1
+              AND notification_url IS NOT NULL
+            """
+        func due() throws -> [Webhook] {
+            var found: [Webhook] = []
+            try file.connection.query(select, [.integer(now())]) { row in
+                let id = row.text(0) ?? ""
+                found.append(Webhook(id: id, notificationURL: row.text(1), specification: webhookSpecifications[id]?.json ?? [:],
+                                     macSecretBase64: row.text(2) ?? "", expirationTime: date(row.int64(4)),
+                                     cursorForNextPayload: Int(row.int64(3))))
             }
-            var told: [Webhook] = []
-            for hook in due {
-                let notified = try file.connection.integerValue("SELECT notified_cursor FROM webhooks WHERE id = ?1",
-                                                                [.text(hook.id)]) ?? 0
-                guard notified < Int64(hook.cursorForNextPayload - 1) else { continue }
+            return found
+        }
+        guard try !file.connection.readTransaction(due).isEmpty else { return [] }
+        return try file.connection.writeTransaction {
+            let told = try due()
+            for hook in told {
                 try file.connection.run("UPDATE webhooks SET notified_cursor = ?2 WHERE id = ?1",
                                         [.text(hook.id), .integer(Int64(hook.cursorForNextPayload - 1))])
-                told.append(hook)
             }
             return told
         }

@@ -18,13 +18,19 @@ extension BaseContext {
     /// included), as Airtable reports one transaction.
     func publish(_ all: [RecordChanges]) throws {
         guard try hasWebhookTables() else { return }
-        let hooks = try webhooks().filter { $0.expirationTime > clock() }
-        guard !hooks.isEmpty else { return }
+        try prunePayloads()
+        // Ids only: each specification was parsed once, when first seen (`specification(of:)`).
+        var live: [String] = []
+        try file.connection.query("SELECT id FROM webhooks WHERE expires_ms > ?1",
+                                  [.integer(now())]) { row in live.append(row.text(0) ?? "") }
+        live.sort()
+        guard !live.isEmpty else { return }
         let now = clock()
-        let owner = try storedUsers().first
+        var owner: Collaborator?
+        var ownerLookedUp = false
         var number: Int64?
-        for hook in hooks {
-            guard let filters = try? WebhookFilters(specification: hook.specification, schema: schema()) else { continue }
+        for id in live {
+            guard let filters = try specification(of: id)?.parsed else { continue }
             var tables: [String: JSONValue] = [:]
             for changes in all {
             var tableChange: [String: JSONValue] = [:]
@@ -44,7 +50,7 @@ extension BaseContext {
                     previous[field] = before[field] ?? .null
                 }
                 var entry: [String: JSONValue] = ["current": ["cellValuesByFieldId": .object(current)]]
-                if filters.previousValues { entry["previous"] = ["cellValuesByFieldId": .object(previous)] }
+                if filters.includesPreviousCellValues { entry["previous"] = ["cellValuesByFieldId": .object(previous)] }
                 changed[after.id] = .object(entry)
             }
             let destroyed = filters.watches(table: changes.table.id, change: "remove", fields: []) ? changes.destroyed : []
@@ -71,6 +77,7 @@ extension BaseContext {
                 number = next
             }
             var metadata: [String: JSONValue] = ["source": "publicApi"]
+            if !ownerLookedUp { (owner, ownerLookedUp) = (try storedUsers().first, true) }
             if let owner {
                 metadata["sourceMetadata"] = ["user": ["id": .string(owner.id), "email": .string(owner.email),
                                                        "name": .string(owner.name), "permissionLevel": "create"]]
@@ -82,10 +89,11 @@ extension BaseContext {
                 "actionMetadata": .object(metadata),
                 "changedTablesById": .object(tables),
             ]
-            try file.connection.run("INSERT INTO webhook_payloads(webhook_id, cursor, payload) VALUES (?1, ?2, ?3)",
-                                    [.text(hook.id), .integer(Int64(hook.cursorForNextPayload)),
-                                     .text(JSONWriter.string(payload))])
-            try file.connection.run("UPDATE webhooks SET next_cursor = next_cursor + 1 WHERE id = ?1", [.text(hook.id)])
+            try file.connection.run("""
+                INSERT INTO webhook_payloads(webhook_id, cursor, payload, created_ms)
+                SELECT id, next_cursor, ?2, ?3 FROM webhooks WHERE id = ?1
+                """, [.text(id), .text(JSONWriter.string(payload)), .integer(millis(now))])
+            try file.connection.run("UPDATE webhooks SET next_cursor = next_cursor + 1 WHERE id = ?1", [.text(id)])
         }
     }
 }

@@ -5,8 +5,10 @@ public enum PrinterError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Nothing listens there: the printer is off, or the port is wrong.
     case refused(address: String)
     case unreachable(address: String, reason: String)
-    /// `stage` is "connect" or "write".
+    /// `stage` is "connect", "open" or "write".
     case timedOut(address: String, stage: String, seconds: Double)
+    /// A named pipe (FIFO) that no program read from within the deadline: the print spooler is not running.
+    case noReader(path: String, seconds: Double)
     case cannotOpen(path: String, reason: String)
     case writeFailed(address: String, reason: String)
 
@@ -19,9 +21,13 @@ public enum PrinterError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreachable(let address, let reason):
             "cannot reach the printer at \(address): \(reason)"
         case .timedOut(let address, let stage, let seconds):
-            stage == "connect"
-                ? "the printer at \(address) did not answer within \(Self.format(seconds)) s; is it switched on?"
-                : "the printer at \(address) stopped taking data for \(Self.format(seconds)) s (out of paper or jammed?)"
+            switch stage {
+            case "connect": "the printer at \(address) did not answer within \(Self.format(seconds)) s; is it switched on?"
+            case "open": "the printer \(address) could not be opened within \(Self.format(seconds)) s; is it connected?"
+            default: "the printer at \(address) stopped taking data for \(Self.format(seconds)) s (out of paper or jammed?)"
+            }
+        case .noReader(let path, let seconds):
+            "nothing read the printer pipe \(path) within \(Self.format(seconds)) s; is the print spooler running?"
         case .cannotOpen(let path, let reason):
             "cannot open the printer \(path): \(reason)"
         case .writeFailed(let address, let reason):

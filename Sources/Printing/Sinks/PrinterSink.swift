@@ -23,10 +23,20 @@ public struct PrinterSink: Sendable {
     }
 
     /// Sends `bytes` and returns once all were handed over (and the connection closed), or throws.
+    ///
+    /// The work runs on a thread of its own; a ``SendWatch`` ends the wait when that thread makes no progress
+    /// for longer than the stage's deadline (plus a little), even if it is stuck in a call that cannot time
+    /// out (an `open` of a hung device or network file system). The stuck thread is then left to finish on
+    /// its own; its late result is dropped.
     public func send(_ bytes: [UInt8]) async throws(PrinterError) {
         let sink = self
+        let stage: String
+        if case .network = address { stage = "connect" } else { stage = "open" }
+        let watch = SendWatch(address: address.description, openStage: stage, openLimit: connectTimeout,
+                              writeLimit: writeTimeout)
         let result: Result<Void, PrinterError> = await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: sink.sendBlocking(bytes)) }
+            watch.begin(continuation)
+            let thread = Thread { watch.finish(sink.sendBlocking(bytes, watch: watch)) }
             thread.name = "PrinterSink \(sink.address)"
             thread.start()
         }
@@ -34,19 +44,17 @@ public struct PrinterSink: Sendable {
     }
 
     /// The blocking part; called only on the send's own thread.
-    func sendBlocking(_ bytes: [UInt8]) -> Result<Void, PrinterError> {
+    func sendBlocking(_ bytes: [UInt8], watch: SendWatch? = nil) -> Result<Void, PrinterError> {
         switch address {
-        case .file(let path):
-            let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { return .failure(.cannotOpen(path: path, reason: Self.describe(errno))) }
+        case .file(let path), .device(let path):
+            let fd: Int32
+            switch open(path, creating: address == .file(path: path)) {
+            case .success(let opened): fd = opened
+            case .failure(let error): return .failure(error)
+            }
             defer { _ = close(fd) }
-            return write(bytes, to: fd, address: path)
-        case .device(let path):
-            // Non-blocking, so a device whose printer is off cannot hang the thread past the deadline.
-            let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-            guard fd >= 0 else { return .failure(.cannotOpen(path: path, reason: Self.describe(errno))) }
-            defer { _ = close(fd) }
-            return write(bytes, to: fd, address: path)
+            watch?.progress(writing: true)
+            return write(bytes, to: fd, address: path, watch: watch)
         case .network(let host, let port):
             let fd: Int32
             switch connect(host: host, port: port) {
@@ -54,10 +62,30 @@ public struct PrinterSink: Sendable {
             case .failure(let error): return .failure(error)
             }
             defer { _ = close(fd) }
-            let result = write(bytes, to: fd, address: address.description)
+            watch?.progress(writing: true)
+            let result = write(bytes, to: fd, address: address.description, watch: watch)
             // Tell the printer the job is complete; it prints on end of data.
             _ = shutdown(fd, Int32(SHUT_WR))
             return result
+        }
+    }
+
+    /// Opens a file, device or named pipe without ever blocking: `O_NONBLOCK`, so a device whose printer is
+    /// off, or a FIFO that nobody reads (ENXIO), answers at once. A FIFO is tried again until
+    /// `connectTimeout` (a spooler may be between two jobs); its writes then wait with poll's deadline.
+    private func open(_ path: String, creating: Bool) -> Result<Int32, PrinterError> {
+        let flags = O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (creating ? O_CREAT | O_APPEND : 0)
+        let deadline = ContinuousClock.now + connectTimeout
+        while true {
+            let fd = Glibc.open(path, flags, 0o644)
+            if fd >= 0 { return .success(fd) }
+            let code = errno
+            if code == EINTR { continue }
+            guard code == ENXIO else { return .failure(.cannotOpen(path: path, reason: Self.describe(code))) }
+            guard ContinuousClock.now < deadline else {
+                return .failure(.noReader(path: path, seconds: Self.seconds(connectTimeout)))
+            }
+            usleep(50_000)
         }
     }
 
@@ -103,7 +131,7 @@ public struct PrinterSink: Sendable {
     }
 
     /// Writes everything, waiting for the descriptor to take more for at most `writeTimeout` each time.
-    private func write(_ bytes: [UInt8], to fd: Int32, address: String) -> Result<Void, PrinterError> {
+    private func write(_ bytes: [UInt8], to fd: Int32, address: String, watch: SendWatch?) -> Result<Void, PrinterError> {
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { raw in
@@ -113,6 +141,7 @@ public struct PrinterSink: Sendable {
             }
             if count > 0 {
                 sent += count
+                watch?.progress(writing: true)
                 continue
             }
             let code = errno
