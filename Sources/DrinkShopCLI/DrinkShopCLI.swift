@@ -176,6 +176,7 @@ enum DrinkShopCLI {
             header += style.paint("OFFLINE: \((shop.delivery.offlineReason ?? .unreachable).clause). Orders are kept on this counter (\(outbox.location)) "
                 + "and sent as soon as it answers.", .yellow, .bold) + "\n"
         }
+        if let screen = interpreter.screen { header = header.wrapped(toWidth: screen.size.columns) }
         let session = REPLSession(interpreter: interpreter, reader: reader, completer: completer, output: output,
                                   interactive: interactive)
         return await session.run(header: header)

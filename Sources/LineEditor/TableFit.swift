@@ -1,7 +1,8 @@
 /// Which columns of a table are shown, and how wide, so that it fits a screen `width` columns wide.
 ///
-/// The rule `ps` and `kubectl get` follow: first the columns that may narrow give up columns, the
-/// widest first (so two long text columns end up sharing what is left), each down to its `minWidth`;
+/// The rule `ps` and `kubectl get` follow: first the columns that may narrow give up columns, the one
+/// with the most room above its `minWidth` first (so two long text columns end up sharing what is left,
+/// and a column with a higher minimum, the more important one, keeps more), each down to its minimum;
 /// if that is not enough, the column with the lowest `dropRank` is left out and the others get their
 /// full width back before narrowing again. Columns without a `minWidth` or `dropRank` (the key ones)
 /// are never touched. A pure computation, tested through `TextTable`.
@@ -22,12 +23,12 @@ struct TableFit {
             while excess > 0 {
                 // The shown column with the most room above its minimum gives up one column.
                 var best: Int?
-                var bestWidth = 0
+                var bestRoom = 0
                 for position in widths.indices {
-                    guard let minimum = columns[shown[position]].minWidth, widths[position] > minimum,
-                          widths[position] > bestWidth else { continue }
+                    guard let minimum = columns[shown[position]].minWidth, widths[position] - minimum > bestRoom
+                    else { continue }
                     best = position
-                    bestWidth = widths[position]
+                    bestRoom = widths[position] - minimum
                 }
                 guard let best else { break }
                 widths[best] -= 1

@@ -53,7 +53,7 @@ public struct TextTable: Sendable, Equatable {
     ///
     /// - Parameter width: the screen's columns; nil (a pipe, a file) shows every column at full width.
     ///   Otherwise the table is fitted like `ps` or `kubectl get`: columns with a `minWidth` are
-    ///   narrowed (the widest first), then columns with a `dropRank` are left out, and as a last resort
+    ///   narrowed (the one with the most room above its minimum first), then columns with a `dropRank` are left out, and as a last resort
     ///   every line is cut, so no line is wider than `width`.
     public func lines(style: ColorPolicy = .plain, width: Int? = nil) -> [String] {
         let allColumns = columnsCoveringEveryRow()

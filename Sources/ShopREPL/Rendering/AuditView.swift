@@ -12,7 +12,7 @@ enum AuditView {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         var table = TextTable(columns: [.init("When"), .init("Who", minWidth: 6), .init("What"),
-                                        .init("Order / item", minWidth: 8),
+                                        .init("Order / item", minWidth: 12),
                                         .init("Detail", maxWidth: width == nil ? 60 : nil, minWidth: 12)])
         for entry in entries {
             let parts = calendar.dateComponents([.month, .day, .hour, .minute], from: entry.at)

@@ -89,7 +89,7 @@ enum TillView {
         })
         section("Audit trail (menu, staff, voids, closing)", ["By", "Action", "What", "Detail"], report.menuChanges.map {
             [$0.by, $0.action.rawValue, $0.subject, $0.detail]
-        }, text: ["What", "Detail"])
+        }, text: ["Action", "What", "Detail"])
         return out
     }
 
