@@ -166,7 +166,7 @@ extension ShopInterpreter {
         if !stored.isUnsent {
             let paid = try await shop.till.money(of: stored).paid
             guard paid == 0 else {
-                throw TillError.refused("order \(number) has $\(paid) paid; it cannot change now (cancel \(number) REASON refunds it, then order again)")
+                throw TillError.refused(OrderSuggestions.paidEditRefusal(number, status: stored.order.status, paid: paid))
             }
         }
         let edited = try await shop.orders.edit(stored, as: number, line: line, change: change, by: staff ?? defaultStaff)
