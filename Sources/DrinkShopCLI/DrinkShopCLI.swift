@@ -139,6 +139,8 @@ enum DrinkShopCLI {
                                               environmentNewPIN: environment["DRINKSHOP_NEW_PIN"],
                                               environmentPrinters: environment.filter { $0.key.hasSuffix("_PRINTER") })
             interpreter.makeLineScreen = FullScreenTerminal()
+            // At a terminal, views fit its width and long ones page; piped, they stay whole.
+            interpreter.screen = TerminalPager(environment: environment)
             // Orders an earlier run kept while the store was down go first, then the command.
             await interpreter.sendOutbox(force: true)
             let outcome = await interpreter.run(words: invocation.words)
@@ -169,6 +171,7 @@ enum DrinkShopCLI {
                                           ask: interactive ? askAnswer : nil,
                                           environmentPrinters: environment.filter { $0.key.hasSuffix("_PRINTER") })
         interpreter.makeLineScreen = FullScreenTerminal()
+        interpreter.screen = TerminalPager(environment: environment)
         let drinkCount = (try? await shop.catalog.menu().count) ?? 0
         var header = style.paint("可不可熟成紅茶 KEBUKE · DrinkShop", .bold) + "\n"
             + "\(storeDescription) · \(drinkCount) drinks · staff: \(staff) (login NAME to change) · help for commands\n"
@@ -176,6 +179,7 @@ enum DrinkShopCLI {
             header += style.paint("OFFLINE: \((shop.delivery.offlineReason ?? .unreachable).clause). Orders are kept on this counter (\(outbox.location)) "
                 + "and sent as soon as it answers.", .yellow, .bold) + "\n"
         }
+        if let screen = interpreter.screen { header = header.wrapped(toWidth: screen.size.columns) }
         let session = REPLSession(interpreter: interpreter, reader: reader, completer: completer, output: output,
                                   interactive: interactive)
         return await session.run(header: header)

@@ -19,6 +19,24 @@ public enum TerminalDevice {
         return Int(size.ws_col)
     }
 
+    /// The terminal's rows and columns (`TIOCGWINSZ`); where the terminal cannot say, `LINES` and
+    /// `COLUMNS` from `environment`, else 24 by 80. Asked again each time, so a resized window is followed.
+    public static func size(_ fileDescriptor: Int32, environment: [String: String]) -> (rows: Int, columns: Int) {
+        var size = winsize()
+        #if canImport(Darwin)
+        let status = ioctl(fileDescriptor, TIOCGWINSZ, &size)
+        #else
+        let status = ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size)
+        #endif
+        let told = { (name: String, fallback: Int) in
+            environment[name].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 > 0 ? $0 : nil }
+                ?? fallback
+        }
+        let rows = status == 0 && size.ws_row > 0 ? Int(size.ws_row) : told("LINES", 24)
+        let columns = status == 0 && size.ws_col > 0 ? Int(size.ws_col) : told("COLUMNS", 80)
+        return (rows, columns)
+    }
+
     /// Whether the `TERM` variable names a terminal that understands cursor movement: set, non-empty
     /// and not `dumb`.
     public static func supportsLineEditing(environment: [String: String]) -> Bool {

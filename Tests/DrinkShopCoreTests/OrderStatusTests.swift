@@ -30,7 +30,7 @@ import Testing
         #expect(try OrderStatus.preparing.cancelled(order: 12) == .cancelled)
         #expect(throws: OrderStatusError.onlyPickupLeft(order: 12)) { try OrderStatus.ready.cancelled(order: 12) }
         #expect(OrderStatusError.onlyPickupLeft(order: 12).description
-            .hasPrefix("order #12 is ready; it can only be picked up"))
+            .hasPrefix("order #12 is ready; it can only be picked up, or voided by a manager (void #12 REASON)"))
         #expect(throws: OrderStatusError.finished(order: 12, status: .pickedUp)) {
             try OrderStatus.pickedUp.cancelled(order: 12)
         }

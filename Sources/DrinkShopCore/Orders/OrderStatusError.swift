@@ -27,7 +27,9 @@ public enum OrderStatusError: Error, Sendable, Hashable, CustomStringConvertible
         case .finished(let order, _):
             return "order #\(order) was cancelled; a cancelled order cannot change (已取消的訂單不能變更)"
         case .onlyPickupLeft(let order):
-            return "order #\(order) is ready; it can only be picked up (可取餐的訂單只能取餐)"
+            // Cancelling is the wrong command here, so the message names the right one.
+            return "order #\(order) is ready; it can only be picked up, or voided by a manager (void #\(order) REASON) "
+                + "(可取餐的訂單只能取餐或作廢)"
         case .notEditable(let order, let status):
             return "order #\(order) is \(status.stateDescription); only placed orders can be edited (只有已下單的訂單可以修改)"
         case .voidNotNeeded(let order):

@@ -36,7 +36,8 @@ public enum PaymentError: Error, Sendable, Hashable, CustomStringConvertible, Lo
         case .alreadyPaid(let order, let total):
             return "order #\(order) is already paid (\(total))"
         case .orderVoided(let order):
-            return "order #\(order) is voided; it takes no payment"
+            // Raised for cancelled and voided orders alike (both end as cancelled): say no more than that.
+            return "order #\(order) was cancelled; a cancelled or voided order takes no payment (已取消的訂單不收款)"
         case .refundExceedsPaid(let order, let method, let refund, let refundable):
             return refundable == 0
                 ? "order #\(order) has nothing paid by \(method.label) to refund (asked \(refund))"

@@ -25,7 +25,7 @@ extension ShopInterpreter {
             let (orders, problems) = try await shop.orders.today()
             let money = await tillMoney(orders)
             say(OrderView.list(OrderView.select(orders, filter), filter: filter, day: shop.clock.today, style: style,
-                               money: money))
+                               money: money, width: screenWidth))
             for problem in problems { warn(problem) }
             return
         }
@@ -39,7 +39,7 @@ extension ShopInterpreter {
         let label = first == last ? first : "\(first) to \(last)"
         let money = await tillMoney(orders)
         say(OrderView.list(OrderView.select(orders, filter), filter: filter, day: first == last ? first : "", label: label,
-                           style: style, money: money))
+                           style: style, money: money, width: screenWidth))
         for problem in problems { warn(problem) }
     }
 
@@ -48,7 +48,7 @@ extension ShopInterpreter {
         let (orders, problems) = try await shop.orders.orders(from: first, through: last)
         let audit = try await shop.audit.entries(fromDay: first, throughDay: last)
         let report = DailyReport(day: first == last ? first : "\(first) to \(last)", orders: orders.map(\.order), audit: audit)
-        say(json ? report.json + "\n" : ReportView.render(report, style: style))
+        say(json ? report.json + "\n" : ReportView.render(report, style: style, width: screenWidth))
         for problem in problems { warn(problem) }
         // Today's report goes on with the till's (日結); `report DATE [DATE]` gives the till's of other days.
         if !json, days == nil { await showTodaysTill() }
@@ -59,6 +59,6 @@ extension ShopInterpreter {
         _ = try shop.orders.days(from: first, through: last)
         let entries = try await shop.audit.entries(fromDay: first, throughDay: last)
         say(AuditView.render(entries, label: first == last ? first : "\(first) to \(last)", timeZone: shop.clock.timeZone,
-                             style: style))
+                             style: style, width: screenWidth))
     }
 }

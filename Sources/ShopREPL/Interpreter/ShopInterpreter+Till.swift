@@ -52,7 +52,7 @@ extension ShopInterpreter {
             say(TillView.drawer(count, style: style))
             let period = try shop.till.period(from: "today", to: "today")
             say(TillView.report(try await shop.till.report(period, audit: await auditEntries(period)), period: period,
-                                counts: try await shop.drawer.counts(from: period.start, to: period.end), style: style))
+                                counts: try await shop.drawer.counts(from: period.start, to: period.end), style: style, width: screenWidth))
             try await archiveAfterClose(asked: archive, by: who)
         case .archive(let request): try await runArchive(request)
         case .report(let from, let to, let json):
@@ -62,7 +62,7 @@ extension ShopInterpreter {
                 say(TillView.json(report, period: period) + "\n")
             } else {
                 say(TillView.report(report, period: period, counts: try await shop.drawer.counts(from: period.start, to: period.end),
-                                    style: style))
+                                    style: style, width: screenWidth))
             }
         case .member(let text):
             let mobile = try mobileNumber(text)
@@ -99,7 +99,7 @@ extension ShopInterpreter {
         if let mobile { draft.orderName = mobile.masked }
         let who = try await authorize(.placeOrder)
         let stored = try await shop.orders.place(draft, placedBy: who)
-        say(OrderView.receipt(stored, title: "Order placed", style: style, reason: shop.delivery.offlineReason))
+        say(OrderView.receipt(stored, title: "Order placed", style: style, reason: shop.delivery.offlineReason, width: screenWidth))
         await printLabels(forNewOrder: stored)
         if let mobile, !stored.isUnsent {
             try await applyMember(stored, mobile: mobile, freeCups: 0)
@@ -145,7 +145,7 @@ extension ShopInterpreter {
             let period = try shop.till.period(from: "today", to: "today")
             let report = try await shop.till.report(period, audit: await auditEntries(period))
             say("\n" + TillView.report(report, period: period, counts: try await shop.drawer.counts(from: period.start, to: period.end),
-                                       style: style))
+                                       style: style, width: screenWidth))
         } catch {
             warn("the till report could not be made: \(error)")
         }
@@ -187,11 +187,11 @@ extension ShopInterpreter {
         if !stored.isUnsent {
             let paid = try await shop.till.money(of: stored).paid
             guard paid == 0 else {
-                throw TillError.refused("order \(number) has $\(paid) paid; it cannot change now (cancel \(number) REASON refunds it, then order again)")
+                throw TillError.refused(OrderSuggestions.paidEditRefusal(number, status: stored.order.status, paid: paid))
             }
         }
         let edited = try await shop.orders.edit(stored, as: number, line: line, change: change, by: staff ?? defaultStaff)
-        say(OrderView.receipt(edited, title: "Order \(number) changed", style: style))
+        say(OrderView.receipt(edited, title: "Order \(number) changed", style: style, width: screenWidth))
     }
 
     /// Deleting an order that holds money would lose it from the till: such an order is voided instead.

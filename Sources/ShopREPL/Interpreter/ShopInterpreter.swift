@@ -43,6 +43,14 @@ public final class ShopInterpreter {
     /// The terminal `orders --watch` takes over; nil (pipes, one-shot output to a file, tests) prints the
     /// make line once instead.
     public var makeLineScreen: FullScreenTerminal?
+    /// The terminal the counter's views are fitted to and paged on; nil (pipes, files, tests that read
+    /// the whole output) keeps every table whole and never pages.
+    public var screen: (any CounterScreen)?
+    /// The screen's width while a command runs (read once per command, so a resize counts from the
+    /// next one); nil without a screen. Views take it as their `width`.
+    var screenWidth: Int?
+    /// Output held while a view command runs, to be fitted and paged as a whole (`showingOnScreen`).
+    var held: HeldOutput?
 
     public init(shop: Shop, output: any ShopOutput, style: ColorPolicy = .plain, defaultStaff: String,
                 confirm: (@Sendable (String) async -> Bool)? = nil,
@@ -103,6 +111,14 @@ public final class ShopInterpreter {
 
     /// Runs a parsed command.
     public func run(_ command: Command) async -> Outcome {
+        screenWidth = screen.map { max(20, $0.size.columns) }
+        if let screen, let width = screenWidth, command.isScreenView {
+            return await showingOnScreen(screen, width: width) { await runCatching(command) }
+        }
+        return await runCatching(command)
+    }
+
+    private func runCatching(_ command: Command) async -> Outcome {
         do {
             try await execute(command)
             return command == .quit ? .quit : .succeeded
@@ -156,7 +172,7 @@ public final class ShopInterpreter {
             staff = nil
             staffRole = nil
         case .till(let command): try await runTill(command)
-        case .help(let topic): say(try HelpView.text(topic: topic, style: style))
+        case .help(let topic): say(try HelpView.text(topic: topic, style: style, width: screenWidth))
         case .quit: break
         }
     }
@@ -195,7 +211,7 @@ public final class ShopInterpreter {
         if drinks.isEmpty, let filter {
             throw InterpreterError.noDrinkMatches(filter)
         }
-        say(MenuView.render(drinks, style: style))
+        say(MenuView.render(drinks, style: style, width: screenWidth))
         // Records the store holds that are not usable drinks or promotions: said, not hidden.
         for problem in try await shop.catalog.problems() { warn(problem) }
     }
@@ -304,9 +320,15 @@ public final class ShopInterpreter {
 
     // MARK: - Output
 
-    func say(_ text: String) { output.write(text) }
+    func say(_ text: String) {
+        if held != nil { held?.text += text } else { output.write(text) }
+    }
 
-    func fail(_ message: String) { output.writeError(style.paint("error: ", .red, .bold) + message + "\n") }
+    func fail(_ message: String) { sayError(style.paint("error: ", .red, .bold) + message + "\n") }
 
-    func warn(_ message: String) { output.writeError(style.paint("warning: ", .yellow) + message + "\n") }
+    func warn(_ message: String) { sayError(style.paint("warning: ", .yellow) + message + "\n") }
+
+    private func sayError(_ text: String) {
+        if held != nil { held?.errors += text } else { output.writeError(text) }
+    }
 }

@@ -9,14 +9,16 @@ enum MenuView {
         return menu.search(filter)
     }
 
-    static func render(_ drinks: [Drink], style: ColorPolicy) -> String {
+    /// - Parameter width: the screen's columns (nil: a pipe, every column whole). The drink, its prices
+    ///   and its marks always show; the English name narrows, then goes.
+    static func render(_ drinks: [Drink], style: ColorPolicy, width: Int? = nil) -> String {
         var out = ""
         for category in DrinkCategory.allCases {
             let inCategory = drinks.filter { $0.category == category }
             guard !inCategory.isEmpty else { continue }
             out += style.paint("\(category.rawValue) \(category.englishName)", .bold, .cyan) + "\n"
             var table = TextTable(columns: [
-                .init("Drink"), .init("English"), .init("中 M", alignment: .right), .init("大 L", alignment: .right),
+                .init("Drink"), .init("English", minWidth: 12, dropRank: 0), .init("中 M", alignment: .right), .init("大 L", alignment: .right),
                 .init(""),
             ])
             for drink in inCategory {
@@ -26,12 +28,24 @@ enum MenuView {
                 table.append([drink.name, drink.englishName ?? "", "$\(drink.mediumPrice)",
                               drink.largePrice.map { "$\($0)" } ?? "—", marks.joined(separator: "  ")])
             }
-            out += table.render(style: style) + "\n"
+            out += table.render(style: style, width: width) + "\n"
         }
         guard !out.isEmpty else { return out }
         // Every drink takes the same add-ons at the same price (per cup).
-        let addOns = AddOn.allCases.map { "\($0.rawValue) \($0.englishLabel)" }.joined(separator: " · ")
-        return out + style.paint("加料 Add-ons", .bold, .cyan) + " +$\(AddOn.price) each per cup: \(addOns)\n"
+        let addOns = AddOn.allCases.map { "\($0.rawValue) \($0.englishLabel)" }
+        let title = style.paint("加料 Add-ons", .bold, .cyan) + " +$\(AddOn.price) each per cup:"
+        guard let width else { return out + title + " " + addOns.joined(separator: " · ") + "\n" }
+        // At a screen, one add-on is never split across lines.
+        var lines = [title]
+        for addOn in addOns {
+            let last = lines[lines.count - 1]
+            if last.displayWidth + 3 + addOn.displayWidth <= width {
+                lines[lines.count - 1] = last + (last == title ? " " : " · ") + addOn
+            } else {
+                lines.append("  " + addOn)
+            }
+        }
+        return out + lines.joined(separator: "\n") + "\n"
     }
 }
 

@@ -14,7 +14,9 @@ enum OrderView {
 
     /// The receipt of one order: pickup number, lines, discount and total.
     /// - Parameter reason: why an unsent order waits (`DeliveryPolicy.offlineReason`).
-    static func receipt(_ stored: StoredOrder, title: String, style: ColorPolicy, reason: OfflineReason? = nil) -> String {
+    /// - Parameter width: the screen's columns (nil: a pipe, every column whole).
+    static func receipt(_ stored: StoredOrder, title: String, style: ColorPolicy, reason: OfflineReason? = nil,
+                        width: Int? = nil) -> String {
         var out = ""
         let order = stored.order
         let why = (reason ?? .unreachable).clause
@@ -26,16 +28,19 @@ enum OrderView {
             if stored.isUnsent { out += style.paint("not yet sent: \(why)", .yellow) + "\n" }
         }
         out += "for \(order.orderName) · placed by \(order.placedBy) · \(order.status.rawValue)\n"
+        // The drink and the line's total stay; the options (and notes under them) narrow first, then
+        // the unit price goes.
         var table = TextTable(columns: [
-            .init("#", alignment: .right), .init("Drink"), .init("Options"), .init("Cups", alignment: .right),
-            .init("Each", alignment: .right), .init("Total", alignment: .right),
+            .init("#", alignment: .right), .init("Drink", minWidth: 10), .init("Options", minWidth: 12),
+            .init("Cups", alignment: .right), .init("Each", alignment: .right, dropRank: 0),
+            .init("Total", alignment: .right),
         ])
         for (index, line) in order.lines.enumerated() {
             table.append(["\(index + 1)", line.drinkName, line.optionSummary, "\(line.quantity)", "$\(line.unitPrice)",
                           "$\(line.lineTotal)"])
             if let note = line.note { table.append(["", "", "note: \(note)", "", "", ""]) }
         }
-        out += table.render(style: style)
+        out += table.render(style: style, width: width)
         out += "Subtotal $\(order.subtotal)\n"
         if let promotion = order.promotion {
             out += style.paint("Discount -$\(order.discount) (\(promotion.name))", .yellow) + "\n"
@@ -46,9 +51,14 @@ enum OrderView {
 
     /// Orders as a table. An order of another business day than `day` shows its day (`6@2026-11-30`);
     /// the footer's figures are those of the rows shown, cancelled and voided ones apart.
-    /// - Parameter money: each order's bill and payments by orderRef (the Paid column); empty leaves it out.
+    ///
+    /// At a screen narrower than `wideScreen` the status and payment are shown in short words; the
+    /// number, status, drinks, total and payment always show, the cups and then the name give way.
+    /// - Parameters:
+    ///   - money: each order's bill and payments by orderRef (the Paid column); empty leaves it out.
+    ///   - width: the screen's columns (nil: a pipe, every column whole).
     static func list(_ orders: [StoredOrder], filter: OrdersFilter, day: String, label: String? = nil,
-                     style: ColorPolicy, money: [String: OrderPayments] = [:]) -> String {
+                     style: ColorPolicy, money: [String: OrderPayments] = [:], width: Int? = nil) -> String {
         let label = label ?? day
         guard !orders.isEmpty else {
             switch filter {
@@ -57,19 +67,23 @@ enum OrderView {
             case .status(let status): return "No \(status.rawValue) orders on \(label).\n"
             }
         }
+        let short = width.map { $0 < wideScreen } ?? false
+        // Piped, the drinks keep the 60 columns they always had, so scripts read the same lines.
         var table = TextTable(columns: [
-            .init("#", alignment: .right), .init("Status"), .init("For"), .init("Drinks", maxWidth: 60),
-            .init("Cups", alignment: .right), .init("Total", alignment: .right),
+            .init("#", alignment: .right), .init("Status"), .init("For", minWidth: 6, dropRank: 1),
+            .init("Drinks", maxWidth: width == nil ? 60 : nil, minWidth: 20),
+            .init("Cups", alignment: .right, dropRank: 0), .init("Total", alignment: .right),
         ] + (money.isEmpty ? [] : [.init("Paid")]))
         for stored in orders {
             let order = stored.order
             let named = stored.businessDay == day || stored.isUnsent ? stored.number : stored.numberWithDay
             let number = stored.isForeign ? "app" : named.map { String($0.description.dropFirst()) } ?? "?"
-            var status = order.isVoided ? style.paint("作廢 voided", .red) : statusLabel(order.status, style: style)
-            if stored.isUnsent { status += style.paint(" (unsent)", .yellow) }
+            var status = order.isVoided ? style.paint(short ? "voided" : "作廢 voided", .red)
+                : statusLabel(order.status, short: short, style: style)
+            if stored.isUnsent { status += style.paint(short ? "*" : " (unsent)", .yellow) }
             let paid = money[stored.orderRef]
             table.append([number, status, order.orderName, drinks(order), "\(order.cupCount)", "$\(paid?.total ?? order.total)"]
-                + (money.isEmpty ? [] : [paid.map { paidLabel($0, style: style) } ?? ""]))
+                + (money.isEmpty ? [] : [paid.map { paidLabel($0, short: short, style: style) } ?? ""]))
         }
         let kept = orders.filter { $0.order.status != .cancelled }
         let withdrawn = orders.filter { $0.order.status == .cancelled }
@@ -78,8 +92,12 @@ enum OrderView {
             footer = kept.isEmpty ? figures(withdrawn, money: money) + " cancelled or voided (not revenue)"
                 : footer + "; cancelled or voided (not revenue): " + figures(withdrawn, money: money)
         }
-        return table.render(style: style) + footer + "\n"
+        if short, orders.contains(where: \.isUnsent) { footer += "; * not yet sent" }
+        return table.render(style: style, width: width) + footer + "\n"
     }
+
+    /// Below this many columns, lists use short words for status and payment ("preparing", "20 due").
+    static let wideScreen = 100
 
     /// Count, cups and total of `orders`, each at its bill's total where the till has one.
     private static func figures(_ orders: [StoredOrder], money: [String: OrderPayments]) -> String {
@@ -99,9 +117,15 @@ enum OrderView {
         "for \(order.orderName): \(drinks(order)), $\(order.total)"
     }
 
-    /// 已付 paid / 未付 unpaid / paid 50, 20 due / refunded 70.
-    static func paidLabel(_ money: OrderPayments, style: ColorPolicy) -> String {
-        let text = "\(money.state.chineseLabel) \(money.state)"
+    /// 已付 paid / 未付 unpaid / paid 50, 20 due / refunded 70; short: paid / unpaid / 20 due / refunded.
+    static func paidLabel(_ money: OrderPayments, short: Bool = false, style: ColorPolicy) -> String {
+        let text: String
+        switch (short, money.state) {
+        case (false, _): text = "\(money.state.chineseLabel) \(money.state)"
+        case (true, .partlyPaid(_, let due)): text = "\(due) due"
+        case (true, .refunded): text = "refunded"
+        case (true, let state): text = state.description
+        }
         switch money.state {
         case .paid: return style.paint(text, .green)
         case .unpaid, .partlyPaid: return style.paint(text, .yellow)
@@ -109,8 +133,8 @@ enum OrderView {
         }
     }
 
-    private static func statusLabel(_ status: OrderStatus, style: ColorPolicy) -> String {
-        let text = "\(status.chineseLabel) \(status.rawValue)"
+    private static func statusLabel(_ status: OrderStatus, short: Bool, style: ColorPolicy) -> String {
+        let text = short ? status.rawValue : "\(status.chineseLabel) \(status.rawValue)"
         switch status {
         case .ready: return style.paint(text, .green, .bold)
         case .cancelled: return style.paint(text, .red)

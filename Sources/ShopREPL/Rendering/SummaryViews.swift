@@ -51,7 +51,8 @@ enum PromotionView {
 }
 
 enum ReportView {
-    static func render(_ report: DailyReport, style: ColorPolicy) -> String {
+    /// - Parameter width: the screen's columns (nil: a pipe, every column whole).
+    static func render(_ report: DailyReport, style: ColorPolicy, width: Int? = nil) -> String {
         var out = style.paint("Daily report \(report.day)", .bold) + "\n"
         out += "Orders \(report.orders) · cups \(report.cups) · sales $\(report.subtotal) · discounts -$\(report.discounts)"
             + " · revenue $\(report.revenue)\n"
@@ -59,12 +60,14 @@ enum ReportView {
             + " · voided \(report.voidedOrders) ($\(report.voidedAmount)); neither is revenue\n"
         for (title, rows) in [("Cancellations", report.cancellations), ("Voids", report.voids)] where !rows.isEmpty {
             out += "\n" + style.paint(title, .bold) + "\n"
-            var table = TextTable(columns: [.init("#", alignment: .right), .init("For"), .init("Cups", alignment: .right),
-                                            .init("NT$", alignment: .right), .init("Why", maxWidth: 50), .init("Voided by")])
+            var table = TextTable(columns: [.init("#", alignment: .right), .init("For", minWidth: 6),
+                                            .init("Cups", alignment: .right, dropRank: 0), .init("NT$", alignment: .right),
+                                            .init("Why", maxWidth: width == nil ? 50 : nil, minWidth: 10),
+                                            .init("Voided by", minWidth: 6, dropRank: 1)])
             for row in rows {
                 table.append([row.number, row.orderName, "\(row.cups)", "\(row.amount)", row.reason, row.voidedBy ?? ""])
             }
-            out += table.render(style: style)
+            out += table.render(style: style, width: width)
         }
         if !report.auditCounts.isEmpty {
             let counts = report.auditCounts.sorted { $0.key < $1.key }
@@ -78,20 +81,21 @@ enum ReportView {
         for (title, rows) in [("By drink", report.byDrink), ("By category", report.byCategory), ("By size", report.bySize),
                               ("Add-ons", report.addOns)] where !rows.isEmpty {
             out += "\n" + style.paint(title, .bold) + "\n"
-            var table = TextTable(columns: [.init(""), .init("Cups", alignment: .right), .init("NT$", alignment: .right)])
+            var table = TextTable(columns: [.init("", minWidth: 10), .init("Cups", alignment: .right),
+                                            .init("NT$", alignment: .right)])
             for row in rows { table.append([row.name, "\(row.cups)", "\(row.revenue)"]) }
-            out += table.render(style: style)
+            out += table.render(style: style, width: width)
         }
         return out
     }
 }
 
 enum HelpView {
-    static func text(topic: String?, style: ColorPolicy) throws(CommandError) -> String {
+    static func text(topic: String?, style: ColorPolicy, width: Int? = nil) throws(CommandError) -> String {
         guard let topic else {
-            var table = TextTable(columns: [.init("Command"), .init("What it does")])
+            var table = TextTable(columns: [.init("Command", minWidth: 16), .init("What it does", minWidth: 20)])
             for info in CommandName.allCases.map(\.info) { table.append([info.usage, info.summary]) }
-            return table.render(style: style) + "Type help <command> for details. Chinese or English options both work.\n"
+            return table.render(style: style, width: width) + "Type help <command> for details. Chinese or English options both work.\n"
         }
         guard let info = CommandName.find(topic)?.info else {
             throw .syntax("no command \"\(topic)\"; type help for the list")

@@ -36,7 +36,10 @@ enum TillView {
             + style.paint("\(count.summary) (\(count.chineseSummary))", .bold, color) + "\n"
     }
 
-    static func report(_ report: TillReport, period: Till.Period, counts: [DrawerCount], style: ColorPolicy) -> String {
+    /// - Parameter width: the screen's columns (nil: a pipe, every column whole). Figures always show;
+    ///   names, reasons and details narrow.
+    static func report(_ report: TillReport, period: Till.Period, counts: [DrawerCount], style: ColorPolicy,
+                       width: Int? = nil) -> String {
         var out = style.paint("Till report (日結) \(period.label)", .bold) + "\n"
         out += "Orders \(report.orders) · cups \(report.cups) · gross $\(report.grossSales) · net $\(report.netSales)\n"
         if !report.unpaidOrders.isEmpty {
@@ -47,12 +50,17 @@ enum TillView {
                 "\(entry.subject) by \(entry.by) (\(entry.detail.dropFirst(AuditEntry.unpaidHandover.count).trimmingCharacters(in: .whitespaces)))"
             }.joined(separator: ", "), .yellow) + "\n"
         }
-        func section(_ title: String, _ columns: [String], _ rows: [[String]]) {
+        // The first column names the row and may narrow; the rest are figures (right-aligned, kept
+        // whole) except the words in `text` (reasons, details), which narrow.
+        func section(_ title: String, _ columns: [String], _ rows: [[String]], text: Set<String> = []) {
             guard !rows.isEmpty else { return }
             out += "\n" + style.paint(title, .bold) + "\n"
-            var table = TextTable(columns: columns.enumerated().map { $0.offset == 0 ? .init($0.element) : .init($0.element, alignment: .right) })
+            var table = TextTable(columns: columns.enumerated().map { column in
+                column.offset == 0 || text.contains(column.element) ? .init(column.element, minWidth: 8)
+                    : .init(column.element, alignment: .right)
+            })
             for row in rows { table.append(row) }
-            out += table.render(style: style)
+            out += table.render(style: style, width: width)
         }
         // Handed over − change = taken; taken − refunded = net.
         section("By payment method", ["Method", "Payments", "Handed over", "Change", "Taken", "Refunded", "Net"],
@@ -79,14 +87,15 @@ enum TillView {
         section("Voids (refunded)", ["Order", "Total", "Refunded", "Reason"], report.voids.map { void in
             ["#\(void.pickupNumber)", "\(void.total)",
              PaymentMethod.allCases.compactMap { m in void.refunded[m].map { "\($0) \(m.rawValue)" } }.joined(separator: ", "), void.reason]
-        })
-        section("Cancellations", ["Order", "Total", "Reason"], report.cancellations.map { ["#\($0.pickupNumber)", "\($0.total)", $0.reason] })
+        }, text: ["Refunded", "Reason"])
+        section("Cancellations", ["Order", "Total", "Reason"], report.cancellations.map { ["#\($0.pickupNumber)", "\($0.total)", $0.reason] },
+                text: ["Reason"])
         section("Drawer", ["Closed by", "Float", "Expected", "Counted", "Over/short"], counts.map {
             [$0.closedBy, "\($0.shift.float)", "\($0.expected)", "\($0.counted)", "\($0.summary) \($0.chineseSummary)"]
         })
         section("Audit trail (menu, staff, voids, closing)", ["By", "Action", "What", "Detail"], report.menuChanges.map {
             [$0.by, AuditView.label($0.action), $0.subject, $0.detail]
-        })
+        }, text: ["Action", "What", "Detail"])
         return out
     }
 
