@@ -204,7 +204,7 @@ def main():
                      f"{r['edit_p50_ms']:.1f} ms, cancel {r['cancel_p50_ms']:.1f} ms (target < 10)"),
           lambda r: [("whole process, 1 drinkshop vs 1 sqlite3 shell", f"{r['drinkshop_seconds']:.2f} s vs "
                       f"{r['sqlite3_seconds']:.2f} s ({r['orders']} orders / durable single-row transactions), ratio {r['ratio']:.2f}"),
-                     ("rounds (each side from a new file, alternating; medians above)",
+                     ("rounds (each side one process from a new file made beforehand, untimed; alternating; medians above)",
                       f"{r['rounds']}: drinkshop {r['drinkshop_range'][0]:.2f}–{r['drinkshop_range'][1]:.2f} s, "
                       f"sqlite3 {r['sqlite3_range'][0]:.2f}–{r['sqlite3_range'][1]:.2f} s"),
                      ("advance p50 / p99", f"{r['advance_p50_ms']:.1f} ms / {r['advance_p99_ms']:.1f} ms ({r['each']} orders)"),

@@ -24,6 +24,11 @@ extension Till {
 
     /// Every order created in the period, with its bill and money, oldest first.
     public func orders(in period: Period) async throws(TillError) -> [TillOrder] {
+        try await tillOrders(try await storedOrders(in: period))
+    }
+
+    /// The shop's orders (not foreign lines) whose lines were created in the period, without the till's views.
+    func storedOrders(in period: Period) async throws(TillError) -> [StoredOrder] {
         let created = FormulaExpression.call("CREATED_TIME", [])
         let formula = FormulaExpression.and([
             .not(.call("IS_BEFORE", [created, .date(period.start)])),
@@ -34,8 +39,7 @@ extension Till {
             let menu = try await orders.catalog.menu()
             records = try await orders.records.store.allRecords(in: ShopSchema.orderTable,
                                                                 query: ListQuery(filterByFormula: formula.description))
-            let stored = OrderRecord.orders(from: records, menu: menu, clock: clock).orders.filter { !$0.isForeign }
-            return try await tillOrders(stored)
+            return OrderRecord.orders(from: records, menu: menu, clock: clock).orders.filter { !$0.isForeign }
         } catch let error as TillError {
             throw error
         } catch let error as ShopError {
@@ -60,13 +64,16 @@ extension Till {
         }.sorted { ($0.order.createdAt, $0.order.pickupNumber) < ($1.order.createdAt, $1.order.pickupNumber) }
     }
 
-    /// The report of the period.
+    /// The report of the period, read a business day at a time (see `eachDay`).
     public func report(_ period: Period, audit: [AuditEntry] = []) async throws(TillError) -> TillReport {
-        TillReport.make(orders: try await orders(in: period), audit: audit, from: period.start, to: period.end,
-                        calendar: calendar)
+        var report = TillReport.make(orders: [], audit: audit, from: period.start, to: period.end, calendar: calendar)
+        let calendar = calendar
+        try await eachDay(of: period) { report.add($0, calendar: calendar) }
+        return report
     }
 
-    /// The orders, lines and payments CSV files of the period.
+    /// The orders, lines and payments CSV files of the period, whole (a small period; `export(_:into:)`
+    /// hands them over a day at a time).
     public func export(_ period: Period) async throws(TillError) -> (orders: CSVTable, lines: CSVTable, payments: CSVTable) {
         let tillOrders = try await orders(in: period)
         return (TillExport.orders(tillOrders, calendar: calendar), TillExport.lines(tillOrders),

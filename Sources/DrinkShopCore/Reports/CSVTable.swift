@@ -15,9 +15,15 @@ public struct CSVTable: Sendable, Hashable {
     }
 
     /// The file's text, without the byte-order mark.
-    public var text: String {
-        ([header] + rows).map { $0.map(Self.field).joined(separator: ",") + "\r\n" }.joined()
-    }
+    public var text: String { headerText + rowsText }
+
+    /// The header line (CRLF-terminated).
+    public var headerText: String { Self.line(header) }
+
+    /// The rows without the header: a file written a part at a time is the header, then each part's rows.
+    public var rowsText: String { rows.map(Self.line).joined() }
+
+    private static func line(_ fields: [String]) -> String { fields.map(field).joined(separator: ",") + "\r\n" }
 
     /// The file's bytes: the UTF-8 byte-order mark, then `text` in UTF-8.
     public var bytes: [UInt8] { [0xEF, 0xBB, 0xBF] + Array(text.utf8) }

@@ -75,52 +75,58 @@ public struct TillReport: Sendable, Hashable {
     /// Menu control and staff changes in the period, oldest first.
     public var menuChanges: [AuditEntry] = []
     /// Orders handed over with money due (who did it, and how much was due), oldest first.
-    public var unpaidHandovers: [AuditEntry] = []
+    public var unpaidHandovers: [AuditEntry] { menuChanges.filter(\.isUnpaidHandover) }
 
     /// The report over orders created in `start..<end`, and audit entries in the same window.
     public static func make(orders: [TillOrder], audit: [AuditEntry] = [], from start: Date, to end: Date,
                             calendar: ShopCalendar = .taiwan) -> TillReport
     {
         var report = TillReport()
-        let inPeriod = orders.filter { $0.order.createdAt >= start && $0.order.createdAt < end }
+        report.add(orders.filter { $0.order.createdAt >= start && $0.order.createdAt < end }, calendar: calendar)
+        report.menuChanges = audit.filter { $0.at >= start && $0.at < end }.sorted { $0.at < $1.at }
+        return report
+    }
+
+    /// Adds `orders` to the figures, in time order. A period read a day at a time adds each day's orders
+    /// in turn (days in order), which gives the report `make` gives for all of them at once, without
+    /// holding every order of a month.
+    public mutating func add(_ tillOrders: [TillOrder], calendar: ShopCalendar = .taiwan) {
+        let inOrder = tillOrders
             .sorted { ($0.order.createdAt, $0.order.pickupNumber) < ($1.order.createdAt, $1.order.pickupNumber) }
-        for till in inPeriod {
-            report.addMoney(till.money)
+        for till in inOrder {
+            addMoney(till.money)
             let order = till.order
             if order.status == .cancelled {
                 let refunded = Dictionary(till.money.refunds.map { ($0.method, $0.amount) }, uniquingKeysWith: +)
                 let line = CancelledOrder(pickupNumber: order.pickupNumber, reason: order.cancelReason ?? "",
                                           total: till.charges.total, refunded: refunded)
-                if till.isVoid { report.voids.append(line) } else { report.cancellations.append(line) }
+                if till.isVoid { voids.append(line) } else { cancellations.append(line) }
                 continue
             }
             let total = till.charges.total
-            report.orders += 1
-            report.cups += order.cupCount
-            report.grossSales += till.charges.subtotal
-            report.netSales += total
-            report.byStaff[order.placedBy, default: ReportTotals()].add(total)
-            report.byHour[calendar.hour(of: order.createdAt), default: ReportTotals()].add(total)
+            self.orders += 1
+            self.cups += order.cupCount
+            grossSales += till.charges.subtotal
+            netSales += total
+            byStaff[order.placedBy, default: ReportTotals()].add(total)
+            byHour[calendar.hour(of: order.createdAt), default: ReportTotals()].add(total)
             if let promotion = till.charges.promotion {
-                report.promotions[promotion.name, default: ReportTotals()].add(promotion.totalDiscount)
+                promotions[promotion.name, default: ReportTotals()].add(promotion.totalDiscount)
             }
             for adjustment in till.charges.adjustments {
-                report.adjustments[adjustment.name, default: ReportTotals()].add(adjustment.amount, count: adjustment.count)
+                adjustments[adjustment.name, default: ReportTotals()].add(adjustment.amount, count: adjustment.count)
             }
             for discount in till.charges.memberDiscounts {
                 switch discount {
                 case .freeCup(_, let cups, let amount):
-                    report.freeCups.add(amount, count: cups)
+                    freeCups.add(amount, count: cups)
                 case .pass(let name, let amount):
-                    report.passes[name, default: ReportTotals()].add(amount)
+                    passes[name, default: ReportTotals()].add(amount)
                 }
             }
-            report.stampsRedeemed += till.stampsRedeemed
-            if till.money.due > 0 { report.unpaidOrders.append(order.pickupNumber) }
+            stampsRedeemed += till.stampsRedeemed
+            if till.money.due > 0 { unpaidOrders.append(order.pickupNumber) }
         }
-        report.menuChanges = audit.filter { $0.at >= start && $0.at < end }.sorted { $0.at < $1.at }
-        report.unpaidHandovers = report.menuChanges.filter(\.isUnpaidHandover)
-        return report
     }
 
     private mutating func addMoney(_ money: OrderPayments) {

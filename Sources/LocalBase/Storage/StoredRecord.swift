@@ -115,12 +115,18 @@ struct RecordRows {
     {
         let branches = CandidateCondition.branches(conditions)
         guard branches.count > 1 else { return try scanBranch(after: after, ceiling: ceiling, limit: limit, branches[0]) }
-        var merged: [Int64: StoredRecord] = [:]
+        // Each branch gives only the seqs of its first `limit` rows after `after` (read from its index, no
+        // cells), so the first `limit` of the union are among them; only those rows are read and parsed.
+        // Reading whole rows from every branch parsed `limit` records per branch per page: an OR of 30 days
+        // parsed about 15 times the records it returned.
+        var seqs = Set<Int64>()
         for branch in branches {
-            for record in try scanBranch(after: after, ceiling: ceiling, limit: limit, branch) { merged[record.seq] = record }
+            var sql = "SELECT seq FROM \(try source(for: branch)) WHERE seq > ?1 AND seq <= ?2"
+            var values: [SQLiteValue] = [.integer(after), .integer(ceiling), .integer(Int64(limit))]
+            CandidateCondition.append(branch, to: &sql, values: &values)
+            try file.connection.query(sql + " ORDER BY seq LIMIT ?3", values) { row in seqs.insert(row.int64(0)) }
         }
-        // Each branch gave its first `limit` rows after `after`, so the first `limit` of the union are here.
-        return Array(merged.values.sorted { $0.seq < $1.seq }.prefix(limit))
+        return try seqs.sorted().prefix(limit).compactMap { try find(seq: $0) }
     }
 
     private func scanBranch(after: Int64, ceiling: Int64, limit: Int, _ conditions: [CandidateCondition])

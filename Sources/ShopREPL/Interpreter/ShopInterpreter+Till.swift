@@ -84,8 +84,18 @@ extension ShopInterpreter {
                 + member.summary(at: shop.clock.now(), policy: nil, calendar: shop.till.calendar) + "\n")
         case .export(let path, let from, let to):
             let period = try shop.till.period(from: from ?? "today", to: to ?? from ?? "today")
-            let tables = try await shop.till.export(period)
-            let written = try TillFiles.write(tables, base: path)
+            // A day at a time into the files: a month's text is never held whole.
+            let files = TillFileWriter(base: path)
+            let written: [String]
+            do {
+                try await shop.till.export(period) { (orders, lines, payments) throws(TillError) in
+                    try files.append(orders, lines, payments)
+                }
+                written = try files.finish()
+            } catch {
+                files.abandon()
+                throw error
+            }
             say("Exported \(period.label): " + written.joined(separator: ", ") + " (UTF-8 with BOM, opens in Excel)\n")
         }
     }

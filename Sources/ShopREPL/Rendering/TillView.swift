@@ -132,20 +132,3 @@ enum TillView {
         return out + "\""
     }
 }
-
-/// Writes the export's three CSV files next to each other, each whole or not at all.
-enum TillFiles {
-    /// `day.csv` → `day-orders.csv`, `day-lines.csv`, `day-payments.csv`.
-    static func write(_ tables: (orders: CSVTable, lines: CSVTable, payments: CSVTable), base: String) throws -> [String] {
-        let stem = base.lowercased().hasSuffix(".csv") ? String(base.dropLast(4)) : base
-        let files = [("\(stem)-orders.csv", tables.orders), ("\(stem)-lines.csv", tables.lines), ("\(stem)-payments.csv", tables.payments)]
-        for (path, table) in files {
-            do {
-                try Data(table.bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
-                throw TillError.refused("could not write \(path): \(error.localizedDescription)")
-            }
-        }
-        return files.map(\.0)
-    }
-}
