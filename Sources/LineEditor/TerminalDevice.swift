@@ -9,31 +9,31 @@ public enum TerminalDevice {
 
     /// The terminal's width in columns (`TIOCGWINSZ`), or `fallback` when it cannot be told.
     public static func columns(_ fileDescriptor: Int32, fallback: Int = 80) -> Int {
+        guard let size = windowSize(fileDescriptor), size.ws_col > 0 else { return fallback }
+        return Int(size.ws_col)
+    }
+
+    /// What `TIOCGWINSZ` says of the terminal, or nil where it cannot say.
+    private static func windowSize(_ fileDescriptor: Int32) -> winsize? {
         var size = winsize()
         #if canImport(Darwin)
         let status = ioctl(fileDescriptor, TIOCGWINSZ, &size)
         #else
         let status = ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size)
         #endif
-        guard status == 0, size.ws_col > 0 else { return fallback }
-        return Int(size.ws_col)
+        return status == 0 ? size : nil
     }
 
     /// The terminal's rows and columns (`TIOCGWINSZ`); where the terminal cannot say, `LINES` and
     /// `COLUMNS` from `environment`, else 24 by 80. Asked again each time, so a resized window is followed.
     public static func size(_ fileDescriptor: Int32, environment: [String: String]) -> (rows: Int, columns: Int) {
-        var size = winsize()
-        #if canImport(Darwin)
-        let status = ioctl(fileDescriptor, TIOCGWINSZ, &size)
-        #else
-        let status = ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size)
-        #endif
+        let size = windowSize(fileDescriptor)
         let told = { (name: String, fallback: Int) in
             environment[name].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 > 0 ? $0 : nil }
                 ?? fallback
         }
-        let rows = status == 0 && size.ws_row > 0 ? Int(size.ws_row) : told("LINES", 24)
-        let columns = status == 0 && size.ws_col > 0 ? Int(size.ws_col) : told("COLUMNS", 80)
+        let rows = size.map { Int($0.ws_row) }.flatMap { $0 > 0 ? $0 : nil } ?? told("LINES", 24)
+        let columns = size.map { Int($0.ws_col) }.flatMap { $0 > 0 ? $0 : nil } ?? told("COLUMNS", 80)
         return (rows, columns)
     }
 

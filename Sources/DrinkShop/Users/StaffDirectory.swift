@@ -29,12 +29,7 @@ public struct StaffDirectory: Sendable {
     public func logIn(name: String) async throws(TillError) -> (user: User, isNew: Bool) {
         let user: User
         do { user = try User(name: name, role: .staff) } catch { throw .shop(.name(error)) }
-        if let record = try await userRecord(named: user.name) {
-            let role = record.fields[UserField.role]?.stringValue.flatMap(UserRole.init(rawValue:)) ?? .staff
-            let stored = record.fields[UserField.name]?.stringValue ?? user.name
-            guard role == .staff else { throw .shop(.notStaff(name: stored, role: role)) }
-            do { return (try User(name: stored, role: .staff), false) } catch { throw .shop(.name(error)) }
-        }
+        if let known = try await staffMember(named: user.name) { return (known, false) }
         if try await pinsEnabled() { throw .staff(.unknownWhilePINsAreOn(name: user.name)) }
         try await create(user)
         return (user, true)
@@ -45,14 +40,19 @@ public struct StaffDirectory: Sendable {
     func addIfNew(_ name: String) async throws(TillError) -> (user: User, isNew: Bool) {
         let user: User
         do { user = try User(name: name, role: .staff) } catch { throw .shop(.name(error)) }
-        if let record = try await userRecord(named: user.name) {
-            let role = record.fields[UserField.role]?.stringValue.flatMap(UserRole.init(rawValue:)) ?? .staff
-            let stored = record.fields[UserField.name]?.stringValue ?? user.name
-            guard role == .staff else { throw .shop(.notStaff(name: stored, role: role)) }
-            do { return (try User(name: stored, role: .staff), false) } catch { throw .shop(.name(error)) }
-        }
+        if let known = try await staffMember(named: user.name) { return (known, false) }
         try await create(user)
         return (user, true)
+    }
+
+    /// The staff member called `name` as staff write it, spelt as stored; nil when nobody is; refused for
+    /// a customer's name.
+    private func staffMember(named name: String) async throws(TillError) -> User? {
+        guard let record = try await userRecord(named: name) else { return nil }
+        let role = record.fields[UserField.role]?.stringValue.flatMap(UserRole.init(rawValue:)) ?? .staff
+        let stored = record.fields[UserField.name]?.stringValue ?? name
+        guard role == .staff else { throw .shop(.notStaff(name: stored, role: role)) }
+        do { return try User(name: stored, role: .staff) } catch { throw .shop(.name(error)) }
     }
 
     /// The `User` record whose name matches `name` as staff write it (see `PersonName.matchKey`); an exact
