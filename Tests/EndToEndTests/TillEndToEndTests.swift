@@ -49,6 +49,13 @@ import Testing
         let json = try await shop.run(["report", "today", "--json"])
         #expect(json.status == 0, "\(json.stderr)")
         #expect(json.stdout.contains("\"voids\":[{\"pickupNumber\":1"))
+        #expect(json.stdout.hasPrefix("{\"sales\":{") && json.stdout.contains(",\"till\":{"))
+        // One report: a positional date, --date and no date at all (today) print the same.
+        let positional = try await shop.run(["report", "today"])
+        let dated = try await shop.run(["report", "--date", "today"])
+        let plain = try await shop.run(["report"])
+        #expect(positional.status == 0 && positional.stdout == dated.stdout && dated.stdout == plain.stdout)
+        #expect(plain.stdout.contains("Daily report") && plain.stdout.contains("Till report (日結)"))
         // A paid order cannot be deleted; it is voided instead.
         let deleted = try await shop.run(["delete", "#2", "--yes"])
         #expect(deleted.status == 1 && deleted.stderr.contains("void it instead"))

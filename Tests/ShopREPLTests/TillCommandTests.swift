@@ -32,7 +32,9 @@ import TestSupport
         #expect(try parse("歸檔 ON") == .till(.archive(.on)))
         #expect(throws: CommandError.self) { try parse("archive yesterday") }
         #expect(throws: CommandError.self) { try parse("close --archive") }
-        #expect(try parse("report 2026-12-01 2026-12-07 --json") == .till(.report(from: "2026-12-01", to: "2026-12-07", json: true)))
+        #expect(try parse("report 2026-12-01 2026-12-07 --json") == .report(json: true, days: DaySpan(first: "2026-12-01", last: "2026-12-07")))
+        // One report, one date syntax: a positional date and --date are the same command.
+        #expect(try parse("report 2026-12-01") == parse("report --date 2026-12-01"))
         #expect(try parse("export --csv day.csv yesterday") == .till(.export(path: "day.csv", from: "yesterday", to: "yesterday")))
         #expect(try parse("redeem #3 2") == .till(.redeem(.pickup(3), cups: 2)))
         #expect(try parse("pass 0912345678 月卡") == .till(.buyPass(mobile: "0912345678", pass: "月卡")))

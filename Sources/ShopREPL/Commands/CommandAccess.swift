@@ -32,7 +32,7 @@ extension TillCommand {
         case .soldOut: .soldOut
         case .restock: .restock
         case .price: .changePrice
-        case .staffList, .shiftShow, .member, .report, .export: nil
+        case .staffList, .shiftShow, .member, .export: nil
         case .staffAdd, .staffPIN, .staffNoPIN, .staffRemove: .staffChanges
         case .shiftOpen: .openShift
         case .close: .closeDay

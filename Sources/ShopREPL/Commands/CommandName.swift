@@ -98,8 +98,10 @@ public enum CommandName: String, CaseIterable, Sendable {
                                summary: "a day's sales (cups, revenue, discounts, cancellations and voids) and today's till (日結)",
                                details: ["cancelled and voided orders are listed with who and why, apart from revenue",
                                          "audit entries (cancels, voids, deletes, edits) of the days are counted",
-                                         "report DATE [DATE]: the till report (by payment method, staff, hour...) of a day or range;",
-                                         "dates: 2026-12-01, today, yesterday; two dates give a range, both days included"])
+                                         "then the till report (by payment method, staff, hour, drawer...) of the same days",
+                                         "report DATE [DATE] is report --date DATE / --from DATE --to DATE: one report;",
+                                         "dates: 2026-12-01, today, yesterday; two dates give a range, both days included",
+                                         "--json: one object with both, {\"sales\": …, \"till\": …}"])
         case .log:
             return CommandInfo(name: rawValue, aliases: ["audit"], usage: "log [--date D | --from A [--to B]]",
                                summary: "the audit trail: who cancelled, voided, deleted or edited what, when and why", details: [])

@@ -138,7 +138,7 @@ public enum CommandParser {
         case .report:
             guard arguments.isEmpty else {
                 guard days == nil else { throw fail("give the days either as --date/--from/--to or as dates, not both") }
-                return .till(try TillGrammar.report(arguments, json: json, usage: usage))
+                return .report(json: json, days: try TillGrammar.reportDays(arguments, usage: usage))
             }
             return .report(json: json, days: days)
         case .log: return try noArguments(.log(days: days), arguments, usage: usage)

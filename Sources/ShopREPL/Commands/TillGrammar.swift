@@ -24,8 +24,6 @@ public enum TillCommand: Sendable, Equatable {
     case close(counted: Int, archive: Bool)
     /// `archive [status | now | on | off]`: closed days moved out of the base (see `DayArchiver`).
     case archive(ArchiveRequest)
-    /// The till report for `from...to` (business days, `YYYY-MM-DD`).
-    case report(from: String, to: String, json: Bool)
     case export(path: String, from: String?, to: String?)
     /// `member 0912345678`: stamps and pass.
     case member(String)
@@ -232,12 +230,13 @@ enum TillGrammar {
         }
     }
 
-    static func report(_ arguments: [String], json: Bool, usage: String) throws(CommandError) -> TillCommand {
+    /// `report DATE [DATE]`: the same days as `--date`/`--from --to` say (`today`, `yesterday` allowed).
+    static func reportDays(_ arguments: [String], usage: String) throws(CommandError) -> DaySpan {
         guard arguments.count <= 2 else { throw CommandError(message: "give a date or two", usage: usage) }
         let from = try day(arguments[0], usage: usage)
         let to = try day(arguments[arguments.count - 1], usage: usage)
         guard from <= to else { throw CommandError(message: "\(from) is after \(to)", usage: usage) }
-        return .report(from: from, to: to, json: json)
+        return DaySpan(first: from, last: to)
     }
 
     /// `2026-12-01`, `today`, `yesterday` (resolved to a date by the interpreter), checked for shape.

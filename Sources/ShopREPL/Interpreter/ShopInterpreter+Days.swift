@@ -43,15 +43,23 @@ extension ShopInterpreter {
         for problem in problems { warn(problem) }
     }
 
+    /// `report`: one report however its days are given (`report 2026-12-01` is `report --date 2026-12-01`):
+    /// the days' sales by business day, then the till's report (日結) of the same days. As JSON, one object
+    /// with both (`sales`, `till`).
     func showReport(json: Bool, days: DaySpan?) async throws {
-        let (first, last) = range(days)
+        let period = try shop.till.period(from: days?.first ?? "today", to: days.map { $0.last ?? "today" } ?? "today")
+        let (first, last) = (period.from, period.to)
         let (orders, problems) = try await shop.orders.orders(from: first, through: last)
         let audit = try await shop.audit.entries(fromDay: first, throughDay: last)
         let report = DailyReport(day: first == last ? first : "\(first) to \(last)", orders: orders.map(\.order), audit: audit)
-        say(json ? report.json + "\n" : ReportView.render(report, style: style, width: screenWidth))
+        if json {
+            let till = try await shop.till.report(period, audit: await auditEntries(period))
+            say("{\"sales\":\(report.json),\"till\":\(TillView.json(till, period: period))}\n")
+        } else {
+            say(ReportView.render(report, style: style, width: screenWidth))
+        }
         for problem in problems { warn(problem) }
-        // Today's report goes on with the till's (日結); `report DATE [DATE]` gives the till's of other days.
-        if !json, days == nil { await showTodaysTill() }
+        if !json { await showTill(period) }
     }
 
     func showLog(days: DaySpan?) async throws {

@@ -39,7 +39,6 @@ extension Command {
         switch self {
         case .menu(_, let json), .orders(_, let json, _), .report(let json, _): !json
         case .log, .help, .order, .edit, .promos: true
-        case .till(.report(_, _, let json)): !json
         case .till(.staffList): true
         default: false
         }

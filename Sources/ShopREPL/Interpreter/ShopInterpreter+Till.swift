@@ -55,15 +55,6 @@ extension ShopInterpreter {
                                 counts: try await shop.drawer.counts(from: period.start, to: period.end), style: style, width: screenWidth))
             try await archiveAfterClose(asked: archive, by: who)
         case .archive(let request): try await runArchive(request)
-        case .report(let from, let to, let json):
-            let period = try shop.till.period(from: from, to: to)
-            let report = try await shop.till.report(period, audit: await auditEntries(period))
-            if json {
-                say(TillView.json(report, period: period) + "\n")
-            } else {
-                say(TillView.report(report, period: period, counts: try await shop.drawer.counts(from: period.start, to: period.end),
-                                    style: style, width: screenWidth))
-            }
         case .member(let text):
             let mobile = try mobileNumber(text)
             let member = try await shop.members.member(mobile)
@@ -149,10 +140,9 @@ extension ShopInterpreter {
         }
     }
 
-    /// `report` without dates: after the day's sales, the till's report of today.
-    func showTodaysTill() async {
+    /// The till's report (日結) of `period`, after the day's sales.
+    func showTill(_ period: Till.Period) async {
         do {
-            let period = try shop.till.period(from: "today", to: "today")
             let report = try await shop.till.report(period, audit: await auditEntries(period))
             say("\n" + TillView.report(report, period: period, counts: try await shop.drawer.counts(from: period.start, to: period.end),
                                        style: style, width: screenWidth))
