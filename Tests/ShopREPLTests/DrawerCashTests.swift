@@ -41,3 +41,15 @@ import Testing
         #expect(ledger.count == 1)
     }
 }
+
+@Suite struct PhoneLikeNameTests {
+    @Test func aPhoneLikeNameThatIsNoMobileNumberIsQuestionedNotTakenAsAName() async throws {
+        let counter = try await Counter()
+        #expect(await counter.run("order 熟成紅茶 M 無糖 少冰 for 091234567") == [.failed])
+        #expect(counter.output.errors.contains("\"091234567\" is not a mobile number: it has 9 digits, not 10"))
+        #expect(try await counter.base.allRecords(in: ShopSchema.orderTable).isEmpty)
+        // A real number is a member's order; a name with a digit or two stays a name.
+        #expect(await counter.run("order 熟成紅茶 M 無糖 少冰 for 0912-345-678", "order 熟成紅茶 M 無糖 少冰 for Amy 2") == [.succeeded, .succeeded])
+        #expect(counter.output.text.contains("0912-***-678"))
+    }
+}

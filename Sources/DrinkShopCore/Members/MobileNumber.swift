@@ -21,6 +21,15 @@ public struct MobileNumber: Sendable, Hashable, Comparable, CustomStringConverti
         digits = kept
     }
 
+    /// Whether `text` was meant as a phone number (digits, with the separators a number is typed with,
+    /// six digits or more), so that one that is not a valid mobile number is questioned rather than taken
+    /// for a name: `091234567` (nine digits) is a typo, not a customer called 091234567.
+    public static func looksLikeOne(_ text: String) -> Bool {
+        let typed = text.trimmed
+        let digits = typed.filter(\.isASCIIDigit).count
+        return digits >= 6 && typed.allSatisfy { $0.isASCIIDigit || $0.isWhitespace || "-.()+".contains($0) }
+    }
+
     /// "0912-345-678", as staff read it back to the customer.
     public var formatted: String {
         let chars = Array(digits)

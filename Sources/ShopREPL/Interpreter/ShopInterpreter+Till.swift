@@ -96,7 +96,11 @@ extension ShopInterpreter {
     /// Places an order; one `for 09XXXXXXXX` is the member's (the receipt names them masked).
     func placeOrder(_ draft: OrderDraft) async throws {
         var draft = draft
-        let mobile = draft.orderName.flatMap { try? MobileNumber(parsing: $0) }
+        var mobile: MobileNumber?
+        if let name = draft.orderName, MobileNumber.looksLikeOne(name) {
+            // Meant as a member's number: a mistyped one is said, not silently taken as a name.
+            do { mobile = try MobileNumber(parsing: name) } catch { throw TillError.member(error) }
+        }
         if let mobile { draft.orderName = mobile.masked }
         let who = try await authorize(.placeOrder)
         let stored = try await shop.orders.place(draft, placedBy: who)
