@@ -110,6 +110,14 @@ import Testing
 }
 
 @Suite struct TextPreviewTests {
+    @Test func aStickerPreviewIsFramedOnAllFourSidesWithItsRightEdgeInLine() {
+        let preview = TextPreview(timeZone: Samples.taipei).render(Samples.label(name: "王小明", drink: "白玉歐蕾"))
+        let lines = preview.split(separator: "\n").map(String.init)
+        #expect(lines.count > 3)
+        #expect(lines.allSatisfy { $0.hasSuffix("|") || $0.hasSuffix("+") })
+        #expect(Set(lines.map { Big5.columns($0) }).count == 1, "\(lines)")
+    }
+
     @Test func theLabelPreviewShowsTheSameRowsAsThePaper() {
         let preview = TextPreview(timeZone: Samples.taipei).render(Samples.label(name: "堃", drink: "紅茶"))
         #expect(preview.contains("| A 0 2 3"))

@@ -17,11 +17,15 @@ public struct TextPreview: Sendable {
         self.timeZone = timeZone
     }
 
-    /// A sticker framed by a rule above and below, each line starting with "│ ".
+    /// A sticker framed on all four sides: a rule above and below, each line between `| ` and ` |`, padded
+    /// by printer columns (a CJK character takes two) so the right edge lines up.
     public func render(_ label: CupLabel) -> String {
         let rows = LabelLayout.rows(for: label, columns: labelColumns, timeZone: timeZone)
         let border = "+" + String(repeating: "-", count: labelColumns + 2) + "+"
-        return ([border] + lines(rows, columns: labelColumns).map { "| " + $0 } + [border]).joined(separator: "\n")
+        let framed = lines(rows, columns: labelColumns).map { line in
+            "| " + line + String(repeating: " ", count: max(0, labelColumns - Big5.columns(line))) + " |"
+        }
+        return ([border] + framed + [border]).joined(separator: "\n")
     }
 
     public func render(_ receipt: Receipt) -> String {
