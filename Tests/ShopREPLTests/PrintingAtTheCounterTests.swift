@@ -97,7 +97,7 @@ import Testing
         #expect(await counter.run("label #1 3 --preview") == [.failed])
         #expect(counter.output.errors.contains("order #1 has 2 cups, so there is no cup 3"))
         #expect(await counter.run("receipt #1") == [.failed])
-        #expect(counter.output.errors.contains("no receipt printer is set up; set DRINKSHOP_RECEIPT_PRINTER"))
+        #expect(counter.output.errors.contains("no receipt printer is set up; a manager sets one for every counter with: printer receipt"))
         #expect(await counter.run("receipt #9 --preview") == [.failed])
         #expect(counter.output.errors.contains("there is no order #9 today"))
     }

@@ -95,7 +95,7 @@ public enum PrintingError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badAddress(let source, let error):
             return "\(source): \(error)"
         case .noPrinter(let role):
-            return "no \(role.staffName) is set up; set \(role.environmentVariable) to tcp://HOST:9100, a device or a file "
+            return "no \(role.staffName) is set up; a manager sets one for every counter with: printer \(role.rawValue) tcp://HOST:9100 "
                 + "(or add --preview to see it here)"
         case .noSuchCup(let number, let cup, let count):
             return "order \(number) has \(count) cup\(count == 1 ? "" : "s"), so there is no cup \(cup)"

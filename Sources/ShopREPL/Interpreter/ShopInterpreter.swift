@@ -37,6 +37,11 @@ public final class ShopInterpreter {
     /// Whether PINs are on, as last read (re-read after 30 s, or at once after a change at this counter),
     /// so an order does not cost an extra read of the User table on a rate-limited base.
     var pinsEnabledCache: (enabled: Bool, at: ContinuousClock.Instant)?
+    /// When the store's printer settings were last read here: a counter follows a change made at another
+    /// counter within `sharedSettingsAge` (they are read again, before printing, once that has passed).
+    var sharedSettingsReadAt: BannerRotator.Instant?
+    /// The store's printer settings as last read here (nil before the first read).
+    var sharedPrinterSettings: [PrinterRole: String]?
     /// Who places orders when nobody has logged in (the OS user, or DRINKSHOP_STAFF).
     let defaultStaff: String
     var rotator: BannerRotator

@@ -1,0 +1,46 @@
+import DrinkShop
+import DrinkShopCore
+import Foundation
+import LocalBase
+import Synchronization
+@testable import ShopREPL
+import TestSupport
+import Testing
+
+/// A printer set at one counter reaches a counter started before the change, within seconds.
+@Suite(.timeLimit(.minutes(1))) struct SharedPrinterTests {
+    @Test func aLabelPrinterSetAtCounterTwoPrintsAtCounterOneWithinSeconds() async throws {
+        let printer = try FakePrinter()
+        defer { printer.stop() }
+        let clock = TestClock(Counter.noon)
+        let base = try LocalBase.inMemory(clock: clock.date)
+        let seeding = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date))
+        try await seeding.createMissingSchema()
+        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Seeds").path
+        _ = try await seeding.seeder.seed(contentsOf: seeds + "/menu.json")
+        // The counters' sense of elapsed time, moved by the test.
+        let elapsed = Mutex(Duration.zero)
+        let start = ContinuousClock.now
+        func counter() -> (ShopInterpreter, CapturedOutput) {
+            let output = CapturedOutput()
+            let shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date))
+            return (ShopInterpreter(shop: shop, output: output, defaultStaff: "Ken",
+                                    instant: { start + elapsed.withLock { $0 } }), output)
+        }
+        let (one, oneOutput) = counter()
+        let (two, twoOutput) = counter()
+        #expect(await one.run(line: "label #1 --preview") == .failed)  // no order yet: reads the settings once
+        #expect(await two.run(line: "printer label tcp://127.0.0.1:\(printer.port)") == .succeeded)
+        #expect(twoOutput.text.contains("on every counter"))
+        // Counter one, started before the change, prints on it once its reading is a few seconds old.
+        elapsed.withLock { $0 += .seconds(6) }
+        #expect(await one.run(line: "order 熟成紅茶 M 無糖 少冰") == .succeeded)
+        let job = await printer.nextJob()
+        #expect(TSPL.lines(job).contains("PRINT 1,1"))
+        #expect(oneOutput.text.contains("Printed 1 cup label on tcp://127.0.0.1:\(printer.port)"))
+        // And `printer` there shows it at once.
+        #expect(await one.run(line: "printer") == .succeeded)
+        #expect(oneOutput.text.contains("label printer: tcp://127.0.0.1:\(printer.port)"))
+    }
+}
