@@ -146,6 +146,22 @@ def webhooks(make_server, binary, db, env, writes=15):
         after = _one_shot_orders(binary, db, env, writes)
         _quiet(receiver)
         api_after = _api_writes(server, writes * 4)
+
+        def swap(spec):
+            """Replaces the base's webhooks by ten of `spec` at the allowed receiver, and waits for quiet."""
+            _, listed_now, _ = server.request("GET", hooks)
+            for hook in listed_now["webhooks"]:
+                server.request("DELETE", f"{hooks}/{hook['id']}")
+            for _ in range(10):
+                server.request("POST", hooks, {"notificationUrl": f"http://127.0.0.1:{receiver.port}/ping",
+                                               "specification": spec})
+            _quiet(receiver)
+        # Small and largest alternate twice more, so a slow spell of the machine falls on both sides.
+        for _ in range(2):
+            swap(small)
+            api_before += _api_writes(server, writes * 4)
+            swap(largest_spec(order_table))
+            api_after += _api_writes(server, writes * 4)
         # The writes through the server pinged every webhook at the allowed receiver.
         deadline = time.time() + 10
         while time.time() < deadline and len(receiver.pings) < 10:
