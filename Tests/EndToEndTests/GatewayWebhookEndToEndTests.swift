@@ -13,7 +13,7 @@ import TestSupport
         let counterToken = "pat" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
         let (database, directory) = (shop.database, shop.directory)
         // The gateway's port first: the upstream allows it as a local webhook receiver.
-        let gatewayPort = try GatewayProcess.freePort()
+        let gatewayPort = try FreePort.reserve()
         let upstream = try await offThePool {
             try ServeProcess(database: database, directory: directory, token: upstreamToken,
                              arguments: ["--webhook-allow", "http://127.0.0.1:\(gatewayPort)"])
@@ -83,24 +83,5 @@ final class GatewayProcess: Sendable {
     /// Ends the gateway with SIGTERM (it deletes its webhooks on the way out); nothing here waits for it.
     func stop() {
         if process.isRunning { process.terminate() }
-    }
-
-    /// A loopback port nobody listens on right now.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { Glibc.close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
