@@ -38,6 +38,8 @@ public final class Shop: Sendable {
     public let drawer: Drawer
     /// Members: stamp cards and passes.
     public let members: Members
+    /// The counter's rules: every front's changes go through it, with the staff member acting.
+    public let counter: Counter
     /// Moves closed days to the archive; nil when this store has none (see `DayArchiver`).
     public let archiver: DayArchiver?
     private let store: any RecordStore
@@ -71,6 +73,8 @@ public final class Shop: Sendable {
         menuControl = MenuControl(store: store, catalog: catalog)
         drawer = Drawer(store: store, clock: clock)
         members = Members(store: store, extras: extras, clock: clock)
+        counter = Counter(orders: orders, till: till, extras: extras, members: members, menuControl: menuControl,
+                          drawer: drawer, staff: staff, audit: audit, settings: settings, archiver: archiver, clock: clock)
     }
 
     /// Where orders wait while the store cannot be reached; nil when the store is local.

@@ -1,4 +1,4 @@
-import DrinkShop
+@testable import DrinkShop
 import DrinkShopCore
 import Foundation
 import Testing
@@ -17,8 +17,7 @@ import Testing
                 for _ in 0..<3 { _ = try await fixture.shop.orders.place(OrderDraft(lines: [line]), placedBy: "Ken") }
                 _ = try await fixture.shop.till.pay(.pickup(1), method: .cash, tendered: 100, by: "Ken")
                 _ = try await fixture.shop.till.pay(.pickup(2), method: .card, tendered: 20, by: "Ken")
-                let cancelled = try await fixture.shop.orders.cancel(.pickup(3), reason: "spilled \(day)")
-                _ = try await fixture.shop.till.refundOnVoid(cancelled, reason: "spilled \(day)", by: "Amy")
+                _ = try await fixture.shop.counter.cancel(.pickup(3), reason: "spilled \(day)", by: Acting("Amy", role: nil))
             }
             fixture.clock.advance(by: 86_400)
         }

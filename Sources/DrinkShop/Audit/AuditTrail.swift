@@ -24,6 +24,9 @@ public struct AuditTrail: Sendable {
         self.clock = clock
     }
 
+    /// The AuditLog cells of `entry` (for a change that writes its entry in its own commit).
+    func cells(of entry: AuditEntry) -> Fields { records.fields(of: entry) }
+
     /// Adds `entry` to the trail.
     public func record(_ entry: AuditEntry) async throws(ShopError) {
         try await record([entry])

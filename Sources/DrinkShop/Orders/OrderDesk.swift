@@ -184,8 +184,9 @@ public final class OrderDesk: Sendable {
         return stored
     }
 
-    /// Cancels a placed or preparing order, keeping it (with the reason) for the day's report.
-    public func cancel(_ number: OrderNumber, reason: String?, by staff: String = "staff") async throws(ShopError)
+    /// Cancels a placed or preparing order, keeping it (with the reason) for the day's report. Nothing is
+    /// refunded here: the product cancels through `Counter.cancel`, which refunds what was paid.
+    func cancel(_ number: OrderNumber, reason: String?, by staff: String = "staff") async throws(ShopError)
         -> StoredOrder
     {
         let found = try await find(number)
@@ -193,8 +194,9 @@ public final class OrderDesk: Sendable {
     }
 
     /// Voids an order being made, ready or picked up: kept (cancelled, with who and why), no longer
-    /// revenue, shown in the report; the void goes to the audit trail.
-    public func void(_ number: OrderNumber, reason: String, by staff: String) async throws(ShopError) -> StoredOrder {
+    /// revenue, shown in the report; the void goes to the audit trail. Nothing is refunded here: the product
+    /// voids through `Counter.void`.
+    func void(_ number: OrderNumber, reason: String, by staff: String) async throws(ShopError) -> StoredOrder {
         let found = try await find(number)
         return try await saveCancellation(try voided(found, reason: reason, by: staff), from: found, by: staff)
     }

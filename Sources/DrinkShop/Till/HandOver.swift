@@ -1,12 +1,12 @@
 import Synchronization
 import DrinkShopCore
 
-extension Shop {
+extension Counter {
     /// Moves order `number` on (placed → preparing → ready → picked up). Handing over a ready order that
     /// still has money due is refused (`dueAtHandover`, nothing written) unless `unpaid` says it goes
     /// unpaid; then the handover is written to the audit trail (who, how much was due), and the report lists
     /// it. An order with no money record costs no extra read: its money is read only when it is ready.
-    public func advance(_ number: OrderNumber, unpaid: Bool = false, by staff: String) async throws(ShopError) -> StoredOrder {
+    func handOver(_ number: OrderNumber, unpaid: Bool, by staff: String) async throws(ShopError) -> StoredOrder {
         let till = till
         let owed = Owed()
         let moved = try await orders.advance(number) { (stored) throws(ShopError) in

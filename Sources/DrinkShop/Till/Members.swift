@@ -74,17 +74,16 @@ public struct Members: Sendable {
     /// is harmless), redeems `freeCups`, adds a stamp per cup paid for, and uses the pass when it is
     /// active. Everything is checked and the bill priced before anything is written.
     /// - Returns: the member after the order, the order's bill, and a note when a pass could not be used.
-    public func apply(to stored: StoredOrder, mobile: MobileNumber, freeCups: Int, paid: Int) async throws(TillError)
+    /// - Parameter money: the order's money as the till read it (`Counter` reads it; the guard is `MoneyGuard`).
+    func apply(to stored: StoredOrder, mobile: MobileNumber, freeCups: Int, money: OrderPayments?) async throws(TillError)
         -> (member: Member, charges: OrderCharges, note: String?)
     {
-        guard paid == 0 else {
-            throw .refused("order #\(stored.order.pickupNumber) has payments ($\(paid)); apply a member before taking payment")
-        }
-        guard stored.order.status != .cancelled else { throw .refused("order #\(stored.order.pickupNumber) is cancelled") }
+        let number = OrderNumber.pickup(stored.order.pickupNumber)
+        do { try MoneyGuard.check(.member, number, status: stored.order.status, money: money) } catch { throw .order(error) }
         guard freeCups >= 0 else { throw .member(.nothingToRedeem) }
         var extra = try await extras.extra(of: stored.orderRef)
         if let other = extra.member, other != mobile {
-            throw .refused("order #\(stored.order.pickupNumber) is already \(other.masked)'s")
+            throw .order(.anotherMembers(number, masked: other.masked))
         }
         let program = try await program()
         var member = try await records.find(mobile)
@@ -110,7 +109,7 @@ public struct Members: Sendable {
             extra.stampsRedeemed = freeCups * policy.stampsPerReward
             extra.stampsAdded = policy.stampsEarned(cups: stored.order.cupCount, freeCups: freeCups)
         } else if freeCups > 0 {
-            throw .refused("no stamp card is set up (seed a file with \"stampCard\")")
+            throw .noStampCard
         } else {
             extra.stampsAdded = 0
             extra.stampsRedeemed = 0
@@ -127,11 +126,10 @@ public struct Members: Sendable {
     }
 
     /// Sells the pass `name` to the member: refused while their pass is still active.
-    public func buyPass(_ name: String, for mobile: MobileNumber) async throws(TillError) -> (Member, PassProduct) {
+    func buyPass(_ name: String, for mobile: MobileNumber) async throws(TillError) -> (Member, PassProduct) {
         let program = try await program()
         guard let product = program.passes.first(where: { $0.name == name || $0.name.lowercased() == name.lowercased() }) else {
-            let names = program.passes.map(\.name).joined(separator: ", ")
-            throw .refused("no pass \"\(name)\"" + (names.isEmpty ? "; none are set up (seed a file with \"passes\")" : "; passes: \(names)"))
+            throw .noSuchPass(name, known: program.passes.map(\.name))
         }
         let member = try await records.find(mobile)
         let pass: MemberPass

@@ -20,9 +20,49 @@ public struct MenuControl: Sendable {
         case price(CupSize, Int)
     }
 
-    /// Applies `request` to the drink `name` names (as `order` resolves names) and writes the drink.
-    /// - Returns: the change made (for the audit trail) and the drink after it.
-    public func change(_ name: String, _ request: Request) async throws(TillError) -> (MenuChange, Drink) {
+    /// Applies `request` to the drink `name` names (as `order` resolves names) and writes the drink with
+    /// the audit entry `entry` makes of the change: on the embedded store in one commit (both or neither);
+    /// over the API the drink, then the entry (`ShopError.auditNotWritten` when only the entry failed).
+    /// - Returns: the change made and the drink after it.
+    func change(_ name: String, _ request: Request, audit: AuditTrail,
+                entry: @Sendable (MenuChange) -> AuditEntry) async throws(TillError) -> (MenuChange, Drink)
+    {
+        let (change, drink) = try await changed(name, request)
+        let record = entry(change)
+        let drinkCells = DrinkRecord.fields(of: drink)
+        if let atomic = drinks.store.atomicStore {
+            let auditCells = audit.cells(of: record)
+            do {
+                try await atomic.atomically { (transaction) throws(AirtableError) in
+                    _ = try transaction.upsertRecords(in: ShopSchema.drinkTable, [UpsertRecord(fields: drinkCells)],
+                                                      mergeOn: [CatalogTable.nameField], replace: false,
+                                                      options: WriteOptions(typecast: true))
+                    _ = try transaction.createRecords(in: ShopSchema.auditTable, [auditCells], options: WriteOptions(typecast: true))
+                }
+            } catch {
+                throw .shop(.store(error))
+            }
+        } else {
+            do { try await drinks.upsertOnName([drinkCells]) } catch { throw .shop(error) }
+            do { try await audit.record(record) } catch {
+                await catalog.forget()
+                throw .shop(.auditNotWritten(record, error))
+            }
+        }
+        await catalog.forget()
+        return (change, drink)
+    }
+
+    /// `change` without its audit entry (tests of the change itself).
+    func change(_ name: String, _ request: Request) async throws(TillError) -> (MenuChange, Drink) {
+        let (change, drink) = try await changed(name, request)
+        do { try await drinks.upsertOnName([DrinkRecord.fields(of: drink)]) } catch { throw .shop(error) }
+        await catalog.forget()
+        return (change, drink)
+    }
+
+    /// The change `request` makes to the drink `name` names, checked; nothing written.
+    private func changed(_ name: String, _ request: Request) async throws(TillError) -> (MenuChange, Drink) {
         let menu: Menu
         do { menu = try await catalog.menu(refresh: true) } catch { throw .shop(error) }
         let drink: Drink
@@ -37,12 +77,6 @@ public struct MenuControl: Sendable {
         } catch {
             throw .menu(error)
         }
-        do {
-            try await drinks.upsertOnName([DrinkRecord.fields(of: result.1)])
-        } catch {
-            throw .shop(error)
-        }
-        await catalog.forget()
         return result
     }
 }

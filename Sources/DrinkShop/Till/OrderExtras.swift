@@ -111,8 +111,8 @@ public struct OrderExtras: Sendable {
         var extra = try await extra(of: stored.orderRef)
         for (code, count) in uses { extra.adjustments[code] = count > 0 ? count : nil }
         let known = if let known { known } else { try await adjustments() }
-        for code in extra.adjustments.keys where !known.contains(where: { $0.code == code }) {
-            throw .refused("no adjustment \"\(code)\" is seeded")
+        for code in extra.adjustments.keys.sorted() where !known.contains(where: { $0.code == code }) {
+            throw .unknownAdjustment(code, known: known.map { "\($0.code) (\($0.name))" })
         }
         let charges = try Self.price(stored.order, extra: extra, adjustments: known)
         try await save(extra, of: stored)

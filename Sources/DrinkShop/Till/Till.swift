@@ -132,7 +132,7 @@ public final class Till: Sendable {
     /// records them once), then the order's status, its audit entries and the till's copy in one write: an
     /// unpaid order costs that one write, a paid one a write more.
     /// - Parameter money: the order's money when the caller has it already (no second read).
-    public func cancel(_ stored: StoredOrder, reason: String?, voiding: Bool, by staff: String, money: OrderPayments? = nil)
+    func cancel(_ stored: StoredOrder, reason: String?, voiding: Bool, by staff: String, money: OrderPayments? = nil)
         async throws(TillError) -> (order: StoredOrder, refunds: [Refund])
     {
         let changed: StoredOrder
@@ -161,23 +161,6 @@ public final class Till: Sendable {
         } catch {
             throw .shop(error)
         }
-    }
-
-    /// The refund side of a void: everything paid for `stored` goes back by the method it came by, recorded
-    /// with the void's reason. For a caller that cancelled the order itself; `cancel(_:reason:voiding:by:)`
-    /// does both in fewer writes. Read from the ledger (`stored` may be an old copy): an unpaid or already
-    /// refunded order gives no refunds and writes nothing.
-    @discardableResult
-    public func refundOnVoid(_ stored: StoredOrder, reason: String, by staff: String) async throws(TillError) -> [Refund] {
-        guard !stored.isUnsent else { return [] }
-        var ledgerOnly = stored
-        ledgerOnly.till = nil
-        let (money, bill) = try await state(of: ledgerOnly)
-        let (after, refunds) = money.refundingAll(reason: reason, by: staff, at: clock.now())
-        guard !refunds.isEmpty else { return [] }
-        try await record(refunds, of: stored)
-        _ = try await writeCopy(TillCopy(after, bill: bill), on: stored)
-        return refunds
     }
 
     /// The order's money: its bill's total, with the payments and refunds recorded so far (from the till's

@@ -23,8 +23,20 @@ public enum TillError: Error, Sendable, CustomStringConvertible {
     case pinRequired(name: String, hint: String)
     /// A date or range that could not be read.
     case badDate(String)
-    /// Anything else the till refuses, said plainly.
-    case refused(String)
+    /// What an order's state and money do not allow (`MoneyGuard`).
+    case order(OrderRefusal)
+    /// An adjustment code nobody seeded; `known` lists the seeded ones as "code (name)".
+    case unknownAdjustment(String, known: [String])
+    /// Free drinks asked for where no stamp card is seeded.
+    case noStampCard
+    /// A pass nobody seeded; `known` lists the seeded ones.
+    case noSuchPass(String, known: [String])
+    /// A period whose first day is after its last.
+    case periodReversed(first: String, last: String)
+    /// A file of an export could not be written (nothing of the export is left in its place).
+    case exportNotWritten(path: String, reason: String)
+    /// Archiving stopped; what was archived stays archived. `afterClose`: the drawer count is recorded.
+    case archiveStopped(ShopError, afterClose: Bool)
 
     public var description: String {
         switch self {
@@ -44,7 +56,19 @@ public enum TillError: Error, Sendable, CustomStringConvertible {
         case .noSuchStaff(let name): return "nobody called \(name) is on the staff"
         case .pinRequired(let name, let hint): return "\(name) has a PIN: \(hint)"
         case .badDate(let text): return "\"\(text)\" is not a date like 2026-12-01 (or today, yesterday)"
-        case .refused(let message): return message
+        case .order(let refusal): return refusal.description
+        case .unknownAdjustment(let code, let known):
+            return "no adjustment \"\(code)\" (沒有這個折讓); "
+                + (known.isEmpty ? "none are seeded (seed a file with \"adjustments\")" : "use \(known.joined(separator: ", "))")
+        case .noStampCard: return "no stamp card is set up (未設定集點卡; seed a file with \"stampCard\")"
+        case .noSuchPass(let name, let known):
+            return "no pass \"\(name)\" (沒有這種卡)"
+                + (known.isEmpty ? "; none are set up (seed a file with \"passes\")" : "; passes: \(known.joined(separator: ", "))")
+        case .periodReversed(let first, let last): return "\(first) is after \(last); give the earlier day first"
+        case .exportNotWritten(let path, let reason): return "could not write \(path): \(reason); nothing was exported"
+        case .archiveStopped(let error, let afterClose):
+            return (afterClose ? "the drawer count is recorded, but archiving stopped: " : "archiving stopped: ")
+                + "\(error); what was archived stays archived, run archive now again to finish"
         }
     }
 }

@@ -18,7 +18,7 @@ extension Till {
     public func period(from: String, to: String) throws(TillError) -> Period {
         let first = try day(from)
         let last = try day(to)
-        guard first.start <= last.start else { throw .refused("\(first.text) is after \(last.text)") }
+        guard first.start <= last.start else { throw .periodReversed(first: first.text, last: last.text) }
         return Period(from: first.text, to: last.text, start: first.start, end: clock.dayBounds(of: last.start).end)
     }
 

@@ -21,12 +21,9 @@ extension ShopInterpreter {
             text += "\nclose " + (automatic ? "archives the closed days (archive off to stop)" : "keeps every day in the base (archive on, or close COUNTED --archive)")
             say(text + "\n")
         case .now:
-            let who = try await authorize(.closeDay)
-            try await archiveClosedDays(by: who)
+            try await archiveClosedDays(by: try await acting())
         case .on, .off:
-            let who = try await authorize(.changeSetting)
-            _ = try requireArchiver()
-            try await shop.settings.setArchivesClosedDays(request == .on, by: who)
+            try await shop.counter.setArchiving(request == .on, by: try await acting())
             say(request == .on ? "Every close now archives the closed days, on every counter.\n"
                 : "close keeps every day in the base now (archive now still archives).\n")
         }
@@ -34,7 +31,7 @@ extension ShopInterpreter {
 
     /// After a drawer count: archives when asked (`--archive`) or when the store's setting says so. The
     /// count is recorded whatever happens here.
-    func archiveAfterClose(asked: Bool, by who: String) async throws {
+    func archiveAfterClose(asked: Bool, by acting: Acting) async throws {
         var wanted = asked
         if !wanted, shop.archiver != nil {
             do { wanted = try await shop.settings.archivesClosedDays() } catch {
@@ -46,9 +43,13 @@ extension ShopInterpreter {
             return
         }
         do {
-            try await archiveClosedDays(by: who)
-        } catch {
-            throw TillError.refused("the drawer count is recorded, but archiving stopped: \(error)")
+            try await archiveClosedDays(by: acting)
+        } catch TillError.archiveStopped(let error, _) {
+            throw TillError.archiveStopped(error, afterClose: true)
+        } catch TillError.shop(let error) {
+            throw TillError.archiveStopped(error, afterClose: true)
+        } catch let error as ShopError {
+            throw TillError.archiveStopped(error, afterClose: true)
         }
     }
 
@@ -65,13 +66,11 @@ extension ShopInterpreter {
         }
     }
 
-    private func archiveClosedDays(by who: String) async throws {
+    private func archiveClosedDays(by acting: Acting) async throws {
         let archiver = try requireArchiver()
+        try await shop.counter.authorize(.closeDay, acting)
         say("Archiving the days before \(shop.clock.today) into \(archiver.archive.location)…\n")
-        let reports: [DayArchiver.DayReport]
-        do { reports = try await archiver.archiveClosedDays() } catch {
-            throw TillError.refused("\(error); what was archived stays archived, run archive now again to finish")
-        }
+        let reports = try await shop.counter.archiveClosedDays(by: acting)
         guard !reports.isEmpty else {
             say("Nothing to archive: the base holds no day before today. Today (\(shop.clock.today)) stays until it is over; "
                 + "the first close --archive (or archive now) after that moves it.\n")
@@ -83,8 +82,6 @@ extension ShopInterpreter {
             if !tables.isEmpty { line += " (\(tables))" }
             if report.kept > 0 { line += "; \(report.kept) left in the base (orders still open, or a shift not closed)" }
             say(line + "\n")
-            await audit(.closeDay, by: who, subject: "archive \(report.day)",
-                        detail: "\(report.movedCount) records moved to \(archiver.archive.location), \(report.kept) kept")
         }
         say("Reports, orders --date and export still show these days (read from the archive on this machine).\n")
     }

@@ -93,7 +93,7 @@ extension ShopInterpreter {
             return
         }
         do {
-            let stored = try await shop.advance(number, by: staff ?? defaultStaff)  // an unpaid handover is refused here too
+            let stored = try await shop.counter.advance(number, by: try await acting())  // an unpaid handover is refused here too
             state.message = "\(number) is now \(stored.order.status.rawValue) (\(stored.order.status.chineseLabel))"
         } catch {
             state.message = "\(number) did not move: \(error)"

@@ -53,8 +53,7 @@ extension ShopInterpreter {
     /// (a manager's change, in the audit trail) and uses it here at once.
     func printer(_ role: PrinterRole?, address: String?) async throws {
         if let role, let address {
-            let who = try await authorize(.changeSetting)
-            let set = try await shop.settings.setPrinter(role, to: address, by: who)
+            let set = try await shop.counter.setPrinter(role, to: address, by: try await acting())
             let stored = try await shop.settings.stored()
             shop.printing.use(try ShopPrinters.configured(environment: environmentPrinters,
                                                            fallback: PrinterRole.settings(stored)))

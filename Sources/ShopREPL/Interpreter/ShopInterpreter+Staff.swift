@@ -4,7 +4,7 @@ import Foundation
 import LineEditor
 
 /// Staff at the counter: logging in (with the PIN asked for without echo), what a role may do, PINs and
-/// the staff list. The till's manager actions all pass through `authorize`.
+/// the staff list. Who may do what is the counter's rule (`Counter.authorize`); this side proves who is acting.
 extension ShopInterpreter {
     /// `login NAME`: asks for the PIN (never echoed) when NAME has one.
     func logIn(_ name: String) async throws {
@@ -25,39 +25,23 @@ extension ShopInterpreter {
             + " Orders you place record your name.\(note)\n")
     }
 
-    /// Who is acting, once checked for `action`: without PINs anyone may do anything; with them, the
-    /// person logged in (or a one-shot command's DRINKSHOP_STAFF with DRINKSHOP_PIN) must have the role.
-    func authorize(_ action: ShopAction) async throws -> String {
-        let pinsEnabled: Bool
-        if let cached = pinsEnabledCache, cached.at.duration(to: .now) < .seconds(30) {
-            pinsEnabled = cached.enabled
-        } else {
-            pinsEnabled = try await shop.staff.pinsEnabledLately()
-            pinsEnabledCache = (pinsEnabled, .now)
-        }
-        let policy = AccessPolicy(pinsEnabled: pinsEnabled)
-        guard pinsEnabled else {
-            try policy.check(action, role: staffRole)
-            return staff ?? defaultStaff
-        }
-        if staff == nil, let text = environmentPIN {
+    /// Who is acting at this counter, for the counter's rules (`Counter.authorize`): the person logged in
+    /// with their role, or nobody (the default name). A one-shot command on a shop with PINs proves who it
+    /// is with DRINKSHOP_STAFF and DRINKSHOP_PIN, checked here once.
+    func acting() async throws -> Acting {
+        if staff == nil, let text = environmentPIN, try await shop.counter.pinsEnabled() {
             let pin: PIN
             do { pin = try PIN(text) } catch { throw TillError.pin(error) }
             let account = try await shop.staff.verify(pin, for: defaultStaff, at: shop.clock.now())
             staff = account.name
             staffRole = account.hasPIN ? account.role : .staff
         }
-        do { try policy.check(action, role: staff == nil ? nil : staffRole) } catch {
-            if staff == nil, readSecret == nil {
-                throw TillError.staff(.oneShotNeedsStaff(error))
-            }
-            throw TillError.access(error)
-        }
-        return staff ?? defaultStaff
+        return Acting(staff ?? defaultStaff, role: staff == nil ? nil : staffRole)
     }
 
     func setPIN(for name: String) async throws {
-        let who = try await authorize(.staffChanges)
+        let acting = try await acting()
+        try await shop.counter.authorize(.staffChanges, acting)
         let account = try await shop.staff.account(named: name)
         let pin: PIN
         if let text = environmentNewPIN, readSecret == nil {
@@ -67,9 +51,7 @@ extension ShopInterpreter {
             let again = try await askPIN(for: account.name, prompt: "Again: ")
             guard again == pin else { throw TillError.staff(.pinsDiffer) }
         }
-        try await shop.staff.setPIN(pin, for: account.name)
-        pinsEnabledCache = nil
-        await audit(.staffChanges, by: who, subject: account.name, detail: "PIN set")
+        _ = try await shop.counter.setPIN(pin, for: account.name, by: acting)
         say("\(account.name)'s PIN is set. From now on login asks for it.\n")
     }
 

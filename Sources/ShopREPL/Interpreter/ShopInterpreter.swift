@@ -34,9 +34,6 @@ public final class ShopInterpreter {
     let environmentNewPIN: String?
     /// The printer variables this counter was started with (they override the store's settings here).
     let environmentPrinters: [String: String]
-    /// Whether PINs are on, as last read (re-read after 30 s, or at once after a change at this counter),
-    /// so an order does not cost an extra read of the User table on a rate-limited base.
-    var pinsEnabledCache: (enabled: Bool, at: ContinuousClock.Instant)?
     /// When the store's printer settings were last read here: a counter follows a change made at another
     /// counter within `sharedSettingsAge` (they are read again, before printing, once that has passed).
     var sharedSettingsReadAt: BannerRotator.Instant?
@@ -131,6 +128,9 @@ public final class ShopInterpreter {
             fail(error.description)
         } catch let error as CommandError {
             fail(error.description)
+        } catch TillError.access(let error) where staff == nil && readSecret == nil {
+            // A one-shot command: it says who acts, with the PIN, in its environment.
+            fail(TillError.staff(.oneShotNeedsStaff(error)).description)
         } catch let error as TillError {
             fail(error.description)
         } catch {
@@ -141,7 +141,7 @@ public final class ShopInterpreter {
 
     private func execute(_ command: Command) async throws {
         // Who may run it: one table (`Command.requiredAction`), checked before anything is read or written.
-        if let action = command.requiredAction { _ = try await authorize(action) }
+        if let action = command.requiredAction { try await shop.counter.authorize(action, try await acting()) }
         switch command {
         case .menu(let filter, let json): try await showMenu(filter: filter, json: json)
         case .order(let draft): try await placeOrder(draft)
@@ -187,18 +187,18 @@ public final class ShopInterpreter {
     /// `advance`: an order with money due is handed over only when staff say so (`--unpaid`, or yes at the
     /// question a terminal asks).
     private func advance(_ number: OrderNumber, unpaid: Bool) async throws -> StoredOrder {
-        let who = staff ?? defaultStaff
-        let refusal: ShopError
+        let acting = try await acting()
+        let refusal: TillError
         do {
-            return try await shop.advance(number, unpaid: unpaid, by: who)
+            return try await shop.counter.advance(number, unpaid: unpaid, by: acting)
         } catch {
             refusal = error
         }
-        guard case .dueAtHandover(let named, let due) = refusal, !unpaid, let confirm else { throw refusal }
+        guard case .shop(.dueAtHandover(let named, let due)) = refusal, !unpaid, let confirm else { throw refusal }
         guard await confirm("Order \(named) has $\(due) due (未付款). Hand it over unpaid? [y/N] ") else {
             throw InterpreterError.keptUnpaid(named, due: due)
         }
-        return try await shop.advance(number, unpaid: true, by: who)
+        return try await shop.counter.advance(number, unpaid: true, by: acting)
     }
 
     private func showMenu(filter: String?, json: Bool) async throws {
@@ -221,9 +221,11 @@ public final class ShopInterpreter {
         for problem in try await shop.catalog.problems() { warn(problem) }
     }
 
+    /// `delete #N`: the counter says whether it may go (a placed order with no money on record); a
+    /// terminal asks first, and the order is looked up again after the question.
     private func delete(_ number: OrderNumber, confirmed: Bool) async throws {
-        let stored = try await shop.orders.find(number)
-        try await refuseDeletingPaid(stored)
+        let acting = try await acting()
+        let stored = try await shop.counter.deletable(number, by: acting)
         if !confirmed {
             guard let confirm else {
                 throw InterpreterError.deleteNeedsConfirmation(number)
@@ -234,16 +236,7 @@ public final class ShopInterpreter {
                 return
             }
         }
-        guard stored.order.status == .placed else {
-            let named = stored.businessDay == shop.clock.today ? stored.number : stored.numberWithDay
-            throw ShopError.notDeletable(named ?? number, status: stored.order.status)
-        }
-        // After a question, looked up again (another counter may have started making it meanwhile).
-        if confirmed {
-            _ = try await shop.orders.delete(stored, as: number, by: staff ?? defaultStaff)
-        } else {
-            _ = try await shop.orders.delete(number, by: staff ?? defaultStaff)
-        }
+        _ = try await shop.counter.delete(stored, as: number, lookingAgain: !confirmed, by: acting)
         say("Order \(number) deleted.\n")
     }
 

@@ -44,7 +44,7 @@ final class TillFileWriter {
             for (index, path) in temporary.enumerated() {
                 guard FileManager.default.createFile(atPath: path, contents: nil),
                       let handle = FileHandle(forWritingAtPath: path)
-                else { throw .refused("could not write \(paths[index])") }
+                else { throw .exportNotWritten(path: paths[index], reason: String(cString: strerror(errno))) }
                 handles.append(handle)
                 // The byte-order mark first (a handle writes from the file's start), then the header.
                 try write("\u{FEFF}" + tables[index].headerText, to: index)
@@ -58,13 +58,13 @@ final class TillFileWriter {
     /// Closes the files and puts each in its place; returns their names.
     func finish() throws(TillError) -> [String] {
         // Every period has a day, so its tables were appended at least once; nothing to put in place otherwise.
-        guard !handles.isEmpty else { throw .refused("nothing was exported") }
+        guard !handles.isEmpty else { throw .exportNotWritten(path: paths[0], reason: "the period has no day") }
         for (index, handle) in handles.enumerated() {
-            do { try handle.close() } catch { throw .refused("could not write \(paths[index]): \(error.localizedDescription)") }
+            do { try handle.close() } catch { throw .exportNotWritten(path: paths[index], reason: error.localizedDescription) }
         }
         handles = []
         for (index, path) in paths.enumerated() where rename(temporary[index], path) != 0 {
-            throw .refused("could not write \(path): \(String(cString: strerror(errno)))")
+            throw .exportNotWritten(path: path, reason: String(cString: strerror(errno)))
         }
         return paths
     }
@@ -78,7 +78,7 @@ final class TillFileWriter {
 
     private func write(_ text: String, to index: Int) throws(TillError) {
         do { try handles[index].write(contentsOf: Data(text.utf8)) } catch {
-            throw .refused("could not write \(paths[index]): \(error.localizedDescription)")
+            throw .exportNotWritten(path: paths[index], reason: error.localizedDescription)
         }
     }
 }

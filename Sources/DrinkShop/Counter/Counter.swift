@@ -1,0 +1,367 @@
+import DrinkShopCore
+import Foundation
+import Synchronization
+
+/// Who is acting at a front: the name orders and the audit trail record, and the role they proved (by
+/// logging in, with their PIN when they have one); nil when nobody has logged in.
+public struct Acting: Sendable, Hashable {
+    public var name: String
+    public var role: StaffRole?
+
+    public init(_ name: String, role: StaffRole?) {
+        self.name = name
+        self.role = role
+    }
+}
+
+/// The counter's rules, in one place: every front (the REPL, one-shot commands, tests) asks for a change
+/// here, with the staff member acting, and the counter decides whether they may (`authorize`, from
+/// `ShopAction`), whether the order's state and money allow it (`MoneyGuard`), makes the change through
+/// the services, and writes its audit entry (on the order in the write of the change, or to the audit
+/// trail; an entry that cannot be written is an error, never a warning). A front parses, asks questions
+/// and renders; it holds no rule.
+public final class Counter: Sendable {
+    let orders: OrderDesk
+    let till: Till
+    let extras: OrderExtras
+    let members: Members
+    let menuControl: MenuControl
+    let drawer: Drawer
+    let staff: StaffDirectory
+    let audit: AuditTrail
+    let settings: ShopSettings
+    let archiver: DayArchiver?
+    let clock: ShopClock
+    /// Whether PINs are on, as last read: read again after 30 s, or at once after a PIN changes here, so an
+    /// order does not cost an extra read of the User table on a rate-limited base.
+    private let pinsReading = Mutex<(enabled: Bool, at: ContinuousClock.Instant)?>(nil)
+
+    init(orders: OrderDesk, till: Till, extras: OrderExtras, members: Members, menuControl: MenuControl, drawer: Drawer,
+         staff: StaffDirectory, audit: AuditTrail, settings: ShopSettings, archiver: DayArchiver?, clock: ShopClock)
+    {
+        self.orders = orders
+        self.till = till
+        self.extras = extras
+        self.members = members
+        self.menuControl = menuControl
+        self.drawer = drawer
+        self.staff = staff
+        self.audit = audit
+        self.settings = settings
+        self.archiver = archiver
+        self.clock = clock
+    }
+
+    // MARK: - Who may
+
+    /// The name to record for `acting`, once they may perform `action`: without PINs anyone may do
+    /// anything; with them, someone must be logged in, with a manager's role for a manager's action.
+    /// - Throws: `TillError.access`.
+    @discardableResult
+    public func authorize(_ action: ShopAction, _ acting: Acting) async throws(TillError) -> String {
+        let policy = AccessPolicy(pinsEnabled: try await pinsEnabled())
+        do { try policy.check(action, role: acting.role) } catch { throw .access(error) }
+        return acting.name
+    }
+
+    /// Whether PINs are on (roles enforced), as read at most 30 s ago.
+    public func pinsEnabled() async throws(TillError) -> Bool {
+        if let reading = pinsReading.withLock({ $0 }), reading.at.duration(to: .now) < .seconds(30) { return reading.enabled }
+        let enabled = try await staff.pinsEnabledLately()
+        pinsReading.withLock { $0 = (enabled, .now) }
+        return enabled
+    }
+
+    /// Forgets the reading of whether PINs are on (a PIN was set or removed).
+    func forgetPINs() { pinsReading.withLock { $0 = nil } }
+
+    // MARK: - Orders
+
+    /// What placing an order did: the order, and the member it was made for (`for 09XXXXXXXX`).
+    public struct Placed: Sendable {
+        public let order: StoredOrder
+        public let mobile: MobileNumber?
+    }
+
+    /// Places an order. A `for` name that looks like a mobile number is the member's (the receipt names
+    /// them masked; a mistyped number is refused, never taken as a name); apply it with `applyMember`
+    /// once the order is printed.
+    public func place(_ draft: OrderDraft, by acting: Acting) async throws(TillError) -> Placed {
+        var draft = draft
+        var mobile: MobileNumber?
+        if let name = draft.orderName, MobileNumber.looksLikeOne(name) {
+            do { mobile = try MobileNumber(parsing: name) } catch { throw .member(error) }
+        }
+        if let mobile { draft.orderName = mobile.masked }
+        let who = try await authorize(.placeOrder, acting)
+        do { return Placed(order: try await orders.place(draft, placedBy: who), mobile: mobile) } catch { throw .shop(error) }
+    }
+
+    /// Changes a line of order `number`; refused once money was taken (`MoneyGuard`).
+    public func edit(_ number: OrderNumber, line: Int?, change: LineChangeDraft, by acting: Acting) async throws(TillError)
+        -> StoredOrder
+    {
+        let who = try await authorize(.editOrder, acting)
+        let stored = try await find(number)
+        try await guarding(.edit, stored, as: number)
+        do { return try await orders.edit(stored, as: number, line: line, change: change, by: who) } catch { throw .shop(error) }
+    }
+
+    /// Moves order `number` on (placed → preparing → ready → picked up). Handing over a ready order with
+    /// money due is refused (`ShopError.dueAtHandover`, nothing written) unless `unpaid` says it goes
+    /// unpaid; then who did it and what was due go to the audit trail and the report lists it.
+    public func advance(_ number: OrderNumber, unpaid: Bool = false, by acting: Acting) async throws(TillError) -> StoredOrder {
+        let who = try await authorize(.advanceOrder, acting)
+        do { return try await handOver(number, unpaid: unpaid, by: who) } catch { throw .shop(error) }
+    }
+
+    /// What cancelling gave back: the order, and the refunds of what was paid.
+    public struct Cancellation: Sendable {
+        public let order: StoredOrder
+        public let refunds: [Refund]
+    }
+
+    /// Cancels order `number`: a paid one is a void (a manager's action once PINs are set), and everything
+    /// paid goes back by the method it came by, recorded with the reason.
+    public func cancel(_ number: OrderNumber, reason: String?, by acting: Acting) async throws(TillError) -> Cancellation {
+        try await authorize(.cancelOrder, acting)
+        let stored = try await find(number)
+        let money = stored.isUnsent ? nil : try await till.money(of: stored)
+        let kind = MoneyGuard.cancelKind(money: money)
+        let who = try await authorize(kind.action, acting)
+        let (order, refunds) = try await till.cancel(stored, reason: reason, voiding: false, by: who, money: money)
+        return Cancellation(order: order, refunds: refunds)
+    }
+
+    /// Voids order `number` (being made, ready or picked up): kept, not revenue, with who and why;
+    /// whatever was paid goes back by the method it came by.
+    public func void(_ number: OrderNumber, reason: String, by acting: Acting) async throws(TillError) -> Cancellation {
+        let who = try await authorize(.void, acting)
+        let stored = try await find(number)
+        let (order, refunds) = try await till.cancel(stored, reason: reason, voiding: true, by: who)
+        return Cancellation(order: order, refunds: refunds)
+    }
+
+    /// Order `number`, once it may be deleted: a placed order with no money on record. The front asks
+    /// staff to confirm, then calls `delete(_:as:by:)`.
+    public func deletable(_ number: OrderNumber, by acting: Acting) async throws(TillError) -> StoredOrder {
+        try await authorize(.deleteOrder, acting)
+        let stored = try await find(number)
+        try await guarding(.delete, stored, as: number)
+        guard stored.order.status == .placed else {
+            let named = stored.businessDay == clock.today ? stored.number : stored.numberWithDay
+            throw .shop(.notDeletable(named ?? number, status: stored.order.status))
+        }
+        return stored
+    }
+
+    /// Deletes an order found by `deletable` for good; `again` looks it up again first (time passed while
+    /// staff were asked, and another counter may have started making it or taken money).
+    public func delete(_ stored: StoredOrder, as number: OrderNumber, lookingAgain again: Bool, by acting: Acting)
+        async throws(TillError) -> StoredOrder
+    {
+        let who = try await authorize(.deleteOrder, acting)
+        let current = again ? try await deletable(number, by: acting) : stored
+        do { return try await orders.delete(current, as: number, by: who) } catch { throw .shop(error) }
+    }
+
+    // MARK: - Money
+
+    /// Takes a payment for order `number`; `tendered` nil takes what is due. Cash needs an open shift
+    /// (`DrawerError.noShiftForCash`: open one with `openShift`, then pay again).
+    public func pay(_ number: OrderNumber, method: PaymentMethod, tendered: Int?, by acting: Acting) async throws(TillError)
+        -> Till.PaymentReceipt
+    {
+        let who = try await authorize(.takePayment, acting)
+        let stored = try await find(number)
+        return try await till.pay(stored, as: number, method: method, tendered: tendered, by: who)
+    }
+
+    /// Applies adjustment codes with counts to order `number` before any payment; a manager's adjustment
+    /// needs a manager.
+    public func adjust(_ number: OrderNumber, uses: [String: Int], by acting: Acting) async throws(TillError)
+        -> (order: StoredOrder, charges: OrderCharges)
+    {
+        try await authorize(.editOrder, acting)
+        let stored = try await find(number)
+        let known = try await extras.adjustments()
+        for code in uses.keys.sorted() where !known.contains(where: { $0.code == code }) {
+            throw .unknownAdjustment(code, known: known.map { "\($0.code) (\($0.name))" })
+        }
+        if known.contains(where: { uses[$0.code].map { $0 > 0 } == true && $0.needsManager }) {
+            try await authorize(.managerAdjustment, acting)
+        }
+        try await guarding(.adjust, stored, as: number)
+        return (stored, try await extras.adjust(stored, uses: uses, known: known))
+    }
+
+    /// Records (or with nil clears) the invoice details of order `number`.
+    public func invoice(_ number: OrderNumber, _ details: InvoiceDetails?, by acting: Acting) async throws(TillError) {
+        try await authorize(.editOrder, acting)
+        try await extras.setInvoice(details, of: try await find(number))
+    }
+
+    // MARK: - Members
+
+    /// What making an order a member's did.
+    public struct MemberApplied: Sendable {
+        public let member: Member
+        public let charges: OrderCharges
+        /// Why a pass could not be used, when it could not.
+        public let note: String?
+    }
+
+    /// Makes `stored` the member's order (stamps, the pass) before any payment.
+    public func applyMember(_ mobile: MobileNumber, to stored: StoredOrder, by acting: Acting) async throws(TillError)
+        -> MemberApplied
+    {
+        try await authorize(.placeOrder, acting)
+        return try await applying(mobile, to: stored, freeCups: 0)
+    }
+
+    /// Redeems `cups` free drinks on member order `number`, before any payment.
+    public func redeem(_ number: OrderNumber, cups: Int, by acting: Acting) async throws(TillError)
+        -> (order: StoredOrder, applied: MemberApplied)
+    {
+        try await authorize(.redeemStamps, acting)
+        let stored = try await find(number)
+        guard let mobile = try await extras.extra(of: stored.orderRef).member else { throw .order(.notAMembersOrder(number)) }
+        return (stored, try await applying(mobile, to: stored, freeCups: cups))
+    }
+
+    private func applying(_ mobile: MobileNumber, to stored: StoredOrder, freeCups: Int) async throws(TillError) -> MemberApplied {
+        let money = stored.isUnsent ? nil : try await till.money(of: stored)
+        let (member, charges, note) = try await members.apply(to: stored, mobile: mobile, freeCups: freeCups, money: money)
+        return MemberApplied(member: member, charges: charges, note: note)
+    }
+
+    /// Sells the pass `name` to a member (collected apart from order payments), with its audit entry.
+    public func sellPass(_ name: String, to mobile: MobileNumber, by acting: Acting) async throws(TillError)
+        -> (member: Member, pass: PassProduct)
+    {
+        let who = try await authorize(.sellPass, acting)
+        let (member, product) = try await members.buyPass(name, for: mobile)
+        try await record(.sellPass, by: who, subject: mobile.masked, detail: "\(product.name) $\(product.price)")
+        return (member, product)
+    }
+
+    // MARK: - The menu
+
+    /// Marks a drink sold out, back on sale, or changes a size's price, on every counter, with its audit
+    /// entry (in the same commit on the embedded store).
+    public func changeMenu(_ drink: String, _ request: MenuControl.Request, by acting: Acting) async throws(TillError)
+        -> (change: MenuChange, drink: Drink)
+    {
+        let action: ShopAction = switch request {
+        case .soldOut: .soldOut
+        case .restock: .restock
+        case .price: .changePrice
+        }
+        let who = try await authorize(action, acting)
+        let clock = clock
+        return try await menuControl.change(drink, request, audit: audit) { $0.auditEntry(by: who, at: clock.now()) }
+    }
+
+    // MARK: - The drawer
+
+    /// Opens a shift with `float` NT$ in the drawer.
+    public func openShift(float: Int, by acting: Acting) async throws(TillError) -> Shift {
+        let who = try await authorize(.openShift, acting)
+        return try await drawer.open(float: float, by: who)
+    }
+
+    /// Closes the open shift against the cash counted, with its audit entry.
+    public func closeDrawer(counted: Int, by acting: Acting) async throws(TillError) -> DrawerCount {
+        let who = try await authorize(.closeDay, acting)
+        let count = try await drawer.close(counted: counted, by: who)
+        try await record(.closeDay, by: who, subject: "drawer",
+                         detail: "expected \(count.expected), counted \(count.counted), \(count.summary)")
+        return count
+    }
+
+    // MARK: - Staff
+
+    /// Adds `name` to the staff with `role`, or changes the role of one already on it.
+    public func addStaff(_ name: String, role: StaffRole, by acting: Acting) async throws(TillError)
+        -> (account: StaffAccount, isNew: Bool)
+    {
+        let who = try await authorize(.staffChanges, acting)
+        let (account, isNew) = try await staff.add(name, role: role)
+        try await record(.staffChanges, by: who, subject: account.name, detail: isNew ? "added as \(role.rawValue)" : "role \(role.rawValue)")
+        return (account, isNew)
+    }
+
+    /// Sets (or with nil removes) a staff member's PIN.
+    public func setPIN(_ pin: PIN?, for name: String, by acting: Acting) async throws(TillError) -> StaffAccount {
+        let who = try await authorize(.staffChanges, acting)
+        let account = try await staff.account(named: name)
+        try await staff.setPIN(pin, for: account.name)
+        forgetPINs()
+        try await record(.staffChanges, by: who, subject: account.name, detail: pin == nil ? "PIN removed" : "PIN set")
+        return account
+    }
+
+    /// Takes `name` off the staff.
+    public func removeStaff(_ name: String, by acting: Acting) async throws(TillError) -> StaffAccount {
+        let who = try await authorize(.staffChanges, acting)
+        let account = try await staff.remove(name)
+        forgetPINs()
+        try await record(.staffChanges, by: who, subject: account.name, detail: "removed from the staff")
+        return account
+    }
+
+    // MARK: - Settings every counter shares
+
+    /// Sets (or with nil clears) the shop's `role` printer for every counter (its audit entry is written
+    /// with the setting). - Returns: the address set, nil for none.
+    public func setPrinter(_ role: PrinterRole, to address: String?, by acting: Acting) async throws -> String? {
+        let who = try await authorize(.changeSetting, acting)
+        return try await settings.setPrinter(role, to: address, by: who)
+    }
+
+    /// Whether every drawer close archives the closed days, for every counter.
+    public func setArchiving(_ on: Bool, by acting: Acting) async throws(TillError) {
+        let who = try await authorize(.changeSetting, acting)
+        guard archiver != nil else { throw .shop(.archive(.noArchive)) }
+        do { try await settings.setArchivesClosedDays(on, by: who) } catch { throw .shop(error) }
+    }
+
+    /// Moves the closed days to the archive, each day's move in the audit trail. Whatever was moved stays
+    /// moved when it stops (`TillError.archiveStopped`); running it again finishes.
+    public func archiveClosedDays(by acting: Acting) async throws(TillError) -> [DayArchiver.DayReport] {
+        let who = try await authorize(.closeDay, acting)
+        guard let archiver else { throw .shop(.archive(.noArchive)) }
+        let reports: [DayArchiver.DayReport]
+        do { reports = try await archiver.archiveClosedDays() } catch { throw .archiveStopped(error, afterClose: false) }
+        for report in reports {
+            try await record(.closeDay, by: who, subject: "archive \(report.day)",
+                             detail: "\(report.movedCount) records moved to \(archiver.archive.location), \(report.kept) kept")
+        }
+        return reports
+    }
+
+    // MARK: - Audit
+
+    /// Writes an audit entry of a change just made. One policy for every change: an entry that cannot be
+    /// written is the command's error (`ShopError.auditNotWritten`, naming what changed), never a warning
+    /// that scrolls away. Order changes carry theirs on the order, in the write of the change itself.
+    public func record(_ entry: AuditEntry) async throws(TillError) {
+        do { try await audit.record(entry) } catch { throw .shop(.auditNotWritten(entry, error)) }
+    }
+
+    func record(_ action: ShopAction, by who: String, subject: String, detail: String) async throws(TillError) {
+        try await record(AuditEntry(at: clock.now(), by: who, action: action, subject: subject, detail: detail))
+    }
+
+    // MARK: - Helpers
+
+    private func find(_ number: OrderNumber) async throws(TillError) -> StoredOrder {
+        do { return try await orders.find(number) } catch { throw .shop(error) }
+    }
+
+    /// Checks `change` against the order's state and its money (read only for an order the store holds).
+    private func guarding(_ change: MoneyGuard.Change, _ stored: StoredOrder, as number: OrderNumber) async throws(TillError) {
+        let money = stored.isUnsent ? nil : try await till.money(of: stored)
+        do { try MoneyGuard.check(change, number, status: stored.order.status, money: money) } catch { throw .order(error) }
+    }
+}

@@ -1,0 +1,174 @@
+import Airtable
+import DrinkShop
+import DrinkShopCore
+import Foundation
+import LocalBase
+import PinHashing
+import Testing
+import TestSupport
+
+/// The counter's rules, asked of `Shop.counter` as every front asks them: who may, and what an order's
+/// money allows. Each refusal is a typed case in staff words, and a refused change writes nothing.
+@Suite struct CounterRulesTests {
+    let amy = Acting("Amy", role: .manager)
+    let ken = Acting("Ken", role: .staff)
+    let nobody = Acting("till", role: nil)
+
+    private func place(_ fixture: ShopFixture, cups: Int = 1) async throws -> StoredOrder {
+        try await fixture.shop.counter.place(OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.iceFree)],
+                                                                             quantity: cups)]), by: ken).order
+    }
+
+    /// A shop with PINs on: Amy a manager, Ken staff.
+    private func shopWithPINs() async throws -> ShopFixture {
+        let fixture = try await ShopFixture(pinHasher: try PINHasher(iterations: 1_000))
+        _ = try await fixture.shop.staff.add("Amy", role: .manager)
+        _ = try await fixture.shop.staff.add("Ken", role: .staff)
+        try await fixture.shop.staff.setPIN(try PIN("1357"), for: "Amy")
+        try await fixture.shop.staff.setPIN(try PIN("2468"), for: "Ken")
+        return fixture
+    }
+
+    private func expectRefusal<T>(_ expected: TillError, _ work: () async throws -> T, sourceLocation: SourceLocation = #_sourceLocation) async {
+        do {
+            _ = try await work()
+            Issue.record("expected \(expected)", sourceLocation: sourceLocation)
+        } catch let error as TillError {
+            #expect(error.description == expected.description, sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("expected \(expected), got \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func withPINsOnEveryChangeNeedsSomeoneLoggedInAndAManagersNeedsAManager() async throws {
+        let fixture = try await shopWithPINs()
+        let counter = fixture.shop.counter
+        _ = try await place(fixture)
+        _ = try await fixture.shop.drawer.open(float: 0, by: "Amy")
+        // Before this layer, delete, redeem, invoice and advance checked nobody.
+        await expectRefusal(.access(.loginRequired(.deleteOrder))) { try await counter.deletable(.pickup(1), by: nobody) }
+        await expectRefusal(.access(.loginRequired(.redeemStamps))) { try await counter.redeem(.pickup(1), cups: 1, by: nobody) }
+        await expectRefusal(.access(.loginRequired(.editOrder))) { try await counter.invoice(.pickup(1), nil, by: nobody) }
+        await expectRefusal(.access(.loginRequired(.advanceOrder))) { try await counter.advance(.pickup(1), by: nobody) }
+        await expectRefusal(.access(.loginRequired(.takePayment))) { try await counter.pay(.pickup(1), method: .card, tendered: nil, by: nobody) }
+        await expectRefusal(.access(.managerRequired(.void))) { try await counter.void(.pickup(1), reason: "spilled", by: ken) }
+        await expectRefusal(.access(.managerRequired(.soldOut))) { try await counter.changeMenu("熟成紅茶", .soldOut, by: ken) }
+        await expectRefusal(.access(.managerRequired(.staffChanges))) { try await counter.addStaff("Zed", role: .staff, by: ken) }
+        await expectRefusal(.access(.managerRequired(.changeSetting))) { try await counter.setPrinter(.label, to: nil, by: ken) }
+        #expect(try await fixture.records("TillPayment").isEmpty)
+        #expect(try await fixture.shop.orders.find(.pickup(1)).order.status == .placed)
+        // Staff may cancel an unpaid order; a paid one is a void, which needs a manager.
+        _ = try await place(fixture)
+        _ = try await counter.pay(.pickup(2), method: .card, tendered: nil, by: ken)
+        await expectRefusal(.access(.managerRequired(.void))) { try await counter.cancel(.pickup(2), reason: "left", by: ken) }
+        #expect(try await fixture.shop.till.money(of: try await fixture.shop.orders.find(.pickup(2))).refunded == 0)
+        let voided = try await counter.cancel(.pickup(2), reason: "left", by: amy)
+        #expect(voided.refunds.map(\.amount) == [35])
+        _ = try await counter.cancel(.pickup(1), reason: "left", by: ken)
+    }
+
+    @Test func withoutPINsAnyoneMayDoAnything() async throws {
+        let fixture = try await ShopFixture()
+        _ = try await place(fixture)
+        _ = try await fixture.shop.counter.changeMenu("熟成紅茶", .price(.medium, 40), by: nobody)
+        _ = try await fixture.shop.counter.advance(.pickup(1), by: nobody)
+        _ = try await fixture.shop.counter.void(.pickup(1), reason: "test", by: nobody)
+    }
+
+    @Test func aPaidOrderIsNotEditedAdjustedOrDeletedAndEachRefusalSaysWhatToDo() async throws {
+        let fixture = try await ShopFixture()
+        let counter = fixture.shop.counter
+        let order = try await place(fixture)
+        _ = try await counter.pay(.pickup(1), method: .card, tendered: nil, by: ken)
+        let change = LineChangeDraft(options: [.sugar(.half)])
+        await expectRefusal(.order(.paidOrderChange(.pickup(1), status: .placed, paid: 35))) {
+            try await counter.edit(.pickup(1), line: nil, change: change, by: ken)
+        }
+        await expectRefusal(.order(.deleteHoldsMoney(.pickup(1), held: 35))) { try await counter.deletable(.pickup(1), by: ken) }
+        // An adjustment code nobody seeded is named once, before the money is looked at.
+        await expectRefusal(.unknownAdjustment("環保杯", known: [])) { try await counter.adjust(.pickup(1), uses: ["環保杯": 1], by: ken) }
+        #expect(try await fixture.shop.orders.find(.pickup(1)).order.lines == order.order.lines)
+        // Cancelled with its refund: the ledger keeps both, so the order stays for the report.
+        _ = try await counter.cancel(.pickup(1), reason: "left", by: ken)
+        await expectRefusal(.order(.paidOrderChange(.pickup(1), status: .cancelled, paid: 35))) {
+            try await counter.edit(.pickup(1), line: nil, change: change, by: ken)
+        }
+        await expectRefusal(.order(.deleteHasLedger(.pickup(1)))) { try await counter.deletable(.pickup(1), by: ken) }
+        #expect(try await fixture.records("TillPayment").count == 2)
+        // An unpaid placed order is deleted.
+        _ = try await place(fixture)
+        let found = try await counter.deletable(.pickup(2), by: ken)
+        _ = try await counter.delete(found, as: .pickup(2), lookingAgain: true, by: ken)
+        await #expect(throws: ShopError.self) { try await fixture.shop.orders.find(.pickup(2)) }
+    }
+
+    @Test func aDeleteLooksAgainAfterTheQuestionAndIsRefusedOnceAnotherCounterTookMoney() async throws {
+        let fixture = try await ShopFixture()
+        _ = try await place(fixture)
+        let found = try await fixture.shop.counter.deletable(.pickup(1), by: ken)
+        // While staff were asked, another counter took the payment.
+        _ = try await fixture.secondCounter().counter.pay(.pickup(1), method: .card, tendered: nil, by: amy)
+        await expectRefusal(.order(.deleteHoldsMoney(.pickup(1), held: 35))) {
+            try await fixture.shop.counter.delete(found, as: .pickup(1), lookingAgain: true, by: ken)
+        }
+        #expect(try await fixture.shop.orders.find(.pickup(1)).order.status == .placed)
+    }
+
+    @Test func redeemingNeedsAMembersOrder() async throws {
+        let fixture = try await ShopFixture()
+        _ = try await place(fixture)
+        await expectRefusal(.order(.notAMembersOrder(.pickup(1)))) { try await fixture.shop.counter.redeem(.pickup(1), cups: 1, by: ken) }
+    }
+
+    @Test func refusalsUseStaffWordsNeverASwiftName() {
+        let refusals: [TillError] = [
+            .access(.managerRequired(.soldOut)), .access(.loginRequired(.staffChanges)), .access(.managerRequired(.changePrice)),
+            .order(.paidOrderChange(.pickup(3), status: .ready, paid: 40)), .order(.deleteHasLedger(.pickup(3))),
+            .unknownAdjustment("x", known: ["cup (環保杯)"]), .noStampCard, .noSuchPass("年卡", known: ["月卡"]),
+            .periodReversed(first: "2026-12-02", last: "2026-12-01"),
+        ]
+        let identifiers = ShopAction.allCases.map(\.rawValue).filter { $0.contains(where: \.isUppercase) }
+        for refusal in refusals {
+            for identifier in identifiers { #expect(!refusal.description.contains(identifier), "\(refusal.description)") }
+        }
+    }
+
+    /// A store whose AuditLog refuses every write.
+    struct AuditRefusingStore: ForwardingRecordStore, WrappingRecordStore {
+        let underlying: any RecordStore
+        func createRecords(in table: String, _ records: [Fields], options: WriteOptions) async throws(AirtableError) -> [Record] {
+            if table == "AuditLog" { throw AirtableError.transport("audit refused") }
+            return try await underlying.createRecords(in: table, records, options: options)
+        }
+        func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
+                           options: WriteOptions) async throws(AirtableError) -> UpsertResult {
+            if table == "AuditLog" { throw AirtableError.transport("audit refused") }
+            return try await underlying.upsertRecords(in: table, records, mergeOn: mergeOn, replace: replace, options: options)
+        }
+    }
+
+    @Test func aChangeWhoseAuditEntryCannotBeWrittenIsAnErrorNeverAWarning() async throws {
+        let fixture = try await ShopFixture()
+        // Over the API (no commit holds both): the staff change is made, and the missing entry is the error.
+        let shop = Shop(store: AuditRefusingStore(underlying: fixture.base), clock: fixture.clock.shopClock)
+        await #expect(throws: TillError.self) { try await shop.counter.addStaff("Mei", role: .staff, by: amy) }
+        do {
+            _ = try await shop.counter.addStaff("Lin", role: .staff, by: amy)
+        } catch let error as TillError {
+            guard case .shop(.auditNotWritten(let entry, _)) = error else { throw error }
+            #expect(entry.subject == "Lin" && error.description.contains("tell the manager"))
+        }
+    }
+
+    @Test func onTheEmbeddedStoreAMenuChangeAndItsAuditEntryAreOneCommit() async throws {
+        let fixture = try await ShopFixture()
+        _ = try await fixture.shop.counter.changeMenu("熟成紅茶", .price(.medium, 40), by: amy)
+        let entries = try await fixture.records("AuditLog")
+        #expect(entries.count == 1 && entries.first?.fields["subject"]?.stringValue == "熟成紅茶")
+        // A price that is not a change is refused: neither the drink nor the trail changes.
+        let drinks = try await fixture.records("Drink").map(\.fields)
+        await #expect(throws: TillError.self) { try await fixture.shop.counter.changeMenu("熟成紅茶", .price(.medium, 40), by: amy) }
+        #expect(try await fixture.records("Drink").map(\.fields) == drinks)
+        #expect(try await fixture.records("AuditLog").count == 1)
+    }
+}
