@@ -28,7 +28,6 @@ let package = Package(
         .target(name: "Printing", swiftSettings: strict),
         // The pickup screen's routes (/display, /display/events) over a PickupBoardSource; no order records.
         .target(name: "PickupDisplay", dependencies: ["HTTPServer"], swiftSettings: strict),
-        // A hidden development server: the pickup screen fed by a scripted board (scripts/display-check).
         // The shop's domain: pure values and rules.
         .target(name: "DrinkShopCore", swiftSettings: strict),
         // Staff PINs as salted slow hashes (PBKDF2-HMAC-SHA256 via libcrypto), verified in constant time.
@@ -43,7 +42,7 @@ let package = Package(
         .executableTarget(
             name: "DrinkShopCLI",
             dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "Airtable", "LocalBase", "AirtableServer", "HTTPServer",
-                           "PickupDisplay", "Printing"],
+                           "PickupDisplay"],
             swiftSettings: strict
         ),
 
@@ -69,7 +68,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["DrinkShopCLI", "Airtable", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PickupDisplayTests", dependencies: ["PickupDisplay", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "PrintingTests", dependencies: ["Printing", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "Printing", "TestSupport", "PinHashing"],
+        .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "TestSupport", "PinHashing"],
                     swiftSettings: strict),
 
     ]

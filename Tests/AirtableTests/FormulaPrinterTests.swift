@@ -20,6 +20,15 @@ import TestSupport
         #expect(Formula.field("價格") == "{價格}")
     }
 
+    @Test func aTimeRangeIsWrittenTheOneWayTheEmbeddedStoreAnswersByIndex() {
+        let start = Date(timeIntervalSince1970: 1_764_547_200), end = start.addingTimeInterval(86_400)
+        let range = FormulaExpression.and(FormulaExpression.inRange(.createdTime, from: start, to: end))
+        #expect(range.description == "AND(NOT(IS_BEFORE(CREATED_TIME(), DATETIME_PARSE('2025-12-01T00:00:00.000Z'))), "
+            + "IS_BEFORE(CREATED_TIME(), DATETIME_PARSE('2025-12-02T00:00:00.000Z')))")
+        #expect(FormulaExpression.notBefore(.field("at"), start).description
+            == "NOT(IS_BEFORE({at}, DATETIME_PARSE('2025-12-01T00:00:00.000Z')))")
+    }
+
     @Test func printsPyairtableShapedFormulas() {
         let formula: FormulaExpression = .and([.field("Name") == .text(#"O'Brien "x" \ y"#), .field("Qty") >= 2])
         #expect(formula.description == #"AND({Name}='O\'Brien "x" \\ y', {Qty}>=2)"#)

@@ -19,6 +19,20 @@ extension FormulaExpression {
         .call("DATETIME_PARSE", [.text(AirtableTimestamp.format(value))])
     }
     /// A number from an `Int`.
+    /// When the record was created (`CREATED_TIME()`).
+    public static var createdTime: FormulaExpression { .call("CREATED_TIME", []) }
+
+    /// `time` is not before `date` (`NOT(IS_BEFORE(time, date))`).
+    public static func notBefore(_ time: FormulaExpression, _ date: Date) -> FormulaExpression {
+        .not(.call("IS_BEFORE", [time, .date(date)]))
+    }
+
+    /// The conditions that `time` falls in `start..<end` (at or after `start`, before `end`), to be joined
+    /// with `and`, alone or beside others. Written the one way the embedded store answers by index.
+    public static func inRange(_ time: FormulaExpression, from start: Date, to end: Date) -> [FormulaExpression] {
+        [notBefore(time, start), .call("IS_BEFORE", [time, .date(end)])]
+    }
+
     public static func int(_ value: Int) -> FormulaExpression { .number(Double(value)) }
 
     /// `AND(a, b, …)`.

@@ -122,12 +122,7 @@ struct AuditRecords: Sendable {
     }
 
     func list(from start: Date, to end: Date) async throws(ShopError) -> [AuditEntry] {
-        let at = FormulaExpression.field(AuditField.at)
-        let formula = FormulaExpression.and([
-            .not(.call("IS_BEFORE", [at, .date(start)])),
-            .call("IS_BEFORE", [at, .date(end)]),
-        ])
-        return try await list(formula)
+        try await list(.and(FormulaExpression.inRange(.field(AuditField.at), from: start, to: end)))
     }
 
     /// See `OrderRecords.prepareLookups`.

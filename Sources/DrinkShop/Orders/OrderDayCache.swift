@@ -126,9 +126,7 @@ extension OrderRecords {
     func todaysList(_ today: String) async throws(ShopError) -> [Record] {
         var parts: [FormulaExpression] = [.field(OrderField.businessDay) == .text(today)]
         if let (start, end) = clock.dayBounds(ofDay: today) {
-            let created = FormulaExpression.call("CREATED_TIME", [])
-            parts.append(.and([.not(.call("IS_BEFORE", [created, .date(start)])), .call("IS_BEFORE", [created, .date(end)]),
-                               .field(OrderField.businessDay) == .blank]))
+            parts.append(.and(FormulaExpression.inRange(.createdTime, from: start, to: end) + [.field(OrderField.businessDay) == .blank]))
         }
         for status in OrderStatus.allCases where !status.isFinal {
             parts.append(.and([.field(OrderField.status) == .text(status.rawValue),

@@ -37,11 +37,7 @@ extension OrderRecords {
     func onDay(_ day: String) async throws(ShopError) -> [Record] {
         var found = try await list(.field(OrderField.businessDay) == .text(day))
         if let (start, end) = clock.dayBounds(ofDay: day) {
-            let created = FormulaExpression.call("CREATED_TIME", [])
-            found += try await list(.and([
-                .not(.call("IS_BEFORE", [created, .date(start)])), .call("IS_BEFORE", [created, .date(end)]),
-                .field(OrderField.businessDay) == .blank,
-            ]))
+            found += try await list(.and(FormulaExpression.inRange(.createdTime, from: start, to: end) + [.field(OrderField.businessDay) == .blank]))
         }
         return found
     }

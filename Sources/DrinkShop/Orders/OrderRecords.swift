@@ -27,11 +27,7 @@ struct OrderRecords: Sendable {
     /// The records created on the business day of `date` (in the shop's time zone).
     func createdOnDay(of date: Date) async throws(ShopError) -> [Record] {
         let (start, end) = clock.dayBounds(of: date)
-        let created = FormulaExpression.call("CREATED_TIME", [])
-        let formula = FormulaExpression.and([
-            .not(.call("IS_BEFORE", [created, .date(start)])),
-            .call("IS_BEFORE", [created, .date(end)]),
-        ])
+        let formula = FormulaExpression.and(FormulaExpression.inRange(.createdTime, from: start, to: end))
         do {
             return try await store.allRecords(in: ShopSchema.orderTable,
                                               query: ListQuery(filterByFormula: formula.description))

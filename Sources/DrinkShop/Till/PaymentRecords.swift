@@ -101,7 +101,7 @@ struct PaymentRecords: Sendable {
 
     /// Those taken or given at or after `date`.
     func since(_ date: Date) async throws(ShopError) -> [MoneyRecord] {
-        try await list(.not(.call("IS_BEFORE", [.field(PaymentField.at), .date(date)])))
+        try await list(.notBefore(.field(PaymentField.at), date))
     }
 
     private func list(_ formula: FormulaExpression) async throws(ShopError) -> [MoneyRecord] {

@@ -29,11 +29,7 @@ extension Till {
 
     /// The shop's orders (not foreign lines) whose lines were created in the period, without the till's views.
     func storedOrders(in period: Period) async throws(TillError) -> [StoredOrder] {
-        let created = FormulaExpression.call("CREATED_TIME", [])
-        let formula = FormulaExpression.and([
-            .not(.call("IS_BEFORE", [created, .date(period.start)])),
-            .call("IS_BEFORE", [created, .date(period.end)]),
-        ])
+        let formula = FormulaExpression.and(FormulaExpression.inRange(.createdTime, from: period.start, to: period.end))
         let records: [Record]
         do {
             let menu = try await orders.catalog.menu()
