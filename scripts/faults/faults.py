@@ -15,6 +15,7 @@ import crash  # noqa: E402
 import drinkshop_harness as harness  # noqa: E402
 import hooks_and_printers  # noqa: E402
 import lost_answers  # noqa: E402
+import money  # noqa: E402
 
 
 def main():
@@ -130,6 +131,12 @@ def main():
 
     # 12. A label printer that is a FIFO nobody reads
     item(12, "Printer FIFO without a reader", lambda: hooks_and_printers.printer_fifo(binary, workdir, env))
+
+    # 13. Counters paying one order at the same instant, on the store file and through drinkshop serve
+    item(13, "Paying at once", lambda: money.paying_at_once(binary, workdir, env, 5 if quick else 20, 4 if quick else 8))
+
+    # 14. kill -9 at every fdatasync of pay
+    item(14, "Pay killed at every fdatasync", lambda: money.kill_at_every_fdatasync(binary, workdir, env, 40))
 
     shutil.rmtree(workdir, ignore_errors=True)
     failed = [r for r in results if r[2] != "PASS"]
