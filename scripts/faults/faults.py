@@ -88,15 +88,16 @@ def main():
     # 7. Auth
     def auth():
         write_token, read_token = "patFAULTSWRITE000000001", "patFAULTSREAD0000000002"
+        orders_token = "patFAULTSORDERS00000003"
         token_file = os.path.join(workdir, "tokens")
         with open(token_file, "w") as handle:
-            handle.write(f"{write_token} read-write\n{read_token} read\n")
+            handle.write(f"{write_token} read-write\n{read_token} read\n{orders_token} data.records:read data.records:write\n")
         running = harness.Server(binary, os.path.join(workdir, "auth.sqlite"), token=write_token,
                                  extra=["--tokens", token_file], env={k: v for k, v in env.items()})
         running.env.pop("DRINKSHOP_API_TOKEN", None)
         running.start()
         try:
-            return auth_and_http.auth(running, read_token, write_token)
+            return auth_and_http.auth(running, read_token, write_token, orders_token)
         finally:
             running.stop()
     item(7, "Auth", auth)
