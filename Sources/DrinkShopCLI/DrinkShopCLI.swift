@@ -137,6 +137,8 @@ enum DrinkShopCLI {
                                               ask: interactive ? askAtTerminal : nil,
                                               environmentPIN: environment["DRINKSHOP_PIN"],
                                               environmentNewPIN: environment["DRINKSHOP_NEW_PIN"],
+                                              pinGrants: StaffGrants(directory: StoreLocation.grantsDirectory(environment: environment),
+                                                                     store: storeDescription),
                                               environmentPrinters: environment.filter { $0.key.hasSuffix("_PRINTER") })
             interpreter.makeLineScreen = FullScreenTerminal()
             // At a terminal, views fit its width and long ones page; piped, they stay whole.

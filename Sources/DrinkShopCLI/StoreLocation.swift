@@ -26,6 +26,12 @@ enum StoreLocation {
         return home(environment) + "/.local/state/drinkshop/history"
     }
 
+    /// Where one-shot commands keep a proven PIN for a few minutes: `$XDG_STATE_HOME/drinkshop/grants`.
+    static func grantsDirectory(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg + "/drinkshop/grants" }
+        return home(environment) + "/.local/state/drinkshop/grants"
+    }
+
     private static func home(_ environment: [String: String]) -> String {
         environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
     }

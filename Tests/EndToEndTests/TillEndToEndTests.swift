@@ -84,6 +84,13 @@ import Testing
         let right = try await shop.run(["restock", "熟成紅茶"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"])
         #expect(right.status == 0, "\(right.stderr)")
         #expect(right.stdout.contains("back on sale"))
+        // The PIN proven, the next commands for a few minutes check a quick hash kept (0600) in the state folder.
+        let grants = shop.directory + "/state/drinkshop/grants"
+        let kept = try FileManager.default.contentsOfDirectory(atPath: grants)
+        #expect(kept.count == 1)
+        #expect(try FileManager.default.attributesOfItem(atPath: grants + "/" + kept[0])[.posixPermissions] as? Int == 0o600)
+        let wrongAfterGrant = try await shop.run(["soldout", "熟成紅茶"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "24680"])
+        #expect(wrongAfterGrant.status == 1 && wrongAfterGrant.stderr.lowercased().contains("wrong pin"))
         // Cash goes into an open shift only: refused with the one line that says what to do.
         let noShift = try await shop.run(["pay", "#1", "cash", "35"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"])
         #expect(noShift.status == 1 && noShift.stderr.contains("shift open FLOAT"))
@@ -95,6 +102,10 @@ import Testing
         // Orders too need someone logged in once PINs are on.
         let order = try await shop.run(["order", "熟成紅茶", "M", "無糖", "去冰"])
         #expect(order.status == 1 && order.stderr.contains("DRINKSHOP_PIN"))
+        // logout ends the grant.
+        let logout = try await shop.run(["logout"], environment: ["DRINKSHOP_STAFF": "Amy"])
+        #expect(logout.status == 0 && logout.stdout.contains("Amy's PIN is asked for again"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: grants).isEmpty)
         // At the prompt without a terminal, login cannot ask for the PIN and says so.
         let piped = try await shop.run([], input: "login Amy\nsoldout 熟成紅茶\n")
         #expect(piped.stderr.contains("Amy has a PIN"))

@@ -32,6 +32,8 @@ public final class ShopInterpreter {
     let environmentPIN: String?
     /// A new PIN a one-shot `staff pin` brought (DRINKSHOP_NEW_PIN).
     let environmentNewPIN: String?
+    /// Where a one-shot command's proven PIN is kept for a few minutes (nil: every command hashes).
+    let pinGrants: StaffGrants?
     /// The printer variables this counter was started with (they override the store's settings here).
     let environmentPrinters: [String: String]
     /// When the store's printer settings were last read here: a counter follows a change made at another
@@ -58,7 +60,7 @@ public final class ShopInterpreter {
                 confirm: (@Sendable (String) async -> Bool)? = nil,
                 readSecret: (@Sendable (String) async -> String?)? = nil,
                 ask: (@Sendable (String) async -> String?)? = nil,
-                environmentPIN: String? = nil, environmentNewPIN: String? = nil,
+                environmentPIN: String? = nil, environmentNewPIN: String? = nil, pinGrants: StaffGrants? = nil,
                 environmentPrinters: [String: String] = [:],
                 instant: @escaping @Sendable () -> BannerRotator.Instant = { ContinuousClock.now }) {
         self.shop = shop
@@ -70,6 +72,7 @@ public final class ShopInterpreter {
         self.ask = ask
         self.environmentPIN = environmentPIN
         self.environmentNewPIN = environmentNewPIN
+        self.pinGrants = pinGrants
         self.environmentPrinters = environmentPrinters
         self.instant = instant
         rotator = BannerRotator(banners: [], startingAt: instant())
@@ -173,7 +176,9 @@ public final class ShopInterpreter {
         case .log(let days): try await showLog(days: days)
         case .login(let name): try await logIn(name)
         case .logout:
-            say(staff.map { "Goodbye, \($0).\n" } ?? "Nobody was logged in.\n")
+            // A one-shot command's PIN grant ends too.
+            if let pinGrants { pinGrants.end(staff ?? defaultStaff) }
+            say(staff.map { "Goodbye, \($0).\n" } ?? (pinGrants != nil ? "\(defaultStaff)'s PIN is asked for again from now on.\n" : "Nobody was logged in.\n"))
             staff = nil
             staffRole = nil
         case .till(let command): try await runTill(command)
