@@ -1,8 +1,9 @@
 /// The lines entered at a prompt, oldest first, as the Up key walks them.
 ///
 /// Blank lines and a line equal to the one before it are not kept (they only make Up slower), nor is a
-/// line with a line break in it, which one history file line could not hold. Past `limit` entries the
-/// oldest go.
+/// line with a line break in it, which one history file line could not hold, nor a line of digits alone
+/// (a secret typed at the wrong moment, such as a PIN after its prompt was cancelled, more often than
+/// anything worth recalling). Past `limit` entries the oldest go.
 public struct LineHistory: Sendable, Equatable {
     /// The kept lines, oldest first.
     public private(set) var entries: [String] = []
@@ -24,7 +25,12 @@ public struct LineHistory: Sendable, Equatable {
         return true
     }
 
+    /// Whether `line` is nothing but decimal digits (ASCII or full-width) and spaces.
+    public static func isDigitsAlone(_ line: String) -> Bool {
+        line.contains(where: \.isNumber) && line.allSatisfy { $0.isWhitespace || ($0.isNumber && $0.wholeNumberValue != nil) }
+    }
+
     static func isWorthKeeping(_ line: String) -> Bool {
-        !line.allSatisfy(\.isWhitespace) && !line.contains(where: \.isNewline)
+        !line.allSatisfy(\.isWhitespace) && !line.contains(where: \.isNewline) && !isDigitsAlone(line)
     }
 }

@@ -20,6 +20,18 @@ import Testing
         #expect(history.entries == ["menu", "orders", "menu"])
     }
 
+    @Test func aLineOfDigitsAloneIsNeverKept() {
+        var history = LineHistory()
+        for line in ["1357", " 2468 ", "１３５７", "24680135"] {
+            let kept = history.add(line)
+            #expect(!kept, "\(line)")
+        }
+        let payKept = history.add("pay #12 cash 500")
+        let redeemKept = history.add("redeem #3 2")
+        #expect(payKept && redeemKept)
+        #expect(history.entries == ["pay #12 cash 500", "redeem #3 2"])
+    }
+
     @Test func dropsTheOldestPastTheLimit() {
         var history = LineHistory(limit: 2)
         for line in ["a", "b", "c"] { history.add(line) }

@@ -176,3 +176,13 @@ struct Counter {
         #expect(counter.output.text.contains("白玉歐蕾"))
     }
 }
+
+/// A PIN typed at the prompt (its own prompt cancelled, or typed before it came) is never run or echoed.
+@Suite struct StrayPINTests {
+    @Test func aNumberAloneIsRefusedWithoutShowingIt() async throws {
+        let counter = try await Counter()
+        #expect(await counter.run("1357", "１３５７") == [.failed, .failed])
+        #expect(!counter.output.errors.contains("1357") && !counter.output.errors.contains("１３５７"))
+        #expect(counter.output.errors.contains("a number alone is not a command"))
+    }
+}

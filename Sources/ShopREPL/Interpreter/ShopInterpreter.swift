@@ -86,6 +86,11 @@ public final class ShopInterpreter {
     /// `run(line:)`, also saying which command the line was (nil when it was empty or not understood),
     /// so the session need not parse it a second time.
     public func run(parsing line: String) async -> (outcome: Outcome, command: Command?) {
+        // A PIN typed after its prompt was cancelled (or before it came) must not be echoed back.
+        if LineHistory.isDigitsAlone(line) {
+            fail("a number alone is not a command; it was not run, shown or kept (if it was a PIN, login NAME asks for it)")
+            return (.failed, nil)
+        }
         if let refusal = CommandLength.refusal(line) {
             fail(refusal)
             return (.failed, nil)
