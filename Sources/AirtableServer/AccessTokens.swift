@@ -1,11 +1,50 @@
 import Foundation
 
-/// The bearer tokens a server accepts, each read-only or read-write. Tokens are compared in constant
-/// time, and never printed: `description` shows only how many there are.
+/// The bearer tokens a server accepts, each with what it may do: Airtable's scopes (`data.records:read`,
+/// `data.records:write`, `data.recordComments:read`, `data.recordComments:write`, `schema.bases:read`,
+/// `schema.bases:write`, `webhook:manage`) and the scopes of tables the application keeps apart
+/// (`TableScopes`: a token without them neither reads nor writes those tables). `read` and `read-write`
+/// are shorthands; a read-write token has every scope and acts as the whole application. Tokens are
+/// compared in constant time and never printed: `description` shows only how many there are.
 public struct AccessTokens: Sendable, CustomStringConvertible {
-    public enum Access: String, Sendable {
-        case read
-        case readWrite = "read-write"
+    /// What a token may do.
+    public struct Access: Sendable, Hashable {
+        /// Airtable's scopes, and table scopes (`drinkshop.staff:read`), granted.
+        public let scopes: Set<String>
+        /// Every scope, table scopes included (`read-write`).
+        public let isFull: Bool
+
+        public init(scopes: Set<String>) {
+            self.scopes = scopes
+            isFull = false
+        }
+
+        private init(full: Bool, scopes: Set<String>) {
+            self.scopes = scopes
+            isFull = full
+        }
+
+        /// Records, comments and the schema, read only; no table kept apart.
+        public static let read = Access(scopes: [Scope.recordsRead, Scope.commentsRead, Scope.schemaRead])
+        /// Everything: a token that acts as the whole application.
+        public static let readWrite = Access(full: true, scopes: Set(Scope.airtable))
+
+        public func allows(_ scope: String) -> Bool { isFull || scopes.contains(scope) }
+
+        /// Whether it writes anything at all (`permissionLevel` "create" rather than "read").
+        public var writes: Bool { allows(Scope.recordsWrite) }
+    }
+
+    /// Airtable's scope names.
+    public enum Scope {
+        public static let recordsRead = "data.records:read"
+        public static let recordsWrite = "data.records:write"
+        public static let commentsRead = "data.recordComments:read"
+        public static let commentsWrite = "data.recordComments:write"
+        public static let schemaRead = "schema.bases:read"
+        public static let schemaWrite = "schema.bases:write"
+        public static let webhookManage = "webhook:manage"
+        public static let airtable = [recordsRead, recordsWrite, commentsRead, commentsWrite, schemaRead, schemaWrite, webhookManage]
     }
 
     private let tokens: [(token: [UInt8], access: Access)]
@@ -23,7 +62,7 @@ public struct AccessTokens: Sendable, CustomStringConvertible {
         let candidate = Array(presented.utf8)
         var granted: Access?
         for entry in tokens where AccessTokens.constantTimeEquals(candidate, entry.token) {
-            granted = entry.access == .readWrite || granted == nil ? entry.access : granted
+            granted = granted.map { Access.union($0, entry.access) } ?? entry.access
         }
         return granted
     }
@@ -46,24 +85,31 @@ public struct AccessTokens: Sendable, CustomStringConvertible {
         return token.isEmpty ? nil : token
     }
 
-    /// Reads a token file: one token per line, optionally followed by `read` or `read-write` (the
-    /// default); blank lines and `#` comments are skipped. Errors name the line, never the token.
-    public static func parseFile(_ text: String, path: String) throws(TokenFileError) -> AccessTokens {
+    /// Reads a token file: one token per line, followed by what it may do: `read`, `read-write` (the
+    /// default), or scope names separated by spaces or commas (Airtable's, and `tableScopes`' names with
+    /// `:read` or `:write`); blank lines and `#` comments are skipped. Errors name the line, never the token.
+    public static func parseFile(_ text: String, path: String, tableScopes: TableScopes = TableScopes()) throws(TokenFileError)
+        -> AccessTokens
+    {
         var entries: [(String, Access)] = []
+        let known = Set(Scope.airtable).union(tableScopes.scopeNames)
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard words.count <= 2 else {
-                throw TokenFileError(path: path, line: number + 1, problem: "expected a token and optionally read or read-write")
-            }
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
             var access = Access.readWrite
-            if words.count == 2 {
-                guard let parsed = Access(rawValue: String(words[1]).lowercased()) else {
+            let grants = words.dropFirst().map { String($0) }
+            if grants.map({ $0.lowercased() }) == ["read"] {
+                access = .read
+            } else if grants.isEmpty || grants.map({ $0.lowercased() }) == ["read-write"] {
+                access = .readWrite
+            } else {
+                for scope in grants where !known.contains(scope) {
+                    let list = (Scope.airtable + tableScopes.scopeNames.sorted()).joined(separator: ", ")
                     throw TokenFileError(path: path, line: number + 1,
-                                         problem: "access must be read or read-write, not \"\(words[1])\"")
+                                         problem: "\"\(scope)\" is not read, read-write or a scope (scopes: \(list))")
                 }
-                access = parsed
+                access = Access(scopes: Set(grants))
             }
             guard words[0].count >= 8 else {
                 throw TokenFileError(path: path, line: number + 1, problem: "a token must have at least 8 characters")
@@ -83,6 +129,30 @@ public struct AccessTokens: Sendable, CustomStringConvertible {
             Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")[Int.random(in: 0..<62, using: &generator)]
         })
         return "pat\(id).\(secret)"
+    }
+}
+
+extension AccessTokens.Access {
+    /// Both tokens' grants (the same token listed twice).
+    static func union(_ a: Self, _ b: Self) -> Self {
+        a.isFull ? a : b.isFull ? b : Self(scopes: a.scopes.union(b.scopes))
+    }
+}
+
+/// Tables an application keeps apart from tokens without their scope: each table with the scope name that
+/// guards it (`User` → `drinkshop.staff`): reading it needs `<scope>:read`, writing it `<scope>:write`,
+/// besides Airtable's record scopes. The server knows nothing of what they are for; whoever starts it names them.
+public struct TableScopes: Sendable, Hashable {
+    public private(set) var scopeByTable: [String: String]
+
+    public init(_ scopeByTable: [String: String] = [:]) { self.scopeByTable = scopeByTable }
+
+    /// Every table scope name with `:read` and `:write`.
+    public var scopeNames: Set<String> { Set(scopeByTable.values.flatMap { ["\($0):read", "\($0):write"] }) }
+
+    /// The scope a table needs to be read (`writes` false) or written, if it is kept apart.
+    func scope(forTable name: String, writes: Bool) -> String? {
+        scopeByTable[name].map { "\($0):\(writes ? "write" : "read")" }
     }
 }
 

@@ -22,6 +22,8 @@ public final class AirtableAPI: Sendable {
     let notifier: WebhookNotifier?
     /// Tables and fields the application behind this server reads by name: never renamed through the API.
     let protectedTables: ProtectedTables
+    /// Tables a token reads or writes only with their scope (`TableScopes`).
+    let tableScopes: TableScopes
     /// Where webhooks may send notifications: public https URLs, and the local receivers the operator named.
     let webhookReceivers: WebhookReceivers
     let startedAt = Date()
@@ -32,8 +34,9 @@ public final class AirtableAPI: Sendable {
 
     public init(store: any RecordStore, baseID: String, baseName: String = "DrinkShop", tokens: AccessTokens,
                 rateLimiter: RateLimiter? = nil, user: Collaborator? = nil, notifier: WebhookNotifier? = nil,
-                protectedTables: ProtectedTables = ProtectedTables(),
+                protectedTables: ProtectedTables = ProtectedTables(), tableScopes: TableScopes = TableScopes(),
                 webhookReceivers: WebhookReceivers = WebhookReceivers()) {
+        self.tableScopes = tableScopes
         self.notifier = notifier
         self.webhookReceivers = webhookReceivers
         self.protectedTables = protectedTables
@@ -73,7 +76,7 @@ public final class AirtableAPI: Sendable {
             }
         }
         let writes = isWrite(method: method, route: route)
-        if writes && access == .read { return .error(.invalidPermissions) }
+        if let refusal = await refusal(of: access, route: route, writes: writes) { return .error(refusal) }
         if let limiter = rateLimiter {
             let decision = limiter.admit(base: baseID)
             if !decision.allowed { return .error(.rateLimitReached, retryAfter: decision.retryAfter) }
@@ -102,7 +105,7 @@ public final class AirtableAPI: Sendable {
         switch (method, route) {
         case ("GET", .whoami): return whoami(access: access)
         case ("GET", .listBases): return .json(["bases": [["id": .string(baseID), "name": .string(baseName),
-                                                            "permissionLevel": access == .read ? "read" : "create"]]])
+                                                            "permissionLevel": access.writes ? "create" : "read"]]])
         case ("GET", .tables): return try await tableSchemas(query: query)
         case ("POST", .tables): return try await createTable(body: request.body)
         case ("POST", .fields(_, let table)): return try await createField(in: table, body: request.body)
@@ -178,6 +181,35 @@ public final class AirtableAPI: Sendable {
     private func split(_ target: String) -> (Substring, String) {
         guard let mark = target.firstIndex(of: "?") else { return (target[...], "") }
         return (target[..<mark], String(target[target.index(after: mark)...]))
+    }
+
+    /// Why `access` may not make this request (the scope it lacks), or nil when it may. A table kept apart
+    /// (`tableScopes`) needs its own scope besides Airtable's, whether named or given by id.
+    private func refusal(of access: AccessTokens.Access, route: Route, writes: Bool) async -> APIError? {
+        typealias Scope = AccessTokens.Scope
+        let needed: String?, table: String?
+        switch route {
+        case .whoami: (needed, table) = (nil, nil)
+        case .listBases, .tables, .baseInfo, .fields, .metaTable, .metaField:
+            (needed, table) = (writes ? Scope.schemaWrite : Scope.schemaRead, nil)
+        case .comments(_, let name, _), .comment(_, let name, _, _):
+            (needed, table) = (writes ? Scope.commentsWrite : Scope.commentsRead, name)
+        case .webhooks, .webhook, .webhookAction: (needed, table) = (Scope.webhookManage, nil)
+        case .table(_, let name), .listRecords(_, let name), .record(_, let name, _):
+            (needed, table) = (writes ? Scope.recordsWrite : Scope.recordsRead, name)
+        }
+        // Airtable's own answer, word for word, for a scope of its own the token lacks.
+        if let needed, !access.allows(needed) { return .invalidPermissions }
+        guard let table, !access.isFull, !tableScopes.scopeByTable.isEmpty else { return nil }
+        // The table's name when the path gives its id (read only for a token that lacks a table scope).
+        var name = table
+        if table.hasPrefix("tbl"), let schema = try? await store.schema(), let found = schema.tables.first(where: { $0.id == table }) {
+            name = found.name
+        }
+        if let scope = tableScopes.scope(forTable: name, writes: writes), !access.allows(scope) {
+            return .invalidPermissions("table \"\(name)\" needs the \(scope) scope, which this token does not have")
+        }
+        return nil
     }
 
     private func isWrite(method: String, route: Route) -> Bool {

@@ -3,11 +3,11 @@ import Airtable
 /// The metadata API routes `drinkshop setup` and pyairtable's `table.schema()` use.
 extension AirtableAPI {
     func whoami(access: AccessTokens.Access) -> APIResponse {
-        var scopes: [JSONValue] = ["data.records:read", "schema.bases:read"]
-        if access == .readWrite { scopes += ["data.records:write", "schema.bases:write"] }
-        scopes += ["data.recordComments:read"]
-        if access == .readWrite { scopes += ["data.recordComments:write", "webhook:manage"] }
-        return .json(["id": .string(userID), "email": .string(user.email), "scopes": .array(scopes)])
+        // Airtable's scopes as before, then the table scopes the token holds.
+        let airtable = ["data.records:read", "schema.bases:read", "data.records:write", "schema.bases:write",
+                        "data.recordComments:read", "data.recordComments:write", "webhook:manage"].filter(access.allows)
+        let tables = access.isFull ? tableScopes.scopeNames.sorted() : access.scopes.subtracting(airtable).sorted()
+        return .json(["id": .string(userID), "email": .string(user.email), "scopes": .array((airtable + tables).map { .string($0) })])
     }
 
     func tableSchemas(query: QueryString) async throws -> APIResponse {

@@ -23,7 +23,7 @@ extension AirtableAPI {
 
     /// `GET /v0/meta/bases/{base}`: the base, its one collaborator (the token's user) and no groups.
     func baseInfo(access: AccessTokens.Access) async throws -> APIResponse {
-        let level: JSONValue = access == .read ? "read" : "create"
+        let level: JSONValue = access.writes ? "create" : "read"
         let user: JSONValue = [
             "userId": .string(userID), "email": .string(user.email), "name": .string(user.name),
             "permissionLevel": level, "createdTime": "2026-01-01T00:00:00.000Z",

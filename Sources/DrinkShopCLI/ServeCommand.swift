@@ -101,7 +101,8 @@ struct ServeCommand {
         let owner = try await store.base.collaborators().first
         let api = AirtableAPI(store: store.base, baseID: store.base.baseID, tokens: tokens, rateLimiter: limiter,
                               user: owner, notifier: WebhookNotifier(transport: URLSessionTransport.shared),
-                              protectedTables: Self.shopTables, webhookReceivers: webhookReceivers)
+                              protectedTables: Self.shopTables, tableScopes: Self.shopTableScopes,
+                              webhookReceivers: webhookReceivers)
         var configuration = HTTPServer.Configuration()
         configuration.host = host
         configuration.port = port
@@ -154,6 +155,17 @@ struct ServeCommand {
     static let shopTables = ProtectedTables(ShopSchema.tables.map { ($0.name, $0.fields.map(\.name)) },
                                             owner: "DrinkShop's counters")
 
+    /// The shop's tables a token reaches only with the shop's own scopes: the staff (names, roles, PIN
+    /// hashes) and the till (payments, shifts, members, settings, the audit trail, orders' till records).
+    /// A token with Airtable's record scopes alone reads the menu and adds orders, and nothing of these.
+    static let shopTableScopes = TableScopes([
+        ShopSchema.userTable: "drinkshop.staff",
+        ShopSchema.paymentTable: "drinkshop.till", ShopSchema.shiftTable: "drinkshop.till",
+        ShopSchema.memberTable: "drinkshop.till", ShopSchema.orderTillTable: "drinkshop.till",
+        ShopSchema.adjustmentTable: "drinkshop.till", ShopSchema.settingTable: "drinkshop.till",
+        ShopSchema.auditTable: "drinkshop.till",
+    ])
+
     /// `DRINKSHOP_API_TOKEN`, else `--tokens FILE`, else a generated token kept (mode 0600) beside the
     /// database. The token itself is never printed.
     /// - Returns: the tokens, and a line saying where they come from (never the tokens themselves).
@@ -165,7 +177,7 @@ struct ServeCommand {
             guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
                 throw UsageError("cannot read the token file \(tokenFile)")
             }
-            let tokens = try AccessTokens.parseFile(text, path: tokenFile)
+            let tokens = try AccessTokens.parseFile(text, path: tokenFile, tableScopes: Self.shopTableScopes)
             return (tokens, "tokens    \(tokens) from \(tokenFile)")
         }
         let path = databasePath + ".token"

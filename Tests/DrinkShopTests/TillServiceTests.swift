@@ -323,3 +323,79 @@ import Testing
         }
     }
 }
+
+/// Over the API (no transactions: Airtable, `drinkshop serve`), on a store whose calls interleave: the
+/// claim rule of `Till.payOverTheAPI` leaves exactly one payment, whatever the timing.
+@Suite struct ConcurrentRemotePaymentTests {
+    @Test("counters paying one order at the same instant over the API: exactly one payment in 20 rounds", arguments: [false, true])
+    func oneOrderIsPaidOnceWithoutTransactions(wholeSeconds: Bool) async throws {
+        let fixture = try await ShopFixture()
+        // Creation times in milliseconds, or whole seconds as real Airtable records often show (payments tie).
+        let base = try LocalBase.inMemory(clock: {
+            wholeSeconds ? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)) : Date()
+        })
+        let setup = Shop(store: base, clock: fixture.clock.shopClock)
+        try await setup.createMissingSchema()
+        _ = try await setup.seeder.seed(contentsOf: ShopFixture.seeds + "/menu.json")
+        let store = RacyUpsertStore(base)
+        let counters = (0..<4).map { _ in Shop(store: store, clock: fixture.clock.shopClock) }
+        #expect(store.atomicStore == nil)
+        var lost = 0
+        for round in 1...20 {
+            let order = try await counters[0].orders.place(OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.iceFree)],
+                                                                                             quantity: 2)]), placedBy: "Ken")
+            let outcomes = await withTaskGroup(of: String.self) { group in
+                for index in 0..<6 {
+                    let shop = counters[index % counters.count]
+                    group.addTask {
+                        do {
+                            _ = try await shop.counter.pay(.pickup(order.order.pickupNumber), method: index % 2 == 0 ? .card : .linePay,
+                                                           tendered: nil, by: Acting("Ken", role: nil))
+                            return "paid"
+                        } catch {
+                            return "\(error)"
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == "paid" }.count == 1, "round \(round): \(outcomes)")
+            #expect(outcomes.filter { $0.contains("already paid") }.count == 5, "round \(round): \(outcomes)")
+            lost += outcomes.filter { $0 != "paid" }.count
+            let ledger = try await base.allRecords(in: ShopSchema.paymentTable)
+                .filter { $0.fields["orderRef"]?.stringValue == order.orderRef }
+            #expect(ledger.count == 1, "round \(round)")
+            #expect(ledger.first?.fields["amount"]?.intValue == order.order.total)
+            let money = try await counters[1].till.moneyForChange(of: try await counters[1].orders.find(.pickup(order.order.pickupNumber)))
+            #expect(money.paid == order.order.total && money.due == 0)
+        }
+        #expect(lost == 20 * 5)
+    }
+
+    @Test("a part payment and a full one at the same instant over the API never take more than the bill")
+    func partAndFullPaymentsNeverOverpay() async throws {
+        let fixture = try await ShopFixture()
+        let base = try LocalBase.inMemory(clock: { Date() })
+        let setup = Shop(store: base, clock: fixture.clock.shopClock)
+        try await setup.createMissingSchema()
+        _ = try await setup.seeder.seed(contentsOf: ShopFixture.seeds + "/menu.json")
+        let store = RacyUpsertStore(base)
+        let counters = (0..<3).map { _ in Shop(store: store, clock: fixture.clock.shopClock) }
+        for _ in 1...10 {
+            let order = try await counters[0].orders.place(OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.iceFree)],
+                                                                                             quantity: 3)]), placedBy: "Ken")
+            let number = OrderNumber.pickup(order.order.pickupNumber)
+            await withTaskGroup(of: Void.self) { group in
+                for (index, tendered) in [Optional(20), nil, Optional(30)].enumerated() {
+                    let shop = counters[index]
+                    group.addTask { _ = try? await shop.counter.pay(number, method: .card, tendered: tendered, by: Acting("Ken", role: nil)) }
+                }
+            }
+            let ledger = try await base.allRecords(in: ShopSchema.paymentTable)
+                .filter { $0.fields["orderRef"]?.stringValue == order.orderRef }
+            let taken = ledger.compactMap { $0.fields["amount"]?.intValue }.reduce(0, +)
+            #expect(taken <= order.order.total, "\(taken) taken for a bill of \(order.order.total)")
+            #expect(taken > 0)
+        }
+    }
+}

@@ -22,8 +22,10 @@ ROUTES = [
 ]
 
 
-def auth(server, read_token, write_token):
-    """Every route: no token and a wrong token -> 401; the read-only token writing -> 403; no token logged."""
+def auth(server, read_token, write_token, orders_token=None):
+    """Every route: no token and a wrong token -> 401; the read-only token writing -> 403; a token with
+    Airtable's record scopes only (a delivery integration) never reads the staff table or writes the till's;
+    no token logged."""
     status, body, _ = server.request("GET", f"/v0/{server.base_id}/Drink?maxRecords=1", token=write_token)
     rec = body["records"][0]["id"]
     failures = []
@@ -44,10 +46,28 @@ def auth(server, read_token, write_token):
             checks += 1
             if status != 403:
                 failures.append(f"{method} {path} with the read-only token: {status}, not 403")
-    logged = [line for line in server.log_lines() if read_token in line or write_token in line or "Bearer" in line]
+    scoped = 0
+    if orders_token:
+        base = server.base_id
+        for method, path, body, expected in [
+            ("GET", f"/v0/{base}/User", None, 403), ("GET", f"/v0/{base}/User?fields%5B%5D=pinHash", None, 403),
+            ("POST", f"/v0/{base}/User/listRecords", {}, 403),
+            ("PATCH", f"/v0/{base}/User", {"records": []}, 403),
+            ("POST", f"/v0/{base}/TillPayment", {"records": [{"fields": {"amount": 1}}]}, 403),
+            ("GET", f"/v0/{base}/Setting", None, 403), ("GET", f"/v0/meta/bases/{base}/tables", None, 403),
+            ("GET", f"/v0/{base}/Drink?maxRecords=1", None, 200),
+        ]:
+            status, answer, _ = server.request(method, path, body, token=orders_token)
+            scoped += 1
+            if status != expected or "pbkdf2" in str(answer):
+                failures.append(f"{method} {path} with the orders token: {status}, not {expected}")
+    logged = [line for line in server.log_lines()
+              if read_token in line or write_token in line or "Bearer" in line or (orders_token and orders_token in line)]
     if logged:
         failures.append(f"{len(logged)} log lines show a token")
-    return not failures, f"{checks} unauthorised requests on {len(ROUTES)} routes refused; tokens in log lines: {len(logged)}", failures
+    return (not failures, f"{checks} unauthorised requests on {len(ROUTES)} routes refused; {scoped} requests of a "
+            f"records-only token to the staff, till and schema answered as its scopes allow; tokens in log lines: {len(logged)}",
+            failures)
 
 
 def _templates(base):

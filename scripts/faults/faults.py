@@ -15,6 +15,7 @@ import crash  # noqa: E402
 import drinkshop_harness as harness  # noqa: E402
 import hooks_and_printers  # noqa: E402
 import lost_answers  # noqa: E402
+import money  # noqa: E402
 
 
 def main():
@@ -87,15 +88,16 @@ def main():
     # 7. Auth
     def auth():
         write_token, read_token = "patFAULTSWRITE000000001", "patFAULTSREAD0000000002"
+        orders_token = "patFAULTSORDERS00000003"
         token_file = os.path.join(workdir, "tokens")
         with open(token_file, "w") as handle:
-            handle.write(f"{write_token} read-write\n{read_token} read\n")
+            handle.write(f"{write_token} read-write\n{read_token} read\n{orders_token} data.records:read data.records:write\n")
         running = harness.Server(binary, os.path.join(workdir, "auth.sqlite"), token=write_token,
                                  extra=["--tokens", token_file], env={k: v for k, v in env.items()})
         running.env.pop("DRINKSHOP_API_TOKEN", None)
         running.start()
         try:
-            return auth_and_http.auth(running, read_token, write_token)
+            return auth_and_http.auth(running, read_token, write_token, orders_token)
         finally:
             running.stop()
     item(7, "Auth", auth)
@@ -130,6 +132,12 @@ def main():
 
     # 12. A label printer that is a FIFO nobody reads
     item(12, "Printer FIFO without a reader", lambda: hooks_and_printers.printer_fifo(binary, workdir, env))
+
+    # 13. Counters paying one order at the same instant, on the store file and through drinkshop serve
+    item(13, "Paying at once", lambda: money.paying_at_once(binary, workdir, env, 5 if quick else 20, 4 if quick else 8))
+
+    # 14. kill -9 at every fdatasync of pay
+    item(14, "Pay killed at every fdatasync", lambda: money.kill_at_every_fdatasync(binary, workdir, env, 40))
 
     shutil.rmtree(workdir, ignore_errors=True)
     failed = [r for r in results if r[2] != "PASS"]

@@ -62,7 +62,7 @@ public final class AirtableGateway: Sendable {
             return .error(.notFound)
         }
         let writes = !(method == "GET" || method == "HEAD" || { if case .listRecords = route { return true } else { return false } }())
-        if writes && access == .read { return .error(.invalidPermissions) }
+        if writes && !access.writes { return .error(.invalidPermissions) }
         if clock.now() < unreachableUntil.withLock({ $0 }) { return unreachable("it did not answer moments ago") }
 
         let upstream = TransportRequest(method: method, url: configuration.upstream + request.target,

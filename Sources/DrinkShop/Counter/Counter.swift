@@ -126,7 +126,7 @@ public final class Counter: Sendable {
     public func cancel(_ number: OrderNumber, reason: String?, by acting: Acting) async throws(TillError) -> Cancellation {
         try await authorize(.cancelOrder, acting)
         let stored = try await find(number)
-        let money = stored.isUnsent ? nil : try await till.money(of: stored)
+        let money = stored.isUnsent ? nil : try await till.moneyForChange(of: stored)
         let kind = MoneyGuard.cancelKind(money: money)
         let who = try await authorize(kind.action, acting)
         let (order, refunds) = try await till.cancel(stored, reason: reason, voiding: false, by: who, money: money)
@@ -138,7 +138,8 @@ public final class Counter: Sendable {
     public func void(_ number: OrderNumber, reason: String, by acting: Acting) async throws(TillError) -> Cancellation {
         let who = try await authorize(.void, acting)
         let stored = try await find(number)
-        let (order, refunds) = try await till.cancel(stored, reason: reason, voiding: true, by: who)
+        let money = stored.isUnsent ? nil : try await till.moneyForChange(of: stored)
+        let (order, refunds) = try await till.cancel(stored, reason: reason, voiding: true, by: who, money: money)
         return Cancellation(order: order, refunds: refunds)
     }
 
@@ -360,6 +361,8 @@ public final class Counter: Sendable {
     }
 
     /// Checks `change` against the order's state and its money (read only for an order the store holds).
+    /// The copy on the order decides (over the API it is written ahead of the ledger: it refuses, never lets
+    /// through, a change to a paid order).
     private func guarding(_ change: MoneyGuard.Change, _ stored: StoredOrder, as number: OrderNumber) async throws(TillError) {
         let money = stored.isUnsent ? nil : try await till.money(of: stored)
         do { try MoneyGuard.check(change, number, status: stored.order.status, money: money) } catch { throw .order(error) }

@@ -99,6 +99,40 @@ struct PaymentRecords: Sendable {
         try await list(.field(PaymentField.orderRef) == .text(orderRef))
     }
 
+    /// One order's ledger in the ledger's own order (creation time, then record id: every counter sees the
+    /// same order), for the claim rule of a payment over the API (`Till.payOverTheAPI`).
+    func entries(ofOrder orderRef: String) async throws(ShopError) -> [LedgerEntry] {
+        let records: [Record]
+        do {
+            records = try await store.allRecords(in: ShopSchema.paymentTable, query: ListQuery(
+                filterByFormula: (FormulaExpression.field(PaymentField.orderRef) == .text(orderRef)).description))
+        } catch {
+            throw .store(error)
+        }
+        var entries: [LedgerEntry] = []
+        for record in records { entries.append(LedgerEntry(id: record.id, createdTime: record.createdTime, money: try Self.read(record))) }
+        return entries.sorted { ($0.createdTime, $0.id) < ($1.createdTime, $1.id) }
+    }
+
+    /// Adds one payment or refund; returns its record's id.
+    func addOne(_ record: MoneyRecord) async throws(ShopError) -> String {
+        let result: UpsertResult
+        do {
+            result = try await store.upsertRecords(in: ShopSchema.paymentTable, Self.upserts([record]),
+                                                   mergeOn: [PaymentField.ref.rawValue], replace: false,
+                                                   options: WriteOptions(typecast: true))
+        } catch {
+            throw .store(error)
+        }
+        guard let id = result.records.first?.id else { throw .storedData("the store wrote no TillPayment record") }
+        return id
+    }
+
+    /// Takes back a payment that lost its claim (written a moment ago, relied on by nobody).
+    func withdraw(_ id: String) async throws(ShopError) {
+        do { _ = try await store.deleteRecords(in: ShopSchema.paymentTable, ids: [id]) } catch { throw .store(error) }
+    }
+
     /// Those taken or given at or after `date`.
     func since(_ date: Date) async throws(ShopError) -> [MoneyRecord] {
         try await list(.notBefore(.field(PaymentField.at), date))
@@ -146,6 +180,25 @@ struct PaymentRecords: Sendable {
         }
         return MoneyRecord(orderRef: orderRef, pickupNumber: cells[PaymentField.pickupNumber]?.intValue ?? 0,
                            businessDay: cells[PaymentField.businessDay]?.stringValue ?? "", entry: entry)
+    }
+}
+
+/// A record of the ledger with its place in the ledger's order.
+struct LedgerEntry: Sendable {
+    let id: String
+    let createdTime: Date
+    let money: MoneyRecord
+}
+
+extension Array where Element == LedgerEntry {
+    /// Paid less refunded.
+    var held: Int {
+        reduce(0) { total, entry in
+            switch entry.money.entry {
+            case .payment(let payment): total + payment.amount
+            case .refund(let refund): total - refund.amount
+            }
+        }
     }
 }
 

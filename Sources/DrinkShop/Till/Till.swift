@@ -142,25 +142,61 @@ public final class Till: Sendable {
         }
     }
 
-    /// `pay` over the API, where nothing is atomic: the copy first, then the payment.
+    /// `pay` over the API (Airtable, `drinkshop serve`), where nothing is atomic: a claim rule instead.
+    /// The payment is worked out from the ledger (never the copy), the copy on the order written (ahead of
+    /// the ledger: it only ever says more was paid, so a copy that says nothing was paid can be trusted),
+    /// then the payment, and the order's ledger read back in its own order (creation time, then record
+    /// id). The payment holds when what the ledger held before it is what it was worked out from;
+    /// otherwise another counter's payment came first: it is taken back and worked out again, so of two
+    /// counters paying at the same instant one pays and the other is told `already paid`, with nothing
+    /// recorded. Where creation times are whole seconds, a payment written later can sort before one
+    /// written earlier: a payment tied with another it was not worked out from gives way too, as tied
+    /// pickup tickets do. A crash between the writes leaves the copy ahead: paying again works (it goes by
+    /// the ledger) and `check --books` names the difference.
     private func payOverTheAPI(_ stored: StoredOrder, method: PaymentMethod, tendered: Int?, by staff: String)
         async throws(TillError) -> PaymentReceipt
     {
-        let (money, bill) = try await state(of: stored)
-        let result = try paying(money, stored: stored, method: method, tendered: tendered, by: staff)
-        var paidOrder = stored
-        let copy = TillCopy(result.0, bill: bill)
-        let copied = try await writeCopy(copy, on: stored)
-        if copied { paidOrder.till = copy }
-        do {
-            try await payments.add([MoneyRecord(orderRef: stored.orderRef, pickupNumber: stored.order.pickupNumber,
-                                                businessDay: stored.businessDay, entry: .payment(result.1))])
-        } catch {
-            // Best effort: the ledger is the truth, and a copy left saying "paid" only refuses more.
-            if copied { _ = try? await writeCopy(stored.till, on: stored) }
-            throw .shop(error)
+        // The bill: the copy carries it when adjustments or a member changed it (written before any payment).
+        let (total, bill): (Int, Int?)
+        if let copy = stored.till {
+            (total, bill) = (copy.bill ?? stored.order.total, copy.bill)
+        } else {
+            let charges = try await extras.charges(of: stored)
+            (total, bill) = (charges.total, OrderExtras.bill(of: charges))
         }
-        return PaymentReceipt(order: paidOrder, payment: result.1, money: result.0)
+        for attempt in 0..<12 {
+            let ledger: [LedgerEntry]
+            do { ledger = try await payments.entries(ofOrder: stored.orderRef) } catch { throw .shop(error) }
+            let money = try Self.money(of: stored, total: total, records: ledger.map(\.money))
+            let (after, payment) = try paying(money, stored: stored, method: method, tendered: tendered, by: staff)
+            let record = MoneyRecord(orderRef: stored.orderRef, pickupNumber: stored.order.pickupNumber,
+                                     businessDay: stored.businessDay, entry: .payment(payment))
+            let copy = TillCopy(after, bill: bill)
+            let id: String, now: [LedgerEntry], copied: Bool
+            do {
+                copied = try await orders.records.writeCells(of: stored, [:], extra: OrderRecord.cells(of: copy))
+                id = try await payments.addOne(record)
+                now = try await payments.entries(ofOrder: stored.orderRef)
+            } catch {
+                throw .shop(error)
+            }
+            if let place = now.firstIndex(where: { $0.id == id }), Array(now[..<place]).held == ledger.held,
+               !Self.tied(now[place], in: now, basis: ledger) {
+                var paidOrder = stored
+                if copied { paidOrder.till = copy }
+                return PaymentReceipt(order: paidOrder, payment: payment, money: after)
+            }
+            do { try await payments.withdraw(id) } catch { throw .shop(error) }
+            // Counters that lost together wait apart before trying again.
+            try? await Task.sleep(for: .milliseconds(Int.random(in: 5...(20 << min(attempt, 4)))))
+        }
+        throw .payment(.orderChanged(order: stored.order.pickupNumber))
+    }
+
+    /// Whether `mine` shares its creation time with an entry the payment was not worked out from.
+    private static func tied(_ mine: LedgerEntry, in ledger: [LedgerEntry], basis: [LedgerEntry]) -> Bool {
+        let known = Set(basis.map(\.id))
+        return ledger.contains { $0.id != mine.id && !known.contains($0.id) && $0.createdTime == mine.createdTime }
     }
 
     /// Cancels (`voiding` false) or voids an order already found; whatever was paid goes back by the method it
@@ -203,6 +239,18 @@ public final class Till: Sendable {
     /// copy on the order when it has one, else read back from the ledger).
     public func money(of stored: StoredOrder) async throws(TillError) -> OrderPayments {
         try await state(of: stored).money
+    }
+
+    /// The order's money for giving money back (a cancel or void): on the embedded store from the copy,
+    /// which is committed with the ledger; over the API from the ledger itself whenever the copy says
+    /// anything was paid (the copy is written ahead of the ledger, so one that says nothing was paid is
+    /// exact, and costs no read).
+    public func moneyForChange(of stored: StoredOrder) async throws(TillError) -> OrderPayments {
+        if payments.store.atomicStore != nil { return try await money(of: stored) }
+        if let copy = stored.till, copy.paidBy.isEmpty, copy.refundedBy.isEmpty { return try await money(of: stored) }
+        var ledgerOnly = stored
+        ledgerOnly.till = nil
+        return try await state(of: ledgerOnly).money
     }
 
     /// The order's money and the bill its copy should carry (nil: the order's own total). From the copy on
@@ -250,14 +298,6 @@ public final class Till: Sendable {
                             entry: .refund($0), ref: "\(stored.orderRef)-refund-\($0.method.rawValue)")
             })
         } catch {
-            throw .shop(error)
-        }
-    }
-
-    /// Writes the till's copy on the order's records (nil clears it). Returns false when the store does not
-    /// have the fields yet (a remote base `setup` has not upgraded): the order is then read from the ledger.
-    func writeCopy(_ copy: TillCopy?, on stored: StoredOrder) async throws(TillError) -> Bool {
-        do { return try await orders.records.writeCells(of: stored, [:], extra: OrderRecord.cells(of: copy)) } catch {
             throw .shop(error)
         }
     }
