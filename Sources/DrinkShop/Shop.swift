@@ -30,6 +30,8 @@ public final class Shop: Sendable {
     public let queue: OrderQueue
     /// Payments and refunds.
     public let till: Till
+    /// The books check (對帳): the ledger against the orders, the audit trail, the drawer and the report.
+    public let books: Books
     /// Adjustments, invoice details and members on orders; orders' bills.
     public let extras: OrderExtras
     /// Sold out, restock, prices.
@@ -70,6 +72,7 @@ public final class Shop: Sendable {
         queue = OrderQueue(orders: orders)
         extras = OrderExtras(store: store)
         till = Till(store: store, orders: orders, extras: extras, clock: clock)
+        books = Books(till: till, audit: audit, clock: clock)
         menuControl = MenuControl(store: store, catalog: catalog)
         drawer = Drawer(store: store, clock: clock)
         members = Members(store: store, extras: extras, clock: clock)

@@ -47,7 +47,15 @@ enum DrinkShopCLI {
         let path = StoreLocation.databasePath(option: invocation.databasePath, environment: environment)
         // The default location may be created on first run; anywhere else only when asked.
         let mayCreate = invocation.create || StoreLocation.isDefault(option: invocation.databasePath, environment: environment)
-        if let command = invocation.words.first, let storeCommand = StoreFileCommand(rawValue: command) {
+        // `check --books` checks the shop's money on the store the other commands use; `check` alone, the file.
+        var books: BooksCommand?
+        if BooksCommand.isRequested(invocation.words) {
+            do { books = try BooksCommand.parse(Array(invocation.words.dropFirst())) } catch {
+                printError("drinkshop: \(error)")
+                return 2
+            }
+        }
+        if books == nil, let command = invocation.words.first, let storeCommand = StoreFileCommand(rawValue: command) {
             return await storeCommand.run(path: path, words: Array(invocation.words.dropFirst()), environment: environment)
         }
         do {
@@ -65,7 +73,7 @@ enum DrinkShopCLI {
                 // A REPL stays open: it claims pickup numbers ten at a time (one request per order, two
                 // more per ten); a one-shot command claims only the one it needs.
                 if invocation.words.isEmpty { shop.orders.holdPickupNumbers() }
-                let status = await runShop(shop, invocation: invocation,
+                let status = await runShop(shop, invocation: invocation, books: books,
                                            storeDescription: remote.description, environment: environment)
                 if status != 0, !invocation.words.isEmpty, let problem = await remote.schemaProblem() {
                     printError("drinkshop: \(problem)")
@@ -95,7 +103,8 @@ enum DrinkShopCLI {
             // The counter runs on a thread of its own, where the embedded store's calls wait in place
             // instead of hopping to its queue and back (see DedicatedThreadExecutor).
             let status = await withTaskExecutorPreference(DedicatedThreadExecutor(name: "counter")) {
-                await runShop(shop, invocation: invocation, storeDescription: description, environment: environment)
+                await runShop(shop, invocation: invocation, books: books, storeDescription: description,
+                              environment: environment)
             }
             await store.finish()
             return status
@@ -105,8 +114,8 @@ enum DrinkShopCLI {
         }
     }
 
-    /// The REPL when no command is given, otherwise the one command.
-    private static func runShop(_ shop: Shop, invocation: Invocation, storeDescription: String,
+    /// The REPL when no command is given, otherwise the one command (`books`: the books check).
+    private static func runShop(_ shop: Shop, invocation: Invocation, books: BooksCommand?, storeDescription: String,
                                 environment: [String: String]) async -> Int32 {
         // The time zone and business-day start every counter shares (DRINKSHOP_TIME_ZONE and
         // DRINKSHOP_DAY_STARTS are written to the store's settings when set).
@@ -124,6 +133,7 @@ enum DrinkShopCLI {
             printError("drinkshop: \(error); nothing was changed")
             return 2
         }
+        if let books { return await books.run(shop, say: { Console.say($0) }, complain: printError) }
         let output = StandardOutput()
         let interactive = TerminalDevice.isTerminal(0)
         // --color and --no-color override what the terminal and NO_COLOR say.

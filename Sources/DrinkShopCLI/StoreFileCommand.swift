@@ -2,8 +2,8 @@ import Foundation
 import LocalBase
 
 /// The commands that work on the store file itself rather than on the shop: `init` (make a new store in
-/// a chosen place), `check` (SQLite's integrity check, reported in words) and `recover` (copy every
-/// readable record of a damaged store into a new file).
+/// a chosen place), `check` (SQLite's integrity check, reported in words; `check --books` is the shop's books
+/// check, `BooksCommand`) and `recover` (copy every readable record of a damaged store into a new file).
 enum StoreFileCommand: String {
     case initialize = "init"
     case check
@@ -16,7 +16,7 @@ enum StoreFileCommand: String {
                 guard words.isEmpty else { throw UsageError("init takes no words: drinkshop init --db PATH") }
                 return try await initialize(path: path, environment: environment)
             case .check:
-                guard words.isEmpty else { throw UsageError("check takes no words: drinkshop check --db PATH") }
+                guard words.isEmpty else { throw UsageError("check takes no words: drinkshop check --db PATH (or the books: drinkshop check --books [DATE])") }
                 return try await check(path: path)
             case .recover:
                 return try await recover(path: path, words: words)

@@ -31,6 +31,12 @@ enum Usage {
           drinkshop init --db PATH            make a new store at PATH (seeded with the menu); a missing
                                               --db/DRINKSHOP_DB store is never created silently
           drinkshop check [--db PATH]         run SQLite's integrity check on the store and say what it found
+          drinkshop check --books [DATE | --from DATE --to DATE]
+                                              check the books (對帳) of the business days (default today) on
+                                              the store (embedded or remote): each order's money against the
+                                              payment ledger, refunds, unpaid handovers, cash in a shift, the
+                                              drawer counts and the report; names each difference and what to
+                                              do; exit 0 when they balance, 1 when not, 2 when it cannot check
           drinkshop recover [--db PATH] --into NEW.sqlite
                                               copy every readable record of a damaged store into a new file
 

@@ -13,6 +13,11 @@ extension Till {
     /// added later are left out of a multi-day report, where `orders(in:)` over the whole period has
     /// them. Its payments are counted once either way.
     public func eachDay(of period: Period, _ body: ([TillOrder]) throws(TillError) -> Void) async throws(TillError) {
+        try await eachStoredDay(of: period) { (_, stored) throws(TillError) in try body(try await tillOrders(stored)) }
+    }
+
+    /// `eachDay` before the till's views: each business day's piece of `period` and the orders first seen in it.
+    func eachStoredDay(of period: Period, _ body: (Period, [StoredOrder]) async throws(TillError) -> Void) async throws(TillError) {
         var handed = Set<String>()
         var start = period.start
         while start < period.end {
@@ -22,7 +27,7 @@ extension Till {
             let day = clock.businessDay(of: start)
             let piece = Period(from: day, to: day, start: start, end: pieceEnd)
             let stored = try await storedOrders(in: piece).filter { handed.insert($0.orderRef).inserted }
-            try body(try await tillOrders(stored))
+            try await body(piece, stored)
             start = pieceEnd
         }
     }

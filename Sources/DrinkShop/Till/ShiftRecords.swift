@@ -60,23 +60,39 @@ struct ShiftRecords: Sendable {
         }
     }
 
-    /// Shifts closed in `start..<end` (for the report).
-    func closed(from start: Date, to end: Date) async throws(TillError) -> [DrawerCount] {
+    /// A shift as recorded, open or closed.
+    struct Recorded: Sendable {
+        var shift: Shift
+        /// Nil while the shift is open.
+        var closedAt: Date?
+        /// The drawer count, once closed.
+        var count: DrawerCount?
+    }
+
+    /// Every shift whose opening can be read (a record without one is left out, as the report leaves it).
+    func all() async throws(TillError) -> [Recorded] {
         let records: [Record]
         do { records = try await store.allRecords(in: ShopSchema.shiftTable) } catch { throw .shop(.store(error)) }
-        var result: [DrawerCount] = []
+        var result: [Recorded] = []
         for record in records {
             let c = record.fields
-            guard let closedText = c[ShiftField.closedAt]?.stringValue, let closedAt = AirtableTimestamp.parse(closedText),
-                  closedAt >= start, closedAt < end,
-                  let by = c[ShiftField.openedBy]?.stringValue, let atText = c[ShiftField.openedAt]?.stringValue,
+            guard let by = c[ShiftField.openedBy]?.stringValue, let atText = c[ShiftField.openedAt]?.stringValue,
                   let at = AirtableTimestamp.parse(atText), let float = c[ShiftField.float]?.intValue,
-                  let shift = try? Shift(openedBy: by, openedAt: at, float: float),
-                  let expected = c[ShiftField.expected]?.intValue, let counted = c[ShiftField.counted]?.intValue
+                  let shift = try? Shift(openedBy: by, openedAt: at, float: float)
             else { continue }
-            result.append(DrawerCount(shift: shift, expected: expected, counted: counted,
-                                      closedBy: c[ShiftField.closedBy]?.stringValue ?? "", closedAt: closedAt))
+            let closedAt = c[ShiftField.closedAt]?.stringValue.flatMap(AirtableTimestamp.parse)
+            var count: DrawerCount?
+            if let closedAt, let expected = c[ShiftField.expected]?.intValue, let counted = c[ShiftField.counted]?.intValue {
+                count = DrawerCount(shift: shift, expected: expected, counted: counted,
+                                    closedBy: c[ShiftField.closedBy]?.stringValue ?? "", closedAt: closedAt)
+            }
+            result.append(Recorded(shift: shift, closedAt: closedAt, count: count))
         }
-        return result.sorted { $0.closedAt < $1.closedAt }
+        return result.sorted { $0.shift.openedAt < $1.shift.openedAt }
+    }
+
+    /// Shifts closed in `start..<end` (for the report).
+    func closed(from start: Date, to end: Date) async throws(TillError) -> [DrawerCount] {
+        try await all().compactMap(\.count).filter { $0.closedAt >= start && $0.closedAt < end }.sorted { $0.closedAt < $1.closedAt }
     }
 }

@@ -55,8 +55,8 @@ public final class Till: Sendable {
         var current = stored
         // Twice at most: from the copy on the order, then (when the ledger had moved on) from the ledger.
         for _ in 0..<2 {
-            let (money, bill) = try await state(of: current)
-            let (after, payment) = try paying(money, stored: current, method: method, tendered: tendered, by: staff)
+            let (money, bill, after, payment) = try await working(&current, carried: stored.till, method: method,
+                                                                  tendered: tendered, by: staff)
             let copy = TillCopy(after, bill: bill)
             if try await commitPayment(payment, copy: copy, of: current, expectingHeld: money.paid - money.refunded) {
                 var paidOrder = current
@@ -66,6 +66,42 @@ public final class Till: Sendable {
             current.till = nil  // the copy was behind the ledger: the ledger decides
         }
         throw .payment(.orderChanged(order: stored.order.pickupNumber))
+    }
+
+    /// The order's money and the payment `tendered` (nil: what is due) makes, from the copy on the order (or the
+    /// ledger when `stored` carries none). A copy that says nothing is due is held against the ledger before the
+    /// payment is refused: when they disagree (a copy ahead of the ledger, left by a counter paying over the API
+    /// through `drinkshop serve` that stopped between its two writes, or one behind it) the ledger decides
+    /// (`stored` then carries no copy). When the ledger refuses too, the copy the order carried (`carried`) is
+    /// put right.
+    private func working(_ stored: inout StoredOrder, carried: TillCopy?, method: PaymentMethod, tendered: Int?,
+                         by staff: String) async throws(TillError)
+        -> (money: OrderPayments, bill: Int?, after: OrderPayments, payment: Payment)
+    {
+        var (money, bill) = try await state(of: stored)
+        do {
+            let (after, payment) = try paying(money, stored: stored, method: method, tendered: tendered, by: staff)
+            return (money, bill, after, payment)
+        } catch {
+            guard case .payment(.alreadyPaid) = error, let carried else { throw error }
+            if stored.till != nil {
+                stored.till = nil
+                (money, bill) = try await state(of: stored)
+                guard TillCopy(money, bill: bill) != carried else { throw error }
+                do {
+                    let (after, payment) = try paying(money, stored: stored, method: method, tendered: tendered, by: staff)
+                    return (money, bill, after, payment)
+                } catch {
+                    guard case .payment(.alreadyPaid) = error else { throw error }
+                }
+            }
+            // Best effort: the refusal stands either way, and a copy still wrong is held against the ledger again.
+            let ledgerCopy = TillCopy(money, bill: bill)
+            if ledgerCopy != carried {
+                _ = try? await orders.records.writeCells(of: stored, [:], extra: OrderRecord.cells(of: ledgerCopy))
+            }
+            throw error
+        }
     }
 
     /// The payment `tendered` (nil: what is due) makes, refused when nothing is due.
