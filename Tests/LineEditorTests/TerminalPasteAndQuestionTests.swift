@@ -96,6 +96,9 @@ import Testing
                 pty.type("order 熟成")
                 screen += pty.screen(until: "\u{1B}[1A\u{1B}[2K★ banner", after: screen)
                 screen += pty.screen(until: "order 熟成\u{1B}[0K", after: screen)
+                // A turn of the banner once the typing is on the line (under load the one above can come
+                // before the reader has read what was typed): looked for in what arrives from now on.
+                screen += pty.screen(until: "\r> order 熟成")
                 pty.type("紅茶\r")
                 _ = finished.wait(timeout: .now() + 10)
                 screen += pty.screen(until: "\u{1B}[?2004l", after: screen)
