@@ -13,7 +13,8 @@ extension OrderPage {
         "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
             + "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
         "X-Content-Type-Options": "nosniff",
-        "Referrer-Policy": "no-referrer",
+        // Not `no-referrer`: with it, browsers send `Origin: null` with the page's own forms.
+        "Referrer-Policy": "same-origin",
     ]
 
     func page(_ html: String, status: Int = 200, newCookie: BrowserKey?) -> HTTPResponse {

@@ -99,11 +99,12 @@ public struct OrderPage: Sendable {
         return await post(route, exchange, form)
     }
 
-    /// A POST whose `Origin` (when the browser sends one, as browsers do for forms) is another site is refused.
+    /// A POST whose `Origin` (browsers send one with forms) names another site is refused. `null` (a browser
+    /// that hides where a form came from) passes here: such a form from another site arrives without the
+    /// page's `SameSite=Lax` cookie, and a post without it changes nothing.
     static func sameOrigin(_ request: HTTPRequest) -> Bool {
-        guard let origin = request.headers["Origin"] else { return true }
-        guard let host = request.headers["Host"], origin != "null",
-              let schemeEnd = origin.range(of: "://") else { return false }
+        guard let origin = request.headers["Origin"], origin != "null" else { return true }
+        guard let host = request.headers["Host"], let schemeEnd = origin.range(of: "://") else { return false }
         return origin[schemeEnd.upperBound...] == host[...]
     }
 

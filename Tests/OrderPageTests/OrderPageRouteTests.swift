@@ -177,6 +177,11 @@ import Testing
             #expect(try await noCookie.post("/order/start", [("name", "Eve")]).status == 403)
             amy.origin = "http://evil.example"
             #expect(try await amy.post(group + "/lines", drinkFields("熟成紅茶", size: "中杯", ice: "少冰", sugar: "半糖")).status == 403)
+            // A browser hiding where its form came from (`Origin: null`) still needs the page's cookie.
+            amy.origin = "null"
+            #expect(try await amy.post(group + "/lines", drinkFields("熟成紅茶", size: "中杯", ice: "少冰", sugar: "半糖")).status == 303)
+            noCookie.origin = "null"
+            #expect(try await noCookie.post("/order/start", [("name", "Eve")]).status == 403)
             amy.origin = "http://127.0.0.1:\(live.port)"
             // Paths beside the page go to the token-protected API, untouched.
             #expect(try await amy.get("/v0/app/OrderDrink").status == 401)

@@ -12,7 +12,7 @@ enum PageLayout {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="referrer" content="no-referrer">
+        <meta name="referrer" content="same-origin">
         \(refresh)<title>\(escape(title)) · \(escape(shop))</title>
         <style>
         \(style)
@@ -70,7 +70,7 @@ enum PageLayout {
     #live.off { color: #ffab91; }
     main { max-width: 560px; margin: 0 auto; padding: 16px 16px 120px; }
     h1 { font-size: 24px; margin: 4px 0 4px; }
-    h2 { font-size: 19px; margin: 24px 0 8px; }
+    h2 { font-size: 19px; margin: 24px 0 8px; scroll-margin-top: 72px; }
     .en { color: var(--muted); font-weight: 400; font-size: 0.82em; }
     p { margin: 8px 0; }
     .muted { color: var(--muted); font-size: 15px; }
@@ -81,7 +81,9 @@ enum PageLayout {
     .button, button { display: flex; align-items: center; justify-content: center; width: 100%; min-height: 52px;
       margin: 12px 0; padding: 10px 16px; font-size: 18px; font-weight: 700; border-radius: 12px; border: none;
       background: var(--accent); color: #fff; text-decoration: none; cursor: pointer; font-family: inherit; }
+    .button .en, button .en { color: #f3dcdc; }
     .button.secondary, button.secondary { background: var(--card); color: var(--accent); border: 2px solid var(--accent); }
+    .button.secondary .en, button.secondary .en { color: var(--muted); }
     .notice { padding: 12px 14px; border-radius: 10px; background: #fff6dc; border: 1px solid #ecd9a0; }
     .notice.error { background: #fde8e8; border-color: #e3a3a3; color: #7a1020; font-weight: 700; }
     .card { background: var(--card); border: 1px solid var(--line); border-radius: 14px; padding: 12px 14px; margin: 10px 0; }

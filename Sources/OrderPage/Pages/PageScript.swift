@@ -32,6 +32,11 @@ enum PageScript {
             share.value = location.origin + location.pathname;
             share.addEventListener("focus", function () { share.select(); });
           }
+          if (document.getElementById("pickup-number") && location.hash) {
+            // Sent: the pickup number is what matters, at the top (not the list a line's change jumped to).
+            history.replaceState(null, "", location.pathname);
+            window.scrollTo(0, 0);
+          }
           var steps = ["placed", "preparing", "ready"];
           function showStatus(data) {
             var text = document.getElementById("status-text");
