@@ -195,6 +195,21 @@ import Testing
         }
     }
 
+    @Test func anExpiredGroupIsGoneAndSaysSo() async throws {
+        try await LiveOrderServer.run(limits: { $0.groupLifetime = 60 * 60 }) { live in
+            let amy = live.browser()
+            _ = try await amy.get("/order")
+            let group = try #require(try await amy.post("/order/start", [("name", "Amy")]).location)
+            #expect(try await amy.get(group).body.contains("揪團保留到 13:00"))   // started at noon, on the shop's clock
+            live.clock.advance(by: 60 * 60 + 1)
+            let gone = try await amy.get(group)
+            #expect(gone.status == 404 && gone.body.contains("已過期"))
+            let late = try await amy.post(group + "/lines", drinkFields("熟成紅茶", size: "中杯", ice: "少冰", sugar: "半糖"))
+            #expect(late.status == 404 && late.body.contains("開新的揪團"))
+            #expect(live.page.book.count == 0)
+        }
+    }
+
     @Test func theMenuShowsSoldOutDrinksWithoutLettingThemBeOrdered() async throws {
         try await LiveOrderServer.run { live in
             let amy = live.browser()
@@ -234,9 +249,15 @@ import Testing
             let page = try await amy.get(group)
             #expect(page.body.contains("第二杯半價"))
             #expect(page.body.contains(#"id="total">$60<"#))
+            // Her own line's form comes filled as she ordered it; three cups: $120 less $20.
+            let form = try await amy.get(group + "/lines/1")
+            #expect(form.status == 200 && form.body.contains(#"value="少冰" checked"#) && form.body.contains(#"name="cups" value="2""#))
+            #expect(form.body.contains("更新 Update"))
+            #expect(try await amy.post(group + "/lines/1", drinkFields("熟成紅茶", size: "大杯", ice: "少冰", sugar: "半糖", cups: 3)).status == 303)
+            #expect(try await amy.get(group).body.contains(#"id="total">$100<"#))
             _ = try await amy.post(group + "/send")
             let (orders, _) = try await live.shop.orders.today()
-            #expect(orders.first?.order.total == 60)
+            #expect(orders.first?.order.total == 100)
         }
     }
 }
