@@ -34,6 +34,9 @@ let package = Package(
         .target(name: "PinHashing", dependencies: ["DrinkShopCore", "CCrypto"], swiftSettings: strict),
         // The shop's services on top of a RecordStore.
         .target(name: "DrinkShop", dependencies: ["DrinkShopCore", "Airtable", "Printing", "PinHashing"], swiftSettings: strict),
+        // The customers' ordering page (/order): groups (揪團) in memory, forms, and the customers' front of the
+        // shop's use cases (Counter.placeOnline). A front, like ShopREPL.
+        .target(name: "OrderPage", dependencies: ["HTTPServer", "DrinkShop", "DrinkShopCore"], swiftSettings: strict),
         // A raw-mode line editor, history, display width and text tables. Knows nothing of drinks.
         .target(name: "LineEditor", swiftSettings: strict),
         // Command grammar, interpreter and rendering.
@@ -42,7 +45,7 @@ let package = Package(
         .executableTarget(
             name: "DrinkShopCLI",
             dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "Airtable", "LocalBase", "AirtableServer", "HTTPServer",
-                           "PickupDisplay"],
+                           "PickupDisplay", "OrderPage"],
             swiftSettings: strict
         ),
 
@@ -67,6 +70,9 @@ let package = Package(
         // Runs the built `drinkshop` binary (depending on the executable makes `swift test` build it).
         .testTarget(name: "EndToEndTests", dependencies: ["DrinkShopCLI", "Airtable", "LocalBase", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PickupDisplayTests", dependencies: ["PickupDisplay", "HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "OrderPageTests", dependencies: ["OrderPage", "HTTPServer", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable",
+                                                           "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "PrintingTests", dependencies: ["Printing", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "TestSupport", "PinHashing"],
                     swiftSettings: strict),

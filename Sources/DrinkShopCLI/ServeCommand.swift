@@ -5,10 +5,12 @@ import Foundation
 import DrinkShop
 import HTTPServer
 import LocalBase
+import OrderPage
 import PickupDisplay
 
-/// `drinkshop serve`: the embedded base over Airtable's REST API, and the pickup screen at `/display`
-/// (tokenless, numbers and states only) fed by the shop's services over the same base.
+/// `drinkshop serve`: the embedded base over Airtable's REST API, the pickup screen at `/display`
+/// (tokenless, numbers and states only) fed by the shop's services over the same base, and the customers'
+/// ordering page at `/order` (tokenless; orders only while a manager has set `online on`).
 /// Lines for the person who started the server, written at once (standard output may be a pipe, and may
 /// close: `drinkshop serve | head -1` goes on serving).
 private func print(_ line: String) {
@@ -110,13 +112,25 @@ struct ServeCommand {
         // socket layer's own (plain-text) 414 only has to stop request lines far beyond that.
         configuration.limits.maxRequestLineLength = 4 * AirtableAPI.maximumURLLength
         configuration.log = { entry in Console.complain(entry.description) }
-        let board = ServedPickupBoard(queue: Shop(store: store.base).queue)
+        // Each customer's group page holds a live stream; the per-address cap (8) still keeps any one phone or
+        // script from taking them all, and the pickup screen on its own address always gets one.
+        configuration.maxStreams = 128
+        let shop = Shop(store: store.base)
+        // The shop's time zone and business-day start, as the counters count them: the page's orders get the
+        // day's pickup numbers the counters give.
+        do {
+            for note in try await shop.settings.adopt(environment: environment).notes { Console.complain("Note: \(note)") }
+        } catch {
+            throw UsageError("\(error)")
+        }
+        let board = ServedPickupBoard(queue: shop.queue)
         let display = PickupDisplay(source: board)
-        let server = HTTPServer(configuration: configuration, handler: display.handler { request in
+        let orderPage = OrderPage(shop: shop, storeChanges: { board.boardChanges() }, placed: { board.changed() })
+        let server = HTTPServer(configuration: configuration, handler: display.handler(otherRoutes: orderPage.handler { request in
             let response = await api.handle(request)
             if ServedPickupBoard.isWrite(request, response) { board.changed() }
             return response
-        })
+        }))
         let bound = try server.start()
         let shownHost = host.contains(":") ? "[\(host)]" : host
         print("DrinkShop is serving \(store.path)")
@@ -125,6 +139,9 @@ struct ServeCommand {
         print("  tables    Drink, OrderDrink, User, Promotion, PickupTicket")
         print("  " + tokenNote)
         print("  pickup    http://\(shownHost):\(bound)\(PickupDisplay.path)   (the screen for customers; no token)")
+        let online = (try? await shop.counter.isOnlineOrderingOpen()) == true
+        print("  order     http://\(shownHost):\(bound)\(OrderPage.path)   (customers order here; no token; online ordering is "
+            + (online ? "on" : "off: a manager opens it with `online on`") + ")")
         if let limiter { print("  rate limit \(limiter.requestsPerSecond) requests/s per base") }
         if !webhookReceivers.allowed.isEmpty {
             print("  webhooks  may also notify " + webhookReceivers.allowed.map(\.description).sorted().joined(separator: ", "))
@@ -144,6 +161,7 @@ struct ServeCommand {
             signals.cancel()
             tick.cancel()
             board.finish()
+            orderPage.book.finish()
         }
         try await server.run()
         print("Stopped.")

@@ -13,8 +13,10 @@ enum Usage {
           drinkshop [options] <command> ...   one command, e.g. drinkshop order 白玉歐蕾 大杯 半糖 少冰 x2 for Amy
           drinkshop [options] serve [--host 127.0.0.1] [--port 8080] [--tokens FILE] [--rate-limit N]
                                     [--views FILE] [--webhook-allow http://127.0.0.1:PORT ...]
-                                              serve the embedded base with Airtable's REST API, and the
-                                              pickup screen at /display (no token; numbers only); --views
+                                              serve the embedded base with Airtable's REST API, the
+                                              pickup screen at /display (no token; numbers only), and the
+                                              customers' ordering page at /order (no token; takes orders
+                                              while `online on` is set; groups kept 2 h in memory); --views
                                               defines views (DrinkShop's own JSON, not Airtable's API);
                                               webhooks notify public https URLs only, and each local
                                               receiver named by --webhook-allow (repeatable)

@@ -26,6 +26,7 @@ import TestSupport
         case .label: ["label #1 --preview"]
         case .receipt: ["receipt #1 --preview"]
         case .printer: ["printer", "printer label none"]
+        case .online: ["online", "online on", "online off"]
         case .seed: ["seed Seeds/menu.json"]
         case .banner: ["banner"]
         case .promos: ["promos"]
@@ -62,10 +63,12 @@ import TestSupport
             }
         }
         // The commands the probe found unguarded are guarded now.
-        for line in ["delete #1 --yes", "redeem #1", "invoice #1 04595257", "advance #1", "orders --watch", "seed Seeds/menu.json"] {
+        for line in ["delete #1 --yes", "redeem #1", "invoice #1 04595257", "advance #1", "orders --watch", "seed Seeds/menu.json",
+                     "online on", "online off"] {
             #expect(changing.contains(line), "\(line) needs no one")
         }
-        for line in ["menu", "orders", "report", "log", "help", "login Amy", "logout", "staff", "shift", "member 0912345678"] {
+        for line in ["menu", "orders", "report", "log", "help", "login Amy", "logout", "staff", "shift", "member 0912345678",
+                     "online"] {
             #expect(!changing.contains(line), "\(line) should be open to anyone at the counter")
         }
     }

@@ -44,6 +44,22 @@ public struct ShopSettings: Sendable {
         try await write([Self.archiveClosedDaysKey: on ? "on" : "off"], before: [Self.archiveClosedDaysKey: before], by: staff)
     }
 
+    /// `onlineOrdering`: `on` lets customers order from the page at `/order` of `drinkshop serve`; anything
+    /// else (and no value: a store from before the page) keeps it closed.
+    public static let onlineOrderingKey = "onlineOrdering"
+
+    /// Whether customers may order from the page at `/order`, as the store says (`drinkshop serve` keeps no
+    /// copy of the settings, so a manager's `online off` at any counter closes the page with its next request).
+    public func onlineOrderingOpen() async throws(ShopError) -> Bool {
+        try await records.all()[Self.onlineOrderingKey] == "on"
+    }
+
+    /// Opens or closes ordering from the page at `/order` for every counter; the change goes to the audit trail.
+    public func setOnlineOrdering(_ on: Bool, by staff: String) async throws(ShopError) {
+        let before = try await records.all()[Self.onlineOrderingKey]
+        try await write([Self.onlineOrderingKey: on ? "on" : "off"], before: [Self.onlineOrderingKey: before], by: staff)
+    }
+
     private let records: SettingRecords
     private let clock: ShopClock
     private let audit: AuditTrail

@@ -22,6 +22,8 @@ public enum Command: Sendable, Equatable {
     case promos
     /// `printer`: show the printers; `printer label ADDRESS|none`: set one for every counter.
     case printer(PrinterRole?, address: String?)
+    /// `online`: whether the page at `/order` takes orders; `online on|off` sets it for every counter.
+    case online(Bool?)
     case report(json: Bool, days: DaySpan? = nil)
     case log(days: DaySpan?)
     case login(String)

@@ -12,6 +12,7 @@ extension Command {
         case .menu, .orders, .banner, .promos, .report, .log, .login, .logout, .help, .quit: nil
         case .label, .receipt: nil
         case .printer(_, let address): address == nil ? nil : .changeSetting
+        case .online(let on): on == nil ? nil : .changeSetting
         case .order: .placeOrder
         case .watchOrders, .advance: .advanceOrder
         case .edit: .editOrder

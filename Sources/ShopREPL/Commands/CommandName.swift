@@ -11,7 +11,7 @@ public struct CommandInfo: Sendable {
 /// completion switch over it exhaustively, so a command added here does not compile until each of them
 /// knows it.
 public enum CommandName: String, CaseIterable, Sendable {
-    case menu, order, orders, edit, advance, cancel, void, delete, label, receipt, printer, seed, banner, promos, report, log, login, logout, help, quit
+    case menu, order, orders, edit, advance, cancel, void, delete, label, receipt, printer, online, seed, banner, promos, report, log, login, logout, help, quit
     // The till (`TillGrammar.swift`).
     case pay, adjust, invoice, soldout, restock, price, staff, shift, close, archive, export, member, redeem, pass
 
@@ -90,6 +90,13 @@ public enum CommandName: String, CaseIterable, Sendable {
                                details: ["ADDRESS: tcp://HOST[:PORT] (a network printer's raw port, 9100 if left out), a device such as /dev/usb/lp0, or a file",
                                          "kept in the store's settings; DRINKSHOP_LABEL_PRINTER / DRINKSHOP_RECEIPT_PRINTER override it on one counter",
                                          "example: printer label tcp://192.168.1.50:9100;  printer receipt none"])
+        case .online:
+            return CommandInfo(name: rawValue, aliases: ["網路點單"], usage: "online [on | off]",
+                               summary: "whether customers may order from the page at /order (manager)",
+                               details: ["the page is served by drinkshop serve at /order (no token): customers order alone or in a group (揪團)",
+                                         "and pay at the counter; its orders are placed by \"網路點單 online\" and show in orders",
+                                         "a setting for every counter, kept in the store; off (the default) refuses new orders at once",
+                                         "example: online on;  online off;  online (shows which)"])
         case .promos:
             return CommandInfo(name: rawValue, aliases: ["promotions"], usage: "promos",
                                summary: "list promotions and whether they are active now", details: [])

@@ -134,6 +134,13 @@ public enum CommandParser {
             case 2: return .printer(role, address: arguments[1].lowercased() == "none" ? "" : arguments[1])
             default: throw fail("one address: tcp://HOST:PORT, a device or a file (quote a path with spaces)")
             }
+        case .online:
+            switch arguments.map({ $0.lowercased() }) {
+            case []: return .online(nil)
+            case ["on"]: return .online(true)
+            case ["off"]: return .online(false)
+            default: throw fail("online takes on or off, not \"\(arguments.joined(separator: " ").prefix(40))\"")
+            }
         case .promos: return try noArguments(.promos, arguments, usage: usage)
         case .report:
             guard arguments.isEmpty else {

@@ -96,8 +96,8 @@ extension CommandName {
         case .pass:
             return CommandInfo(name: rawValue, aliases: [], usage: "pass 09XXXXXXXX <pass name>",
                                summary: "sell a member pass (refused while theirs is still active)", details: [])
-        case .menu, .order, .orders, .edit, .advance, .cancel, .void, .delete, .label, .receipt, .printer, .seed, .banner, .promos, .report, .log,
-             .login, .logout, .help, .quit:
+        case .menu, .order, .orders, .edit, .advance, .cancel, .void, .delete, .label, .receipt, .printer, .online, .seed, .banner, .promos,
+             .report, .log, .login, .logout, .help, .quit:
             return info  // not the till's: `CommandName.info` says it
         }
     }
@@ -226,8 +226,8 @@ enum TillGrammar {
         case .pass:
             guard words.count >= 2 else { throw fail("pass 09XXXXXXXX <pass name>, e.g. pass 0912345678 月卡") }
             return .buyPass(mobile: words[0], pass: words.dropFirst().joined(separator: " "))
-        case .menu, .order, .orders, .edit, .advance, .cancel, .void, .delete, .label, .receipt, .printer, .seed, .banner, .promos, .report, .log,
-             .login, .logout, .help, .quit:
+        case .menu, .order, .orders, .edit, .advance, .cancel, .void, .delete, .label, .receipt, .printer, .online, .seed, .banner, .promos,
+             .report, .log, .login, .logout, .help, .quit:
             throw fail("not a till command")
         }
     }

@@ -177,6 +177,7 @@ public final class ShopInterpreter {
         case .banner(let move): try await showBanner(move)
         case .promos: try await showPromotions()
         case .printer(let role, let address): try await printer(role, address: address)
+        case .online(let on): try await online(on)
         case .report(let json, let days): try await showReport(json: json, days: days)
         case .log(let days): try await showLog(days: days)
         case .login(let name): try await logIn(name)

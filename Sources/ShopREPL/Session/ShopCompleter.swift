@@ -93,6 +93,8 @@ public final class ShopCompleter: Sendable {
             return matching(["--csv"])
         case .printer:
             return previous.count == 1 ? matching(PrinterRole.allCases.map(\.rawValue)) : matching(["none"])
+        case .online:
+            return previous.isEmpty ? matching(["on", "off"]) : []
         case .promos, .login, .logout, .quit, .member, .pass:
             return []
         }

@@ -1,0 +1,104 @@
+import DrinkShopCore
+import Foundation
+
+/// The customers' front (the page at `/order` of `drinkshop serve`), with its own, narrow table. A customer
+/// is not on the staff and proves nothing, so PINs and roles do not apply to them; instead they may:
+/// - place an order, only while a manager has opened online ordering (`online on`, a setting every counter
+///   shares) and while fewer than a bound of the page's orders are still open (placed, being made, ready);
+/// - read the status of an order the page placed, named by its number, day *and* key together.
+/// Nothing else of the shop is reachable from there: no other order, no payment, staff, report or setting.
+/// Orders placed here are recorded as placed by ``Counter/onlineFront`` and go through the same checks as
+/// the counter's (`OrderDesk.place`: the menu, every rule, the promotion, a pickup number).
+extension Counter {
+    /// Who orders from the page are recorded as placed by (the counter's `orders` and the audit trail show it).
+    public static let onlineFront = "網路點單 online"
+
+    /// Whether customers may order from the page now, as the store's setting says.
+    public func isOnlineOrderingOpen() async throws(ShopError) -> Bool {
+        try await settings.onlineOrderingOpen()
+    }
+
+    /// Opens or closes ordering from the page, for every counter: a manager's action once PINs are set,
+    /// with its audit entry.
+    public func setOnlineOrdering(_ on: Bool, by acting: Acting) async throws(TillError) {
+        let who = try await authorize(.changeSetting, acting)
+        do { try await settings.setOnlineOrdering(on, by: who) } catch { throw .shop(error) }
+    }
+
+    /// Places an order from the page. Refused when online ordering is closed, when `openLimit` of the
+    /// page's orders are still open, or by any rule the counter's orders obey (`ShopError`).
+    ///
+    /// Not atomic across processes: the page's server is the only one placing online orders, and it sends
+    /// one at a time, so the bound holds.
+    public func placeOnline(_ draft: OrderDraft, openLimit: Int) async throws(OnlineRefusal) -> OnlineTicket {
+        do {
+            guard try await settings.onlineOrderingOpen() else { throw OnlineRefusal.closed }
+            let open = try await openOnlineOrders()
+            guard open < openLimit else { throw OnlineRefusal.tooManyOpen(limit: openLimit) }
+            let stored = try await orders.place(draft, placedBy: Self.onlineFront)
+            return OnlineTicket(number: stored.order.pickupNumber, day: stored.businessDay, orderRef: stored.orderRef,
+                                total: stored.order.total)
+        } catch let refusal as OnlineRefusal {
+            throw refusal
+        } catch let error as ShopError {
+            throw .refused(error)
+        } catch {
+            throw .refused(.wrap(error))
+        }
+    }
+
+    /// The status of an order the page placed now. The number, day and key must all match, so a guessed
+    /// number reads nothing.
+    /// - Throws: `ShopError.noSuchOrder` when they do not.
+    public func onlineOrderStatus(_ ticket: OnlineTicket) async throws(ShopError) -> OrderStatus {
+        let number = OrderNumber.onDay(ticket.number, day: ticket.day)
+        let stored = try await orders.find(number)
+        guard stored.orderRef == ticket.orderRef else { throw .noSuchOrder(number) }
+        return stored.order.status
+    }
+
+    /// How many orders placed from the page are open (placed, being made or ready), of any day.
+    public func openOnlineOrders() async throws(ShopError) -> Int {
+        let menu = try await orders.catalog.snapshot(refresh: false).menu
+        let records = try await orders.records.open()
+        let open = OrderRecord.orders(from: records, menu: menu, clock: clock).orders
+        return open.filter { $0.order.placedBy == Self.onlineFront && !$0.order.status.isFinal }.count
+    }
+}
+
+/// What the page keeps of an order it placed: enough to follow its status, nothing to change it with.
+public struct OnlineTicket: Sendable, Hashable {
+    /// The pickup number (取餐號).
+    public let number: Int
+    /// Its business day, `yyyy-MM-dd`.
+    public let day: String
+    /// The key its line records share; with the number and day, it names the order beyond guessing.
+    public let orderRef: String
+    /// What is due at the counter (after the promotion), NT$.
+    public let total: Int
+
+    public init(number: Int, day: String, orderRef: String, total: Int) {
+        self.number = number
+        self.day = day
+        self.orderRef = orderRef
+        self.total = total
+    }
+}
+
+/// Why the page's order was not placed.
+public enum OnlineRefusal: Error, Sendable, CustomStringConvertible {
+    /// A manager has closed online ordering (`online off`), or never opened it.
+    case closed
+    /// `limit` orders from the page are still open; the shop takes more once some are collected.
+    case tooManyOpen(limit: Int)
+    /// The order itself was refused (a rule, a drink sold out meanwhile, the store failing…).
+    case refused(ShopError)
+
+    public var description: String {
+        switch self {
+        case .closed: "online ordering is closed (目前未開放網路點餐)"
+        case .tooManyOpen(let limit): "\(limit) online orders are still open; try again once some are collected"
+        case .refused(let error): error.description
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import DrinkShop
+import DrinkShopCore
+import Foundation
+
+/// One drink in a group, with the browser that added it (only that browser may change or delete it).
+public struct GroupLine: Sendable, Equatable {
+    /// The line's number in its group, from 1, never reused.
+    public let id: Int
+    /// The browser that added it.
+    public let owner: BrowserKey
+    /// The drink with its options, checked against the shop's rules and priced when added or changed.
+    public let line: OrderLine
+}
+
+/// Where a group is: taking lines, being sent, or sent as one order.
+public enum GroupState: Sendable, Equatable {
+    case open
+    case sending
+    case sent(OnlineTicket, at: Date)
+}
+
+/// A group order (揪團) as its page shows it to one browser: everyone's lines, who is who, and what this
+/// browser may do.
+public struct GroupSnapshot: Sendable {
+    public let id: GroupID
+    /// The name of whoever started it.
+    public let organiserName: String
+    public let startedAt: Date
+    public let expiresAt: Date
+    public let state: GroupState
+    /// Every line, in the order added.
+    public let lines: [GroupLine]
+    /// Each browser's name in the group.
+    public let people: [BrowserKey: String]
+    /// Moves on with every change, so an open page knows when to show the list again.
+    public let version: Int
+    /// The browser looking, if it sent its key.
+    public let viewer: BrowserKey?
+
+    public var isMember: Bool { viewer.map { people[$0] != nil } ?? false }
+    public var isOrganiser: Bool { viewer == organiser }
+    public var viewerName: String? { viewer.flatMap { people[$0] } }
+    public func name(of line: GroupLine) -> String { people[line.owner] ?? "?" }
+    public func isMine(_ line: GroupLine) -> Bool { viewer == line.owner }
+
+    let organiser: BrowserKey
+
+    /// The lines as the order's lines.
+    public var orderLines: [OrderLine] { lines.map(\.line) }
+    public var cups: Int { lines.reduce(0) { $0 + $1.line.quantity } }
+    public var subtotal: Int { lines.reduce(0) { $0 + $1.line.lineTotal } }
+}
+
+/// A group as the book keeps it.
+struct GroupOrder {
+    let id: GroupID
+    let organiser: BrowserKey
+    let mobile: MobileNumber?
+    let startedAt: Date
+    var expiresAt: Date
+    var people: [BrowserKey: String]
+    var lines: [GroupLine] = []
+    var nextLine = 1
+    var state: GroupState = .open
+    var version = 0
+
+    func snapshot(for viewer: BrowserKey?) -> GroupSnapshot {
+        GroupSnapshot(id: id, organiserName: people[organiser] ?? "", startedAt: startedAt, expiresAt: expiresAt,
+                      state: state, lines: lines, people: people, version: version, viewer: viewer, organiser: organiser)
+    }
+
+    /// The one order the counter receives: named after the organiser (with the member's number masked), one
+    /// line per group line. An order line has no name of its own, so each person's name goes into the line's
+    /// note (`for Amy`, before their own note: `for Amy · 少冰塊`), where the counter, the cup sticker and the
+    /// receipt show it.
+    func draft() -> OrderDraft {
+        let organiserName = people[organiser] ?? "online"
+        let orderName = mobile.map { "\(organiserName) \($0.masked)" } ?? organiserName
+        let lines = lines.map { groupLine -> LineDraft in
+            let line = groupLine.line
+            let options: [DrinkOption] = [.size(line.size), .ice(line.ice), .sugar(line.sugar)] + line.addOns.map(DrinkOption.addOn)
+            let person = "for \(people[groupLine.owner] ?? "?")"
+            return LineDraft(drink: line.drinkName, options: options, quantity: line.quantity,
+                             note: line.note.map { "\(person) · \($0)" } ?? person)
+        }
+        return OrderDraft(orderName: orderName, lines: lines)
+    }
+}

@@ -1,0 +1,30 @@
+/// The ordering page's bounds: how long groups live, how big they grow, how much one address may do.
+/// Every number a street could push on has one here; tests make them small.
+public struct OrderPageLimits: Sendable {
+    /// How long an unsent group is kept (in memory, in the server's process) after it was started.
+    public var groupLifetime: Double = 2 * 60 * 60
+    /// How long a sent group is kept after sending, so its page can follow the order to pickup.
+    public var sentLifetime: Double = 2 * 60 * 60
+    /// Groups held at once (unsent and sent): the memory the page may use.
+    public var groups = 1_000
+    /// Lines in one group (one order).
+    public var linesPerGroup = 40
+    /// People in one group.
+    public var peoplePerGroup = 30
+    /// Cups one line may have.
+    public var cupsPerLine: ClosedRange<Int> = 1...20
+    /// The longest name, in characters (the name goes into the line's note: `for NAME`).
+    public var nameLength = 20
+    /// The longest note a person adds to a drink, in characters.
+    public var noteLength = 50
+    /// Orders from the page still open (placed, being made, ready) before the next is refused.
+    public var openOnlineOrders = 20
+    /// Groups one address may start: a burst, then one more each `every` seconds.
+    public var groupsPerAddress = AddressQuota.Rate(burst: 6, every: 10 * 60)
+    /// Lines one address may add or change (refused attempts count too).
+    public var linesPerAddress = AddressQuota.Rate(burst: 60, every: 20)
+    /// Orders one address may send.
+    public var sendsPerAddress = AddressQuota.Rate(burst: 6, every: 5 * 60)
+
+    public init() {}
+}

@@ -1,0 +1,228 @@
+import DrinkShop
+import DrinkShopCore
+import Foundation
+import HTTPServer
+
+/// What each of the page's paths does. Reads show a page; every form answers with a redirect to the page to
+/// show next (303), or with the same form again and the refusal on top.
+extension OrderPage {
+    private static let home = (href: "/order", label: "網路點餐 Order online")
+
+    func get(_ route: Route, _ exchange: Exchange) async -> HTTPResponse {
+        switch route {
+        case .landing:
+            let open = await openNow()
+            let message: String? = if case .failure(let refusal) = open { refusal.description } else { nil }
+            let isOpen = (try? open.get()) ?? false
+            return page(StartPages.landing(shop: title, open: isOpen, message: message, limits: limits),
+                        status: isOpen ? 200 : 503, newCookie: exchange.newCookie)
+        case .group(let id):
+            return await groupPage(id, exchange)
+        case .menu(let id):
+            do throws(OrderPageRefusal) {
+                try memberOfOpenGroup(id, exchange)
+                return page(MenuPages.menu(shop: title, group: id, menu: try await menu()), newCookie: exchange.newCookie)
+            } catch .notMember {
+                return redirect(GroupPaths.base(id), newCookie: exchange.newCookie)
+            } catch {
+                return refusal(error, exchange, back: back(to: id, error))
+            }
+        case .drink(let id):
+            do throws(OrderPageRefusal) {
+                try memberOfOpenGroup(id, exchange)
+                let name = FormFields(query: exchange.request.query)?["d"] ?? ""
+                let drink = try await drinkOnMenu(name)
+                guard drink.available else { throw OrderPageRefusal.rule(.soldOut(drink: drink.name), drink: drink.name) }
+                return drinkForm(id, drink, action: GroupPaths.lines(id), chosen: MenuPages.Chosen(), editing: false, exchange)
+            } catch .notMember {
+                return redirect(GroupPaths.base(id), newCookie: exchange.newCookie)
+            } catch {
+                return refusal(error, exchange, back: (GroupPaths.menu(id), "← 菜單 Menu"))
+            }
+        case .line(let id, let lineID):
+            do throws(OrderPageRefusal) {
+                guard let browser = exchange.browser else { throw OrderPageRefusal.notMember }
+                let line = try book.ownLine(id, line: lineID, by: browser)
+                let drink = try await drinkOnMenu(line.line.drinkName)
+                return drinkForm(id, drink, action: GroupPaths.line(id, lineID), chosen: MenuPages.Chosen(line.line.choices),
+                                 editing: true, exchange)
+            } catch {
+                return refusal(error, exchange, back: back(to: id, error))
+            }
+        case .events(let id):
+            guard let browser = exchange.browser, let group = try? book.snapshot(id, for: browser), group.isMember else {
+                return .text("Join the group first.\n", status: 403)
+            }
+            if exchange.request.method == "HEAD" { return HTTPResponse(status: 200, headers: ServerSentEvent.responseHeaders) }
+            return .eventStream(GroupEventStream.start(group: id, viewer: browser, book: book, counter: shop.counter,
+                                                       storeChanges: storeChanges(), heartbeat: heartbeat))
+        case .start, .join, .addLine, .changeLine, .deleteLine, .send:
+            return .text("Use POST here.\n", status: 405)
+        }
+    }
+
+    func post(_ route: Route, _ exchange: Exchange, _ form: FormFields) async -> HTTPResponse {
+        guard let browser = exchange.browser else { return refusal(.cookiesNeeded, exchange, back: Self.home) }
+        switch route {
+        case .start:
+            let name = form["name"] ?? "", mobile = form["mobile"] ?? ""
+            do throws(OrderPageRefusal) {
+                try await requireOpen()
+                try guards.take(.groups, for: exchange.address)
+                let id = try book.start(by: browser, name: name, mobile: mobile)
+                return redirect(GroupPaths.base(id))
+            } catch {
+                let open = error != .closed && error != .storeUnavailable
+                return retrying(page(StartPages.landing(shop: title, open: open, message: error.description, name: name, mobile: mobile,
+                                                        limits: limits), status: error.status, newCookie: nil), error)
+            }
+        case .join(let id):
+            do throws(OrderPageRefusal) {
+                try await requireOpen()
+                try book.join(id, by: browser, name: form["name"] ?? "")
+                return redirect(GroupPaths.base(id))
+            } catch .noSuchGroup {
+                return refusal(.noSuchGroup, exchange, back: ("/order", "開新的揪團 Start a new group"))
+            } catch {
+                return await groupPage(id, exchange, message: error.description, status: error.status)
+            }
+        case .addLine(let id), .changeLine(let id, _):
+            var lineID: Int?
+            if case .changeLine(_, let line) = route { lineID = line }
+            return await saveLine(id, line: lineID, browser: browser, exchange, form)
+        case .deleteLine(let id, let lineID):
+            do throws(OrderPageRefusal) {
+                try await requireOpen()
+                try book.deleteLine(id, line: lineID, by: browser)
+                return redirect(GroupPaths.base(id) + "#lines")
+            } catch {
+                return await groupPage(id, exchange, message: error.description, status: error.status)
+            }
+        case .send(let id):
+            return await send(id, browser: browser, exchange)
+        case .landing, .group, .menu, .drink, .line, .events:
+            return .text("Use GET here.\n", status: 405)
+        }
+    }
+
+    // MARK: - Lines
+
+    private func saveLine(_ id: GroupID, line lineID: Int?, browser: BrowserKey, _ exchange: Exchange, _ form: FormFields)
+        async -> HTTPResponse
+    {
+        let drink: Drink
+        do throws(OrderPageRefusal) {
+            try await requireOpen()
+            try memberOfOpenGroup(id, exchange)
+            try guards.take(.lines, for: exchange.address)
+            drink = try await drinkOnMenu(form["drink"] ?? "")
+        } catch {
+            return refusal(error, exchange, back: back(to: id, error))
+        }
+        let action = lineID.map { GroupPaths.line(id, $0) } ?? GroupPaths.lines(id)
+        let (choices, unreadable) = Self.choices(from: form)
+        do throws(OrderPageRefusal) {
+            if let unreadable { throw OrderPageRefusal.badForm(unreadable) }
+            if let lineID {
+                try book.replaceLine(id, line: lineID, by: browser, drink: drink, choices: choices)
+            } else {
+                try book.addLine(id, by: browser, drink: drink, choices: choices)
+            }
+            return redirect(GroupPaths.base(id) + "#lines")
+        } catch {
+            switch error {
+            case .rule, .cups, .note, .badForm:
+                var missing: Set<OptionGroup> = []
+                if case .rule(.missingRequired(let groups), _) = error { missing = Set(groups) }
+                return drinkForm(id, drink, action: action, chosen: MenuPages.Chosen(choices), editing: lineID != nil, exchange,
+                                 message: error.description, missing: missing, status: error.status)
+            default:
+                return refusal(error, exchange, back: back(to: id, error))
+            }
+        }
+    }
+
+    /// The choices a drink form sent; the second value names a field that is not one of the shop's values.
+    static func choices(from form: FormFields) -> (DrinkChoices, unreadable: String?) {
+        var choices = DrinkChoices()
+        var unreadable: String?
+        if let text = form["size"] { choices.size = CupSize(rawValue: text); if choices.size == nil { unreadable = "尺寸 size" } }
+        if let text = form["ice"] { choices.ice = IceLevel(rawValue: text); if choices.ice == nil { unreadable = "溫度 ice" } }
+        if let text = form["sugar"] { choices.sugar = SugarLevel(rawValue: text); if choices.sugar == nil { unreadable = "甜度 sugar" } }
+        for text in form.all("addon") {
+            guard let addOn = AddOn(rawValue: text) else { unreadable = "加料 add-on"; continue }
+            choices.addOns.append(addOn)
+        }
+        let cups = (form["cups"] ?? "1").trimmingCharacters(in: .whitespaces)
+        if let count = Int(cups), cups.count <= 4 { choices.quantity = count } else { unreadable = "杯數 cups" }
+        let note = form["note"] ?? ""
+        choices.note = note.isEmpty ? nil : note
+        return (choices, unreadable)
+    }
+
+    // MARK: - Sending
+
+    private func send(_ id: GroupID, browser: BrowserKey, _ exchange: Exchange) async -> HTTPResponse {
+        let draft: OrderDraft
+        do throws(OrderPageRefusal) {
+            try await requireOpen()
+            try guards.take(.sends, for: exchange.address)
+            draft = try book.beginSending(id, by: browser)
+        } catch {
+            return retrying(await groupPage(id, exchange, message: error.description, status: error.status), error)
+        }
+        let counter = shop.counter, openLimit = limits.openOnlineOrders
+        let result = await guards.sends.run { () async -> Result<OnlineTicket, OnlineRefusal> in
+            do throws(OnlineRefusal) { return .success(try await counter.placeOnline(draft, openLimit: openLimit)) } catch {
+                return .failure(error)
+            }
+        }
+        switch result {
+        case .success(let ticket):
+            book.sent(id, as: ticket)
+            placed()
+            return redirect(GroupPaths.base(id))
+        case .failure(let error):
+            book.notSent(id)
+            let refusal: OrderPageRefusal = switch error {
+            case .closed: .closed
+            case .tooManyOpen(let limit): .tooManyOpenOrders(limit: limit)
+            case .refused(let shopError): .notPlaced(CustomerWords.notPlaced(shopError))
+            }
+            return await groupPage(id, exchange, message: refusal.description, status: refusal.status)
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func memberOfOpenGroup(_ id: GroupID, _ exchange: Exchange) throws(OrderPageRefusal) {
+        let group = try book.snapshot(id, for: exchange.browser)
+        guard group.isMember else { throw .notMember }
+        switch group.state {
+        case .open: return
+        case .sending: throw .sending
+        case .sent: throw .alreadySent
+        }
+    }
+
+    private func drinkOnMenu(_ name: String) async throws(OrderPageRefusal) -> Drink {
+        let menu = try await menu()
+        guard let drink = menu.drinks.first(where: { $0.name == name }) else {
+            throw .unknownDrink(String(name.prefix(30)))
+        }
+        return drink
+    }
+
+    private func drinkForm(_ id: GroupID, _ drink: Drink, action: String, chosen: MenuPages.Chosen, editing: Bool, _ exchange: Exchange,
+                           message: String? = nil, missing: Set<OptionGroup> = [], status: Int = 200) -> HTTPResponse
+    {
+        page(MenuPages.drink(shop: title, group: id, drink: drink, action: action, chosen: chosen, editing: editing,
+                             message: message, missing: missing, limits: limits),
+             status: status, newCookie: exchange.newCookie)
+    }
+
+    /// Where to go after a refusal: the group's page while the group exists, else a new group.
+    private func back(to id: GroupID, _ refusal: OrderPageRefusal) -> (href: String, label: String) {
+        refusal == .noSuchGroup ? ("/order", "開新的揪團 Start a new group") : (GroupPaths.base(id), "← 回訂單 Back to the order")
+    }
+}

@@ -1,0 +1,97 @@
+import DrinkShop
+import DrinkShopCore
+import Foundation
+import HTTPServer
+
+/// How the page answers: HTML with its headers, redirects after a form, refusals, and what it reads of the shop.
+extension OrderPage {
+    static let pageHeaders: HTTPHeaders = [
+        "Content-Type": "text/html; charset=utf-8",
+        // A page shows one browser's own view of a group: no cache keeps it for another.
+        "Cache-Control": "no-store",
+        // Nothing from elsewhere: the page's own inline style and script, its event stream, its forms.
+        "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+            + "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+        "X-Content-Type-Options": "nosniff",
+        // Not `no-referrer`: with it, browsers send `Origin: null` with the page's own forms.
+        "Referrer-Policy": "same-origin",
+    ]
+
+    func page(_ html: String, status: Int = 200, newCookie: BrowserKey?) -> HTTPResponse {
+        var response = HTTPResponse(status: status, headers: Self.pageHeaders, body: Array(html.utf8))
+        if let newCookie { response.headers.add(name: "Set-Cookie", value: BrowserCookie.setting(newCookie)) }
+        return response
+    }
+
+    /// After a form: the page to show next (303, so reloading it does not post again).
+    func redirect(_ location: String, newCookie: BrowserKey? = nil) -> HTTPResponse {
+        var response = HTTPResponse(status: 303, headers: ["Location": location, "Cache-Control": "no-store"])
+        if let newCookie { response.headers.add(name: "Set-Cookie", value: BrowserCookie.setting(newCookie)) }
+        return response
+    }
+
+    func refusal(_ refusal: OrderPageRefusal, _ exchange: Exchange, back: (href: String, label: String)) -> HTTPResponse {
+        retrying(page(StartPages.refusal(shop: title, refusal.description, back: back), status: refusal.status,
+                      newCookie: exchange.newCookie), refusal)
+    }
+
+    /// `response` with `Retry-After` when `refusal` is an address's quota.
+    func retrying(_ response: HTTPResponse, _ refusal: OrderPageRefusal) -> HTTPResponse {
+        guard case .quota(_, let seconds) = refusal else { return response }
+        var response = response
+        response.headers.add(name: "Retry-After", value: String(seconds))
+        return response
+    }
+
+    /// Whether online ordering is open, as the store says now; a store that does not answer is a refusal.
+    func openNow() async -> Result<Bool, OrderPageRefusal> {
+        do { return .success(try await shop.counter.isOnlineOrderingOpen()) } catch { return .failure(.storeUnavailable) }
+    }
+
+    /// Succeeds only while online ordering is open.
+    func requireOpen() async throws(OrderPageRefusal) {
+        switch await openNow() {
+        case .success(true): return
+        case .success(false): throw .closed
+        case .failure(let refusal): throw refusal
+        }
+    }
+
+    func menu() async throws(OrderPageRefusal) -> Menu {
+        do { return try await shop.catalog.menu() } catch { throw .storeUnavailable }
+    }
+
+    /// The promotion the counter would give `group`'s lines now (an estimate: the counter prices the order).
+    func promotion(for group: GroupSnapshot) async -> AppliedPromotion? {
+        guard !group.lines.isEmpty, let promotions = try? await shop.catalog.promotions() else { return nil }
+        return Pricing.bestPromotion(for: group.orderLines, among: promotions, at: shop.clock.now())
+    }
+
+    /// `14:30`: when a group expires, on the shop's clock.
+    func clockTime(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = shop.clock.timeZone
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        let hour = parts.hour ?? 0, minute = parts.minute ?? 0
+        return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
+    }
+
+    /// The group's page for `exchange`'s browser, with `message` on top when something was refused.
+    func groupPage(_ id: GroupID, _ exchange: Exchange, message: String? = nil, status: Int = 200) async -> HTTPResponse {
+        let group: GroupSnapshot
+        do { group = try book.snapshot(id, for: exchange.browser) } catch {
+            return refusal(error, exchange, back: ("/order", "開新的揪團 Start a new group"))
+        }
+        let open = (try? await openNow().get()) ?? false
+        guard group.isMember else {
+            return page(StartPages.join(shop: title, group: group, open: open, message: message, limits: limits),
+                        status: status, newCookie: exchange.newCookie)
+        }
+        var orderStatus: OrderStatus?
+        if case .sent(let ticket, _) = group.state { orderStatus = try? await shop.counter.onlineOrderStatus(ticket) }
+        let context = GroupPage.Context(shop: title, group: group, open: open, promotion: await promotion(for: group),
+                                        status: orderStatus, origin: exchange.origin, expiresAt: clockTime(group.expiresAt),
+                                        message: message)
+        return page(GroupPage.html(context), status: status, newCookie: exchange.newCookie)
+    }
+}

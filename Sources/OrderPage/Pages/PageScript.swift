@@ -1,0 +1,76 @@
+/// The pages' small inline scripts: niceties only (every page works without them).
+enum PageScript {
+    /// The drink form: the line's price follows the size, add-ons and cups as they change.
+    static let priceScript = #"""
+    (function () {
+      var form = document.getElementById("drink-form"), price = document.getElementById("price");
+      if (!form || !price) return;
+      function update() {
+        var size = form.querySelector('input[name="size"]:checked');
+        var first = form.querySelector('input[name="size"]');
+        var cup = Number((size || first || {dataset: {price: 0}}).dataset.price || 0);
+        form.querySelectorAll('input[name="addon"]:checked').forEach(function (box) { cup += Number(box.dataset.price || 0); });
+        var cups = Math.max(1, Math.floor(Number(form.elements.cups.value) || 1));
+        price.textContent = "$" + cup * cups;
+      }
+      form.addEventListener("change", update);
+      form.addEventListener("input", update);
+      update();
+    })();
+    """#
+
+    /// The group page: the list follows everyone's changes (the page is drawn again when the group's version
+    /// moves on), and once sent the order's status follows the counter (已下單 → 製作中 → 可取餐). The
+    /// browser's EventSource reconnects by itself; should it give up (the server restarted), a new one is
+    /// opened after two seconds.
+    static func groupScript(events: String, version: Int) -> String {
+        #"""
+        (function () {
+          var version = \#(version), live = document.getElementById("live"), source = null;
+          var share = document.getElementById("share");
+          if (share) {
+            share.value = location.origin + location.pathname;
+            share.addEventListener("focus", function () { share.select(); });
+          }
+          if (document.getElementById("pickup-number") && location.hash) {
+            // Sent: the pickup number is what matters, at the top (not the list a line's change jumped to).
+            history.replaceState(null, "", location.pathname);
+            window.scrollTo(0, 0);
+          }
+          var steps = ["placed", "preparing", "ready"];
+          function showStatus(data) {
+            var text = document.getElementById("status-text");
+            if (!text) return;
+            text.textContent = data.label;
+            text.dataset.status = data.status;
+            text.className = data.status === "ready" ? "ready" : "";
+            var at = steps.indexOf(data.status);
+            if (data.status === "picked up") at = steps.length;
+            document.querySelectorAll("#steps li").forEach(function (li, index) {
+              li.className = index < at ? "done" : index === at ? "now" : "";
+            });
+          }
+          function connected(on) {
+            live.textContent = on ? "即時更新 Live" : "重新連線中… Reconnecting";
+            live.className = on ? "" : "off";
+          }
+          function open() {
+            source = new EventSource("\#(events)");
+            source.onopen = function () { connected(true); };
+            source.onerror = function () {
+              connected(false);
+              if (source.readyState === EventSource.CLOSED) { setTimeout(open, 2000); }
+            };
+            source.addEventListener("group", function (event) {
+              var data = JSON.parse(event.data);
+              if (data.version !== version && !document.querySelector("form:focus-within input[type=text]:focus")) {
+                location.reload();
+              }
+            });
+            source.addEventListener("status", function (event) { showStatus(JSON.parse(event.data)); });
+          }
+          open();
+        })();
+        """#
+    }
+}

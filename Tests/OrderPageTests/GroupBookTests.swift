@@ -1,0 +1,180 @@
+import DrinkShop
+import DrinkShopCore
+import Foundation
+import Testing
+import TestSupport
+@testable import OrderPage
+
+/// The group rules without a server: whose line is whose, who sends, expiry, bounds, and the shop's rules.
+@Suite struct GroupBookTests {
+    let clock = TestClock(TestClock.noon)
+    let amy = BrowserKey.make(), ben = BrowserKey.make(), cara = BrowserKey.make()
+
+    static let blackTea = (try? Drink(name: "熟成紅茶", category: .classicTea, mediumPrice: 35, largePrice: 40, hotAvailable: true))!
+    static let lemon = (try? Drink(name: "熟成檸果", category: .mixedTea, mediumPrice: 60, largePrice: nil, hotAvailable: false))!
+    static let soldOut = (try? Drink(name: "草莓檸果", category: .seasonal, mediumPrice: 65, largePrice: 75, available: false))!
+
+    func book(_ change: (inout OrderPageLimits) -> Void = { _ in }) -> GroupBook {
+        var limits = OrderPageLimits()
+        change(&limits)
+        let clock = clock
+        return GroupBook(limits: limits, now: { clock.now })
+    }
+
+    static func cup(_ size: CupSize = .large, _ ice: IceLevel = .less, _ sugar: SugarLevel = .half, addOns: [AddOn] = [],
+                    cups: Int = 1, note: String? = nil) -> DrinkChoices
+    {
+        DrinkChoices(size: size, ice: ice, sugar: sugar, addOns: addOns, quantity: cups, note: note)
+    }
+
+    @Test func onlyTheBrowserThatAddedALineMayChangeOrDeleteIt() throws {
+        let book = book()
+        let id = try book.start(by: amy, name: "Amy", mobile: nil)
+        try book.join(id, by: ben, name: "Ben")
+        let line = try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup())
+        #expect(throws: OrderPageRefusal.notYourLine) {
+            try book.replaceLine(id, line: line, by: ben, drink: Self.blackTea, choices: Self.cup(.medium))
+        }
+        #expect(throws: OrderPageRefusal.notYourLine) { try book.deleteLine(id, line: line, by: ben) }
+        #expect(throws: OrderPageRefusal.notYourLine) { try book.ownLine(id, line: line, by: ben) }
+        // A browser that never joined is not a member at all.
+        #expect(throws: OrderPageRefusal.notMember) { try book.deleteLine(id, line: line, by: cara) }
+        #expect(throws: OrderPageRefusal.notMember) { try book.addLine(id, by: cara, drink: Self.blackTea, choices: Self.cup()) }
+        // Everyone sees every line; the owner changes and deletes theirs.
+        #expect(try book.snapshot(id, for: ben).lines.count == 1)
+        try book.replaceLine(id, line: line, by: amy, drink: Self.blackTea, choices: Self.cup(.medium, cups: 2))
+        #expect(try book.snapshot(id, for: amy).lines.map(\.line.lineTotal) == [70])
+        try book.deleteLine(id, line: line, by: amy)
+        #expect(try book.snapshot(id, for: amy).lines.isEmpty)
+        #expect(throws: OrderPageRefusal.noSuchLine) { try book.deleteLine(id, line: line, by: amy) }
+    }
+
+    @Test func onlyTheOrganiserSendsAndNothingChangesOnceSent() throws {
+        let book = book()
+        let id = try book.start(by: amy, name: "Amy", mobile: "0912-345-678")
+        try book.join(id, by: ben, name: "Ben")
+        #expect(throws: OrderPageRefusal.emptyGroup) { try book.beginSending(id, by: amy) }
+        let line = try book.addLine(id, by: ben, drink: Self.blackTea, choices: Self.cup(note: "少一點冰"))
+        try book.addLine(id, by: amy, drink: Self.lemon, choices: Self.cup(.medium, .regular, .free))
+        #expect(throws: OrderPageRefusal.notOrganiser) { try book.beginSending(id, by: ben) }
+        let draft = try book.beginSending(id, by: amy)
+        // While it is sent, the group takes no change; a second send is refused.
+        #expect(throws: OrderPageRefusal.sending) { try book.deleteLine(id, line: line, by: ben) }
+        #expect(throws: OrderPageRefusal.sending) { try book.beginSending(id, by: amy) }
+        // One order, named after the organiser (the member's number masked), each line naming its person.
+        #expect(draft.orderName == "Amy 0912-***-678")
+        #expect(draft.lines.map(\.note) == ["for Ben · 少一點冰", "for Amy"])
+        #expect(draft.lines.map(\.drink) == ["熟成紅茶", "熟成檸果"])
+        #expect(draft.lines[0].options == [.size(.large), .ice(.less), .sugar(.half)])
+        book.notSent(id)
+        try book.deleteLine(id, line: line, by: ben)
+        _ = try book.beginSending(id, by: amy)
+        book.sent(id, as: OnlineTicket(number: 7, day: "2026-11-29", orderRef: "ordX", total: 60))
+        #expect(throws: OrderPageRefusal.alreadySent) { try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup()) }
+        #expect(throws: OrderPageRefusal.alreadySent) { try book.join(id, by: cara, name: "Cara") }
+    }
+
+    @Test func aGroupExpiresAndASentOneIsKeptToFollowIt() throws {
+        let book = book { $0.groupLifetime = 60 * 60; $0.sentLifetime = 30 * 60 }
+        let stale = try book.start(by: amy, name: "Amy", mobile: nil)
+        clock.advance(by: 50 * 60)
+        let sent = try book.start(by: ben, name: "Ben", mobile: nil)
+        try book.addLine(sent, by: ben, drink: Self.blackTea, choices: Self.cup())
+        clock.advance(by: 9 * 60)
+        #expect(try book.snapshot(stale, for: amy).isOrganiser)
+        clock.advance(by: 60)
+        #expect(throws: OrderPageRefusal.noSuchGroup) { try book.snapshot(stale, for: amy) }
+        #expect(throws: OrderPageRefusal.noSuchGroup) { try book.addLine(stale, by: amy, drink: Self.blackTea, choices: Self.cup()) }
+        // Sent 10 minutes after it started: kept 30 minutes from then, past its own hour.
+        _ = try book.beginSending(sent, by: ben)
+        book.sent(sent, as: OnlineTicket(number: 1, day: "2026-11-29", orderRef: "ordY", total: 40))
+        clock.advance(by: 29 * 60)
+        #expect(try book.snapshot(sent, for: ben).lines.count == 1)
+        clock.advance(by: 2 * 60)
+        #expect(throws: OrderPageRefusal.noSuchGroup) { try book.snapshot(sent, for: ben) }
+        #expect(book.count == 0)
+    }
+
+    @Test func theShopsRulesAreCheckedWhenALineIsAdded() throws {
+        let book = book()
+        let id = try book.start(by: amy, name: "Amy", mobile: nil)
+        // 菓玉 never hot: refused with the shop's words, then the corrected line is taken.
+        #expect(throws: OrderPageRefusal.rule(.addOnNotServedHot(.fruitJelly, ice: .hot), drink: "熟成紅茶")) {
+            try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(.large, .hot, addOns: [.fruitJelly]))
+        }
+        #expect(OrderPageRefusal.rule(.addOnNotServedHot(.fruitJelly, ice: .hot), drink: "熟成紅茶").description
+            .hasPrefix("菓玉無法於溫熱飲中製作"))
+        try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(.large, .less, addOns: [.fruitJelly]))
+        #expect(throws: OrderPageRefusal.rule(.tooManyAddOns(count: 3), drink: "熟成紅茶")) {
+            try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(addOns: [.fruitJelly, .agarPearl, .whiteTapioca]))
+        }
+        #expect(throws: OrderPageRefusal.rule(.sizeUnavailable(drink: "熟成檸果", size: .large), drink: "熟成檸果")) {
+            try book.addLine(id, by: amy, drink: Self.lemon, choices: Self.cup(.large))
+        }
+        #expect(throws: OrderPageRefusal.rule(.notServedHot(drink: "熟成檸果", ice: .warm), drink: "熟成檸果")) {
+            try book.addLine(id, by: amy, drink: Self.lemon, choices: Self.cup(.medium, .warm))
+        }
+        #expect(throws: OrderPageRefusal.rule(.soldOut(drink: "草莓檸果"), drink: "草莓檸果")) {
+            try book.addLine(id, by: amy, drink: Self.soldOut, choices: Self.cup())
+        }
+        #expect(throws: OrderPageRefusal.rule(.missingRequired([.ice, .sugar]), drink: "熟成紅茶")) {
+            try book.addLine(id, by: amy, drink: Self.blackTea, choices: DrinkChoices(size: .medium))
+        }
+        #expect(try book.snapshot(id, for: amy).lines.map(\.line.optionSummary) == ["大杯•少冰•半糖•加菓玉"])
+    }
+
+    @Test func namesNotesCupsAndSizesAreBounded() throws {
+        let book = book { $0.linesPerGroup = 2; $0.peoplePerGroup = 2; $0.groups = 2; $0.nameLength = 5; $0.noteLength = 8 }
+        #expect(throws: OrderPageRefusal.name(.empty)) { try book.start(by: amy, name: "  ", mobile: nil) }
+        #expect(throws: OrderPageRefusal.name(.tooLong(max: 5))) { try book.start(by: amy, name: "Amelia", mobile: nil) }
+        #expect(throws: OrderPageRefusal.name(.controlCharacters)) { try book.start(by: amy, name: "A\nmy", mobile: nil) }
+        #expect(throws: OrderPageRefusal.name(.looksLikePhoneNumber)) { try book.start(by: amy, name: "0912345678", mobile: nil) }
+        #expect(throws: OrderPageRefusal.mobile("0912")) { try book.start(by: amy, name: "Amy", mobile: "0912") }
+        let id = try book.start(by: amy, name: "Amy", mobile: "")
+        try book.join(id, by: ben, name: "Ben")
+        #expect(throws: OrderPageRefusal.tooManyPeople(2)) { try book.join(id, by: cara, name: "Cara") }
+        #expect(throws: OrderPageRefusal.cups(21, allowed: 1...20)) {
+            try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(cups: 21))
+        }
+        #expect(throws: OrderPageRefusal.cups(0, allowed: 1...20)) {
+            try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(cups: 0))
+        }
+        #expect(throws: OrderPageRefusal.note(.tooLong(length: 9, max: 8))) {
+            try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(note: "123456789"))
+        }
+        #expect(throws: OrderPageRefusal.note(.controlCharacters)) {
+            try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(note: "a\tb"))
+        }
+        try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(note: "  少冰  "))
+        try book.addLine(id, by: ben, drink: Self.blackTea, choices: Self.cup())
+        #expect(throws: OrderPageRefusal.groupFull(lines: 2)) { try book.addLine(id, by: ben, drink: Self.blackTea, choices: Self.cup()) }
+        #expect(try book.snapshot(id, for: amy).lines.first?.line.note == "少冰")
+        _ = try book.start(by: ben, name: "Ben", mobile: nil)
+        #expect(throws: OrderPageRefusal.tooManyGroups) { try book.start(by: cara, name: "Cara", mobile: nil) }
+    }
+
+    @Test func groupIdsAndBrowserKeysAre128RandomBits() {
+        let made = (0..<200).map { _ in Secret128.make().hex }
+        #expect(Set(made).count == 200)
+        #expect(made.allSatisfy { $0.count == 32 && Secret128($0) != nil })
+        // Every hex digit turns up in every position over enough draws: nothing fixed in the value.
+        for position in 0..<32 {
+            let digits = Set(made.map { Array($0)[position] })
+            #expect(digits.count >= 8)
+        }
+        #expect(Secret128("ABCDEF0123456789abcdef0123456789") == nil)
+        #expect(Secret128("abc") == nil)
+        #expect(Secret128(String(repeating: "g", count: 32)) == nil)
+    }
+
+    @Test func aChangeWakesTheGroupsPages() async throws {
+        let book = book()
+        let id = try book.start(by: amy, name: "Amy", mobile: nil)
+        let changes = book.changes()
+        let version = try book.snapshot(id, for: amy).version
+        try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup())
+        var iterator = changes.makeAsyncIterator()
+        #expect(await iterator.next() != nil)
+        #expect(try book.snapshot(id, for: amy).version > version)
+    }
+}
