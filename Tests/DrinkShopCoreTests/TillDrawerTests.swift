@@ -24,6 +24,10 @@ struct TillDrawerTests {
         #expect(over.summary == "over 5")
         let exact = try shift.close(counted: 2_070, payments: payments, refunds: refunds, closedBy: "店長", at: now)
         #expect(exact.summary == "exact")
+        // The close's lines add up: float + taken − change − refunds = expected (500 + 35 handed over, 430 back).
+        let cash = try #require(exact.cash)
+        #expect(cash.taken == 535 && cash.change == 430 && cash.refunded == 35)
+        #expect(shift.float + cash.taken - cash.change - cash.refunded == exact.expected)
     }
 
     @Test("a negative float or count is refused")

@@ -172,3 +172,28 @@ import TestSupport
         #expect(try await fixture.records("AuditLog").count == 1)
     }
 }
+
+/// Voids and cancellations are named the same in the daily report and the till's.
+@Suite struct VoidNamingTests {
+    @Test func aRefundedCancelAndAVoidAreVoidsInBothReportsAndAnUnpaidCancelIsACancellation() async throws {
+        let fixture = try await ShopFixture()
+        let counter = fixture.shop.counter
+        let ken = Acting("Ken", role: nil)
+        let draft = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.iceFree)])])
+        for _ in 0..<3 { _ = try await counter.place(draft, by: ken) }
+        _ = try await counter.pay(.pickup(1), method: .card, tendered: nil, by: ken)
+        _ = try await counter.cancel(.pickup(1), reason: "left", by: ken)       // paid: a void, refunded
+        _ = try await counter.advance(.pickup(2), by: ken)
+        _ = try await counter.void(.pickup(2), reason: "spilled", by: ken)       // being made: a void
+        _ = try await counter.cancel(.pickup(3), reason: "changed mind", by: ken) // unpaid: a cancellation
+        let till = try await fixture.shop.till.report(try fixture.shop.till.period(from: "today", to: "today"))
+        #expect(till.voids.map(\.pickupNumber) == [1, 2])
+        #expect(till.cancellations.map(\.pickupNumber) == [3])
+        let orders = try await fixture.shop.orders.today().orders
+        let daily = DailyReport(day: "today", orders: orders.map(\.order),
+                                moneyReturned: orders.map { !($0.till?.refundedBy.isEmpty ?? true) })
+        #expect(daily.voids.map(\.number) == ["#1", "#2"])
+        #expect(daily.cancellations.map(\.number) == ["#3"])
+        #expect(daily.voidedOrders == till.voids.count && daily.cancelledOrders == till.cancellations.count)
+    }
+}

@@ -35,6 +35,10 @@ import Testing
         #expect(result.stderr.contains("a price must be at least NT$1"))
         // 2000 float + 35 cash − 35 refunded = 2000 expected; 2010 counted.
         #expect(result.stdout.contains("expected $2000 · counted $2010 · over 10 (溢收 10)"))
+        // The close shows its arithmetic, line by line.
+        for line in ["float 零用金", "+ cash taken 收現", "− change given 找零", "− cash refunds 退現", "= expected 應有", "counted 實點"] {
+            #expect(result.stdout.contains(line), "\(line)")
+        }
         #expect(result.stdout.contains("Till report (日結)"))
         #expect(result.stdout.contains("customer left"))
         let payments = try Data(contentsOf: URL(fileURLWithPath: shop.directory + "/day-payments.csv"))

@@ -26,10 +26,11 @@ public struct DailyReport: Sendable, Equatable {
     public var subtotal = 0
     public var discounts = 0
     public var revenue: Int { subtotal - discounts }
-    /// Cancelled before anything was made (voids not included).
+    /// Cancelled before anything was made and before any money was taken (voids not included).
     public var cancelledOrders = 0
     public var cancelledAmount = 0
-    /// Voided after they were made or handed over: kept, not revenue.
+    /// Voids (`Order.isVoid(moneyReturned:)`): voided after they were made, or cancelled with money given
+    /// back; kept, not revenue. The till report names the same orders voids.
     public var voidedOrders = 0
     public var voidedAmount = 0
     /// Each cancellation and void, in pickup-number order; their counts and sums are the figures above.
@@ -44,18 +45,20 @@ public struct DailyReport: Sendable, Equatable {
     public var bySize: [Row] = []
     public var addOns: [Row] = []
 
-    public init(day: String, orders: [Order], audit: [AuditEntry] = []) {
+    /// - Parameter moneyReturned: for each order, whether money was given back for it (from the till's copy
+    ///   on the order); missing entries count as none.
+    public init(day: String, orders: [Order], moneyReturned: [Bool] = [], audit: [AuditEntry] = []) {
         for entry in audit { auditCounts[entry.action.rawValue, default: 0] += 1 }
         self.day = day
         var drinks: [String: Row] = [:]
         var categories: [String: Row] = [:]
         var sizes: [String: Row] = [:]
         var toppings: [String: Row] = [:]
-        for order in orders {
+        for (index, order) in orders.enumerated() {
             if order.status == .cancelled {
                 let withdrawn = Withdrawn(number: "#\(order.pickupNumber)", orderName: order.orderName, cups: order.cupCount,
                                           amount: order.total, reason: order.cancelReason ?? "", voidedBy: order.voidedBy)
-                if order.isVoided {
+                if order.isVoid(moneyReturned: index < moneyReturned.count && moneyReturned[index]) {
                     voidedOrders += 1
                     voidedAmount += order.total
                     voids.append(withdrawn)

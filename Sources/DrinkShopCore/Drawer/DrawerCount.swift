@@ -36,8 +36,7 @@ public struct Shift: Sendable, Hashable {
     /// Cash the drawer should hold: the float, plus cash taken (what went to orders, change
     /// already handed back), less cash refunded.
     public func expectedCash(payments: [Payment], refunds: [Refund]) -> Int {
-        float + payments.filter { $0.method == .cash }.reduce(0) { $0 + $1.amount }
-            - refunds.filter { $0.method == .cash }.reduce(0) { $0 + $1.amount }
+        float + CashMovement(payments: payments, refunds: refunds).net
     }
 
     /// Closes the shift against the counted cash.
@@ -46,8 +45,9 @@ public struct Shift: Sendable, Hashable {
         throws(DrawerError) -> DrawerCount
     {
         guard counted >= 0 else { throw .negativeAmount(field: "counted", counted) }
-        return DrawerCount(shift: self, expected: expectedCash(payments: payments, refunds: refunds),
-                           counted: counted, closedBy: closedBy, closedAt: date)
+        let cash = CashMovement(payments: payments, refunds: refunds)
+        return DrawerCount(shift: self, expected: float + cash.net, counted: counted, closedBy: closedBy, closedAt: date,
+                           cash: cash)
     }
 }
 
@@ -58,14 +58,18 @@ public struct DrawerCount: Sendable, Hashable {
     public let counted: Int
     public let closedBy: String
     public let closedAt: Date
+    /// How the cash moved during the shift, when the count was just made (a count read back from storage
+    /// keeps only what it expected).
+    public let cash: CashMovement?
 
-    /// A count read back from storage.
-    public init(shift: Shift, expected: Int, counted: Int, closedBy: String, closedAt: Date) {
+    /// A count read back from storage (`cash` nil), or just made.
+    public init(shift: Shift, expected: Int, counted: Int, closedBy: String, closedAt: Date, cash: CashMovement? = nil) {
         self.shift = shift
         self.expected = expected
         self.counted = counted
         self.closedBy = closedBy
         self.closedAt = closedAt
+        self.cash = cash
     }
 
     /// Counted minus expected: positive is over, negative is short.
@@ -100,4 +104,25 @@ public enum DrawerError: Error, Sendable, Hashable, CustomStringConvertible, Loc
     }
 
     public var errorDescription: String? { description }
+}
+
+/// The cash a shift's drawer took in and gave out: what customers handed over, the change given back and
+/// the cash refunded. float + taken − change − refunded is what the drawer should hold.
+public struct CashMovement: Sendable, Hashable {
+    /// Cash handed over by customers (tendered).
+    public let taken: Int
+    /// Change given back.
+    public let change: Int
+    /// Cash refunds.
+    public let refunded: Int
+
+    public init(payments: [Payment], refunds: [Refund]) {
+        let cash = payments.filter { $0.method == .cash }
+        taken = cash.reduce(0) { $0 + $1.tendered }
+        change = cash.reduce(0) { $0 + $1.change }
+        refunded = refunds.filter { $0.method == .cash }.reduce(0) { $0 + $1.amount }
+    }
+
+    /// What the cash added to the drawer: taken − change − refunded.
+    public var net: Int { taken - change - refunded }
 }

@@ -30,6 +30,11 @@ public struct Order: Sendable, Hashable {
     public private(set) var voidedBy: String?
     /// Whether the order was voided (after it started being made), rather than cancelled.
     public var isVoided: Bool { voidedBy != nil }
+
+    /// Whether a cancelled order is a void, as every report and the counter name it: voided with the `void`
+    /// command (after it was made), or cancelled with money given back (a manager's action once PINs are set).
+    /// Any other cancelled order is a cancellation.
+    public func isVoid(moneyReturned: Bool) -> Bool { status == .cancelled && (isVoided || moneyReturned) }
     /// When it was placed; promotions are judged at this time.
     public let createdAt: Date
     /// The lines, in the order they were added; never empty for a placed order.

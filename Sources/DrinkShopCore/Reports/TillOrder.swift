@@ -26,10 +26,10 @@ public struct TillOrder: Sendable, Hashable {
         self.invoice = invoice
     }
 
-    /// Cancelled after money was taken: a void, with refunds.
-    public var isVoid: Bool { order.status == .cancelled && !money.payments.isEmpty }
-    /// Cancelled before any money was taken.
-    public var isCancellation: Bool { order.status == .cancelled && money.payments.isEmpty }
+    /// A void (`Order.isVoid(moneyReturned:)`): voided, or cancelled after money was taken, with refunds.
+    public var isVoid: Bool { order.isVoid(moneyReturned: !money.payments.isEmpty) }
+    /// Cancelled before anything was made and before any money was taken.
+    public var isCancellation: Bool { order.status == .cancelled && !isVoid }
 }
 
 /// One entry of the audit trail: who did what to what, and when.

@@ -51,7 +51,8 @@ extension ShopInterpreter {
         let (first, last) = (period.from, period.to)
         let (orders, problems) = try await shop.orders.orders(from: first, through: last)
         let audit = try await shop.audit.entries(fromDay: first, throughDay: last)
-        let report = DailyReport(day: first == last ? first : "\(first) to \(last)", orders: orders.map(\.order), audit: audit)
+        let report = DailyReport(day: first == last ? first : "\(first) to \(last)", orders: orders.map(\.order),
+                                 moneyReturned: orders.map { !($0.till?.refundedBy.isEmpty ?? true) }, audit: audit)
         if json {
             let till = try await shop.till.report(period, audit: await auditEntries(period))
             say("{\"sales\":\(report.json),\"till\":\(TillView.json(till, period: period))}\n")

@@ -58,7 +58,9 @@ enum ReportView {
             + " · revenue $\(report.revenue)\n"
         out += "Cancelled \(report.cancelledOrders) order\(report.cancelledOrders == 1 ? "" : "s") ($\(report.cancelledAmount))"
             + " · voided \(report.voidedOrders) ($\(report.voidedAmount)); neither is revenue\n"
-        for (title, rows) in [("Cancellations", report.cancellations), ("Voids", report.voids)] where !rows.isEmpty {
+        // Named as the till report names them (`Order.isVoid(moneyReturned:)`).
+        for (title, rows) in [("Cancellations (取消)", report.cancellations), ("Voids (作廢: voided, or cancelled and refunded)", report.voids)]
+        where !rows.isEmpty {
             out += "\n" + style.paint(title, .bold) + "\n"
             var table = TextTable(columns: [.init("#", alignment: .right), .init("For", minWidth: 6),
                                             .init("Cups", alignment: .right, dropRank: 0), .init("NT$", alignment: .right),

@@ -29,10 +29,23 @@ enum TillView {
         return table.render(style: style)
     }
 
+    /// The count, with the arithmetic that makes the expected figure when the count was just made:
+    /// float + cash taken − change − cash refunds = expected, then the count and the difference.
     static func drawer(_ count: DrawerCount, style: ColorPolicy) -> String {
         let color: TerminalStyle = count.difference == 0 ? .green : .red
-        return style.paint("Drawer closed by \(count.closedBy)", .bold) + "\n"
-            + "float $\(count.shift.float) · expected $\(count.expected) · counted $\(count.counted) · "
+        var out = style.paint("Drawer closed by \(count.closedBy) (交班)", .bold) + "\n"
+        if let cash = count.cash {
+            let rows = [(" ", "float 零用金", count.shift.float), ("+", "cash taken 收現", cash.taken),
+                        ("−", "change given 找零", cash.change), ("−", "cash refunds 退現", cash.refunded),
+                        ("=", "expected 應有", count.expected), (" ", "counted 實點", count.counted)]
+            let labelWidth = rows.map(\.1.displayWidth).max() ?? 0
+            let figureWidth = rows.map { "$\($0.2)".count }.max() ?? 0
+            for (sign, label, figure) in rows {
+                out += "  \(sign) " + label.padded(toWidth: labelWidth, alignment: .left) + "  "
+                    + "$\(figure)".padded(toWidth: figureWidth, alignment: .right) + "\n"
+            }
+        }
+        return out + "float $\(count.shift.float) · expected $\(count.expected) · counted $\(count.counted) · "
             + style.paint("\(count.summary) (\(count.chineseSummary))", .bold, color) + "\n"
     }
 
@@ -84,11 +97,11 @@ enum TillView {
         }
         member += report.passes.sorted { $0.key < $1.key }.map { [$0.key, "\($0.value.count)", "\($0.value.amount)"] }
         section("Stamps and passes", ["", "Count", "NT$ off"], member)
-        section("Voids (refunded)", ["Order", "Total", "Refunded", "Reason"], report.voids.map { void in
+        section("Voids (作廢: voided, or cancelled and refunded)", ["Order", "Total", "Refunded", "Reason"], report.voids.map { void in
             ["#\(void.pickupNumber)", "\(void.total)",
              PaymentMethod.allCases.compactMap { m in void.refunded[m].map { "\($0) \(m.rawValue)" } }.joined(separator: ", "), void.reason]
         }, text: ["Refunded", "Reason"])
-        section("Cancellations", ["Order", "Total", "Reason"], report.cancellations.map { ["#\($0.pickupNumber)", "\($0.total)", $0.reason] },
+        section("Cancellations (取消)", ["Order", "Total", "Reason"], report.cancellations.map { ["#\($0.pickupNumber)", "\($0.total)", $0.reason] },
                 text: ["Reason"])
         section("Drawer", ["Closed by", "Float", "Expected", "Counted", "Over/short"], counts.map {
             [$0.closedBy, "\($0.shift.float)", "\($0.expected)", "\($0.counted)", "\($0.summary) \($0.chineseSummary)"]
