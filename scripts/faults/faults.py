@@ -136,8 +136,8 @@ def main():
     # 13. Counters paying one order at the same instant, on the store file and through drinkshop serve
     item(13, "Paying at once", lambda: money.paying_at_once(binary, workdir, env, 5 if quick else 20, 4 if quick else 8))
 
-    # 14. kill -9 at every fdatasync of pay
-    item(14, "Pay killed at every fdatasync", lambda: money.kill_at_every_fdatasync(binary, workdir, env, 40))
+    # 14. kill -9 at every fdatasync of each money command, judged by check --books
+    item(14, "Money commands killed at every fdatasync", lambda: money.kill_at_every_fdatasync(binary, workdir, env, 40))
 
     shutil.rmtree(workdir, ignore_errors=True)
     failed = [r for r in results if r[2] != "PASS"]
