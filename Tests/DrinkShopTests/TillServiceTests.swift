@@ -399,3 +399,67 @@ import Testing
         }
     }
 }
+
+/// A void (or a cancel) and a payment of one order at the same instant, from two counters: whatever the
+/// timing, money taken for a cancelled order is given back, and the books balance.
+@Suite struct PayAgainstVoidTests {
+    @Test("a payment and a void at the same instant: the books balance every round", arguments: [false, true])
+    func payAndVoidAtOnce(overTheAPI: Bool) async throws {
+        let fixture = try await ShopFixture()
+        let store: any RecordStore = overTheAPI ? RacyUpsertStore(fixture.base) : fixture.base
+        let payer = Shop(store: store, clock: fixture.clock.shopClock)
+        let voider = Shop(store: store, clock: fixture.clock.shopClock)
+        let ken = Acting("Ken", role: nil)
+        var paidAndRefunded = 0
+        for round in 1...12 {
+            let order = try await payer.counter.place(OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.iceFree)])]),
+                                                      by: ken).order
+            let number = OrderNumber.pickup(order.order.pickupNumber)
+            _ = try await voider.counter.advance(number, by: ken)
+            async let paying: Void = { _ = try? await payer.counter.pay(number, method: .card, tendered: nil, by: ken) }()
+            async let voiding: Void = { _ = try? await voider.counter.void(number, reason: "spilled", by: ken) }()
+            _ = await (paying, voiding)
+            let ledger = try await fixture.base.allRecords(in: ShopSchema.paymentTable)
+                .filter { $0.fields["orderRef"]?.stringValue == order.orderRef }
+            let paid = ledger.filter { $0.fields["kind"]?.stringValue == "payment" }.compactMap { $0.fields["amount"]?.intValue }.reduce(0, +)
+            let refunded = ledger.filter { $0.fields["kind"]?.stringValue == "refund" }.compactMap { $0.fields["amount"]?.intValue }.reduce(0, +)
+            let now = try await payer.orders.find(number)
+            #expect(now.order.status == .cancelled, "round \(round)")
+            #expect(paid == refunded, "round \(round): paid \(paid), refunded \(refunded)")
+            if paid > 0 { paidAndRefunded += 1 }
+        }
+        let books = try await fixture.shop.books.check(try fixture.shop.till.period(from: "today", to: "today"))
+        #expect(books.differences.isEmpty, "\(books.differences)")
+        _ = paidAndRefunded
+    }
+}
+
+/// A drawer close and cash payments at the same instant: each payment is counted by the close or refused
+/// for want of an open shift, so the count's expected cash is the ledger's.
+@Suite struct CloseAgainstCashTests {
+    @Test func aCloseAndCashPaymentsAtOnceAgreeWithTheLedger() async throws {
+        let fixture = try await ShopFixture()
+        let ken = Acting("Ken", role: nil)
+        let counters = (0..<4).map { _ in Shop(store: fixture.base, clock: fixture.clock.shopClock) }
+        for round in 1...5 {
+            _ = try await fixture.shop.counter.openShift(float: 1000, by: ken)
+            var numbers: [OrderNumber] = []
+            for _ in 0..<4 {
+                let order = try await fixture.shop.counter.place(OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.iceFree)])]),
+                                                                 by: ken).order
+                numbers.append(.pickup(order.order.pickupNumber))
+            }
+            await withTaskGroup(of: Void.self) { group in
+                for (index, number) in numbers.enumerated() {
+                    group.addTask { _ = try? await counters[index].counter.pay(number, method: .cash, tendered: 100, by: ken) }
+                }
+                group.addTask { _ = try? await fixture.shop.counter.closeDrawer(counted: 1000, by: ken) }
+            }
+            if try await fixture.shop.drawer.current() != nil {
+                _ = try await fixture.shop.counter.closeDrawer(counted: 1000, by: ken)  // the close lost the race to nothing: close now
+            }
+            let books = try await fixture.shop.books.check(try fixture.shop.till.period(from: "today", to: "today"))
+            #expect(books.differences.isEmpty, "round \(round): \(books.differences)")
+        }
+    }
+}

@@ -139,6 +139,9 @@ def main():
     # 14. kill -9 at every fdatasync of each money command, judged by check --books
     item(14, "Money commands killed at every fdatasync", lambda: money.kill_at_every_fdatasync(binary, workdir, env, 40))
 
+    # 15. A randomized day from three processes, with kills, the books checked after every step
+    item(15, "A randomized day with kills", lambda: money.randomized_day(binary, workdir, env, 20 if quick else 120))
+
     shutil.rmtree(workdir, ignore_errors=True)
     failed = [r for r in results if r[2] != "PASS"]
     if not args.no_report and not quick and not only and not args.debug:

@@ -229,3 +229,83 @@ def kill_at_every_fdatasync(binary, workdir, env, limit):
               f"{', '.join(named) or 'none'}); pay: "
               f"paid once or not at all ({kept} kills after its commit)")
     return not failures, figure, failures
+
+
+def randomized_day(binary, workdir, env, steps, seed=11):
+    """A day of random counter work from three processes at once (place, edit, pay in full or in part, cash
+    with change, cancel, advance, void, redeem, sell a pass, close and reopen the drawer), one process in three
+    steps killed with SIGKILL at a random moment. After every step `check --books` is clean, or names what a
+    killed command left half done and running that command again completes it."""
+    import random
+    import signal
+    import threading
+    rng = random.Random(seed)
+    db = os.path.join(workdir, "money-day.sqlite")
+    _run(binary, ["init", "--db", db], env)
+    _run(binary, ["--db", db, "seed", os.path.join(harness.ROOT, "Seeds", "menu.json")], env)
+    _seed_program(binary, db, env, workdir)
+    _run(binary, ["--db", db, "shift", "open", "1000"], env)
+    drinks = [["熟成紅茶", "M", "無糖", "去冰"], ["白玉歐蕾", "L", "半糖", "少冰"], ["冷露歐蕾", "M", "微糖", "去冰", "加白玉"]]
+    members = ["0912345678", "0933222111"]
+    placed = [0]
+
+    def action():
+        number = f"#{rng.randint(1, max(1, placed[0]))}"
+        kind = rng.choices(["order", "edit", "pay", "part", "cash", "cancel", "advance", "void", "redeem", "pass", "close"],
+                           [6, 1, 4, 2, 2, 1, 3, 1, 1, 1, 0.4])[0]
+        if kind == "order" or placed[0] == 0:
+            placed[0] += 1
+            words = ["order"] + rng.choice(drinks) + [f"x{rng.randint(1, 3)}"]
+            return words + (["for", rng.choice(members)] if rng.random() < 0.3 else [])
+        return {"edit": ["edit", number, "少糖"], "pay": ["pay", number, rng.choice(["card", "linepay", "easycard"])],
+                "part": ["pay", number, "card", str(rng.randint(5, 30))], "cash": ["pay", number, "cash", "500"],
+                "cancel": ["cancel", number, "customer left"], "advance": ["advance", number, "--unpaid"],
+                "void": ["void", number, "spilled"], "redeem": ["redeem", number, "1"],
+                "pass": ["pass", f"09{rng.randint(10000000, 99999999)}", "月卡"], "close": ["close", str(rng.randint(900, 3000))],
+                }[kind]
+
+    failures, killed_steps, repaired, refused, done = [], 0, [], 0, 0
+    for step in range(steps):
+        batch = [action() for _ in range(3)]
+        victim = rng.randrange(3) if rng.random() < 1 / 3 else None
+        results = [None] * 3
+
+        def run(index, words):
+            process = subprocess.Popen([binary, "--db", db] + words, env=env, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, text=True)
+            if index == victim:
+                timer = threading.Timer(rng.uniform(0.0, 0.25), lambda: process.poll() is None and process.send_signal(signal.SIGKILL))
+                timer.start()
+            out, err = process.communicate(timeout=120)
+            results[index] = (process.returncode, out, err)
+
+        threads = [threading.Thread(target=run, args=(index, words)) for index, words in enumerate(batch)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for index, (status, _, err) in enumerate(results):
+            if status == -signal.SIGKILL:
+                killed_steps += 1
+            elif status != 0:
+                refused += 1
+            else:
+                done += 1
+        if any(words[0] == "close" and results[i][0] == 0 for i, words in enumerate(batch)):
+            _run(binary, ["--db", db, "shift", "open", "1000"], env)  # the next shift
+        clean, said = _books(binary, db, env)
+        if not clean:
+            killed = [batch[i] for i in range(3) if results[i][0] == -signal.SIGKILL]
+            for words in killed:
+                _run(binary, ["--db", db] + words, env)
+            clean, said_after = _books(binary, db, env)
+            if clean and killed:
+                repaired.append(" ".join(killed[0][:2]))
+            else:
+                failures.append(f"step {step + 1} ({[' '.join(w) for w in batch]}, killed: {[' '.join(w) for w in killed]}): "
+                                f"check --books said {said[:300]!r}")
+                break
+    figure = (f"{steps} steps of 3 processes at once ({done} commands done, {refused} refused as the rules say, "
+              f"{killed_steps} killed): the books balanced after every step; {len(repaired)} half-done commands named "
+              f"by check --books and completed by running them again ({', '.join(repaired) or 'none'})")
+    return not failures, figure, failures

@@ -38,6 +38,30 @@ public struct Drawer: Sendable {
 
     /// Closes the open shift against `counted` NT$ and records the count.
     public func close(counted: Int, by staff: String) async throws(TillError) -> DrawerCount {
+        if let atomic = shifts.store.atomicStore {
+            // One commit: the open shift, the cash since it opened and the close, so a cash payment another
+            // counter takes at the same moment is either counted here or refused for want of a shift.
+            guard counted >= 0 else { throw .drawer(.negativeAmount(field: "counted", counted)) }
+            let clock = clock
+            let closed: DrawerCount?
+            do {
+                closed = try await atomic.atomically { (transaction) throws(AirtableError) -> DrawerCount? in
+                    guard let stored = try ShiftRecords.open(in: transaction) else { return nil }
+                    let money = try PaymentRecords.since(stored.shift.openedAt, in: transaction)
+                    guard let count = try? stored.shift.close(counted: counted, payments: money.payments, refunds: money.refunds,
+                                                              closedBy: staff, at: clock.now())
+                    else { return nil }
+                    _ = try transaction.updateRecords(in: ShopSchema.shiftTable,
+                                                      [RecordUpdate(id: stored.id, fields: ShiftRecords.closing(count))],
+                                                      replace: false, options: WriteOptions(typecast: true))
+                    return count
+                }
+            } catch {
+                throw .shop(.store(error))
+            }
+            guard let closed else { throw .drawer(.noOpenShift) }
+            return closed
+        }
         guard let stored = try await shifts.open() else { throw .drawer(.noOpenShift) }
         let money: [MoneyRecord]
         do { money = try await payments.since(stored.shift.openedAt) } catch { throw .shop(error) }

@@ -151,7 +151,20 @@ struct PaymentRecords: Sendable {
         return result
     }
 
-    private static func read(_ record: Record) throws(ShopError) -> MoneyRecord {
+    /// The payments and refunds taken or given at or after `date`, read inside an atomic commit (a record
+    /// that cannot be read is left out here; the report names it).
+    static func since(_ date: Date, in transaction: any RecordTransaction) throws(AirtableError) -> [MoneyRecord] {
+        var query = ListQuery(filterByFormula: FormulaExpression.notBefore(.field(PaymentField.at), date).description)
+        var found: [MoneyRecord] = []
+        while true {
+            let page = try transaction.listRecords(in: ShopSchema.paymentTable, query: query)
+            found += page.records.compactMap { try? read($0) }
+            guard let offset = page.offset else { return found }
+            query.offset = offset
+        }
+    }
+
+    static func read(_ record: Record) throws(ShopError) -> MoneyRecord {
         let cells = record.fields
         func fail(_ problem: String) -> ShopError { .storedData("record \(record.id) in table TillPayment \(problem)") }
         guard let orderRef = cells[PaymentField.orderRef]?.stringValue else { throw fail("has no orderRef") }

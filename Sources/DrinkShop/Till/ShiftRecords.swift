@@ -11,15 +11,35 @@ struct ShiftRecords: Sendable {
         var shift: Shift
     }
 
+    static let openFormula = (FormulaExpression.call("LEN", [.call("CONCATENATE", [.field(ShiftField.closedAt)])]) == .int(0))
+        .description
+
     /// The open shift, if any (the latest one opened when a store holds several).
     func open() async throws(TillError) -> Stored? {
-        let formula = FormulaExpression.call("LEN", [.call("CONCATENATE", [.field(ShiftField.closedAt)])]) == .int(0)
         let records: [Record]
         do {
-            records = try await store.allRecords(in: ShopSchema.shiftTable, query: ListQuery(filterByFormula: formula.description))
+            records = try await store.allRecords(in: ShopSchema.shiftTable, query: ListQuery(filterByFormula: Self.openFormula))
         } catch {
             throw .shop(.store(error))
         }
+        return try Self.latest(records)
+    }
+
+    /// The open shift read inside an atomic commit (nil: none, or one whose opening cannot be read).
+    static func open(in transaction: any RecordTransaction) throws(AirtableError) -> Stored? {
+        let page = try transaction.listRecords(in: ShopSchema.shiftTable, query: ListQuery(filterByFormula: openFormula))
+        return try? latest(page.records)
+    }
+
+    /// The cells that close shift `count.shift` with its count.
+    static func closing(_ count: DrawerCount) -> Fields {
+        Fields([
+            ShiftField.closedBy: .string(count.closedBy), .closedAt: .string(AirtableTimestamp.format(count.closedAt)),
+            .expected: .int(count.expected), .counted: .int(count.counted), .difference: .int(count.difference),
+        ])
+    }
+
+    private static func latest(_ records: [Record]) throws(TillError) -> Stored? {
         var shifts: [Stored] = []
         for record in records {
             let cells = record.fields
@@ -48,10 +68,7 @@ struct ShiftRecords: Sendable {
     }
 
     func close(_ id: String, with count: DrawerCount) async throws(TillError) {
-        let cells = Fields([
-            ShiftField.closedBy: .string(count.closedBy), .closedAt: .string(AirtableTimestamp.format(count.closedAt)),
-            .expected: .int(count.expected), .counted: .int(count.counted), .difference: .int(count.difference),
-        ])
+        let cells = Self.closing(count)
         do {
             _ = try await store.updateRecords(in: ShopSchema.shiftTable, [RecordUpdate(id: id, fields: cells)], replace: false,
                                               options: WriteOptions(typecast: true))

@@ -58,12 +58,19 @@ public final class Till: Sendable {
             let (money, bill, after, payment) = try await working(&current, carried: stored.till, method: method,
                                                                   tendered: tendered, by: staff)
             let copy = TillCopy(after, bill: bill)
-            if try await commitPayment(payment, copy: copy, of: current, expectingHeld: money.paid - money.refunded) {
+            switch try await commitPayment(payment, copy: copy, of: current, expectingHeld: money.paid - money.refunded) {
+            case .committed:
                 var paidOrder = current
                 paidOrder.till = copy
                 return PaymentReceipt(order: paidOrder, payment: payment, money: after)
+            case .orderCancelled:
+                // Cancelled or voided at another counter since it was found: it takes no money.
+                throw .payment(.orderVoided(order: stored.order.pickupNumber))
+            case .noShift:
+                throw .drawer(.noShiftForCash)
+            case .ledgerMoved:
+                current.till = nil  // the copy was behind the ledger: the ledger decides
             }
-            current.till = nil  // the copy was behind the ledger: the ledger decides
         }
         throw .payment(.orderChanged(order: stored.order.pickupNumber))
     }
@@ -119,23 +126,32 @@ public final class Till: Sendable {
         }
     }
 
-    /// Writes `payment` and `copy` in one commit of the embedded store, if the ledger still holds
-    /// `expectingHeld` for the order; false (nothing written) when it holds something else.
+    private enum Commit: Sendable { case committed, ledgerMoved, orderCancelled, noShift }
+
+    /// Writes `payment` and `copy` in one commit of the embedded store, if the order is not cancelled and the
+    /// ledger still holds `expectingHeld` for it; otherwise nothing is written and the outcome says why.
     private func commitPayment(_ payment: Payment, copy: TillCopy, of stored: StoredOrder, expectingHeld: Int)
-        async throws(TillError) -> Bool
+        async throws(TillError) -> Commit
     {
-        guard let atomic = payments.store.atomicStore else { return false }
+        guard let atomic = payments.store.atomicStore, let first = stored.recordIDs.first else { return .ledgerMoved }
         let record = MoneyRecord(orderRef: stored.orderRef, pickupNumber: stored.order.pickupNumber,
                                  businessDay: stored.businessDay, entry: .payment(payment))
         let updates = stored.recordIDs.map { RecordUpdate(id: $0, fields: OrderRecord.cells(of: copy)) }
         let orderRef = stored.orderRef
         do {
-            return try await atomic.atomically { (transaction) throws(AirtableError) -> Bool in
-                guard try PaymentRecords.held(by: orderRef, in: transaction) == expectingHeld else { return false }
+            return try await atomic.atomically { (transaction) throws(AirtableError) -> Commit in
+                // A cancel or void of another counter commits its status before it settles the refunds, so a
+                // payment that sees the order still open is seen by that settling (`settleLatePayments`).
+                let status = try transaction.getRecord(in: ShopSchema.orderTable, id: first, options: ReadOptions())
+                    .fields[OrderField.status]?.stringValue
+                guard status != OrderStatus.cancelled.rawValue else { return .orderCancelled }
+                // Cash only into an open shift, decided in the commit (a close at the same moment counts it or refuses it).
+                if payment.method == .cash, try ShiftRecords.open(in: transaction) == nil { return .noShift }
+                guard try PaymentRecords.held(by: orderRef, in: transaction) == expectingHeld else { return .ledgerMoved }
                 try PaymentRecords.add([record], in: transaction)
                 _ = try transaction.updateRecords(in: ShopSchema.orderTable, updates, replace: false,
                                                   options: WriteOptions(typecast: true))
-                return true
+                return .committed
             }
         } catch {
             throw .shop(.store(error))
@@ -182,6 +198,13 @@ public final class Till: Sendable {
             }
             if let place = now.firstIndex(where: { $0.id == id }), Array(now[..<place]).held == ledger.held,
                !Self.tied(now[place], in: now, basis: ledger) {
+                // Cancelled at another counter meanwhile? Then the money goes back at once (the cancel's own
+                // settling may give the same refund: refunds are keyed by order and method, so it is given once).
+                if try await isCancelledNow(stored) {
+                    let refunds = try await settleLatePayments(of: stored, reason: "cancelled at another counter while paying",
+                                                               by: staff, bill: bill)
+                    throw .paidWhileCancelled(order: stored.order.pickupNumber, refunds: refunds)
+                }
                 var paidOrder = stored
                 if copied { paidOrder.till = copy }
                 return PaymentReceipt(order: paidOrder, payment: payment, money: after)
@@ -228,10 +251,65 @@ public final class Till: Sendable {
         try await record(refunds, of: stored)
         // An order the copy did not cover gets one now (its money was just read from the ledger).
         let copy = refunds.isEmpty && stored.till != nil ? nil : TillCopy(after, bill: bill)
-        do {
-            return (try await orders.saveCancellation(changed, from: stored, by: staff, refunds: refunds, till: copy), refunds)
-        } catch {
+        var saved: StoredOrder
+        do { saved = try await orders.saveCancellation(changed, from: stored, by: staff, refunds: refunds, till: copy) } catch {
             throw .shop(error)
+        }
+        // A payment another counter committed between this counter's reading of the money and the
+        // cancellation's write is given back too (after the write no payment can land on the embedded
+        // store; over the API the paying counter checks the status after its payment holds).
+        let late = try await settleLatePayments(of: saved, reason: changed.order.cancelReason ?? "void", by: staff, bill: bill)
+        if !late.isEmpty { saved.till = nil }  // rewritten from the ledger by the settling
+        return (saved, refunds + late)
+    }
+
+    /// Gives back, for a cancelled order, whatever the ledger holds for it beyond what `known` already gave
+    /// back: each method's refund record (keyed by order and method) is written again with the whole amount
+    /// paid by that method, so however many counters settle at once the refund is given once; the copy on the
+    /// order then says all was paid and given back. Returns the refunds added (none when the ledger held
+    /// nothing new: one read).
+    func settleLatePayments(of stored: StoredOrder, reason: String, by staff: String, bill: Int?) async throws(TillError)
+        -> [Refund]
+    {
+        let records: [MoneyRecord]
+        do { records = try await payments.forOrder(stored.orderRef) } catch { throw .shop(error) }
+        var paid: [PaymentMethod: Int] = [:], refunded: [PaymentMethod: Int] = [:]
+        for record in records {
+            switch record.entry {
+            case .payment(let payment): paid[payment.method, default: 0] += payment.amount
+            case .refund(let refund): refunded[refund.method, default: 0] += refund.amount
+            }
+        }
+        var added: [Refund] = []
+        var whole: [Refund] = []
+        let now = clock.now()
+        for method in PaymentMethod.allCases {
+            let total = paid[method] ?? 0
+            guard total > (refunded[method] ?? 0),
+                  let refund = try? Refund(method: method, amount: total, refundedBy: staff, refundedAt: now, reason: reason),
+                  let extra = try? Refund(method: method, amount: total - (refunded[method] ?? 0), refundedBy: staff,
+                                          refundedAt: now, reason: reason)
+            else { continue }
+            whole.append(refund)
+            added.append(extra)
+        }
+        guard !whole.isEmpty else { return [] }
+        try await record(whole, of: stored)
+        let settled = TillCopy(paidBy: paid, refundedBy: paid, bill: bill)
+        do { _ = try await orders.records.writeCells(of: stored, [:], extra: OrderRecord.cells(of: settled)) } catch {
+            throw .shop(error)
+        }
+        return added
+    }
+
+    /// Whether the order is cancelled in the store now (one read of its first line).
+    private func isCancelledNow(_ stored: StoredOrder) async throws(TillError) -> Bool {
+        guard let first = stored.recordIDs.first else { return false }
+        do {
+            let record = try await payments.store.getRecord(in: ShopSchema.orderTable, id: first, options: ReadOptions())
+            return record.fields[OrderField.status]?.stringValue == OrderStatus.cancelled.rawValue
+        } catch {
+            throw .shop(.store(error))
         }
     }
 

@@ -35,6 +35,9 @@ public enum TillError: Error, Sendable, CustomStringConvertible {
     case periodReversed(first: String, last: String)
     /// A file of an export could not be written (nothing of the export is left in its place).
     case exportNotWritten(path: String, reason: String)
+    /// The order was cancelled at another counter while this payment was taken: the payment is recorded
+    /// and given straight back (`refunds`).
+    case paidWhileCancelled(order: Int, refunds: [Refund])
     /// Archiving stopped; what was archived stays archived. `afterClose`: the drawer count is recorded.
     case archiveStopped(ShopError, afterClose: Bool)
 
@@ -66,6 +69,10 @@ public enum TillError: Error, Sendable, CustomStringConvertible {
                 + (known.isEmpty ? "; none are set up (seed a file with \"passes\")" : "; passes: \(known.joined(separator: ", "))")
         case .periodReversed(let first, let last): return "\(first) is after \(last); give the earlier day first"
         case .exportNotWritten(let path, let reason): return "could not write \(path): \(reason); nothing was exported"
+        case .paidWhileCancelled(let order, let refunds):
+            let given = refunds.map { "$\($0.amount) by \($0.method.label)" }.joined(separator: ", ")
+            return "order #\(order) was cancelled at another counter while this payment was taken: it is recorded and "
+                + "refunded at once (\(given.isEmpty ? "nothing to give back" : given)); give it back to the customer (已取消，請退款)"
         case .archiveStopped(let error, let afterClose):
             return (afterClose ? "the drawer count is recorded, but archiving stopped: " : "archiving stopped: ")
                 + "\(error); what was archived stays archived, run archive now again to finish"
