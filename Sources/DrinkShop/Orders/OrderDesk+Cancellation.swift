@@ -45,8 +45,11 @@ extension OrderDesk {
         }
         var extra = auditCells(entries, on: stored) ?? [:]
         if let till { extra.merge(OrderRecord.cells(of: till)) { $1 } }
-        let written = try await records.writeStatus(of: stored, extra: extra).extraWritten
+        let (answered, written) = try await records.writeStatus(of: stored, extra: extra)
         if written, let till { stored.till = till }
+        // The till's copy as the store holds it after this write: another counter's payment may have written
+        // its copy since this one was read (the till then gives that money back too).
+        if till == nil, let cells = answered.first?.fields, let held = OrderRecord.tillCopy(from: cells) { stored.till = held }
         try await settle(entries, on: &stored, written: written && extra[OrderField.audit] != nil)
         return stored
     }

@@ -257,7 +257,10 @@ public final class Till: Sendable {
         }
         // A payment another counter committed between this counter's reading of the money and the
         // cancellation's write is given back too (after the write no payment can land on the embedded
-        // store; over the API the paying counter checks the status after its payment holds).
+        // store; over the API the paying counter checks the status after its payment holds). A paying
+        // counter writes its copy before its payment, so when this write wrote no copy and the store's copy
+        // after it says nothing was paid, nothing was: no read of the ledger.
+        if copy == nil, let held = saved.till, held.paidBy.isEmpty { return (saved, refunds) }
         let late = try await settleLatePayments(of: saved, reason: changed.order.cancelReason ?? "void", by: staff, bill: bill)
         if !late.isEmpty { saved.till = nil }  // rewritten from the ledger by the settling
         return (saved, refunds + late)
