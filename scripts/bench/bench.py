@@ -168,9 +168,9 @@ def main():
         for command in ("advance", "edit", "cancel"):
             rows.append((f"one-shot `{command} #N`", f"{r[command + ' (small day)'][0]} on a small day, "
                                                      f"{r[command + ' (full day)'][0]} on a {r['day_orders']}-order day (target 2)"))
-        for command, label, note in (("pay", "one-shot `pay #N cash`", "the order's read, the open shift's, the till's copy on it, the payment"),
+        for command, label, note in (("pay", "one-shot `pay #N cash`", "the order's read, the open shift's, the ledger, the till's copy, the payment, the ledger and the order's status again: the claim rule of counters paying at once"),
                                      ("void", "one-shot `void #N REASON`, unpaid", "the order's read and one write"),
-                                     ("void paid", "one-shot `void #N REASON`, paid", "the read, the refund, the order")):
+                                     ("void paid", "one-shot `void #N REASON`, paid", "the read, the ledger and the bill, the refund, the order, the ledger again")):
             rows.append((label, f"{r[command + ' (small day)'][0]} on a small day, "
                                 f"{r[command + ' (full day)'][0]} on a {r['day_orders']}-order day ({note})"))
         warm = r["warm REPL order"]
