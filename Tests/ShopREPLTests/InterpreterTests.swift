@@ -186,3 +186,31 @@ struct Counter {
         #expect(counter.output.errors.contains("a number alone is not a command"))
     }
 }
+
+/// The report's money is one computation: the daily header's revenue is the till's net sales, adjustments
+/// included, and both of the till's identities add up.
+@Suite struct OneReportTests {
+    @Test func theDailyRevenueIsTheTillsNetSalesAndItsLinesAddUp() async throws {
+        let counter = try await Counter()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("adj-\(UUID().uuidString).json").path
+        try #"{"records": [], "adjustments": [{"name": "環保杯", "code": "cup", "kind": "perCup", "amount": -5}]}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        #expect(await counter.run("seed \(file)", "shift open 1000") == [.succeeded, .succeeded])
+        #expect(await counter.run("order 熟成紅茶 M 無糖 去冰 x2", "adjust #1 cup 2", "pay #1 cash 100",
+                                  "order 白玉歐蕾 L 半糖 少冰", "pay #2 card 20",
+                                  "order 熟成紅茶 M 無糖 去冰", "pay #3 card", "cancel #3 left") == Array(repeating: .succeeded, count: 8))
+        #expect(await counter.run("report") == [.succeeded])
+        let text = counter.output.text
+        func figure(after marker: String) -> Int? {
+            guard let range = text.range(of: marker, options: .backwards) else { return nil }
+            return Int(text[range.upperBound...].prefix { $0.isNumber })
+        }
+        let revenue = try #require(figure(after: "revenue $"))
+        let net = try #require(figure(after: "= net sales $"))
+        #expect(revenue == net)
+        #expect(text.contains("adjustments -$10"))
+        #expect(text.contains("net sales $\(net) = taken $"))
+        #expect(!text.contains("does not add up"))
+    }
+}

@@ -54,6 +54,25 @@ public struct TillReport: Sendable, Hashable {
     public var grossSales = 0
     /// What customers owe for the orders kept (the bills' totals).
     public var netSales = 0
+    /// What is still due on the orders kept.
+    public var unpaid = 0
+
+    /// NT$ off by promotions.
+    public var promotionDiscounts: Int { promotions.values.reduce(0) { $0 + $1.amount } }
+    /// NT$ off by member benefits (free cups, passes).
+    public var memberDiscounts: Int { freeCups.amount + passes.values.reduce(0) { $0 + $1.amount } }
+    /// The adjustments' signed total (a bag fee adds, an own cup takes off).
+    public var adjustmentsTotal: Int { adjustments.values.reduce(0) { $0 + $1.amount } }
+    /// Money applied to orders, by every method.
+    public var taken: Int { byMethod.values.reduce(0) { $0 + $1.taken } }
+    /// Money given back, by every method.
+    public var refunded: Int { byMethod.values.reduce(0) { $0 + $1.refunded } }
+
+    /// The report's two identities, every figure from this one computation: gross − promotions − member
+    /// benefits ± adjustments = net sales, and net sales = taken − refunded + unpaid. A difference (money kept
+    /// for a cancelled order, an overpayment) is what `check --books` names.
+    public var salesAddUp: Bool { grossSales - promotionDiscounts - memberDiscounts + adjustmentsTotal == netSales }
+    public var moneyAddsUp: Bool { taken - refunded + unpaid == netSales }
     public var byMethod: [PaymentMethod: MethodTotals] = [:]
     /// Net sales and orders by who placed the order.
     public var byStaff: [String: ReportTotals] = [:]
@@ -125,7 +144,10 @@ public struct TillReport: Sendable, Hashable {
                 }
             }
             stampsRedeemed += till.stampsRedeemed
-            if till.money.due > 0 { unpaidOrders.append(order.pickupNumber) }
+            if till.money.due > 0 {
+                unpaidOrders.append(order.pickupNumber)
+                unpaid += till.money.due
+            }
         }
     }
 

@@ -124,9 +124,9 @@ extension ShopInterpreter {
     }
 
     /// The till's report (日結) of `period`, after the day's sales.
-    func showTill(_ period: Till.Period) async {
+    func showTill(_ period: Till.Period, report known: TillReport? = nil) async {
         do {
-            let report = try await shop.till.report(period, audit: await auditEntries(period))
+            let report = if let known { known } else { try await shop.till.report(period, audit: await auditEntries(period)) }
             say("\n" + TillView.report(report, period: period, counts: try await shop.drawer.counts(from: period.start, to: period.end),
                                        style: style, width: screenWidth))
         } catch {

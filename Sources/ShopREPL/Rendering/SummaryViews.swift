@@ -52,10 +52,19 @@ enum PromotionView {
 
 enum ReportView {
     /// - Parameter width: the screen's columns (nil: a pipe, every column whole).
-    static func render(_ report: DailyReport, style: ColorPolicy, width: Int? = nil) -> String {
+    /// - Parameter till: the till's report of the same days: its figures (the one computation, with
+    ///   adjustments and member benefits) head the report; without it (it could not be read) the orders' own.
+    static func render(_ report: DailyReport, style: ColorPolicy, width: Int? = nil, till: TillReport? = nil) -> String {
         var out = style.paint("Daily report \(report.day)", .bold) + "\n"
-        out += "Orders \(report.orders) · cups \(report.cups) · sales $\(report.subtotal) · discounts -$\(report.discounts)"
-            + " · revenue $\(report.revenue)\n"
+        if let till {
+            out += "Orders \(till.orders) · cups \(till.cups) · sales $\(till.grossSales)"
+                + " · discounts -$\(till.promotionDiscounts + till.memberDiscounts)"
+                + (till.adjustmentsTotal == 0 ? "" : " · adjustments \(till.adjustmentsTotal < 0 ? "-" : "+")$\(abs(till.adjustmentsTotal))")
+                + " · revenue $\(till.netSales)\n"
+        } else {
+            out += "Orders \(report.orders) · cups \(report.cups) · sales $\(report.subtotal) · discounts -$\(report.discounts)"
+                + " · revenue $\(report.revenue)\n"
+        }
         out += "Cancelled \(report.cancelledOrders) order\(report.cancelledOrders == 1 ? "" : "s") ($\(report.cancelledAmount))"
             + " · voided \(report.voidedOrders) ($\(report.voidedAmount)); neither is revenue\n"
         // Named as the till report names them (`Order.isVoid(moneyReturned:)`).

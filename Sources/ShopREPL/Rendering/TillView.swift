@@ -54,7 +54,11 @@ enum TillView {
     static func report(_ report: TillReport, period: Till.Period, counts: [DrawerCount], style: ColorPolicy,
                        width: Int? = nil) -> String {
         var out = style.paint("Till report (日結) \(period.label)", .bold) + "\n"
-        out += "Orders \(report.orders) · cups \(report.cups) · gross $\(report.grossSales) · net $\(report.netSales)\n"
+        out += "Orders \(report.orders) · cups \(report.cups) · gross $\(report.grossSales) − promotions $\(report.promotionDiscounts)"
+            + " − member $\(report.memberDiscounts) \(report.adjustmentsTotal < 0 ? "−" : "+") adjustments $\(abs(report.adjustmentsTotal))"
+            + " = net sales $\(report.netSales)\n"
+        out += "net sales $\(report.netSales) = taken $\(report.taken) − refunded $\(report.refunded) + unpaid $\(report.unpaid)"
+            + (report.moneyAddsUp ? "" : style.paint("  (does not add up: drinkshop check --books names the difference)", .red)) + "\n"
         if !report.unpaidOrders.isEmpty {
             out += style.paint("Unpaid: " + report.unpaidOrders.map { "#\($0)" }.joined(separator: " "), .yellow) + "\n"
         }
