@@ -142,6 +142,9 @@ def main():
     # 15. A randomized day from three processes, with kills, the books checked after every step
     item(15, "A randomized day with kills", lambda: money.randomized_day(binary, workdir, env, 20 if quick else 120))
 
+    # 16. A burst of wrong PINs from many processes at once
+    item(16, "PIN burst", lambda: money.pin_burst(binary, workdir, env))
+
     shutil.rmtree(workdir, ignore_errors=True)
     failed = [r for r in results if r[2] != "PASS"]
     if not args.no_report and not quick and not only and not args.debug:

@@ -309,3 +309,43 @@ def randomized_day(binary, workdir, env, steps, seed=11):
               f"{killed_steps} killed): the books balanced after every step; {len(repaired)} half-done commands named "
               f"by check --books and completed by running them again ({', '.join(repaired) or 'none'})")
     return not failures, figure, failures
+
+
+def pin_burst(binary, workdir, env, tries=20):
+    """Twenty one-shot commands with wrong PINs for one manager, started at the same instant from twenty
+    processes: five are compared (4, 3, 2, 1 tries left, then the lock), the rest told the account is
+    locked, and the right PIN is then refused until the lock ends; no PIN in any output."""
+    db = os.path.join(workdir, "pins.sqlite")
+    _run(binary, ["init", "--db", db], env)
+    _run(binary, ["--db", db, "seed", os.path.join(harness.ROOT, "Seeds", "menu.json")], env)
+    _run(binary, ["--db", db, "staff", "add", "Amy", "manager"], env)
+    made = _run(binary, ["--db", db, "staff", "pin", "Amy"], dict(env, DRINKSHOP_NEW_PIN="13579"))
+    if made.returncode != 0:
+        raise RuntimeError(f"staff pin Amy: {made.stderr.strip()}")
+    wrong = [f"{24680 + i:05d}" for i in range(tries)]
+    processes = [subprocess.Popen([binary, "--db", db, "price", "熟成紅茶", "M", "40"],
+                                  env=dict(env, DRINKSHOP_STAFF="Amy", DRINKSHOP_PIN=pin),
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for pin in wrong]
+    answers = [(p.wait(timeout=120), p.stdout.read() + p.stderr.read()) for p in processes]
+    failures = []
+    left = sorted(text for _, text in answers if "left" in text.lower() and "locked" not in text.lower())
+    locked = [text for _, text in answers if "locked" in text.lower()]
+    accepted = [text for status, text in answers if status == 0]
+    # Tries left 4, 3, 2, 1, then the fifth wrong PIN locks: every later one is refused before any compare.
+    compared = len(left) + (1 if locked else 0)
+    if len(left) != 4 or len(set(left)) != 4:
+        failures.append(f"tries left were said {len(left)} times: {[t.strip()[:60] for t in left]}")
+    if accepted:
+        failures.append(f"{len(accepted)} wrong PINs were accepted")
+    if compared > 5:
+        failures.append(f"{compared} PINs were compared (at most 5 before the lock)")
+    right = _run(binary, ["--db", db, "price", "熟成紅茶", "M", "40"], dict(env, DRINKSHOP_STAFF="Amy", DRINKSHOP_PIN="13579"))
+    if right.returncode == 0 or "locked" not in right.stderr.lower():
+        failures.append(f"the right PIN was not refused during the lock: {right.stderr.strip()[:120]!r}")
+    shown = [pin for pin in wrong + ["13579"] if any(pin in text for _, text in answers) or pin in right.stdout + right.stderr]
+    if shown:
+        failures.append(f"{len(shown)} PINs appear in the output")
+    figure = (f"{tries} wrong PINs from {tries} processes at once: {compared} compared ({len(left)} told tries left), "
+              f"{len(locked)} told locked (the fifth by its compare), {len(accepted)} accepted; the right PIN then refused while locked: "
+              f"{'yes' if not any('right PIN' in f for f in failures) else 'no'}; PINs in output: {len(shown)}")
+    return not failures, figure, failures
