@@ -197,3 +197,19 @@ import TestSupport
         #expect(daily.voidedOrders == till.voids.count && daily.cancelledOrders == till.cancellations.count)
     }
 }
+
+/// A group order's cups carry each person's name, not the organiser's.
+@Suite struct GroupStickerTests {
+    @Test func eachCupOfAGroupOrderNamesItsPerson() async throws {
+        let fixture = try await ShopFixture()
+        var draft = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.iceFree)]),
+                                       fixture.line("熟成紅茶", [.size(.large), .sugar(.half), .ice(.less)], quantity: 2)])
+        draft.orderName = "Amy"
+        draft.lines[0].note = LinePerson.note(for: "Ben", "少一點奶")
+        draft.lines[1].note = LinePerson.note(for: "Cara", nil)
+        let stored = try await fixture.shop.counter.place(draft, by: Acting("online", role: nil)).order
+        let labels = OrderPrintout.labels(for: stored)
+        #expect(labels.map(\.customerName) == ["Ben", "Cara", "Cara"])
+        #expect(labels.map(\.note) == ["少一點奶", nil, nil])
+    }
+}

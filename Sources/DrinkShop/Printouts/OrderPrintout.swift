@@ -52,12 +52,14 @@ public enum OrderPrintout {
         let count = order.cupCount
         var labels: [CupLabel] = []
         for line in order.lines {
+            // A group order's line names its person (`LinePerson`): their name on their cups, not the organiser's.
+            let person = LinePerson.parse(line.note)
             for _ in 0..<line.quantity {
                 labels.append(CupLabel(
                     pickupNumber: numberText(stored), cupIndex: labels.count + 1, cupCount: count,
                     drink: line.drinkName, size: line.size.rawValue, sugar: line.sugar.rawValue, ice: line.ice.rawValue,
-                    addOns: line.addOns.map(toppingName), note: line.note, time: order.createdAt,
-                    customerName: order.orderName))
+                    addOns: line.addOns.map(toppingName), note: person.map(\.note) ?? line.note, time: order.createdAt,
+                    customerName: person?.person ?? order.orderName))
             }
         }
         return labels

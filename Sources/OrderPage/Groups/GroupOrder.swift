@@ -79,9 +79,8 @@ struct GroupOrder {
         let lines = lines.map { groupLine -> LineDraft in
             let line = groupLine.line
             let options: [DrinkOption] = [.size(line.size), .ice(line.ice), .sugar(line.sugar)] + line.addOns.map(DrinkOption.addOn)
-            let person = "for \(people[groupLine.owner] ?? "?")"
             return LineDraft(drink: line.drinkName, options: options, quantity: line.quantity,
-                             note: line.note.map { "\(person) · \($0)" } ?? person)
+                             note: LinePerson.note(for: people[groupLine.owner] ?? "?", line.note))
         }
         return OrderDraft(orderName: orderName, lines: lines)
     }
