@@ -22,6 +22,17 @@ public enum LineRenderer {
         layout(prompt: prompt, buffer: buffer, cursor: cursor, width: width).output
     }
 
+    /// The bytes that leave a finished line on the screen: as `render` draws it when it fits on one row;
+    /// otherwise the prompt and the whole line from the row's start, for the terminal to wrap, so the
+    /// scrollback holds every character typed (not the window's tail).
+    public static func submitted(prompt: String, buffer: [Character], width: Int) -> String {
+        let columns = max(width, 2)
+        guard prompt.displayWidth + buffer.reduce(0, { $0 + $1.displayWidth }) >= columns else {
+            return render(prompt: prompt, buffer: buffer, cursor: buffer.count, width: width)
+        }
+        return "\r" + prompt + String(buffer) + "\u{1B}[0K"
+    }
+
     /// `render`'s bytes and the column the cursor ends on.
     static func layout(prompt: String, buffer: [Character], cursor: Int, width: Int) -> (output: String, cursorColumn: Int) {
         let columns = max(width, 2)

@@ -207,7 +207,10 @@ public final class TerminalLineReader: LineReader {
         case .bell:
             write("\u{7}")
         case .submit(let line):
-            draw(prompt, editor, screen: &screen, cursorAtEnd: true)
+            // The whole line, wrapped by the terminal, so the scrollback keeps all of it (while typing, a
+            // line wider than the screen scrolls sideways on one row).
+            write(LineRenderer.submitted(prompt: prompt, buffer: editor.isSecret ? [] : editor.state.buffer,
+                                         width: TerminalDevice.columns(output)))
             write("\r\n")
             return .line(line)
         case .endOfInput:

@@ -23,6 +23,17 @@ import Testing
         return Drawn(text: text, cursorColumn: column)
     }
 
+    @Test func aFinishedLineWiderThanTheScreenIsLeftWholeForTheScrollback() {
+        let long = Array("order 白玉歐蕾 L 半糖 少冰 note \"a very long note past the end of the screen\"")
+        // While typing it scrolls sideways on one row; once entered, the whole line, for the terminal to wrap.
+        #expect(!LineRenderer.render(prompt: "> ", buffer: long, cursor: long.count, width: 40).contains("order 白玉"))
+        #expect(LineRenderer.submitted(prompt: "> ", buffer: long, width: 40) == "\r> " + String(long) + "\u{1B}[0K")
+        // A line that fits is drawn as before.
+        let short = Array("menu")
+        #expect(LineRenderer.submitted(prompt: "> ", buffer: short, width: 40)
+            == LineRenderer.render(prompt: "> ", buffer: short, cursor: 4, width: 40))
+    }
+
     @Test func exactBytesForAChineseLine() {
         let output = LineRenderer.render(prompt: "> ", buffer: Array("白玉歐蕾"), cursor: 4, width: 80)
         #expect(output == "\r> 白玉歐蕾\u{1B}[0K\r\u{1B}[10C")
