@@ -163,17 +163,19 @@ extension OrderPage {
     // MARK: - Sending
 
     private func send(_ id: GroupID, browser: BrowserKey, _ exchange: Exchange) async -> HTTPResponse {
-        let draft: OrderDraft
+        let draft: OrderDraft, member: MobileNumber?
         do throws(OrderPageRefusal) {
             try await requireOpen()
             try guards.take(.sends, for: exchange.address)
-            draft = try book.beginSending(id, by: browser)
+            (draft, member) = try book.beginSendingWithMember(id, by: browser)
         } catch {
             return retrying(await groupPage(id, exchange, message: error.description, status: error.status), error)
         }
         let counter = shop.counter, openLimit = limits.openOnlineOrders
         let result = await guards.sends.run { () async -> Result<OnlineTicket, OnlineRefusal> in
-            do throws(OnlineRefusal) { return .success(try await counter.placeOnline(draft, openLimit: openLimit)) } catch {
+            do throws(OnlineRefusal) {
+                return .success(try await counter.placeOnline(draft, member: member, openLimit: openLimit))
+            } catch {
                 return .failure(error)
             }
         }

@@ -213,3 +213,31 @@ import TestSupport
         #expect(labels.map(\.note) == ["少一點奶", nil, nil])
     }
 }
+
+/// An order from the page with the organiser's member number earns that member's stamps, and nothing else:
+/// the page proves nobody's number, so a pass's discount waits for the counter.
+@Suite struct OnlineMemberTests {
+    @Test func aPageOrderWithAMemberNumberEarnsStampsButNoPassDiscount() async throws {
+        let fixture = try await ShopFixture()
+        let directory = try TemporaryDirectory()
+        let program = try directory.file("members.json", contents: """
+            {"stampCard": {"stampsPerReward": 5, "rewardSize": "中杯"},
+             "passes": [{"name": "月卡", "days": 30, "price": 299, "percentOff": 10}]}
+            """)
+        _ = try await fixture.shop.seeder.seed(contentsOf: program)
+        let mobile = try MobileNumber(parsing: "0912345678")
+        _ = try await fixture.shop.counter.sellPass("月卡", to: mobile, by: Acting("Amy", role: nil))
+        try await fixture.shop.counter.setOnlineOrdering(true, by: Acting("Amy", role: nil))
+        let draft = OrderDraft(orderName: "Amy \(mobile.masked)",
+                               lines: [fixture.line("熟成紅茶", [.size(.large), .sugar(.free), .ice(.iceFree)], quantity: 3)])
+        let ticket = try await fixture.shop.counter.placeOnline(draft, member: mobile, openLimit: 20)
+        #expect(ticket.stamps == 3)
+        #expect(try await fixture.shop.members.member(mobile).card.stamps == 3)
+        // The bill is the order's own: no pass discount from the page.
+        let stored = try await fixture.shop.orders.find(.pickup(ticket.number))
+        #expect(try await fixture.shop.extras.charges(of: stored).total == stored.order.total)
+        // Without a number, no member is touched.
+        let plain = try await fixture.shop.counter.placeOnline(OrderDraft(lines: draft.lines), openLimit: 20)
+        #expect(plain.stamps == nil)
+    }
+}

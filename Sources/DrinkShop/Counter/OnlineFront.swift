@@ -30,14 +30,26 @@ extension Counter {
     ///
     /// Not atomic across processes: the page's server is the only one placing online orders, and it sends
     /// one at a time, so the bound holds.
-    public func placeOnline(_ draft: OrderDraft, openLimit: Int) async throws(OnlineRefusal) -> OnlineTicket {
+    ///
+    /// With `member` (the number the organiser gave), the order earns that member's stamps, a stamp per cup
+    /// as at the counter. Nothing else of the member is used: the page proves nobody's number, so a pass's
+    /// discount and free cups stay at the counter (`redeem`), where staff see the member; a typed number
+    /// can only give stamps away. A stamp the card cannot take (no stamp card set up) leaves the order as it is.
+    public func placeOnline(_ draft: OrderDraft, member: MobileNumber? = nil, openLimit: Int) async throws(OnlineRefusal)
+        -> OnlineTicket
+    {
         do {
             guard try await settings.onlineOrderingOpen() else { throw OnlineRefusal.closed }
             let open = try await openOnlineOrders()
             guard open < openLimit else { throw OnlineRefusal.tooManyOpen(limit: openLimit) }
             let stored = try await orders.place(draft, placedBy: Self.onlineFront)
+            var stamps: Int?
+            if let member, !stored.isUnsent,
+               let applied = try? await members.apply(to: stored, mobile: member, freeCups: 0, money: nil, usePass: false) {
+                stamps = applied.member.card.stamps
+            }
             return OnlineTicket(number: stored.order.pickupNumber, day: stored.businessDay, orderRef: stored.orderRef,
-                                total: stored.order.total)
+                                total: stored.order.total, stamps: stamps)
         } catch let refusal as OnlineRefusal {
             throw refusal
         } catch let error as ShopError {
@@ -76,12 +88,15 @@ public struct OnlineTicket: Sendable, Hashable {
     public let orderRef: String
     /// What is due at the counter (after the promotion), NT$.
     public let total: Int
+    /// The member's stamps after this order, when the organiser gave a member number and a stamp card is set up.
+    public let stamps: Int?
 
-    public init(number: Int, day: String, orderRef: String, total: Int) {
+    public init(number: Int, day: String, orderRef: String, total: Int, stamps: Int? = nil) {
         self.number = number
         self.day = day
         self.orderRef = orderRef
         self.total = total
+        self.stamps = stamps
     }
 }
 

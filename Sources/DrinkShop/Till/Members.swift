@@ -75,7 +75,10 @@ public struct Members: Sendable {
     /// active. Everything is checked and the bill priced before anything is written.
     /// - Returns: the member after the order, the order's bill, and a note when a pass could not be used.
     /// - Parameter money: the order's money as the till read it (`Counter` reads it; the guard is `MoneyGuard`).
-    func apply(to stored: StoredOrder, mobile: MobileNumber, freeCups: Int, money: OrderPayments?) async throws(TillError)
+    /// - Parameter usePass: whether the member's active pass takes its discount (not from the ordering page,
+    ///   which proves nobody's number).
+    func apply(to stored: StoredOrder, mobile: MobileNumber, freeCups: Int, money: OrderPayments?, usePass: Bool = true)
+        async throws(TillError)
         -> (member: Member, charges: OrderCharges, note: String?)
     {
         let number = OrderNumber.pickup(stored.order.pickupNumber)
@@ -94,7 +97,7 @@ public struct Members: Sendable {
         let now = clock.now()
         var note: String?
         var pass: (String, PassBenefit)?
-        if let held = member.pass {
+        if usePass, let held = member.pass {
             switch held.status(at: now) {
             case .active: pass = (held.name, held.benefit)
             default: note = "\(held.status(at: now).sentence(calendar: calendar)): no pass discount"

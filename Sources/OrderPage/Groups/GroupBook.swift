@@ -123,12 +123,19 @@ public final class GroupBook: Sendable {
     /// Marks the group as being sent by its organiser and returns the one order to place; nothing in it
     /// changes until `sent` or `notSent`.
     public func beginSending(_ id: GroupID, by browser: BrowserKey) throws(OrderPageRefusal) -> OrderDraft {
-        try change(id) { (group) throws(OrderPageRefusal) -> OrderDraft in
+        try beginSendingWithMember(id, by: browser).draft
+    }
+
+    /// `beginSending`, with the member number the organiser gave (their stamps), if any.
+    public func beginSendingWithMember(_ id: GroupID, by browser: BrowserKey) throws(OrderPageRefusal)
+        -> (draft: OrderDraft, member: MobileNumber?)
+    {
+        try change(id) { (group) throws(OrderPageRefusal) -> (draft: OrderDraft, member: MobileNumber?) in
             try Self.checkOpen(group, member: browser)
             guard browser == group.organiser else { throw .notOrganiser }
             guard !group.lines.isEmpty else { throw .emptyGroup }
             group.state = .sending
-            return group.draft()
+            return (group.draft(), group.mobile)
         }
     }
 
