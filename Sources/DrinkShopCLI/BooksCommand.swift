@@ -8,9 +8,9 @@ struct BooksCommand: Equatable {
     var from = "today"
     var to = "today"
 
-    /// Whether `words` (the command and its words) ask for the books check rather than the store file's.
+    /// Whether the words after `check` ask for the books check rather than the store file's.
     static func isRequested(_ words: [String]) -> Bool {
-        words.first == "check" && words.dropFirst().contains { $0.lowercased() == "--books" }
+        words.contains { $0.lowercased() == "--books" }
     }
 
     /// Reads the words after `check`.

@@ -21,45 +21,42 @@ enum DrinkShopCLI {
             print("drinkshop \(version)")
             return 0
         }
+        let program = Program(invocation.words)
+        let rest = Array(invocation.words.dropFirst())
         // `drinkshop help [COMMAND]` is `--help`: it needs no store (and never makes one).
-        let asksHelp = invocation.words.first == "help"
-        if invocation.showHelp || asksHelp {
+        if invocation.showHelp || program == .help {
             let style = ColorPolicy.detect()
-            let words = asksHelp ? Array(invocation.words.dropFirst()) : invocation.words
-            if let topic = words.first, topic != "serve" {
-                let interpreterHelp = try? HelpText.command(topic, style: style)
-                print(interpreterHelp ?? Usage.long, terminator: "")
+            let words = program == .help ? rest : invocation.words
+            if let topic = words.first {
+                print((try? HelpText.command(topic, style: style)) ?? Usage.long, terminator: "")
             } else {
                 print(Usage.long, terminator: "")
             }
             return 0
-        }
-        if invocation.words.first == "setup" {
-            return await SetupCommand.run(words: Array(invocation.words.dropFirst()), environment: environment,
-                                          say: { Console.say($0) },
-                                          complain: printError)
-        }
-        if invocation.words.first == "usage" {
-            return await UsageCommand.run(words: Array(invocation.words.dropFirst()), environment: environment,
-                                          say: { Console.say($0) },
-                                          complain: printError)
         }
         let path = StoreLocation.databasePath(option: invocation.databasePath, environment: environment)
         // The default location may be created on first run; anywhere else only when asked.
         let mayCreate = invocation.create || StoreLocation.isDefault(option: invocation.databasePath, environment: environment)
         // `check --books` checks the shop's money on the store the other commands use; `check` alone, the file.
         var books: BooksCommand?
-        if BooksCommand.isRequested(invocation.words) {
-            do { books = try BooksCommand.parse(Array(invocation.words.dropFirst())) } catch {
+        switch program {
+        case .setup:
+            return await SetupCommand.run(words: rest, environment: environment, say: { Console.say($0) }, complain: printError)
+        case .usage:
+            return await UsageCommand.run(words: rest, environment: environment, say: { Console.say($0) }, complain: printError)
+        case .storeFile(let command):
+            guard command == .check, BooksCommand.isRequested(rest) else {
+                return await command.run(path: path, words: rest, environment: environment)
+            }
+            do { books = try BooksCommand.parse(rest) } catch {
                 printError("drinkshop: \(error)")
                 return 2
             }
-        }
-        if books == nil, let command = invocation.words.first, let storeCommand = StoreFileCommand(rawValue: command) {
-            return await storeCommand.run(path: path, words: Array(invocation.words.dropFirst()), environment: environment)
+        case .help, .serve, .shop:
+            break
         }
         do {
-            if invocation.words.first != "serve", let remote = try RemoteStore.fromEnvironment(environment) {
+            if program != .serve, let remote = try RemoteStore.fromEnvironment(environment) {
                 // A remote base: never seeded or set up implicitly; say what is missing and point to setup.
                 if invocation.words.isEmpty, let problem = await remote.schemaProblem() {
                     printError("drinkshop: \(problem)")
@@ -83,8 +80,8 @@ enum DrinkShopCLI {
                 }
                 return status
             }
-            if invocation.words.first == "serve" {
-                let command = try ServeCommand.parse(Array(invocation.words.dropFirst()))
+            if program == .serve {
+                let command = try ServeCommand.parse(rest)
                 if command.gateway.isRequested {
                     return try await GatewayCommand(serve: command).run(environment: environment)
                 }
@@ -216,5 +213,33 @@ enum DrinkShopCLI {
 
     static func printError(_ text: String) {
         Console.complain(text)
+    }
+}
+
+/// Where a command line goes, from the one command table (`CommandName`), in one exhaustive switch: the
+/// commands that run from the shell only, or the shop (the REPL when no command is given, else one command,
+/// an unknown word included: the interpreter names it).
+enum Program: Equatable {
+    case help, setup, usage, serve, shop
+    case storeFile(StoreFileCommand)
+
+    init(_ words: [String]) {
+        guard let first = words.first, let name = CommandName.find(first) else {
+            self = .shop
+            return
+        }
+        switch name {
+        case .help: self = .help
+        case .setup: self = .setup
+        case .usage: self = .usage
+        case .serve: self = .serve
+        case .initialize: self = .storeFile(.initialize)
+        case .check: self = .storeFile(.check)
+        case .recover: self = .storeFile(.recover)
+        case .menu, .order, .orders, .edit, .advance, .cancel, .void, .delete, .label, .receipt, .printer, .online, .seed,
+             .banner, .promos, .report, .log, .login, .logout, .quit, .pay, .adjust, .invoice, .soldout, .restock, .price,
+             .staff, .shift, .close, .archive, .export, .member, .redeem, .pass:
+            self = .shop
+        }
     }
 }

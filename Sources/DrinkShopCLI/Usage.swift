@@ -11,37 +11,10 @@ enum Usage {
         usage:
           drinkshop [options]                 the counter REPL on the store
           drinkshop [options] <command> ...   one command, e.g. drinkshop order 白玉歐蕾 大杯 半糖 少冰 x2 for Amy
-          drinkshop [options] serve [--host 127.0.0.1] [--port 8080] [--tokens FILE] [--rate-limit N]
-                                    [--views FILE] [--webhook-allow http://127.0.0.1:PORT ...]
-                                              serve the embedded base with Airtable's REST API, the
-                                              pickup screen at /display (no token; numbers only), and the
-                                              customers' ordering page at /order (no token; takes orders
-                                              while `online on` is set; groups kept 2 h in memory); --views
-                                              defines views (DrinkShop's own JSON, not Airtable's API);
-                                              webhooks notify public https URLs only, and each local
-                                              receiver named by --webhook-allow (repeatable)
-          drinkshop serve --upstream URL --base appX [--cache-tables Drink,Promotion] [--cache-check 5]
-                                    [--public-url URL]
-                                              a gateway: one base of Airtable (token in AIRTABLE_TOKEN) served to
-                                              every counter through one rate budget, the menu from a cache;
-                                              with --public-url (where the base can reach it) kept fresh by
-                                              webhooks on the base
-          drinkshop usage                     calls made to the remote base today and this month, against the
-                                              plan's quota (DRINKSHOP_AIRTABLE_PLAN=free|team|business|enterprise)
-          drinkshop setup                     create the shop's tables and fields in the remote base
-                                              (or print what to create by hand); never touches records
-          drinkshop init --db PATH            make a new store at PATH (seeded with the menu); a missing
-                                              --db/DRINKSHOP_DB store is never created silently
-          drinkshop check [--db PATH]         run SQLite's integrity check on the store and say what it found
-          drinkshop check --books [DATE | --from DATE --to DATE]
-                                              check the books (對帳) of the business days (default today) on
-                                              the store (embedded or remote): each order's money against the
-                                              payment ledger, refunds, unpaid handovers, cash in a shift, the
-                                              drawer counts and the report; names each difference and what to
-                                              do; exit 0 when they balance, 1 when not, 2 when it cannot check
-          drinkshop recover [--db PATH] --into NEW.sqlite
-                                              copy every readable record of a damaged store into a new file
+          drinkshop [options] <shell command> ...   (below)
 
+        shell commands:
+        \(shellCommands)
         options (before or after the command):
           --db PATH        the embedded store (default: $DRINKSHOP_DB, else $XDG_DATA_HOME/drinkshop/drinkshop.sqlite)
           --staff NAME     who places orders when nobody has logged in (default: $DRINKSHOP_STAFF or $USER)
@@ -79,8 +52,17 @@ enum Usage {
         commands:
 
         """
-        for info in CommandName.allCases.map(\.info) { text += "  \(info.usage)\n      \(info.summary)\n" }
+        for info in CommandName.allCases.filter({ !$0.runsFromTheShell }).map(\.info) {
+            text += "  \(info.usage)\n      \(info.summary)\n"
+        }
         return text
+    }
+
+    /// The commands that run only from the shell, from the one command table.
+    private static var shellCommands: String {
+        CommandName.allCases.filter(\.runsFromTheShell).map(\.info).map { info in
+            "  drinkshop \(info.usage)\n      \(info.summary)\n" + info.details.map { "      \($0)\n" }.joined()
+        }.joined()
     }
 }
 

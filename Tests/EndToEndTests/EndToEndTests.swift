@@ -98,7 +98,13 @@ import Testing
     @Test func helpVersionAndUsageErrors() async throws {
         let shop = try Drinkshop()
         let help = try await shop.run(["--help"], database: false)
-        #expect(help.status == 0 && help.stdout.contains("drinkshop [options] serve"))
+        #expect(help.status == 0 && help.stdout.contains("drinkshop serve [--host H]"))
+        // The shell's commands come from the one command table, with the counter's.
+        for shell in ["drinkshop setup", "drinkshop usage", "drinkshop init --db PATH", "drinkshop check", "drinkshop recover"] {
+            #expect(help.stdout.contains(shell), "\(shell)")
+        }
+        let serveHelp = try await shop.run(["help", "serve"], database: false)
+        #expect(serveHelp.stdout.contains("usage: drinkshop serve") && serveHelp.stdout.contains("--upstream"))
         let orderHelp = try await shop.run(["order", "--help"], database: false)
         #expect(orderHelp.stdout.contains("usage: drinkshop order"))
         // `help` needs no store and makes none, even at the default location.

@@ -50,6 +50,20 @@ import TestSupport
         case .member: ["member 0912345678"]
         case .redeem: ["redeem #1"]
         case .pass: ["pass 0912345678 月卡"]
+        // From the shell only: the prompt refuses them, saying so (below).
+        case .setup, .serve, .usage, .initialize, .check, .recover: []
+        }
+    }
+
+    @Test("the commands of the shell are in the one table; at the prompt they say where they run")
+    func shellCommandsSayWhereTheyRun() {
+        for name in CommandName.allCases where name.runsFromTheShell {
+            do {
+                _ = try CommandParser.parse(line: name.rawValue)
+                Issue.record("\(name.rawValue) ran at the prompt")
+            } catch {
+                #expect(error.description.contains("runs from the shell") && error.description.contains("drinkshop \(name.rawValue)"))
+            }
         }
     }
 

@@ -7,13 +7,36 @@ public struct CommandInfo: Sendable {
     public var details: [String]
 }
 
-/// Every command of the REPL, in the order `help` lists them. The one table: the parser, `help` and Tab
-/// completion switch over it exhaustively, so a command added here does not compile until each of them
-/// knows it.
+/// Every command of drinkshop, in the order `help` lists them: the counter's (at the prompt and one-shot
+/// from the shell) and those that run only from the shell (`setup`, `serve`, `usage`, `init`, `check`,
+/// `recover`). The one table: the parser, `help`, Tab completion and the program's own dispatch switch over
+/// it exhaustively, so a command added here does not compile until each of them knows it.
 public enum CommandName: String, CaseIterable, Sendable {
     case menu, order, orders, edit, advance, cancel, void, delete, label, receipt, printer, online, seed, banner, promos, report, log, login, logout, help, quit
     // The till (`TillGrammar.swift`).
     case pay, adjust, invoice, soldout, restock, price, staff, shift, close, archive, export, member, redeem, pass
+    // From the shell only (DrinkShopCLI runs them; the prompt says how).
+    case setup, serve, usage, initialize = "init", check, recover
+
+    /// Whether the command runs only from the shell (`drinkshop setup`), not at the prompt.
+    public var runsFromTheShell: Bool {
+        switch self {
+        case .setup, .serve, .usage, .initialize, .check, .recover: true
+        case .menu, .order, .orders, .edit, .advance, .cancel, .void, .delete, .label, .receipt, .printer, .online, .seed,
+             .banner, .promos, .report, .log, .login, .logout, .help, .quit, .pay, .adjust, .invoice, .soldout, .restock,
+             .price, .staff, .shift, .close, .archive, .export, .member, .redeem, .pass: false
+        }
+    }
+
+    /// Whether the command takes days (`--date D`, `--from A --to B`).
+    var takesDays: Bool {
+        switch self {
+        case .orders, .report, .log: true
+        case .menu, .order, .edit, .advance, .cancel, .void, .delete, .label, .receipt, .printer, .online, .seed, .banner,
+             .promos, .login, .logout, .help, .quit, .pay, .adjust, .invoice, .soldout, .restock, .price, .staff, .shift,
+             .close, .archive, .export, .member, .redeem, .pass, .setup, .serve, .usage, .initialize, .check, .recover: false
+        }
+    }
 
     /// The command named or aliased `word` (case-insensitive).
     public static func find(_ word: String) -> CommandName? {
@@ -125,6 +148,36 @@ public enum CommandName: String, CaseIterable, Sendable {
                                details: [])
         case .pay, .adjust, .invoice, .soldout, .restock, .price, .staff, .shift, .close, .archive, .export, .member, .redeem, .pass:
             return tillInfo
+        case .setup:
+            return CommandInfo(name: rawValue, aliases: [], usage: "setup",
+                               summary: "create the shop's tables and fields in the remote base (or print what to create by hand); never touches records",
+                               details: ["the remote base is AIRTABLE_BASE_ID, reached with AIRTABLE_TOKEN"])
+        case .serve:
+            return CommandInfo(name: rawValue, aliases: [], usage: "serve [--host H] [--port N] [--tokens FILE] [--rate-limit N] [--views FILE] [--webhook-allow URL]",
+                               summary: "serve the embedded base with Airtable's REST API, the pickup screen at /display and the ordering page at /order",
+                               details: ["/display and /order need no token: the screen shows numbers only; the page takes orders while",
+                                         "`online on` is set (groups kept 2 h in memory)",
+                                         "--tokens FILE: one token per line with read, read-write or scopes (see README)",
+                                         "--views FILE defines views (DrinkShop's own JSON, not Airtable's API); webhooks notify public",
+                                         "https URLs only, and each local receiver named by --webhook-allow (repeatable)",
+                                         "serve --upstream URL --base appX [--cache-tables Drink,Promotion] [--cache-check 5] [--public-url URL]:",
+                                         "a gateway: one Airtable base (token in AIRTABLE_TOKEN) served to every counter through one rate",
+                                         "budget, the menu from a cache kept fresh by webhooks when --public-url is given"])
+        case .usage:
+            return CommandInfo(name: rawValue, aliases: [], usage: "usage",
+                               summary: "calls made to the remote base today and this month, against the plan's quota",
+                               details: ["the plan: DRINKSHOP_AIRTABLE_PLAN=free|team|business|enterprise"])
+        case .initialize:
+            return CommandInfo(name: rawValue, aliases: [], usage: "init --db PATH",
+                               summary: "make a new store at PATH (seeded with the menu); a missing store is never created silently",
+                               details: [])
+        case .check:
+            return CommandInfo(name: rawValue, aliases: [], usage: "check [--db PATH] | check --books [DATE | --from DATE --to DATE]",
+                               summary: "the store file's integrity check, or the books (對帳): the ledger against orders, drawer and report",
+                               details: ["check --books exits 0 when the books balance, 1 when not, 2 when it cannot check"])
+        case .recover:
+            return CommandInfo(name: rawValue, aliases: [], usage: "recover [--db PATH] --into NEW.sqlite",
+                               summary: "copy every readable record of a damaged store into a new file", details: [])
         }
     }
 }

@@ -48,11 +48,9 @@ public enum CommandParser {
         let usage = name.info.usage
         func fail(_ message: String) -> CommandError { CommandError(message: message, usage: usage) }
         let json = take(flag: "--json", from: &arguments)
-        let days: DaySpan?
-        switch name {
-        case .orders, .report, .log:
+        var days: DaySpan?
+        if name.takesDays {
             do { days = try DaySpan.take(from: &arguments) } catch { throw fail(error.text) }
-        default: days = nil
         }
 
         switch name {
@@ -157,6 +155,8 @@ public enum CommandParser {
         case .quit: return .quit
         case .pay, .adjust, .invoice, .soldout, .restock, .price, .staff, .shift, .close, .archive, .export, .member, .redeem, .pass:
             return .till(try TillGrammar.parse(name, arguments, usage: usage))
+        case .setup, .serve, .usage, .initialize, .check, .recover:
+            throw fail("\(name.rawValue) runs from the shell, not at the prompt: drinkshop \(usage)")
         }
     }
 

@@ -39,7 +39,7 @@ public final class ShopCompleter: Sendable {
         let partial = before.last == " " || before.isEmpty ? "" : (words.last ?? "")
         let previous = partial.isEmpty ? words : Array(words.dropLast())
         guard let command = previous.first else {
-            return CommandName.allCases.map(\.rawValue).filter { $0.hasPrefix(partial.lowercased()) }
+            return CommandName.allCases.filter { !$0.runsFromTheShell }.map(\.rawValue).filter { $0.hasPrefix(partial.lowercased()) }
         }
         let key = partial.lowercased()
         let matching = { (candidates: [String]) in
@@ -72,7 +72,7 @@ public final class ShopCompleter: Sendable {
         case .report, .log:
             return matching(["--date", "--from", "--to"])
         case .help:
-            return matching(CommandName.allCases.map(\.rawValue))
+            return matching(CommandName.allCases.filter { !$0.runsFromTheShell }.map(\.rawValue))
         case .banner:
             return matching(["next", "prev"])
         case .soldout, .restock, .price:
@@ -95,7 +95,7 @@ public final class ShopCompleter: Sendable {
             return previous.count == 1 ? matching(PrinterRole.allCases.map(\.rawValue)) : matching(["none"])
         case .online:
             return previous.isEmpty ? matching(["on", "off"]) : []
-        case .promos, .login, .logout, .quit, .member, .pass:
+        case .promos, .login, .logout, .quit, .member, .pass, .setup, .serve, .usage, .initialize, .check, .recover:
             return []
         }
     }
