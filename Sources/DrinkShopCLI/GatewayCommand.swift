@@ -1,13 +1,15 @@
 import Airtable
 import AirtableServer
 import Foundation
+import DrinkShop
 import HTTPServer
 
 /// The options of `drinkshop serve` that make it a gateway to a real base.
 struct GatewayOptions {
     var upstream: String?
     var base: String?
-    var cachedTables = ["Drink", "Promotion"]
+    /// The shop's menu tables by default: the gateway itself knows no table names.
+    var cachedTables = [ShopSchema.drinkTable, ShopSchema.promotionTable]
     var checkInterval = 5.0
     var maximumAge = 60.0
     /// Where the upstream can reach this gateway: set, the gateway registers webhooks for the cached tables.

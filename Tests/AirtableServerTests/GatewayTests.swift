@@ -40,7 +40,7 @@ struct GatewayTests {
                          burst: Int = 3, queueWait: Double = 8) throws -> AirtableGateway {
         let token = try #require(AccessToken(upstreamToken))
         let configuration = GatewayConfiguration(upstream: "https://api.example.test/", baseID: "appBASE",
-                                                 upstreamToken: token, checkInterval: 5, maximumAge: 60,
+                                                 upstreamToken: token, cachedTables: ["Drink", "Promotion"], checkInterval: 5, maximumAge: 60,
                                                  maximumQueueWait: queueWait)
         return AirtableGateway(configuration: configuration, tokens: AccessTokens([(counterToken, .readWrite)]),
                                throttle: RequestThrottle(requestsPerSecond: rate, burst: burst), transport: stub,

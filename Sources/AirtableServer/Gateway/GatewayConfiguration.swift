@@ -34,7 +34,7 @@ public struct GatewayConfiguration: Sendable {
     public var webhookRefreshInterval: Double = 6 * 3600
 
     public init(upstream: String, baseID: String, upstreamToken: AccessToken,
-                cachedTables: Set<String> = ["Drink", "Promotion"], checkInterval: Double = 5, maximumAge: Double = 60,
+                cachedTables: Set<String> = [], checkInterval: Double = 5, maximumAge: Double = 60,
                 maximumQueueWait: Double = 8, upstreamTimeout: Double = 9, unreachablePause: Double = 2) {
         var trimmed = upstream
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
