@@ -57,8 +57,10 @@ extension OrderPage {
         }
     }
 
+    /// The menu as the store has it now (a sold-out or restocked drink shows on the next page, not after the
+    /// catalog's 30 s): the served store is the embedded one, where reading the menu is one small listing.
     func menu() async throws(OrderPageRefusal) -> Menu {
-        do { return try await shop.catalog.menu() } catch { throw .storeUnavailable }
+        do { return try await shop.catalog.menu(refresh: true) } catch { throw .storeUnavailable }
     }
 
     /// The promotion the counter would give `group`'s lines now (an estimate: the counter prices the order).

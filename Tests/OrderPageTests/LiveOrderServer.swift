@@ -38,6 +38,7 @@ final class Tally: Sendable {
 /// free port in front of a stand-in for the token-protected API (401 for everything).
 struct LiveOrderServer {
     let clock: TestClock
+    let base: LocalBase
     let shop: Shop
     let page: OrderPage
     let port: Int
@@ -82,7 +83,7 @@ struct LiveOrderServer {
             .json(#"{"error":"AUTHENTICATION_REQUIRED"}"#, status: 401)
         })
         let port = try server.start()
-        let live = LiveOrderServer(clock: clock, shop: shop, page: page, port: port, signal: signal, placed: placed)
+        let live = LiveOrderServer(clock: clock, base: base, shop: shop, page: page, port: port, signal: signal, placed: placed)
         if online { try await live.setOnline(true) }
         do {
             try await body(live)

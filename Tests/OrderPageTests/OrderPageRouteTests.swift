@@ -226,6 +226,13 @@ import Testing
             #expect(!menu.body.contains("d=" + FormFields.encode("草莓檸果")))
             let soldOut = try await amy.get(group + "/drink?d=" + FormFields.encode("草莓檸果"))
             #expect(soldOut.status == 422 && soldOut.body.contains("已售完"))
+            // Sold out at a counter (another process's Shop on the same store): the next page shows it, not after
+            // the catalog's 30 s.
+            let counter = Shop(store: live.base, clock: live.shop.clock)
+            _ = try await counter.counter.changeMenu("熟成紅茶", .soldOut, by: live.manager)
+            let after = try await amy.get(group + "/menu")
+            #expect(!after.body.contains("d=" + FormFields.encode("熟成紅茶")))
+            _ = try await counter.counter.changeMenu("熟成紅茶", .restock, by: live.manager)
             // The drink form: the drink's sizes, all temperatures (heated ones off for a cold-only drink), sugars, add-ons.
             let form = try await amy.get(group + "/drink?d=" + FormFields.encode("熟成檸果"))
             #expect(form.body.contains(#"value="大杯""#) && form.body.contains("+$10"))
