@@ -144,6 +144,7 @@ public final class Shop: Sendable {
         } catch {
             throw .store(error)
         }
+        if !created.isEmpty { orders.records.missing.forget() }  // what the order writes left out is there now
         return created
     }
 }

@@ -90,7 +90,15 @@ final class ServeProcess: Sendable {
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        // Its log, kept in a file: read back only to say why it never started.
+        let log = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("drinkshop-launch-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let logHandle = try FileHandle(forWritingTo: log)
+        process.standardError = logHandle
+        defer {
+            try? logHandle.close()
+            try? FileManager.default.removeItem(at: log)
+        }
         try process.run()
         var text = ""
         let handle = output.fileHandleForReading
@@ -101,10 +109,19 @@ final class ServeProcess: Sendable {
         }
         guard text.contains("Press Ctrl-C") else {
             process.terminate()
-            throw POSIXError(.EPROTO)
+            let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw LaunchError(arguments: arguments, output: text, log: String(said.suffix(2000)))
         }
         return (process, text)
     }
+}
+
+/// `drinkshop` ended before its banner: what it printed and logged, for the test's failure.
+struct LaunchError: Error, CustomStringConvertible {
+    let arguments: [String]
+    let output: String
+    let log: String
+    var description: String { "drinkshop \(arguments.joined(separator: " ")) did not start; printed: \(output) logged: \(log)" }
 }
 
 /// Plain HTTP over a loopback socket, blocking: for the off-pool threads of these tests only.

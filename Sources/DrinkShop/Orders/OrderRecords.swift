@@ -9,8 +9,11 @@ import Synchronization
 struct OrderRecords: Sendable {
     let store: any RecordStore
     let clock: ShopClock
-    /// Whether the base has the step fields (`preparingAt`…); learnt from the first write refused for them.
+    /// Whether the base has the step fields (`preparingAt`…); learnt with `missing`.
     let stepFields = StepFields()
+    /// The order fields of this version the base lacks (a remote base `setup` has not upgraded), read from
+    /// its schema the first time a write is refused for an unknown field; never guessed from an error's text.
+    let missing = MissingOrderFields()
     /// `store.atomicStore`, found once (it is a cast through any wrappers).
     let atomicStore: (any AtomicRecordStore)?
 
@@ -93,19 +96,12 @@ struct OrderRecords: Sendable {
         }
         let step = stepFields.available ? OrderField.reached(stored.order.status) : nil
         if let step { fields[step] = .string(AirtableTimestamp.format(clock.now())) }
-        let written = try await tolerating(extra) { (extra) throws(AirtableError) -> [Record] in
-            do throws(AirtableError) {
-                return try await update(stored.recordIDs, fields.merging(extra) { $1 })
-            } catch let error where step != nil && StepFields.isMissing(error) {
-                // A remote base set up by an earlier version has no step fields (`drinkshop setup` adds them):
-                // the status alone, from now on.
-                stepFields.markMissing()
-                var plain = fields
-                if let step { plain[step] = nil }
-                return try await update(stored.recordIDs, plain.merging(extra) { $1 })
-            }
+        // A remote base set up by an earlier version may lack the step fields (`drinkshop setup` adds them):
+        // `tolerating` leaves out whatever of this version's fields the base's schema lacks.
+        let written = try await tolerating(fields.merging(extra) { $1 }) { (cells) throws(AirtableError) -> [Record] in
+            try await update(stored.recordIDs, cells)
         }
-        return (written.0, written.1)
+        return (written.0, written.1 || extra.keys.allSatisfy { !missing.lacks($0) })
     }
 
     /// Writes `fields` and `extra` on every line record of `stored` (one request for up to ten lines).
@@ -119,8 +115,9 @@ struct OrderRecords: Sendable {
         }.1
     }
 
-    /// Runs `write` with `extra`; when the store does not know one of this version's fields (a remote base
-    /// `setup` has not upgraded), once more without `extra`.
+    /// Runs `write` with `extra`, less the fields the base is known to lack; when the store refuses a field as
+    /// unknown, the base's schema is read (once per process) and the write made again without what it lacks.
+    /// - Returns: the write's result, and whether every field of `extra` was written.
     private func tolerating<T>(_ extra: Fields, _ write: (Fields) async throws(AirtableError) -> T) async throws(ShopError)
         -> (T, Bool)
     {
@@ -132,18 +129,30 @@ struct OrderRecords: Sendable {
     private func toleratingShopError<T>(_ extra: Fields, _ write: (Fields) async throws(ShopError) -> T) async throws(ShopError)
         -> (T, Bool)
     {
+        let known = missing.withoutMissing(extra)
         do {
-            return (try await write(extra), true)
+            return (try await write(known), known.count == extra.count)
         } catch {
-            guard !extra.isEmpty, case .store(let failure) = error, Self.refusesNewFields(failure) else { throw error }
-            return (try await write([:]), false)
+            guard !known.isEmpty, case .store(let failure) = error, failure.apiError?.type == "UNKNOWN_FIELD_NAME",
+                  !missing.isLearnt
+            else { throw error }
+            try await learnMissingFields()
+            let kept = missing.withoutMissing(extra)
+            guard kept.count < known.count else { throw error }  // not one of this version's fields
+            return (try await write(kept), false)
         }
     }
 
-    /// Whether the store refused a write for naming one of this version's order fields.
-    static func refusesNewFields(_ error: AirtableError) -> Bool {
-        guard let api = error.apiError, api.type == "UNKNOWN_FIELD_NAME" else { return false }
-        return OrderRecord.tillAndAuditFields.contains { (api.message ?? "").contains("\"\($0)\"") }
+    /// Reads the base's schema and keeps which of this version's order fields it lacks.
+    private func learnMissingFields() async throws(ShopError) {
+        let schema: BaseSchema
+        do { schema = try await store.schema() } catch { throw .store(error) }
+        let present = Set(schema.table(ShopSchema.orderTable)?.fields.map(\.name) ?? [])
+        let lacking = Set(OrderField.allCases.map(\.rawValue)).subtracting(present)
+        missing.learn(lacking)
+        if [OrderField.preparingAt, .readyAt, .pickedUpAt].contains(where: { lacking.contains($0.rawValue) }) {
+            stepFields.markMissing()
+        }
     }
 
     private func update(_ ids: [String], _ fields: Fields) async throws(AirtableError) -> [Record] {
@@ -161,15 +170,35 @@ struct OrderRecords: Sendable {
     }
 }
 
-/// Whether the base has the fields that record when an order reached each step: assumed until a write
-/// naming one is refused as an unknown field (a remote base set up by an earlier version).
+/// Whether the base has the fields that record when an order reached each step: assumed until its schema,
+/// read after a write was refused for an unknown field, says it lacks them (a remote base set up by an
+/// earlier version).
 final class StepFields: Sendable {
     private let missing = Mutex(false)
     var available: Bool { !missing.withLock { $0 } }
     func markMissing() { missing.withLock { $0 = true } }
+}
 
-    static func isMissing(_ error: AirtableError) -> Bool {
-        guard let api = error.apiError, api.type == "UNKNOWN_FIELD_NAME" else { return false }
-        return [OrderField.preparingAt, .readyAt, .pickedUpAt].contains { (api.message ?? "").contains($0.rawValue) }
+/// The order fields the base lacks, as its schema said when last read (nil: not read, or read more than
+/// `lifetime` ago: everything assumed there, so a base upgraded meanwhile by `drinkshop setup` is written
+/// in full again; a refusal then reads the schema again).
+final class MissingOrderFields: Sendable {
+    private let state = Mutex<(fields: Set<String>, at: ContinuousClock.Instant)?>(nil)
+    static let lifetime: Duration = .seconds(300)
+
+    private var current: Set<String>? {
+        state.withLock { state in
+            guard let known = state, known.at.duration(to: .now) < Self.lifetime else { return nil }
+            return known.fields
+        }
+    }
+    var isLearnt: Bool { current != nil }
+    func learn(_ lacking: Set<String>) { state.withLock { $0 = (lacking, .now) } }
+    /// After this process upgraded the base itself.
+    func forget() { state.withLock { $0 = nil } }
+    func lacks(_ field: String) -> Bool { current?.contains(field) ?? false }
+    func withoutMissing(_ cells: Fields) -> Fields {
+        guard let lacking = current, !lacking.isEmpty else { return cells }
+        return cells.filter { !lacking.contains($0.key) }
     }
 }
