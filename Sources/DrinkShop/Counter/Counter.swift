@@ -34,7 +34,8 @@ public final class Counter: Sendable {
     let clock: ShopClock
     /// Whether PINs are on, as last read: read again after 30 s, or at once after a PIN changes here, so an
     /// order does not cost an extra read of the User table on a rate-limited base.
-    private let pinsReading = Mutex<(enabled: Bool, at: ContinuousClock.Instant)?>(nil)
+    /// On the shop's clock (so a test's clock, not a slow machine, decides when it is read again).
+    private let pinsReading = Mutex<(enabled: Bool, at: Date)?>(nil)
 
     init(orders: OrderDesk, till: Till, extras: OrderExtras, members: Members, menuControl: MenuControl, drawer: Drawer,
          staff: StaffDirectory, audit: AuditTrail, settings: ShopSettings, archiver: DayArchiver?, clock: ShopClock)
@@ -66,9 +67,10 @@ public final class Counter: Sendable {
 
     /// Whether PINs are on (roles enforced), as read at most 30 s ago.
     public func pinsEnabled() async throws(TillError) -> Bool {
-        if let reading = pinsReading.withLock({ $0 }), reading.at.duration(to: .now) < .seconds(30) { return reading.enabled }
+        let now = clock.now()
+        if let reading = pinsReading.withLock({ $0 }), reading.at <= now, now.timeIntervalSince(reading.at) < 30 { return reading.enabled }
         let enabled = try await staff.pinsEnabledLately()
-        pinsReading.withLock { $0 = (enabled, .now) }
+        pinsReading.withLock { $0 = (enabled, now) }
         return enabled
     }
 
