@@ -14,7 +14,7 @@ import HTTPServer
 /// let page = OrderPage(shop: shop, storeChanges: { board.boardChanges() }, placed: { board.changed() })
 /// let server = HTTPServer(configuration: configuration, handler: page.handler { await api.handle($0) })
 /// ```
-public struct OrderPage: Sendable {
+public struct OrderPage: PathRoutes {
     public static let path = "/order"
 
     let shop: Shop
@@ -49,22 +49,6 @@ public struct OrderPage: Sendable {
     var limits: OrderPageLimits { book.limits }
 
     /// A server handler that answers the page's paths and passes every other request to `otherRoutes`.
-    public func handler(
-        otherRoutes: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
-    ) -> @Sendable (HTTPRequest) async -> HTTPResponse {
-        let page = self
-        return { request in
-            if let response = await page.respond(to: request) { return response }
-            return await otherRoutes(request)
-        }
-    }
-
-    /// Whether `request` is for the page (`/order`, `/order/…`, with any query).
-    public static func claims(_ request: HTTPRequest) -> Bool {
-        let path = request.path
-        return path == Self.path || path.hasPrefix(Self.path + "/")
-    }
-
     /// The response to a request for the page, or nil when the request is for another route.
     public func respond(to request: HTTPRequest) async -> HTTPResponse? {
         guard Self.claims(request) else { return nil }

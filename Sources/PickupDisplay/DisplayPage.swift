@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// The pickup screen's one page: inline style and script, nothing fetched from anywhere but this
 /// server's event stream. Numbers arrive as `board` events (``PickupBoard/json``); the browser's
 /// EventSource reconnects by itself, and the script opens a new one if the browser gave up (e.g. after a
@@ -99,17 +101,5 @@ enum DisplayPage {
     .empty { font-size: 4vh; color: #888; text-align: center; }
     """
 
-    private static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "&": result += "&amp;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    private static func escape(_ text: String) -> String { HTMLText.escape(text) }
 }

@@ -9,7 +9,7 @@ import HTTPServer
 /// let display = PickupDisplay(source: boards)
 /// let server = HTTPServer(configuration: configuration, handler: display.handler { await api.handle($0) })
 /// ```
-public struct PickupDisplay: Sendable {
+public struct PickupDisplay: PathRoutes {
     /// The page's path; the event stream is at `path + "/events"`.
     public static let path = "/display"
 
@@ -27,22 +27,6 @@ public struct PickupDisplay: Sendable {
 
     /// A server handler that answers the pickup screen's paths and passes every other request to
     /// `otherRoutes` (e.g. the token-protected Airtable API), unchanged.
-    public func handler(
-        otherRoutes: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
-    ) -> @Sendable (HTTPRequest) async -> HTTPResponse {
-        let display = self
-        return { request in
-            if let response = await display.respond(to: request) { return response }
-            return await otherRoutes(request)
-        }
-    }
-
-    /// Whether `request` is for the pickup screen (`/display`, `/display/…`, with any query).
-    public static func claims(_ request: HTTPRequest) -> Bool {
-        let path = request.path
-        return path == Self.path || path.hasPrefix(Self.path + "/")
-    }
-
     /// The response for a pickup-screen request, or nil when the request is for another route.
     public func respond(to request: HTTPRequest) async -> HTTPResponse? {
         guard Self.claims(request) else { return nil }

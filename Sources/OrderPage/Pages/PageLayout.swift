@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// The frame every page of `/order` shares: one HTML document with its inline style (and, on the pages that
 /// have one, a small inline script); nothing is loaded from anywhere else. Sized for a phone held in one
 /// hand (390×844 and up): one column, text at 17 px, every control at least 48 px tall.
@@ -31,21 +33,7 @@ enum PageLayout {
     }
 
     /// Text for HTML content and quoted attribute values.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "&": result += "&amp;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    static func escape(_ text: String) -> String { HTMLText.escape(text) }
 
     /// NT$ as the shop writes it: `$55`, `−$27`.
     static func money(_ amount: Int) -> String { amount < 0 ? "−$\(-amount)" : "$\(amount)" }
