@@ -36,11 +36,6 @@ public final class ShopInterpreter {
     let pinGrants: StaffGrants?
     /// The printer variables this counter was started with (they override the store's settings here).
     let environmentPrinters: [String: String]
-    /// When the store's printer settings were last read here: a counter follows a change made at another
-    /// counter within `sharedSettingsAge` (they are read again, before printing, once that has passed).
-    var sharedSettingsReadAt: BannerRotator.Instant?
-    /// The store's printer settings as last read here (nil before the first read).
-    var sharedPrinterSettings: [PrinterRole: String]?
     /// Who places orders when nobody has logged in (the OS user, or DRINKSHOP_STAFF).
     let defaultStaff: String
     var rotator: BannerRotator
@@ -129,6 +124,11 @@ public final class ShopInterpreter {
     }
 
     private func runCatching(_ command: Command) async -> Outcome {
+        // Another counter's changes to the shared settings and PINs count from this command on.
+        switch command {
+        case .help, .quit: break
+        default: await followSharedSettings()
+        }
         do {
             try await execute(command)
             return command == .quit ? .quit : .succeeded
