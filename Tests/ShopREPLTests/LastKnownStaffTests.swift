@@ -4,6 +4,7 @@ import DrinkShopCore
 import Foundation
 import LocalBase
 import PinHashing
+import Printing
 @testable import ShopREPL
 import Synchronization
 import TestSupport
@@ -18,6 +19,7 @@ final class UnpluggableStore: ForwardingRecordStore {
     var underlying: any RecordStore { base }
 
     func unplug() { down.withLock { $0 = true } }
+    func plugIn() { down.withLock { $0 = false } }
 
     private func check() throws(AirtableError) {
         if down.withLock({ $0 }) { throw .transport("connection refused") }
@@ -111,5 +113,45 @@ final class UnpluggableStore: ForwardingRecordStore {
         #expect(laterOutput.errors.contains(Self.lastKnown))
         #expect(!refused.contains("GET User"), "\(refused)")
         #expect(try await outbox.count() == 2)
+    }
+
+    @Test func aProvisionalOrdersStickersArePrintedAgainWithItsPickupNumberOnceItIsSent() async throws {
+        let clock = TestClock(Counter.noon)
+        let base = try LocalBase.inMemory(clock: clock.date)
+        let setup = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date))
+        try await setup.createMissingSchema()
+        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Seeds").path
+        _ = try await setup.seeder.seed(contentsOf: seeds + "/menu.json")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("drinkshop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("labels.tspl").path
+
+        let remote = UnpluggableStore(base)
+        let outbox = Outbox(store: try LocalBase.inMemory(clock: clock.date), location: "outbox.sqlite")
+        try await outbox.prepare()
+        let shop = Shop(store: remote, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date), outbox: outbox,
+                        printers: ShopPrinters(label: try PrinterSink(setting: file)))
+        let output = CapturedOutput()
+        let counter = ShopInterpreter(shop: shop, output: output, defaultStaff: "Ken")
+        #expect(await counter.run(line: "order 熟成紅茶 M 無糖 少冰") == .succeeded)
+        remote.unplug()
+        clock.advance(by: 10)
+        #expect(await counter.run(line: "order 白玉歐蕾 L 半糖 少冰 x2") == .succeeded)
+        #expect(try await outbox.count() == 1)
+        let stickers = { () throws -> [String] in
+            TSPL.lines(Array(try #require(FileManager.default.contents(atPath: file)))).compactMap(TSPL.text)
+        }
+        #expect(try stickers().filter { $0.hasPrefix("#P1") }.count == 2, "printed with the provisional number")
+
+        remote.plugIn()
+        clock.advance(by: 10)
+        await counter.sendOutbox(force: true)
+        #expect(output.text.contains("Sent order #P1: its pickup number is #2"))
+        #expect(output.text.contains("Printed 2 cup labels of #2 again on \(file): its pickup number replaces #P1"))
+        // The two stickers again, with the pickup number staff call out.
+        let again = try stickers().filter { $0.hasSuffix("/2") && !$0.hasPrefix("#P") }
+        #expect(again.count == 2 && again.allSatisfy { $0.hasPrefix("2") }, "\(again)")
     }
 }

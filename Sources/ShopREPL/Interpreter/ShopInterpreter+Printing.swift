@@ -15,6 +15,22 @@ extension ShopInterpreter {
         }
     }
 
+    /// An order kept while the store was away got stickers with its provisional number (#P1): once it is
+    /// sent and has its pickup number, they are printed again with it, as `label #N` would (only when a
+    /// label printer is set up).
+    func printLabelsAgain(_ sent: SentOrder) async {
+        guard shop.printing.printsLabelsOnPlacement else { return }
+        let number = sent.number(today: shop.clock.today)
+        do {
+            let printed = try await shop.printing.printLabels(number)
+            say("Printed \(printed.pieces) cup label\(printed.pieces == 1 ? "" : "s") of \(number) again on \(printed.printer): "
+                + "its pickup number replaces \(sent.queuedAs) (貼紙重印取餐號).\n")
+            if let warning = printed.replacementWarning { warn(warning) }
+        } catch {
+            warn("\(error) (order \(number) is sent; label \(number) prints its stickers)")
+        }
+    }
+
     func label(_ number: OrderNumber, cup: Int?, preview: Bool) async throws {
         if preview {
             say(try await shop.printing.labelPreview(number, cup: cup))

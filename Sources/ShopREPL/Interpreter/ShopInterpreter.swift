@@ -271,6 +271,7 @@ public final class ShopInterpreter {
                 if case .provisional = sent.queuedAs {
                     say(style.paint("Sent order \(sent.queuedAs): its pickup number is #\(sent.pickupNumber) (取餐號 \(sent.pickupNumber))",
                                     .green) + "\n")
+                    await printLabelsAgain(sent)
                 } else {
                     say(style.paint("Sent order \(sent.queuedAs) to the store.", .green) + "\n")
                 }
