@@ -65,15 +65,18 @@ public struct ShopSettings: Sendable {
     private let audit: AuditTrail
     /// This counter's reading of the settings, renewed by `Counter.followSharedSettings`.
     let reading: SharedReading
+    /// Told when the store cannot be reached at the start, so the first command does not wait on it again.
+    private let delivery: DeliveryPolicy?
 
     /// - Parameter notes: the counter's outbox, where the settings read by a process of this machine in
     ///   the last 30 s are found instead of reading them again.
     init(store: any RecordStore, clock: ShopClock, audit: AuditTrail, notes: Outbox? = nil,
-         reading: SharedReading = SharedReading()) {
+         reading: SharedReading = SharedReading(), delivery: DeliveryPolicy? = nil) {
         records = SettingRecords(store: store, notes: notes, now: { clock.now() })
         self.clock = clock
         self.audit = audit
         self.reading = reading
+        self.delivery = delivery
     }
 
     /// The settings as the store holds them now (never a note of an earlier read), noted for the other
@@ -154,6 +157,8 @@ public struct ShopSettings: Sendable {
         var notes: [String] = []
         var stored: [String: String]? = nil
         do { stored = try await records.all() } catch {
+            // An unreachable base: the commands that follow go by what this machine last knew of it.
+            _ = delivery?.outbox(after: error, at: clock.now())
             notes.append("the shop's settings could not be read from the store (\(error)); going by this counter's")
         }
         var storedZone: TimeZone? = nil

@@ -1,10 +1,15 @@
 import DrinkShop
+import LineEditor
 
 /// Settings changed at another counter reach this one before its next command (`Counter.followSharedSettings`
-/// decides when to read them); this side uses the printers they name and says what changed, once.
+/// decides when to read them); this side uses the printers they name and says what changed, once, before
+/// the command's own output (fitted to the screen, never held with a view).
 extension ShopInterpreter {
     func followSharedSettings() async {
         let news = await shop.counter.followSharedSettings()
+        let width = screenWidth
+        let fitted = { (text: String) in width.map { text.wrapped(toWidth: $0) } ?? text }
+        let warn = { (text: String) in self.output.writeError(fitted(self.style.paint("warning: ", .yellow) + text) + "\n") }
         if news.fromLastKnown {
             // Unreachable, rate limited or over its quota: the line that keeps the order says which.
             warn("working from the last known staff and settings while the store takes no requests "
@@ -26,6 +31,6 @@ extension ShopInterpreter {
             }
             return "\(change) (this counter keeps \(role.environmentVariable), which overrides it)"
         }
-        say("Settings changed at another counter (其他櫃檯已變更設定): " + said.joined(separator: "; ") + ".\n")
+        output.write(fitted("Settings changed at another counter (其他櫃檯已變更設定): " + said.joined(separator: "; ") + ".") + "\n")
     }
 }

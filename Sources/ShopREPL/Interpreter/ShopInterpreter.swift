@@ -116,7 +116,13 @@ public final class ShopInterpreter {
 
     /// Runs a parsed command.
     public func run(_ command: Command) async -> Outcome {
+        // Another counter's changes to the shared settings and PINs count from this command on (said before
+        // the command's own output, never held with a view).
         screenWidth = screen.map { max(20, $0.size.columns) }
+        switch command {
+        case .help, .quit: break
+        default: await followSharedSettings()
+        }
         if let screen, let width = screenWidth, command.isScreenView {
             return await showingOnScreen(screen, width: width) { await runCatching(command) }
         }
@@ -124,11 +130,6 @@ public final class ShopInterpreter {
     }
 
     private func runCatching(_ command: Command) async -> Outcome {
-        // Another counter's changes to the shared settings and PINs count from this command on.
-        switch command {
-        case .help, .quit: break
-        default: await followSharedSettings()
-        }
         do {
             try await execute(command)
             return command == .quit ? .quit : .succeeded
