@@ -13,7 +13,8 @@ import Printing
 /// - otherwise the store's value is used;
 /// - a store without a time zone gets the opening machine's zone written to it (so the first counter
 ///   fixes it for all that come after); a store without a day start counts from midnight.
-/// The clock of the shop (every service's copy) then counts business days by them.
+/// The clock of the shop (every service's copy) then counts business days by them. A running counter follows
+/// later changes made at other counters through `Counter.followSharedSettings`.
 public struct ShopSettings: Sendable {
     public static let timeZoneKey = "timeZone"
     public static let dayStartsKey = "dayStarts"
