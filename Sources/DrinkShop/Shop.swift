@@ -67,7 +67,7 @@ public final class Shop: Sendable {
                            makeOrderRef: makeOrderRef)
         seeder = Seeder(store: store, catalog: catalog)
         staff = StaffDirectory(store: store, hasher: pinHasher, notes: outbox, now: { clock.now() })
-        settings = ShopSettings(store: store, clock: clock, audit: audit, notes: outbox)
+        settings = ShopSettings(store: store, clock: clock, audit: audit, notes: outbox, delivery: delivery)
         printing = PrintDesk(printers: printers, orders: orders, clock: clock)
         queue = OrderQueue(orders: orders)
         extras = OrderExtras(store: store)
@@ -77,7 +77,8 @@ public final class Shop: Sendable {
         drawer = Drawer(store: store, clock: clock)
         members = Members(store: store, extras: extras, clock: clock)
         counter = Counter(orders: orders, till: till, extras: extras, members: members, menuControl: menuControl,
-                          drawer: drawer, staff: staff, audit: audit, settings: settings, archiver: archiver, clock: clock)
+                          drawer: drawer, staff: staff, audit: audit, settings: settings, archiver: archiver, clock: clock,
+                          delivery: delivery)
     }
 
     /// Where orders wait while the store cannot be reached; nil when the store is local.

@@ -119,7 +119,9 @@ final class FlakyStore: RecordStore {
 
         counter.flaky.plugIn()
         let sent = try await counter.shop.orders.sendUnsent(force: true).sent
-        #expect(sent == [SentOrder(queuedAs: .provisional(1), pickupNumber: 2), SentOrder(queuedAs: .provisional(2), pickupNumber: 3)])
+        let day = counter.shop.clock.today
+        #expect(sent == [SentOrder(queuedAs: .provisional(1), pickupNumber: 2, businessDay: day),
+                         SentOrder(queuedAs: .provisional(2), pickupNumber: 3, businessDay: day)])
         #expect(try await counter.outbox.count() == 0)
         #expect(!counter.shop.isOffline)
         let lines = try await counter.storedLines()
@@ -162,7 +164,7 @@ final class FlakyStore: RecordStore {
         #expect(try await counter.storedLines().count == 1)
         counter.flaky.plugIn()
         let sent = try await counter.shop.orders.sendUnsent(force: true).sent
-        #expect(sent == [SentOrder(queuedAs: .pickup(1), pickupNumber: 1)])
+        #expect(sent == [SentOrder(queuedAs: .pickup(1), pickupNumber: 1, businessDay: counter.shop.clock.today)])
         let lines = try await counter.storedLines()
         #expect(lines.count == 1)
         #expect(lines[0].fields["numberOfCups"] == 2)

@@ -50,6 +50,19 @@ import TestSupport
 
     static let findAndWrite = ["GET OrderDrink", "PATCH OrderDrink"]
 
+    /// A counter follows the settings every counter shares, and whether PINs are on, by reading them again
+    /// once its reading is five seconds old: one read of each then, none in between, however busy it is.
+    @Test func theSharedSettingsAndPINsAreReadOncePerFiveSecondsAndNeverBetween() async throws {
+        let day = try await CountedCounter(orders: 1)
+        let shared = { (requests: [String]) in requests.filter { $0 == "GET Setting" || $0 == "GET User" } }
+        for _ in 1...4 {
+            #expect(shared(await day.requests("orders")).isEmpty)
+        }
+        #expect(shared(await day.requests("orders")) == ["GET Setting", "GET User"])
+        let sameSecond = await day.store.requests { #expect(await day.run("order 熟成紅茶 M 半糖 少冰") == .succeeded) }
+        #expect(shared(sameSecond).isEmpty)
+    }
+
     @Test func editCancelAdvanceAndVoidAreOneReadAndOneWriteWhateverTheDaysSize() async throws {
         for size in [3, 40] {
             let day = try await CountedCounter(orders: size)

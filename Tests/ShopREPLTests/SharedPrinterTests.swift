@@ -2,7 +2,6 @@ import DrinkShop
 import DrinkShopCore
 import Foundation
 import LocalBase
-import Synchronization
 @testable import ShopREPL
 import TestSupport
 import Testing
@@ -19,22 +18,19 @@ import Testing
         let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Seeds").path
         _ = try await seeding.seeder.seed(contentsOf: seeds + "/menu.json")
-        // The counters' sense of elapsed time, moved by the test.
-        let elapsed = Mutex(Duration.zero)
-        let start = ContinuousClock.now
         func counter() -> (ShopInterpreter, CapturedOutput) {
             let output = CapturedOutput()
             let shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date))
-            return (ShopInterpreter(shop: shop, output: output, defaultStaff: "Ken",
-                                    instant: { start + elapsed.withLock { $0 } }), output)
+            return (ShopInterpreter(shop: shop, output: output, defaultStaff: "Ken"), output)
         }
         let (one, oneOutput) = counter()
         let (two, twoOutput) = counter()
         #expect(await one.run(line: "label #1 --preview") == .failed)  // no order yet: reads the settings once
         #expect(await two.run(line: "printer label tcp://127.0.0.1:\(printer.port)") == .succeeded)
         #expect(twoOutput.text.contains("on every counter"))
-        // Counter one, started before the change, prints on it once its reading is a few seconds old.
-        elapsed.withLock { $0 += .seconds(6) }
+        // Counter one, started before the change, prints on it once its reading is a few seconds old (by the
+        // shop's clock, which the reading's age is counted on).
+        clock.advance(by: 6)
         #expect(await one.run(line: "order 熟成紅茶 M 無糖 少冰") == .succeeded)
         let job = await printer.nextJob()
         #expect(TSPL.lines(job).contains("PRINT 1,1"))

@@ -1,6 +1,5 @@
 import DrinkShopCore
 import Foundation
-import Synchronization
 
 /// Who is acting at a front: the name orders and the audit trail record, and the role they proved (by
 /// logging in, with their PIN when they have one); nil when nobody has logged in.
@@ -32,13 +31,13 @@ public final class Counter: Sendable {
     let settings: ShopSettings
     let archiver: DayArchiver?
     let clock: ShopClock
-    /// Whether PINs are on, as last read: read again after 30 s, or at once after a PIN changes here, so an
-    /// order does not cost an extra read of the User table on a rate-limited base.
-    /// On the shop's clock (so a test's clock, not a slow machine, decides when it is read again).
-    private let pinsReading = Mutex<(enabled: Bool, at: Date)?>(nil)
+    let delivery: DeliveryPolicy
+    /// The shared settings and whether PINs are on, as last read (see `followSharedSettings`).
+    var reading: SharedReading { settings.reading }
 
     init(orders: OrderDesk, till: Till, extras: OrderExtras, members: Members, menuControl: MenuControl, drawer: Drawer,
-         staff: StaffDirectory, audit: AuditTrail, settings: ShopSettings, archiver: DayArchiver?, clock: ShopClock)
+         staff: StaffDirectory, audit: AuditTrail, settings: ShopSettings, archiver: DayArchiver?, clock: ShopClock,
+         delivery: DeliveryPolicy)
     {
         self.orders = orders
         self.till = till
@@ -51,6 +50,7 @@ public final class Counter: Sendable {
         self.settings = settings
         self.archiver = archiver
         self.clock = clock
+        self.delivery = delivery
     }
 
     // MARK: - Who may
@@ -65,17 +65,42 @@ public final class Counter: Sendable {
         return acting.name
     }
 
-    /// Whether PINs are on (roles enforced), as read at most 30 s ago.
+    /// Whether PINs are on (roles enforced): as read less than `sharedReadingAge` ago, else read again (the
+    /// first time, a note of this machine's last 30 s will do: a one-shot command spends no request on it).
+    /// While the store cannot be reached it is never read: the last known answer holds, however old (kept
+    /// in the outbox's notes), so the counter takes orders into the outbox at once.
+    /// - Throws: `TillError` when the store cannot answer and nothing is known, or refuses.
     public func pinsEnabled() async throws(TillError) -> Bool {
         let now = clock.now()
-        if let reading = pinsReading.withLock({ $0 }), reading.at <= now, now.timeIntervalSince(reading.at) < 30 { return reading.enabled }
-        let enabled = try await staff.pinsEnabledLately()
-        pinsReading.withLock { $0 = (enabled, now) }
-        return enabled
+        let known = reading.current
+        if let pins = known.pins, !SharedReading.isStale(known.pinsAt, now: now, age: Self.sharedReadingAge) { return pins }
+        if delivery.isOffline, let pins = await lastKnownPins() { return pins }
+        do {
+            let pins = known.pins == nil ? try await staff.pinsEnabledLately() : try await staff.pinsEnabled()
+            reading.read(pins: pins, at: now)
+            return pins
+        } catch {
+            if case .shop(let failure) = error, delivery.outbox(after: failure, at: now) != nil, let pins = await lastKnownPins() {
+                return pins
+            }
+            throw error
+        }
     }
 
-    /// Forgets the reading of whether PINs are on (a PIN was set or removed).
-    func forgetPINs() { pinsReading.withLock { $0 = nil } }
+    /// Whether PINs are on as this counter, or a process of this machine, last knew it.
+    private func lastKnownPins() async -> Bool? {
+        if let pins = reading.current.pins { return pins }
+        guard let kept = await delivery.outbox?.keptPinsEnabled(at: clock.now(), within: .infinity) else { return nil }
+        reading.read(pins: kept, at: nil)
+        return kept
+    }
+
+    /// A PIN was set or removed here: whether PINs are on is read again (from the note the change left, when
+    /// there is one), so the change is not taken for another counter's.
+    private func pinsChangedHere() async {
+        reading.pinsChangedHere()
+        if let pins = try? await staff.pinsEnabledLately() { reading.read(pins: pins, at: clock.now()) }
+    }
 
     // MARK: - Orders
 
@@ -299,7 +324,7 @@ public final class Counter: Sendable {
         let who = try await authorize(.staffChanges, acting)
         let account = try await staff.account(named: name)
         try await staff.setPIN(pin, for: account.name)
-        forgetPINs()
+        await pinsChangedHere()
         try await record(.staffChanges, by: who, subject: account.name, detail: pin == nil ? "PIN removed" : "PIN set")
         return account
     }
@@ -308,7 +333,7 @@ public final class Counter: Sendable {
     public func removeStaff(_ name: String, by acting: Acting) async throws(TillError) -> StaffAccount {
         let who = try await authorize(.staffChanges, acting)
         let account = try await staff.remove(name)
-        forgetPINs()
+        await pinsChangedHere()
         try await record(.staffChanges, by: who, subject: account.name, detail: "removed from the staff")
         return account
     }

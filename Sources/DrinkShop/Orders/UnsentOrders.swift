@@ -7,10 +7,18 @@ public struct SentOrder: Sendable, Equatable {
     /// The number staff knew it by (`#P3`, or its pickup number when it already had one).
     public var queuedAs: OrderNumber
     public var pickupNumber: Int
+    /// The business day it was placed on (`YYYY-MM-DD`).
+    public var businessDay: String
 
-    public init(queuedAs: OrderNumber, pickupNumber: Int) {
+    public init(queuedAs: OrderNumber, pickupNumber: Int, businessDay: String) {
         self.queuedAs = queuedAs
         self.pickupNumber = pickupNumber
+        self.businessDay = businessDay
+    }
+
+    /// The number it goes by now: its pickup number, with its day when that is not `today`.
+    public func number(today: String) -> OrderNumber {
+        businessDay == today ? .pickup(pickupNumber) : .onDay(pickupNumber, day: businessDay)
     }
 }
 
@@ -65,7 +73,8 @@ extension OrderDesk {
                 _ = try await records.write(stored.order, orderRef: stored.orderRef, day: stored.businessDay, menu: menu,
                                             extra: OrderRecord.cells(of: TillCopy()))
                 try await outbox.remove(stored)
-                report.sent.append(SentOrder(queuedAs: queuedAs, pickupNumber: stored.order.pickupNumber))
+                report.sent.append(SentOrder(queuedAs: queuedAs, pickupNumber: stored.order.pickupNumber,
+                                                 businessDay: stored.businessDay))
             } catch {
                 if delivery.outbox(after: error, at: now) != nil { return report }
                 report.refused.append((queuedAs, error))

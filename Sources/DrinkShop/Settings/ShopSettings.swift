@@ -13,7 +13,8 @@ import Printing
 /// - otherwise the store's value is used;
 /// - a store without a time zone gets the opening machine's zone written to it (so the first counter
 ///   fixes it for all that come after); a store without a day start counts from midnight.
-/// The clock of the shop (every service's copy) then counts business days by them.
+/// The clock of the shop (every service's copy) then counts business days by them. A running counter follows
+/// later changes made at other counters through `Counter.followSharedSettings`.
 public struct ShopSettings: Sendable {
     public static let timeZoneKey = "timeZone"
     public static let dayStartsKey = "dayStarts"
@@ -63,13 +64,51 @@ public struct ShopSettings: Sendable {
     private let records: SettingRecords
     private let clock: ShopClock
     private let audit: AuditTrail
+    /// This counter's reading of the settings, renewed by `Counter.followSharedSettings`.
+    let reading: SharedReading
+    /// Told when the store cannot be reached at the start, so the first command does not wait on it again.
+    private let delivery: DeliveryPolicy?
 
     /// - Parameter notes: the counter's outbox, where the settings read by a process of this machine in
     ///   the last 30 s are found instead of reading them again.
-    init(store: any RecordStore, clock: ShopClock, audit: AuditTrail, notes: Outbox? = nil) {
+    init(store: any RecordStore, clock: ShopClock, audit: AuditTrail, notes: Outbox? = nil,
+         reading: SharedReading = SharedReading(), delivery: DeliveryPolicy? = nil) {
         records = SettingRecords(store: store, notes: notes, now: { clock.now() })
         self.clock = clock
         self.audit = audit
+        self.reading = reading
+        self.delivery = delivery
+    }
+
+    /// The settings as the store holds them now (never a note of an earlier read), noted for the other
+    /// processes of this machine.
+    func readFromStore() async throws(ShopError) -> [String: String] {
+        try await records.fresh()
+    }
+
+    /// The settings as a process of this machine last read them, however long ago (the store is away).
+    func lastKnown() async -> [String: String]? {
+        await records.notes?.keptSettings(at: clock.now(), within: .infinity)
+    }
+
+    /// Counts business days by the stored `timeZone` and `dayStarts` (when they can be read) from now on.
+    /// - Returns: what could not be used, for staff.
+    func applyDayRule(_ stored: [String: String]) -> [String] {
+        var problems: [String] = []
+        var zone = clock.timeZone
+        var start = clock.dayStart
+        if let text = stored[Self.timeZoneKey] {
+            do { zone = try Self.timeZone(named: text, source: "the store's setting") } catch {
+                problems.append("\(error); keeping \(clock.timeZone.identifier)")
+            }
+        }
+        if let text = stored[Self.dayStartsKey] {
+            do { start = try BusinessDayStart(parsing: text) } catch {
+                problems.append("the store's business-day start: \(error); keeping \(clock.dayStart)")
+            }
+        }
+        if zone != clock.timeZone || start != clock.dayStart { clock.adopt(timeZone: zone, dayStart: start) }
+        return problems
     }
 
     /// The time zone the shop counts business days in (the clock's, after `adopt`).
@@ -119,6 +158,8 @@ public struct ShopSettings: Sendable {
         var notes: [String] = []
         var stored: [String: String]? = nil
         do { stored = try await records.all() } catch {
+            // An unreachable base: the commands that follow go by what this machine last knew of it.
+            _ = delivery?.outbox(after: error, at: clock.now())
             notes.append("the shop's settings could not be read from the store (\(error)); going by this counter's")
         }
         var storedZone: TimeZone? = nil
@@ -163,12 +204,14 @@ public struct ShopSettings: Sendable {
                 }
             }
         }
-        return AdoptedSettings(timeZone: zone, dayStart: start, written: changes, notes: notes,
-                               stored: (stored ?? [:]).merging(changes) { $1 })
+        let known = (stored ?? [:]).merging(changes) { $1 }
+        if stored != nil { reading.start(settings: known, at: clock.now()) }
+        return AdoptedSettings(timeZone: zone, dayStart: start, written: changes, notes: notes, stored: known)
     }
 
     private func write(_ changes: [String: String], before: [String: String?], by staff: String) async throws(ShopError) {
         try await records.write(changes)
+        reading.wrote(changes)
         let now = clock.now()
         let entries = changes.sorted { $0.key < $1.key }.map { key, value in
             let old = (before[key] ?? nil) ?? "unset"
@@ -243,6 +286,11 @@ struct SettingRecords: Sendable {
 
     func all() async throws(ShopError) -> [String: String] {
         if let kept = await notes?.keptSettings(at: now(), within: PickupNumbers.noteLifetime) { return kept }
+        return try await fresh()
+    }
+
+    /// The store's settings, read now and noted.
+    func fresh() async throws(ShopError) -> [String: String] {
         let settings = try await read()
         await notes?.keepSettings(settings, at: now())
         return settings

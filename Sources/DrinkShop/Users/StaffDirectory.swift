@@ -11,7 +11,9 @@ public struct StaffDirectory: Sendable {
     /// A remote base's outbox: whether PINs are on is noted there for the next process of this machine.
     let notes: Outbox?
     let now: @Sendable () -> Date
-    /// How long a note of whether PINs are on is trusted (as long as a counter trusts its own reading).
+    /// How long a note of whether PINs are on is trusted by a process's first reading (a one-shot command's);
+    /// a running counter reads the store again every `Counter.sharedReadingAge`, and while the store cannot
+    /// be reached goes by the note whatever its age.
     public static let pinsNoteLifetime: TimeInterval = 30
 
     init(store: any RecordStore, hasher: PINHasher, notes: Outbox? = nil, now: @escaping @Sendable () -> Date = Date.init) {

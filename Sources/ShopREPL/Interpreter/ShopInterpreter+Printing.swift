@@ -6,7 +6,6 @@ import DrinkShopCore
 extension ShopInterpreter {
     /// After an order is placed: its stickers, when a label printer is set up.
     func printLabels(forNewOrder stored: StoredOrder) async {
-        await followSharedPrinters()
         do {
             guard let printed = try await shop.printing.printLabels(forNewOrder: stored) else { return }
             say("Printed \(printed.pieces) cup label\(printed.pieces == 1 ? "" : "s") on \(printed.printer).\n")
@@ -16,8 +15,23 @@ extension ShopInterpreter {
         }
     }
 
+    /// An order kept while the store was away got stickers with its provisional number (#P1): once it is
+    /// sent and has its pickup number, they are printed again with it, as `label #N` would (only when a
+    /// label printer is set up).
+    func printLabelsAgain(_ sent: SentOrder) async {
+        guard shop.printing.printsLabelsOnPlacement else { return }
+        let number = sent.number(today: shop.clock.today)
+        do {
+            let printed = try await shop.printing.printLabels(number)
+            say("Printed \(printed.pieces) cup label\(printed.pieces == 1 ? "" : "s") of \(number) again on \(printed.printer): "
+                + "its pickup number replaces \(sent.queuedAs) (貼紙重印取餐號).\n")
+            if let warning = printed.replacementWarning { warn(warning) }
+        } catch {
+            warn("\(error) (order \(number) is sent; label \(number) prints its stickers)")
+        }
+    }
+
     func label(_ number: OrderNumber, cup: Int?, preview: Bool) async throws {
-        await followSharedPrinters()
         if preview {
             say(try await shop.printing.labelPreview(number, cup: cup))
             return
@@ -25,28 +39,6 @@ extension ShopInterpreter {
         let printed = try await shop.printing.printLabels(number, cup: cup)
         say("Printed \(printed.pieces) cup label\(printed.pieces == 1 ? "" : "s") of \(number) on \(printed.printer).\n")
         if let warning = printed.replacementWarning { warn(warning) }
-    }
-
-    /// How long the store's printer settings as read here are trusted before printing reads them again.
-    static let sharedSettingsAge: Duration = .seconds(5)
-
-    /// Reads the store's printer settings again when the last read is older than `sharedSettingsAge` (or
-    /// `now`), and when they changed since this counter last read them (at another counter), uses them:
-    /// a printer set at another counter is used here within seconds, counters started before the change
-    /// included. The first read only notes them (the counter was set up with them at its start). This
-    /// counter's own environment (DRINKSHOP_LABEL_PRINTER…) still overrides. A store that cannot be read
-    /// keeps the printers as they were.
-    func followSharedPrinters(now: Bool = false) async {
-        let moment = instant()
-        if !now, let last = sharedSettingsReadAt, last.duration(to: moment) < Self.sharedSettingsAge { return }
-        guard let stored = try? await shop.settings.stored() else { return }
-        sharedSettingsReadAt = moment
-        let settings = PrinterRole.settings(stored)
-        defer { sharedPrinterSettings = settings }
-        guard let seen = sharedPrinterSettings, seen != settings else { return }
-        if let printers = try? ShopPrinters.configured(environment: environmentPrinters, fallback: settings) {
-            shop.printing.use(printers)
-        }
     }
 
     /// `printer`: where each printer is; `printer ROLE ADDRESS|none` sets it in the store for every counter
@@ -57,13 +49,11 @@ extension ShopInterpreter {
             let stored = try await shop.settings.stored()
             shop.printing.use(try ShopPrinters.configured(environment: environmentPrinters,
                                                            fallback: PrinterRole.settings(stored)))
-            sharedPrinterSettings = PrinterRole.settings(stored)
             say("The \(role.staffName) is now \(set ?? "none") on every counter"
                 + (environmentPrinters[role.environmentVariable] != nil
                    ? " (this counter keeps \(role.environmentVariable), which overrides it)" : "") + ".\n")
             return
         }
-        await followSharedPrinters(now: true)
         let printers = shop.printing.printers
         for shown in role.map({ [$0] }) ?? PrinterRole.allCases {
             let sink = shown == .label ? printers.label : printers.receipt
@@ -72,7 +62,6 @@ extension ShopInterpreter {
     }
 
     func receipt(_ number: OrderNumber, preview: Bool) async throws {
-        await followSharedPrinters()
         let facts = try await shop.till.receiptFacts(for: try await shop.orders.find(number))
         if preview {
             say(try await shop.printing.receiptPreview(number, facts: facts))

@@ -36,11 +36,6 @@ public final class ShopInterpreter {
     let pinGrants: StaffGrants?
     /// The printer variables this counter was started with (they override the store's settings here).
     let environmentPrinters: [String: String]
-    /// When the store's printer settings were last read here: a counter follows a change made at another
-    /// counter within `sharedSettingsAge` (they are read again, before printing, once that has passed).
-    var sharedSettingsReadAt: BannerRotator.Instant?
-    /// The store's printer settings as last read here (nil before the first read).
-    var sharedPrinterSettings: [PrinterRole: String]?
     /// Who places orders when nobody has logged in (the OS user, or DRINKSHOP_STAFF).
     let defaultStaff: String
     var rotator: BannerRotator
@@ -121,7 +116,13 @@ public final class ShopInterpreter {
 
     /// Runs a parsed command.
     public func run(_ command: Command) async -> Outcome {
+        // Another counter's changes to the shared settings and PINs count from this command on (said before
+        // the command's own output, never held with a view).
         screenWidth = screen.map { max(20, $0.size.columns) }
+        switch command {
+        case .help, .quit: break
+        default: await followSharedSettings()
+        }
         if let screen, let width = screenWidth, command.isScreenView {
             return await showingOnScreen(screen, width: width) { await runCatching(command) }
         }
@@ -271,6 +272,7 @@ public final class ShopInterpreter {
                 if case .provisional = sent.queuedAs {
                     say(style.paint("Sent order \(sent.queuedAs): its pickup number is #\(sent.pickupNumber) (取餐號 \(sent.pickupNumber))",
                                     .green) + "\n")
+                    await printLabelsAgain(sent)
                 } else {
                     say(style.paint("Sent order \(sent.queuedAs) to the store.", .green) + "\n")
                 }

@@ -1,0 +1,164 @@
+import Airtable
+import DrinkShop
+import DrinkShopCore
+import Foundation
+import LocalBase
+import PinHashing
+import Printing
+@testable import ShopREPL
+import Synchronization
+import TestSupport
+import Testing
+
+/// A remote base that can be unplugged: while down, every request fails as a lost connection does.
+final class UnpluggableStore: ForwardingRecordStore {
+    let base: LocalBase
+    private let down = Mutex(false)
+
+    init(_ base: LocalBase) { self.base = base }
+    var underlying: any RecordStore { base }
+
+    func unplug() { down.withLock { $0 = true } }
+    func plugIn() { down.withLock { $0 = false } }
+
+    private func check() throws(AirtableError) {
+        if down.withLock({ $0 }) { throw .transport("connection refused") }
+    }
+
+    func listRecords(in table: String, query: ListQuery) async throws(AirtableError) -> RecordPage {
+        try check()
+        return try await base.listRecords(in: table, query: query)
+    }
+
+    func getRecord(in table: String, id: String, options: ReadOptions) async throws(AirtableError) -> Record {
+        try check()
+        return try await base.getRecord(in: table, id: id, options: options)
+    }
+
+    func createRecords(in table: String, _ records: [Fields], options: WriteOptions) async throws(AirtableError) -> [Record] {
+        try check()
+        return try await base.createRecords(in: table, records, options: options)
+    }
+
+    func updateRecords(in table: String, _ updates: [RecordUpdate], replace: Bool, options: WriteOptions)
+        async throws(AirtableError) -> [Record]
+    {
+        try check()
+        return try await base.updateRecords(in: table, updates, replace: replace, options: options)
+    }
+
+    func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
+                       options: WriteOptions) async throws(AirtableError) -> UpsertResult {
+        try check()
+        return try await base.upsertRecords(in: table, records, mergeOn: mergeOn, replace: replace, options: options)
+    }
+
+    func deleteRecords(in table: String, ids: [String]) async throws(AirtableError) -> [String] {
+        try check()
+        return try await base.deleteRecords(in: table, ids: ids)
+    }
+}
+
+/// With PINs on and the base away, a counter takes orders into its outbox at once, checking who may act
+/// against the last known staff, and says once that it works from them.
+@Suite struct LastKnownStaffTests {
+    static let lastKnown = "working from the last known staff and settings"
+
+    @Test func withPINsOnAndTheBaseAwayOrdersGoToTheOutboxCheckedAgainstTheLastKnownStaff() async throws {
+        let clock = TestClock(Counter.noon)
+        let base = try LocalBase.inMemory(clock: clock.date)
+        let hasher = try PINHasher(iterations: 1_000)
+        let setup = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date), pinHasher: hasher)
+        try await setup.createMissingSchema()
+        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Seeds").path
+        _ = try await setup.seeder.seed(contentsOf: seeds + "/menu.json")
+        _ = try await setup.counter.addStaff("Amy", role: .manager, by: Acting("Amy", role: nil))
+        _ = try await setup.counter.setPIN(try PIN("2468"), for: "Amy", by: Acting("Amy", role: nil))
+
+        let remote = UnpluggableStore(base)
+        let store = CountingStore(remote)
+        let outboxFile = try LocalBase.inMemory(clock: clock.date)
+        let outbox = Outbox(store: outboxFile, location: "outbox.sqlite")
+        try await outbox.prepare()
+        func counter(_ output: CapturedOutput) -> ShopInterpreter {
+            let shop = Shop(store: store, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date), outbox: outbox,
+                            pinHasher: hasher)
+            return ShopInterpreter(shop: shop, output: output, defaultStaff: "Ken", readSecret: { _ in "2468" })
+        }
+        let output = CapturedOutput()
+        let amy = counter(output)
+        #expect(await amy.run(line: "login Amy") == .succeeded)
+        #expect(await amy.run(line: "order 熟成紅茶 M 無糖 少冰") == .succeeded)
+        #expect(output.text.contains("取餐號 #1"))
+
+        // The base goes away, and stays away long past every reading's and note's age.
+        remote.unplug()
+        clock.advance(by: 120)
+        let first = await store.requests { #expect(await amy.run(line: "order 熟成紅茶 L 半糖 去冰") == .succeeded) }
+        #expect(try await outbox.count() == 1)
+        #expect(!first.contains("GET User"), "whether PINs are on is not asked of a base that is away: \(first)")
+        #expect(output.errors.components(separatedBy: Self.lastKnown).count == 2)
+        clock.advance(by: 10)
+        let second = await store.requests { #expect(await amy.run(line: "order 白玉歐蕾 M 半糖 少冰") == .succeeded) }
+        #expect(try await outbox.count() == 2)
+        #expect(!second.contains("GET User") && !second.contains("GET Setting"), "\(second)")
+        #expect(output.errors.components(separatedBy: Self.lastKnown).count == 2, "said once")
+
+        // A counter opened while the base is away goes by what this machine last knew: PINs are on.
+        let laterOutput = CapturedOutput()
+        let later = counter(laterOutput)
+        // Opening, it finds the base away (one try), and from then on waits on it for nothing.
+        let opening = await store.requests {
+            let adopted = try? await later.shop.settings.adopt(environment: [:], machineTimeZone: TestClock.taipei)
+            #expect(adopted?.notes.isEmpty == false)
+        }
+        #expect(opening == ["GET Setting"])
+        #expect(later.shop.isOffline)
+        let refused = await store.requests { #expect(await later.run(line: "order 熟成紅茶 M 無糖 少冰") == .failed) }
+        #expect(laterOutput.errors.contains("log in"))
+        #expect(laterOutput.errors.contains(Self.lastKnown))
+        #expect(refused.isEmpty, "\(refused)")
+        #expect(try await outbox.count() == 2)
+    }
+
+    @Test func aProvisionalOrdersStickersArePrintedAgainWithItsPickupNumberOnceItIsSent() async throws {
+        let clock = TestClock(Counter.noon)
+        let base = try LocalBase.inMemory(clock: clock.date)
+        let setup = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date))
+        try await setup.createMissingSchema()
+        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Seeds").path
+        _ = try await setup.seeder.seed(contentsOf: seeds + "/menu.json")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("drinkshop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("labels.tspl").path
+
+        let remote = UnpluggableStore(base)
+        let outbox = Outbox(store: try LocalBase.inMemory(clock: clock.date), location: "outbox.sqlite")
+        try await outbox.prepare()
+        let shop = Shop(store: remote, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date), outbox: outbox,
+                        printers: ShopPrinters(label: try PrinterSink(setting: file)))
+        let output = CapturedOutput()
+        let counter = ShopInterpreter(shop: shop, output: output, defaultStaff: "Ken")
+        #expect(await counter.run(line: "order 熟成紅茶 M 無糖 少冰") == .succeeded)
+        remote.unplug()
+        clock.advance(by: 10)
+        #expect(await counter.run(line: "order 白玉歐蕾 L 半糖 少冰 x2") == .succeeded)
+        #expect(try await outbox.count() == 1)
+        let stickers = { () throws -> [String] in
+            TSPL.lines(Array(try #require(FileManager.default.contents(atPath: file)))).compactMap(TSPL.text)
+        }
+        #expect(try stickers().filter { $0.hasPrefix("#P1") }.count == 2, "printed with the provisional number")
+
+        remote.plugIn()
+        clock.advance(by: 10)
+        await counter.sendOutbox(force: true)
+        #expect(output.text.contains("Sent order #P1: its pickup number is #2"))
+        #expect(output.text.contains("Printed 2 cup labels of #2 again on \(file): its pickup number replaces #P1"))
+        // The two stickers again, with the pickup number staff call out.
+        let again = try stickers().filter { $0.hasSuffix("/2") && !$0.hasPrefix("#P") }
+        #expect(again.count == 2 && again.allSatisfy { $0.hasPrefix("2") }, "\(again)")
+    }
+}
