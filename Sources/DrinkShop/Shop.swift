@@ -54,7 +54,8 @@ public final class Shop: Sendable {
     public init(store base: any RecordStore, clock: ShopClock = ShopClock(), outbox: Outbox? = nil,
                 printers: ShopPrinters = ShopPrinters(),
                 makeOrderRef: @escaping @Sendable () -> String = { AirtableID.make("ord") },
-                pinHasher: PINHasher = .standard, archive: DayArchive? = nil) {
+                pinHasher: PINHasher = .standard, archive: DayArchive? = nil,
+                sharedSettingsAge: TimeInterval = Counter.defaultSharedReadingAge) {
         self.store = base
         archiver = archive.map { DayArchiver(base: base, archive: $0, clock: clock) }
         // Every service reads through this: the base, and the archive for the days moved there.
@@ -78,7 +79,7 @@ public final class Shop: Sendable {
         members = Members(store: store, extras: extras, clock: clock)
         counter = Counter(orders: orders, till: till, extras: extras, members: members, menuControl: menuControl,
                           drawer: drawer, staff: staff, audit: audit, settings: settings, archiver: archiver, clock: clock,
-                          delivery: delivery)
+                          delivery: delivery, sharedReadingAge: sharedSettingsAge)
     }
 
     /// Where orders wait while the store cannot be reached; nil when the store is local.

@@ -66,7 +66,10 @@ enum DrinkShopCLI {
                 let printers = try ShopPrinters.configured(environment: environment)
                 let archive = ArchiveLocation.archive(at: ArchiveLocation.forRemote(baseID: remote.client.configuration.baseID,
                                                                                      environment: environment))
-                let shop = Shop(store: remote.client, outbox: outbox, printers: printers, archive: archive)
+                // On Airtable itself every reading of the shared settings counts against the plan's calls.
+                let onAirtable = remote.client.configuration.endpoint == AirtableClient.Configuration.airtableEndpoint
+                let shop = Shop(store: remote.client, outbox: outbox, printers: printers, archive: archive,
+                                sharedSettingsAge: onAirtable ? Counter.airtableSharedReadingAge : Counter.defaultSharedReadingAge)
                 // A REPL stays open: it claims pickup numbers ten at a time (one request per order, two
                 // more per ten); a one-shot command claims only the one it needs.
                 if invocation.words.isEmpty { shop.orders.holdPickupNumbers() }

@@ -6,7 +6,9 @@ import Foundation
 extension Counter {
     /// How long this counter trusts its reading of the shared settings and of whether PINs are on. Two reads
     /// (`Setting`, `User`) per five seconds of use keep a busy counter well inside a remote base's rate limit.
-    public static let sharedReadingAge: TimeInterval = 5
+    public static let defaultSharedReadingAge: TimeInterval = 5
+    /// On Airtable itself every reading counts against the plan's monthly calls: there, once a minute.
+    public static let airtableSharedReadingAge: TimeInterval = 60
 
     /// Reads the shared settings and whether PINs are on again when the last reading is `sharedReadingAge`
     /// old (never more often, and not at all while it is younger), and applies what another counter changed:
@@ -21,7 +23,7 @@ extension Counter {
         var news = SharedSettingsNews()
         if delivery.isOffline { return await fromLastKnown(news) }
         let known = reading.current
-        if SharedReading.isStale(known.settingsAt, now: now, age: Self.sharedReadingAge) {
+        if SharedReading.isStale(known.settingsAt, now: now, age: sharedReadingAge) {
             do {
                 let stored = try await settings.readFromStore()
                 reading.read(settings: stored, at: now)
@@ -38,7 +40,7 @@ extension Counter {
                 if let old = known.settings { reading.read(settings: old, at: now) }
             }
         }
-        if SharedReading.isStale(known.pinsAt, now: now, age: Self.sharedReadingAge) {
+        if SharedReading.isStale(known.pinsAt, now: now, age: sharedReadingAge) {
             if let pins = try? await pinsEnabled(), let old = known.pins, old != pins { news.changes.append(.pins(pins)) }
             if delivery.isOffline { return await fromLastKnown(news) }
         }

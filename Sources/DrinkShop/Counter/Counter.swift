@@ -35,10 +35,14 @@ public final class Counter: Sendable {
     /// The shared settings and whether PINs are on, as last read (see `followSharedSettings`).
     var reading: SharedReading { settings.reading }
 
+    /// How old the reading of the shared settings and PINs may get before a command reads them again.
+    let sharedReadingAge: TimeInterval
+
     init(orders: OrderDesk, till: Till, extras: OrderExtras, members: Members, menuControl: MenuControl, drawer: Drawer,
          staff: StaffDirectory, audit: AuditTrail, settings: ShopSettings, archiver: DayArchiver?, clock: ShopClock,
-         delivery: DeliveryPolicy)
+         delivery: DeliveryPolicy, sharedReadingAge: TimeInterval = Counter.defaultSharedReadingAge)
     {
+        self.sharedReadingAge = sharedReadingAge
         self.orders = orders
         self.till = till
         self.extras = extras
@@ -73,7 +77,7 @@ public final class Counter: Sendable {
     public func pinsEnabled() async throws(TillError) -> Bool {
         let now = clock.now()
         let known = reading.current
-        if let pins = known.pins, !SharedReading.isStale(known.pinsAt, now: now, age: Self.sharedReadingAge) { return pins }
+        if let pins = known.pins, !SharedReading.isStale(known.pinsAt, now: now, age: sharedReadingAge) { return pins }
         if delivery.isOffline, let pins = await lastKnownPins() { return pins }
         do {
             let pins = known.pins == nil ? try await staff.pinsEnabledLately() : try await staff.pinsEnabled()
