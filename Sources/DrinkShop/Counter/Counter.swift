@@ -101,7 +101,7 @@ public final class Counter: Sendable {
 
     /// A PIN was set or removed here: whether PINs are on is read again (from the note the change left, when
     /// there is one), so the change is not taken for another counter's.
-    private func pinsChangedHere() async {
+    func pinsChangedHere() async {
         reading.pinsChangedHere()
         if let pins = try? await staff.pinsEnabledLately() { reading.read(pins: pins, at: clock.now()) }
     }
@@ -309,67 +309,6 @@ public final class Counter: Sendable {
         try await record(.closeDay, by: who, subject: "drawer",
                          detail: "expected \(count.expected), counted \(count.counted), \(count.summary)")
         return count
-    }
-
-    // MARK: - Staff
-
-    /// Adds `name` to the staff with `role`, or changes the role of one already on it.
-    public func addStaff(_ name: String, role: StaffRole, by acting: Acting) async throws(TillError)
-        -> (account: StaffAccount, isNew: Bool)
-    {
-        let who = try await authorize(.staffChanges, acting)
-        let (account, isNew) = try await staff.add(name, role: role)
-        try await record(.staffChanges, by: who, subject: account.name, detail: isNew ? "added as \(role.rawValue)" : "role \(role.rawValue)")
-        return (account, isNew)
-    }
-
-    /// Sets (or with nil removes) a staff member's PIN.
-    public func setPIN(_ pin: PIN?, for name: String, by acting: Acting) async throws(TillError) -> StaffAccount {
-        let who = try await authorize(.staffChanges, acting)
-        let account = try await staff.account(named: name)
-        try await staff.setPIN(pin, for: account.name)
-        await pinsChangedHere()
-        try await record(.staffChanges, by: who, subject: account.name, detail: pin == nil ? "PIN removed" : "PIN set")
-        return account
-    }
-
-    /// Takes `name` off the staff.
-    public func removeStaff(_ name: String, by acting: Acting) async throws(TillError) -> StaffAccount {
-        let who = try await authorize(.staffChanges, acting)
-        let account = try await staff.remove(name)
-        await pinsChangedHere()
-        try await record(.staffChanges, by: who, subject: account.name, detail: "removed from the staff")
-        return account
-    }
-
-    // MARK: - Settings every counter shares
-
-    /// Sets (or with nil clears) the shop's `role` printer for every counter (its audit entry is written
-    /// with the setting). - Returns: the address set, nil for none.
-    public func setPrinter(_ role: PrinterRole, to address: String?, by acting: Acting) async throws -> String? {
-        let who = try await authorize(.changeSetting, acting)
-        return try await settings.setPrinter(role, to: address, by: who)
-    }
-
-    /// Whether every drawer close archives the closed days, for every counter.
-    public func setArchiving(_ on: Bool, by acting: Acting) async throws(TillError) {
-        let who = try await authorize(.changeSetting, acting)
-        guard archiver != nil else { throw .shop(.archive(.noArchive)) }
-        do { try await settings.setArchivesClosedDays(on, by: who) } catch { throw .shop(error) }
-    }
-
-    /// Moves the closed days to the archive, each day's move in the audit trail. Whatever was moved stays
-    /// moved when it stops (`TillError.archiveStopped`); running it again finishes.
-    public func archiveClosedDays(by acting: Acting) async throws(TillError) -> [DayArchiver.DayReport] {
-        let who = try await authorize(.closeDay, acting)
-        guard let archiver else { throw .shop(.archive(.noArchive)) }
-        let reports: [DayArchiver.DayReport]
-        do { reports = try await archiver.archiveClosedDays() } catch { throw .archiveStopped(error, afterClose: false) }
-        for report in reports {
-            try await record(.closeDay, by: who, subject: "archive \(report.day)",
-                             detail: "\(report.movedCount) records moved to \(archiver.archive.location), \(report.kept) kept")
-        }
-        return reports
     }
 
     // MARK: - Audit

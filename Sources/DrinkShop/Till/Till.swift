@@ -112,7 +112,7 @@ public final class Till: Sendable {
     }
 
     /// The payment `tendered` (nil: what is due) makes, refused when nothing is due.
-    private func paying(_ money: OrderPayments, stored: StoredOrder, method: PaymentMethod, tendered: Int?, by staff: String)
+    func paying(_ money: OrderPayments, stored: StoredOrder, method: PaymentMethod, tendered: Int?, by staff: String)
         throws(TillError) -> (OrderPayments, Payment)
     {
         guard tendered != nil || money.due > 0 else {
@@ -153,164 +153,6 @@ public final class Till: Sendable {
                                                   options: WriteOptions(typecast: true))
                 return .committed
             }
-        } catch {
-            throw .shop(.store(error))
-        }
-    }
-
-    /// `pay` over the API (Airtable, `drinkshop serve`), where nothing is atomic: a claim rule instead.
-    /// The payment is worked out from the ledger (never the copy), the copy on the order written (ahead of
-    /// the ledger: it only ever says more was paid, so a copy that says nothing was paid can be trusted),
-    /// then the payment, and the order's ledger read back in its own order (creation time, then record
-    /// id). The payment holds when what the ledger held before it is what it was worked out from;
-    /// otherwise another counter's payment came first: it is taken back and worked out again, so of two
-    /// counters paying at the same instant one pays and the other is told `already paid`, with nothing
-    /// recorded. Where creation times are whole seconds, a payment written later can sort before one
-    /// written earlier: a payment tied with another it was not worked out from gives way too, as tied
-    /// pickup tickets do. A crash between the writes leaves the copy ahead: paying again works (it goes by
-    /// the ledger) and `check --books` names the difference.
-    private func payOverTheAPI(_ stored: StoredOrder, method: PaymentMethod, tendered: Int?, by staff: String)
-        async throws(TillError) -> PaymentReceipt
-    {
-        // The bill: the copy carries it when adjustments or a member changed it (written before any payment).
-        let (total, bill): (Int, Int?)
-        if let copy = stored.till {
-            (total, bill) = (copy.bill ?? stored.order.total, copy.bill)
-        } else {
-            let charges = try await extras.charges(of: stored)
-            (total, bill) = (charges.total, OrderExtras.bill(of: charges))
-        }
-        for attempt in 0..<12 {
-            let ledger: [LedgerEntry]
-            do { ledger = try await payments.entries(ofOrder: stored.orderRef) } catch { throw .shop(error) }
-            let money = try Self.money(of: stored, total: total, records: ledger.map(\.money))
-            let (after, payment) = try paying(money, stored: stored, method: method, tendered: tendered, by: staff)
-            let record = MoneyRecord(orderRef: stored.orderRef, pickupNumber: stored.order.pickupNumber,
-                                     businessDay: stored.businessDay, entry: .payment(payment))
-            let copy = TillCopy(after, bill: bill)
-            let id: String, now: [LedgerEntry], copied: Bool
-            do {
-                copied = try await orders.records.writeCells(of: stored, [:], extra: OrderRecord.cells(of: copy))
-                id = try await payments.addOne(record)
-                now = try await payments.entries(ofOrder: stored.orderRef)
-            } catch {
-                throw .shop(error)
-            }
-            if let place = now.firstIndex(where: { $0.id == id }), Array(now[..<place]).held == ledger.held,
-               !Self.tied(now[place], in: now, basis: ledger) {
-                // Cancelled at another counter meanwhile? Then the money goes back at once (the cancel's own
-                // settling may give the same refund: refunds are keyed by order and method, so it is given once).
-                if try await isCancelledNow(stored) {
-                    let refunds = try await settleLatePayments(of: stored, reason: "cancelled at another counter while paying",
-                                                               by: staff, bill: bill)
-                    throw .paidWhileCancelled(order: stored.order.pickupNumber, refunds: refunds)
-                }
-                var paidOrder = stored
-                if copied { paidOrder.till = copy }
-                return PaymentReceipt(order: paidOrder, payment: payment, money: after)
-            }
-            do { try await payments.withdraw(id) } catch { throw .shop(error) }
-            // Counters that lost together wait apart before trying again.
-            try? await Task.sleep(for: .milliseconds(Int.random(in: 5...(20 << min(attempt, 4)))))
-        }
-        throw .payment(.orderChanged(order: stored.order.pickupNumber))
-    }
-
-    /// Whether `mine` shares its creation time with an entry the payment was not worked out from.
-    private static func tied(_ mine: LedgerEntry, in ledger: [LedgerEntry], basis: [LedgerEntry]) -> Bool {
-        let known = Set(basis.map(\.id))
-        return ledger.contains { $0.id != mine.id && !known.contains($0.id) && $0.createdTime == mine.createdTime }
-    }
-
-    /// Cancels (`voiding` false) or voids an order already found; whatever was paid goes back by the method it
-    /// came by. The refunds go to the ledger first (keyed by order and method, so a retry after a failure
-    /// records them once), then the order's status, its audit entries and the till's copy in one write: an
-    /// unpaid order costs that one write, a paid one a write more.
-    /// - Parameter money: the order's money when the caller has it already (no second read).
-    func cancel(_ stored: StoredOrder, reason: String?, voiding: Bool, by staff: String, money: OrderPayments? = nil)
-        async throws(TillError) -> (order: StoredOrder, refunds: [Refund])
-    {
-        let changed: StoredOrder
-        do {
-            changed = voiding ? try orders.voided(stored, reason: reason ?? "void", by: staff)
-                : try orders.cancelled(stored, reason: reason)
-        } catch {
-            throw .shop(error)
-        }
-        guard !stored.isUnsent else {
-            do { return (try await orders.saveCancellation(changed, from: stored, by: staff), []) } catch { throw .shop(error) }
-        }
-        let held: OrderPayments, bill: Int?
-        if let money {
-            // Without a copy, `money` came from the ledger priced by OrderTill: its total is the bill.
-            (held, bill) = (money, stored.till != nil ? stored.till?.bill : (money.total != stored.order.total ? money.total : nil))
-        } else {
-            (held, bill) = try await state(of: stored)
-        }
-        let (after, refunds) = held.refundingAll(reason: changed.order.cancelReason ?? "void", by: staff, at: clock.now())
-        try await record(refunds, of: stored)
-        // An order the copy did not cover gets one now (its money was just read from the ledger).
-        let copy = refunds.isEmpty && stored.till != nil ? nil : TillCopy(after, bill: bill)
-        var saved: StoredOrder
-        do { saved = try await orders.saveCancellation(changed, from: stored, by: staff, refunds: refunds, till: copy) } catch {
-            throw .shop(error)
-        }
-        // A payment another counter committed between this counter's reading of the money and the
-        // cancellation's write is given back too (after the write no payment can land on the embedded
-        // store; over the API the paying counter checks the status after its payment holds). A paying
-        // counter writes its copy before its payment, so when this write wrote no copy and the store's copy
-        // after it says nothing was paid, nothing was: no read of the ledger.
-        if copy == nil, let held = saved.till, held.paidBy.isEmpty { return (saved, refunds) }
-        let late = try await settleLatePayments(of: saved, reason: changed.order.cancelReason ?? "void", by: staff, bill: bill)
-        if !late.isEmpty { saved.till = nil }  // rewritten from the ledger by the settling
-        return (saved, refunds + late)
-    }
-
-    /// Gives back, for a cancelled order, whatever the ledger holds for it beyond what `known` already gave
-    /// back: each method's refund record (keyed by order and method) is written again with the whole amount
-    /// paid by that method, so however many counters settle at once the refund is given once; the copy on the
-    /// order then says all was paid and given back. Returns the refunds added (none when the ledger held
-    /// nothing new: one read).
-    func settleLatePayments(of stored: StoredOrder, reason: String, by staff: String, bill: Int?) async throws(TillError)
-        -> [Refund]
-    {
-        let records: [MoneyRecord]
-        do { records = try await payments.forOrder(stored.orderRef) } catch { throw .shop(error) }
-        var paid: [PaymentMethod: Int] = [:], refunded: [PaymentMethod: Int] = [:]
-        for record in records {
-            switch record.entry {
-            case .payment(let payment): paid[payment.method, default: 0] += payment.amount
-            case .refund(let refund): refunded[refund.method, default: 0] += refund.amount
-            }
-        }
-        var added: [Refund] = []
-        var whole: [Refund] = []
-        let now = clock.now()
-        for method in PaymentMethod.allCases {
-            let total = paid[method] ?? 0
-            guard total > (refunded[method] ?? 0),
-                  let refund = try? Refund(method: method, amount: total, refundedBy: staff, refundedAt: now, reason: reason),
-                  let extra = try? Refund(method: method, amount: total - (refunded[method] ?? 0), refundedBy: staff,
-                                          refundedAt: now, reason: reason)
-            else { continue }
-            whole.append(refund)
-            added.append(extra)
-        }
-        guard !whole.isEmpty else { return [] }
-        try await record(whole, of: stored)
-        let settled = TillCopy(paidBy: paid, refundedBy: paid, bill: bill)
-        do { _ = try await orders.records.writeCells(of: stored, [:], extra: OrderRecord.cells(of: settled)) } catch {
-            throw .shop(error)
-        }
-        return added
-    }
-
-    /// Whether the order is cancelled in the store now (one read of its first line).
-    private func isCancelledNow(_ stored: StoredOrder) async throws(TillError) -> Bool {
-        guard let first = stored.recordIDs.first else { return false }
-        do {
-            let record = try await payments.store.getRecord(in: ShopSchema.orderTable, id: first, options: ReadOptions())
-            return record.fields[OrderField.status]?.stringValue == OrderStatus.cancelled.rawValue
         } catch {
             throw .shop(.store(error))
         }
@@ -372,17 +214,6 @@ public final class Till: Sendable {
     }
 
     /// Writes refunds to the ledger, each keyed by its order and method.
-    private func record(_ refunds: [Refund], of stored: StoredOrder) async throws(TillError) {
-        do {
-            try await payments.add(refunds.map {
-                MoneyRecord(orderRef: stored.orderRef, pickupNumber: stored.order.pickupNumber, businessDay: stored.businessDay,
-                            entry: .refund($0), ref: "\(stored.orderRef)-refund-\($0.method.rawValue)")
-            })
-        } catch {
-            throw .shop(error)
-        }
-    }
-
     static func money(of stored: StoredOrder, total: Int, records: [MoneyRecord]) throws(TillError) -> OrderPayments {
         do {
             return try OrderPayments(pickupNumber: stored.order.pickupNumber, total: total,

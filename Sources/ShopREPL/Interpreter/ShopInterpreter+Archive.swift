@@ -67,8 +67,7 @@ extension ShopInterpreter {
     }
 
     private func archiveClosedDays(by acting: Acting) async throws {
-        let archiver = try requireArchiver()
-        try await shop.counter.authorize(.closeDay, acting)
+        let archiver = try requireArchiver()  // who may was checked by the command table (`archive now`, `close`)
         say("Archiving the days before \(shop.clock.today) into \(archiver.archive.location)…\n")
         let reports = try await shop.counter.archiveClosedDays(by: acting)
         guard !reports.isEmpty else {

@@ -1,0 +1,101 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+
+/// Cancelling and voiding with what was paid given back, and the payments that land meanwhile.
+extension Till {
+    /// Cancels (`voiding` false) or voids an order already found; whatever was paid goes back by the method it
+    /// came by. The refunds go to the ledger first (keyed by order and method, so a retry after a failure
+    /// records them once), then the order's status, its audit entries and the till's copy in one write: an
+    /// unpaid order costs that one write, a paid one a write more.
+    /// - Parameter money: the order's money when the caller has it already (no second read).
+    func cancel(_ stored: StoredOrder, reason: String?, voiding: Bool, by staff: String, money: OrderPayments? = nil)
+        async throws(TillError) -> (order: StoredOrder, refunds: [Refund])
+    {
+        let changed: StoredOrder
+        do {
+            changed = voiding ? try orders.voided(stored, reason: reason ?? "void", by: staff)
+                : try orders.cancelled(stored, reason: reason)
+        } catch {
+            throw .shop(error)
+        }
+        guard !stored.isUnsent else {
+            do { return (try await orders.saveCancellation(changed, from: stored, by: staff), []) } catch { throw .shop(error) }
+        }
+        let held: OrderPayments, bill: Int?
+        if let money {
+            // Without a copy, `money` came from the ledger priced by OrderTill: its total is the bill.
+            (held, bill) = (money, stored.till != nil ? stored.till?.bill : (money.total != stored.order.total ? money.total : nil))
+        } else {
+            (held, bill) = try await state(of: stored)
+        }
+        let (after, refunds) = held.refundingAll(reason: changed.order.cancelReason ?? "void", by: staff, at: clock.now())
+        try await record(refunds, of: stored)
+        // An order the copy did not cover gets one now (its money was just read from the ledger).
+        let copy = refunds.isEmpty && stored.till != nil ? nil : TillCopy(after, bill: bill)
+        var saved: StoredOrder
+        do { saved = try await orders.saveCancellation(changed, from: stored, by: staff, refunds: refunds, till: copy) } catch {
+            throw .shop(error)
+        }
+        // A payment another counter committed between this counter's reading of the money and the
+        // cancellation's write is given back too (after the write no payment can land on the embedded
+        // store; over the API the paying counter checks the status after its payment holds). A paying
+        // counter writes its copy before its payment, so when this write wrote no copy and the store's copy
+        // after it says nothing was paid, nothing was: no read of the ledger.
+        if copy == nil, let held = saved.till, held.paidBy.isEmpty { return (saved, refunds) }
+        let late = try await settleLatePayments(of: saved, reason: changed.order.cancelReason ?? "void", by: staff, bill: bill)
+        if !late.isEmpty { saved.till = nil }  // rewritten from the ledger by the settling
+        return (saved, refunds + late)
+    }
+
+    /// Gives back, for a cancelled order, whatever the ledger holds for it beyond what `known` already gave
+    /// back: each method's refund record (keyed by order and method) is written again with the whole amount
+    /// paid by that method, so however many counters settle at once the refund is given once; the copy on the
+    /// order then says all was paid and given back. Returns the refunds added (none when the ledger held
+    /// nothing new: one read).
+    func settleLatePayments(of stored: StoredOrder, reason: String, by staff: String, bill: Int?) async throws(TillError)
+        -> [Refund]
+    {
+        let records: [MoneyRecord]
+        do { records = try await payments.forOrder(stored.orderRef) } catch { throw .shop(error) }
+        var paid: [PaymentMethod: Int] = [:], refunded: [PaymentMethod: Int] = [:]
+        for record in records {
+            switch record.entry {
+            case .payment(let payment): paid[payment.method, default: 0] += payment.amount
+            case .refund(let refund): refunded[refund.method, default: 0] += refund.amount
+            }
+        }
+        var added: [Refund] = []
+        var whole: [Refund] = []
+        let now = clock.now()
+        for method in PaymentMethod.allCases {
+            let total = paid[method] ?? 0
+            guard total > (refunded[method] ?? 0),
+                  let refund = try? Refund(method: method, amount: total, refundedBy: staff, refundedAt: now, reason: reason),
+                  let extra = try? Refund(method: method, amount: total - (refunded[method] ?? 0), refundedBy: staff,
+                                          refundedAt: now, reason: reason)
+            else { continue }
+            whole.append(refund)
+            added.append(extra)
+        }
+        guard !whole.isEmpty else { return [] }
+        try await record(whole, of: stored)
+        let settled = TillCopy(paidBy: paid, refundedBy: paid, bill: bill)
+        do { _ = try await orders.records.writeCells(of: stored, [:], extra: OrderRecord.cells(of: settled)) } catch {
+            throw .shop(error)
+        }
+        return added
+    }
+
+
+    private func record(_ refunds: [Refund], of stored: StoredOrder) async throws(TillError) {
+        do {
+            try await payments.add(refunds.map {
+                MoneyRecord(orderRef: stored.orderRef, pickupNumber: stored.order.pickupNumber, businessDay: stored.businessDay,
+                            entry: .refund($0), ref: "\(stored.orderRef)-refund-\($0.method.rawValue)")
+            })
+        } catch {
+            throw .shop(error)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+
+/// Paying over the API, where nothing is atomic: the ledger's claim rule.
+extension Till {
+    /// `pay` over the API (Airtable, `drinkshop serve`), where nothing is atomic: a claim rule instead.
+    /// The payment is worked out from the ledger (never the copy), the copy on the order written (ahead of
+    /// the ledger: it only ever says more was paid, so a copy that says nothing was paid can be trusted),
+    /// then the payment, and the order's ledger read back in its own order (creation time, then record
+    /// id). The payment holds when what the ledger held before it is what it was worked out from;
+    /// otherwise another counter's payment came first: it is taken back and worked out again, so of two
+    /// counters paying at the same instant one pays and the other is told `already paid`, with nothing
+    /// recorded. Where creation times are whole seconds, a payment written later can sort before one
+    /// written earlier: a payment tied with another it was not worked out from gives way too, as tied
+    /// pickup tickets do. A crash between the writes leaves the copy ahead: paying again works (it goes by
+    /// the ledger) and `check --books` names the difference.
+    func payOverTheAPI(_ stored: StoredOrder, method: PaymentMethod, tendered: Int?, by staff: String)
+        async throws(TillError) -> PaymentReceipt
+    {
+        // The bill: the copy carries it when adjustments or a member changed it (written before any payment).
+        let (total, bill): (Int, Int?)
+        if let copy = stored.till {
+            (total, bill) = (copy.bill ?? stored.order.total, copy.bill)
+        } else {
+            let charges = try await extras.charges(of: stored)
+            (total, bill) = (charges.total, OrderExtras.bill(of: charges))
+        }
+        for attempt in 0..<12 {
+            let ledger: [LedgerEntry]
+            do { ledger = try await payments.entries(ofOrder: stored.orderRef) } catch { throw .shop(error) }
+            let money = try Self.money(of: stored, total: total, records: ledger.map(\.money))
+            let (after, payment) = try paying(money, stored: stored, method: method, tendered: tendered, by: staff)
+            let record = MoneyRecord(orderRef: stored.orderRef, pickupNumber: stored.order.pickupNumber,
+                                     businessDay: stored.businessDay, entry: .payment(payment))
+            let copy = TillCopy(after, bill: bill)
+            let id: String, now: [LedgerEntry], copied: Bool
+            do {
+                copied = try await orders.records.writeCells(of: stored, [:], extra: OrderRecord.cells(of: copy))
+                id = try await payments.addOne(record)
+                now = try await payments.entries(ofOrder: stored.orderRef)
+            } catch {
+                throw .shop(error)
+            }
+            if let place = now.firstIndex(where: { $0.id == id }), Array(now[..<place]).held == ledger.held,
+               !Self.tied(now[place], in: now, basis: ledger) {
+                // Cancelled at another counter meanwhile? Then the money goes back at once (the cancel's own
+                // settling may give the same refund: refunds are keyed by order and method, so it is given once).
+                if try await isCancelledNow(stored) {
+                    let refunds = try await settleLatePayments(of: stored, reason: "cancelled at another counter while paying",
+                                                               by: staff, bill: bill)
+                    throw .paidWhileCancelled(order: stored.order.pickupNumber, refunds: refunds)
+                }
+                var paidOrder = stored
+                if copied { paidOrder.till = copy }
+                return PaymentReceipt(order: paidOrder, payment: payment, money: after)
+            }
+            do { try await payments.withdraw(id) } catch { throw .shop(error) }
+            // Counters that lost together wait apart before trying again.
+            try? await Task.sleep(for: .milliseconds(Int.random(in: 5...(20 << min(attempt, 4)))))
+        }
+        throw .payment(.orderChanged(order: stored.order.pickupNumber))
+    }
+
+    /// Whether `mine` shares its creation time with an entry the payment was not worked out from.
+    private static func tied(_ mine: LedgerEntry, in ledger: [LedgerEntry], basis: [LedgerEntry]) -> Bool {
+        let known = Set(basis.map(\.id))
+        return ledger.contains { $0.id != mine.id && !known.contains($0.id) && $0.createdTime == mine.createdTime }
+    }
+
+    /// Whether the order is cancelled in the store now (one read of its first line).
+    private func isCancelledNow(_ stored: StoredOrder) async throws(TillError) -> Bool {
+        guard let first = stored.recordIDs.first else { return false }
+        do {
+            let record = try await payments.store.getRecord(in: ShopSchema.orderTable, id: first, options: ReadOptions())
+            return record.fields[OrderField.status]?.stringValue == OrderStatus.cancelled.rawValue
+        } catch {
+            throw .shop(.store(error))
+        }
+    }
+}
