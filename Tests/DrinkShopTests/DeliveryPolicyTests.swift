@@ -5,44 +5,12 @@ import Foundation
 import LocalBase
 import Synchronization
 import Testing
+import TestSupport
 
 /// An outbox file that fails the way a LocalBase file does (locked, full, unreadable): every write
-/// throws `.localStore`, while reads still work.
-final class FailingOutboxStore: ForwardingRecordStore {
-    let base: LocalBase
-    private let failing = Mutex(false)
-
-    init(_ base: LocalBase) { self.base = base }
-    var underlying: any RecordStore { base }
-
-    func breakWrites() { failing.withLock { $0 = true } }
-
-    private func check() throws(AirtableError) {
-        if failing.withLock({ $0 }) { throw .localStore("the local base outbox.sqlite failed: disk I/O error") }
-    }
-
-    func createRecords(in table: String, _ records: [Fields], options: WriteOptions) async throws(AirtableError) -> [Record] {
-        try check()
-        return try await base.createRecords(in: table, records, options: options)
-    }
-
-    func updateRecords(in table: String, _ updates: [RecordUpdate], replace: Bool, options: WriteOptions)
-        async throws(AirtableError) -> [Record]
-    {
-        try check()
-        return try await base.updateRecords(in: table, updates, replace: replace, options: options)
-    }
-
-    func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
-                       options: WriteOptions) async throws(AirtableError) -> UpsertResult {
-        try check()
-        return try await base.upsertRecords(in: table, records, mergeOn: mergeOn, replace: replace, options: options)
-    }
-
-    func deleteRecords(in table: String, ids: [String]) async throws(AirtableError) -> [String] {
-        try check()
-        return try await base.deleteRecords(in: table, ids: ids)
-    }
+/// throws `.localStore`, while reads still work (`GatedStore(file, writesOnly: true)`).
+extension GatedStore {
+    func breakWrites() { fail(with: .localStore("the local base outbox.sqlite failed: disk I/O error")) }
 }
 
 @Suite struct DeliveryPolicyTests {
@@ -60,7 +28,7 @@ final class FailingOutboxStore: ForwardingRecordStore {
         let fixture = try await ShopFixture()
         let file = try LocalBase.inMemory()
         try await Outbox(store: file, location: "outbox.sqlite").prepare()
-        let local = FailingOutboxStore(file)
+        let local = GatedStore(file, writesOnly: true)
         let outbox = Outbox(store: local, location: "outbox.sqlite")
         let clock = fixture.clock
         let shop = Shop(store: fixture.base, clock: clock.shopClock,

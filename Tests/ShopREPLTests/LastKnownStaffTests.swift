@@ -11,52 +11,9 @@ import TestSupport
 import Testing
 
 /// A remote base that can be unplugged: while down, every request fails as a lost connection does.
-final class UnpluggableStore: ForwardingRecordStore {
-    let base: LocalBase
-    private let down = Mutex(false)
-
-    init(_ base: LocalBase) { self.base = base }
-    var underlying: any RecordStore { base }
-
-    func unplug() { down.withLock { $0 = true } }
-    func plugIn() { down.withLock { $0 = false } }
-
-    private func check() throws(AirtableError) {
-        if down.withLock({ $0 }) { throw .transport("connection refused") }
-    }
-
-    func listRecords(in table: String, query: ListQuery) async throws(AirtableError) -> RecordPage {
-        try check()
-        return try await base.listRecords(in: table, query: query)
-    }
-
-    func getRecord(in table: String, id: String, options: ReadOptions) async throws(AirtableError) -> Record {
-        try check()
-        return try await base.getRecord(in: table, id: id, options: options)
-    }
-
-    func createRecords(in table: String, _ records: [Fields], options: WriteOptions) async throws(AirtableError) -> [Record] {
-        try check()
-        return try await base.createRecords(in: table, records, options: options)
-    }
-
-    func updateRecords(in table: String, _ updates: [RecordUpdate], replace: Bool, options: WriteOptions)
-        async throws(AirtableError) -> [Record]
-    {
-        try check()
-        return try await base.updateRecords(in: table, updates, replace: replace, options: options)
-    }
-
-    func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
-                       options: WriteOptions) async throws(AirtableError) -> UpsertResult {
-        try check()
-        return try await base.upsertRecords(in: table, records, mergeOn: mergeOn, replace: replace, options: options)
-    }
-
-    func deleteRecords(in table: String, ids: [String]) async throws(AirtableError) -> [String] {
-        try check()
-        return try await base.deleteRecords(in: table, ids: ids)
-    }
+extension GatedStore {
+    func unplug() { fail(with: .transport("connection refused")) }
+    func plugIn() { fail(with: nil) }
 }
 
 /// With PINs on and the base away, a counter takes orders into its outbox at once, checking who may act
@@ -76,7 +33,7 @@ final class UnpluggableStore: ForwardingRecordStore {
         _ = try await setup.counter.addStaff("Amy", role: .manager, by: Acting("Amy", role: nil))
         _ = try await setup.counter.setPIN(try PIN("2468"), for: "Amy", by: Acting("Amy", role: nil))
 
-        let remote = UnpluggableStore(base)
+        let remote = GatedStore(base)
         let store = CountingStore(remote)
         let outboxFile = try LocalBase.inMemory(clock: clock.date)
         let outbox = Outbox(store: outboxFile, location: "outbox.sqlite")
@@ -135,7 +92,7 @@ final class UnpluggableStore: ForwardingRecordStore {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("labels.tspl").path
 
-        let remote = UnpluggableStore(base)
+        let remote = GatedStore(base)
         let outbox = Outbox(store: try LocalBase.inMemory(clock: clock.date), location: "outbox.sqlite")
         try await outbox.prepare()
         let shop = Shop(store: remote, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date), outbox: outbox,
