@@ -3,7 +3,6 @@ import DrinkShop
 import DrinkShopCore
 import Foundation
 import LocalBase
-import Synchronization
 import Testing
 import TestSupport
 

@@ -6,7 +6,6 @@ import LocalBase
 import PinHashing
 import Printing
 @testable import ShopREPL
-import Synchronization
 import TestSupport
 import Testing
 
