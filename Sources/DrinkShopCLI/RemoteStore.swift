@@ -43,7 +43,9 @@ struct RemoteStore {
                 // The counter has an outbox: rather than keep staff waiting through long retries, give up
                 // soon (about a second for a refused connection) and keep the order until the base answers.
                 var counter = configuration
-                counter.retry = RetryPolicy(maximumAttempts: 3, initialBackoff: 0.25, maximumBackoff: 2)
+                // A 429 (or a hold another process's 429 put on the base) hands the order to the outbox at
+                // once rather than holding the counter for the base's 30 s.
+                counter.retry = RetryPolicy(maximumAttempts: 3, initialBackoff: 0.25, maximumBackoff: 2, longestHeldWait: 3)
                 counter.attemptTimeout = 10
                 counter.deadline = 30
                 // Every process of this machine on this base shares one pacing state and call count.

@@ -69,6 +69,47 @@ import TestSupport
         #expect(transport.sendTimes == [0, 5])
     }
 
+    @Test("a counter that can keep the order hands a 429 back at once instead of waiting out the base's penalty")
+    func aCounterHandsA429BackAtOnce() async throws {
+        let clock = TestClock()
+        let transport = scripted(clock, [.success(Self.rateLimited.with(header: "Retry-After", "30")), .success(Self.page)])
+        let counter = ClientFixture.client(transport, clock: clock, retry: RetryPolicy(longestHeldWait: 3))
+        await #expect(throws: AirtableError.rateLimited(retryAfter: 30)) {
+            _ = try await counter.listRecords(in: "Drink", query: ListQuery())
+        }
+        #expect(transport.sendTimes == [0])
+        #expect(clock.waits.allSatisfy { $0 == 0 }, "the counter waited \(clock.waits)")
+
+        // A penalty within the counter's patience is still waited out and the request retried.
+        let shortClock = TestClock()
+        let short = scripted(shortClock, [.success(Self.rateLimited.with(header: "Retry-After", "1")), .success(Self.page)])
+        _ = try await ClientFixture.client(short, clock: shortClock, retry: RetryPolicy(longestHeldWait: 3))
+            .listRecords(in: "Drink", query: ListQuery())
+        #expect(short.sendTimes == [0, 1])
+    }
+
+    @Test("while the base is held after another request's 429, a counter's request is handed back unsent and reserves no turn")
+    func aCounterDoesNotQueueBehindAHold() async throws {
+        let clock = TestClock()
+        let transport = scripted(clock, [.success(Self.rateLimited.with(header: "Retry-After", "30")), .success(Self.page)])
+        let throttle = RequestThrottle(requestsPerSecond: 5, burst: 3)
+        let batch = AirtableClient(configuration: ClientFixture.configuration(retry: RetryPolicy(maximumAttempts: 1)),
+                                   transport: transport, clock: clock.client, throttle: throttle)
+        await #expect(throws: AirtableError.rateLimited(retryAfter: 30)) {
+            _ = try await batch.listRecords(in: "Drink", query: ListQuery())
+        }
+        let counter = AirtableClient(configuration: ClientFixture.configuration(retry: RetryPolicy(longestHeldWait: 3)),
+                                     transport: transport, clock: clock.client, throttle: throttle)
+        await #expect(throws: AirtableError.rateLimited(retryAfter: nil)) {
+            _ = try await counter.listRecords(in: "Promotion", query: ListQuery())
+        }
+        #expect(transport.requests.count == 1)
+        // Once the hold has passed the counter is served at once: its refused tries took no turn.
+        clock.advance(by: 30)
+        _ = try await counter.listRecords(in: "Promotion", query: ListQuery())
+        #expect(transport.sendTimes == [0, 30])
+    }
+
     @Test func transientServerErrorsBackOffExponentiallyWithJitter() async throws {
         for (unit, expected) in [(0.0, [0.25, 0.5, 1.0]), (1.0, [0.5, 1.0, 2.0])] {
             let clock = TestClock()

@@ -50,4 +50,40 @@ import TestSupport
             #expect(Set(byName.values).count == 3)
         }
     }
+
+    /// Airtable's penalty after a 429 is 30 s, and the counter's deadline is 30 s: before, every order in
+    /// that half minute waited for the base to take requests again (about 30 s each) and then failed.
+    /// Now the first refusal hands the order to the outbox and the next ones go there without a request.
+    @Test("a REPL on a base answering 429 keeps every order at once, with one refused request")
+    func aRateLimitedCounterDoesNotStall() async throws {
+        let refusing = Mutex(false)
+        let refusedWrites = Mutex(0)
+        try await ServerHarness.with(intercept: { request, forward in
+            if refusing.withLock({ $0 }), request.method != "GET", request.path.contains("OrderDrink") {
+                refusedWrites.withLock { $0 += 1 }
+                var refused = HTTPResponse.json(#"{"error":{"type":"RATE_LIMIT_REACHED","message":"refused by the test"}}"#, status: 429)
+                refused.headers.add(name: "Retry-After", value: "30")
+                return refused
+            }
+            return await forward(request)
+        }) { server in
+            try await Shop(store: server.base).createMissingSchema()
+            _ = try await Shop(store: server.base).seeder.seed(contentsOf: Repository.menu)
+            refusing.withLock { $0 = true }
+            let input = (1...3).map { "order 熟成紅茶 中杯 半糖 少冰 for P\($0)\n" }.joined()
+            let started = Date()
+            let repl = try await RemoteCommandLineTests.drinkshop([], server: server, token: server.token, input: input)
+            let seconds = Date().timeIntervalSince(started)
+            // The first order keeps the number it claimed before its lines were refused; the others wait
+            // for theirs.
+            #expect(repl.output.contains("Order placed — 取餐號 #1\nnot yet sent: the store is rate limiting"), "\(repl.output)")
+            for number in 1...2 {
+                #expect(repl.output.contains("kept on this counter as #P\(number)"), "\(repl.output)")
+            }
+            #expect(refusedWrites.withLock { $0 } == 1, "only the first order was sent before the base's hold was known")
+            // A guard against the half-minute wait, not a speed target: three holds would be 90 s.
+            #expect(seconds < 25, "the counter was held \(seconds) s")
+            #expect(try await server.base.allRecords(in: ShopSchema.orderTable).isEmpty)
+        }
+    }
 }

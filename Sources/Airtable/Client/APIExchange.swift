@@ -32,7 +32,16 @@ extension AirtableClient {
         var mayHaveApplied = false
         while true {
             attempt += 1
-            let slot = await throttle.reserveSlot(at: clock.now())
+            let slot: Double
+            if let longest = configuration.retry.longestHeldWait {
+                // Nothing is reserved when the turn is further off than that: the base is held after a 429.
+                guard let turn = await throttle.reserveSlot(at: clock.now(), within: longest) else {
+                    throw .rateLimited(retryAfter: nil)
+                }
+                slot = turn
+            } else {
+                slot = await throttle.reserveSlot(at: clock.now())
+            }
             guard slot < deadline else { throw .timedOut(seconds: configuration.deadline) }
             try await sleep(until: slot)
             let remaining = deadline - clock.now()
@@ -76,6 +85,7 @@ extension AirtableClient {
                 // The server now refuses this base for everyone: hold every task of the process.
                 await throttle.holdEveryone(until: clock.now() + wait, now: clock.now())
                 failure = .rateLimited(retryAfter: wait)
+                if let longest = configuration.retry.longestHeldWait, wait > longest { throw failure }
             case let status where APIError.isGatewayFailure(status: status):
                 // A gateway timeout may come after the server applied the request.
                 if response.status == 504, exchange.repetition == .onlyIfNotSent { throw .api(apiError(response)) }

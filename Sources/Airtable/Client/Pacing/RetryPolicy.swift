@@ -11,13 +11,20 @@ public struct RetryPolicy: Sendable, Hashable {
     public var maximumBackoff: Double
     /// The wait after a 429 without `Retry-After` (Airtable documents 30 seconds).
     public var rateLimitWait: Double
+    /// The longest a request waits for its turn (the base held after a 429, this process's or another's
+    /// through the pacing file; or this machine's requests queued that far ahead) before the client gives
+    /// up with `rateLimited`, reserving no turn. Nil waits as long as it takes, as a batch job should; a
+    /// counter that can keep an order in its outbox sets a few seconds, so a 429 hands the order back at
+    /// once instead of holding the counter for the base's 30 s. A 429 whose wait is longer is not retried.
+    public var longestHeldWait: Double?
 
     public init(maximumAttempts: Int = 5, initialBackoff: Double = 0.5, maximumBackoff: Double = 8,
-                rateLimitWait: Double = 30) {
+                rateLimitWait: Double = 30, longestHeldWait: Double? = nil) {
         self.maximumAttempts = max(1, maximumAttempts)
         self.initialBackoff = max(0, initialBackoff)
         self.maximumBackoff = max(0, maximumBackoff)
         self.rateLimitWait = max(0, rateLimitWait)
+        self.longestHeldWait = longestHeldWait.map { max(0, $0) }
     }
 
     /// The wait after failed attempt `attempt` (1-based): a ceiling that doubles each time, jittered
