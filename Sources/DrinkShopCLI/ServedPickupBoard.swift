@@ -31,7 +31,7 @@ final class ServedPickupBoard: PickupBoardSource {
         let (today, tickets) = try await queue.pickupTickets()
         let shown = PickupBoard(tickets: tickets.map {
             PickupTicket(number: $0.number, businessDay: $0.businessDay, stage: $0.isReady ? .ready : .preparing,
-                         readyAt: $0.readyAt)
+                         readyAt: $0.readyAt, formerNumber: $0.provisionalNumber.map { "P\($0)" })
         }, today: today)
         state.withLock { state in
             if (state.cached?.generation ?? -1) <= generation { state.cached = (generation, shown) }

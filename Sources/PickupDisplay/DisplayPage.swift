@@ -34,7 +34,7 @@ enum DisplayPage {
           </section>
           <section id="ready-panel" class="panel">
             <div class="head"><h2>可取餐</h2><span class="pagemark" id="ready-page"></span></div>
-            <div id="newest" hidden><span class="label">最新</span><span id="newest-number"></span></div>
+            <div id="newest" hidden><span class="label">最新</span><span id="newest-was"></span><span id="newest-number"></span></div>
             <ol id="ready" class="numbers"></ol>
           </section>
         </main>
@@ -42,6 +42,11 @@ enum DisplayPage {
           <span class="label">前日未取<small>earlier days</small></span>
           <ol id="earlier" class="numbers"></ol>
           <span class="pagemark" id="earlier-page"></span>
+        </footer>
+        <footer id="renamed-strip" hidden>
+          <span class="label">臨時號碼<small>P numbers</small></span>
+          <ol id="renamed" class="numbers"></ol>
+          <span class="pagemark" id="renamed-page"></span>
         </footer>
         <script>
         \(DisplayScript.source(eventsPath: eventsPath))
@@ -98,6 +103,12 @@ enum DisplayPage {
     #earlier { justify-content: flex-start; align-items: center; height: 100%; }
     #earlier li { color: #ffcc80; }
     #earlier li small { font-size: 0.45em; font-weight: 400; color: #d7ccc8; margin-left: 0.3em; }
+    #newest-was { font-size: 5vh; color: #fff59d; }
+    #newest.fresh #newest-was { color: #111; }
+    #renamed-strip { background: #0d47a1; }
+    #renamed-strip .label { color: #90caf9; }
+    #renamed { justify-content: flex-start; align-items: center; height: 100%; }
+    #renamed li small.was { font-weight: 400; color: #bbdefb; }
     .empty { font-size: 4vh; color: #888; text-align: center; }
     """
 

@@ -6,7 +6,8 @@
 /// An update keeps the page being shown (a busy evening changes the board every few seconds, and a
 /// reset would never let page 2 come up). The newest ready number stays on screen above the ready list
 /// and stands out, with any other number just ready, for ``DisplayPage/freshSeconds``; `?chime` adds a
-/// short chime for it (a kiosk browser must allow sound without a click).
+/// short chime for it (a kiosk browser must allow sound without a click). Numbers a counter first gave out as
+/// P numbers while the store was away are listed in a strip of their own, `P1 → 47`, until collected.
 enum DisplayScript {
     static func source(eventsPath: String) -> String {
         #"""
@@ -19,20 +20,23 @@ enum DisplayScript {
           // Type sizes to try, as fractions of the window's height, largest first; the last is the smallest
           // still readable across a shop, below which a list pages instead of shrinking further.
           var SIZES = { preparing: [0.13, 0.11, 0.095, 0.08, 0.07], ready: [0.13, 0.11, 0.095, 0.08, 0.07],
-                        earlier: [0.06] };
+                        earlier: [0.06], renamed: [0.06] };
           var lists = {};
-          ["preparing", "ready", "earlier"].forEach(function (name) {
+          ["preparing", "ready", "earlier", "renamed"].forEach(function (name) {
             lists[name] = { list: document.getElementById(name), mark: document.getElementById(name + "-page"),
                             entries: [] };
           });
           var state = document.getElementById("state");
           var newestBox = document.getElementById("newest");
           var newestNumber = document.getElementById("newest-number");
+          var newestWas = document.getElementById("newest-was");
           var strip = document.getElementById("earlier-strip");
+          var renamedStrip = document.getElementById("renamed-strip");
           var tick = 0;
           var freshUntil = {};
           var newest = null;
           var lastReady = null;
+          var formerly = {};
           var chime = /[?&]chime\b/.test(location.search);
 
           function numbersOf(value) {
@@ -40,7 +44,15 @@ enum DisplayScript {
           }
 
           function fill(item, entry) {
-            item.textContent = entry.text;
+            item.textContent = "";
+            if (entry.was) {
+              // The number its cup was printed with while the store was away: `P1 → 47`.
+              var was = document.createElement("small");
+              was.className = "was";
+              was.textContent = entry.was + " → ";
+              item.appendChild(was);
+            }
+            item.appendChild(document.createTextNode(entry.text));
             if (entry.small) {
               var small = document.createElement("small");
               small.textContent = entry.small;
@@ -55,9 +67,8 @@ enum DisplayScript {
             var style = getComputedStyle(list);
             var gapX = parseFloat(style.columnGap) || 0, gapY = parseFloat(style.rowGap) || 0;
             var width = list.clientWidth, height = list.clientHeight;
-            var widest = entries.reduce(function (a, b) {
-              return (b.text + (b.small || "")).length > (a.text + (a.small || "")).length ? b : a;
-            }, { text: "88" });
+            function characters(entry) { return (entry.was ? entry.was.length + 3 : 0) + entry.text.length + (entry.small || "").length; }
+            var widest = entries.reduce(function (a, b) { return characters(b) > characters(a) ? b : a; }, { text: "88" });
             var layouts = SIZES[name].map(function (size) {
               var probe = document.createElement("li");
               probe.style.position = "absolute";
@@ -108,10 +119,13 @@ enum DisplayScript {
           function renderAll() {
             newestBox.hidden = newest === null;
             newestNumber.textContent = newest === null ? "" : String(newest);
+            newestWas.textContent = newest !== null && formerly[newest] ? formerly[newest] + " → " : "";
             newestBox.className = newest !== null && (freshUntil[newest] || 0) > Date.now() ? "fresh" : "";
-            // The strip first: showing or hiding it changes how much room the panels have.
+            // The strips first: showing or hiding one changes how much room the panels have.
             strip.hidden = lists.earlier.entries.length === 0;
+            renamedStrip.hidden = lists.renamed.entries.length === 0;
             render("earlier");
+            render("renamed");
             render("preparing");
             render("ready");
           }
@@ -153,6 +167,15 @@ enum DisplayScript {
             }
             newest = next;
             lastReady = ready;
+            // Numbers first given out as P numbers while the store was away, in a strip of their own
+            // (`P1 → 47`): the grids keep one cell size for every number.
+            formerly = {};
+            lists.renamed.entries = (Array.isArray(board.formerly) ? board.formerly : []).filter(function (e) {
+              return e && typeof e.number === "number" && typeof e.was === "string";
+            }).map(function (e) {
+              formerly[e.number] = e.was;
+              return { number: e.number, text: String(e.number), was: e.was };
+            });
             lists.preparing.entries = numbersOf(board.preparing).map(function (n) { return { number: n, text: String(n) }; });
             lists.ready.entries = ready.map(function (n) { return { number: n, text: String(n) }; });
             lists.earlier.entries = (Array.isArray(board.earlier) ? board.earlier : []).filter(function (e) {

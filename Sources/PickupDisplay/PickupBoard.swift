@@ -14,6 +14,9 @@ public struct PickupBoard: Sendable, Equatable {
     /// Earlier business days' orders still waiting to be collected, oldest day first: shown apart, each
     /// with its day, so yesterday's #4 is never read as today's #4.
     public var earlier: [Leftover]
+    /// Today's numbers on the board that a counter first gave out as a provisional number while the store
+    /// was away (47 → "P1"): the customer's cup says P1, so the screen shows `P1 → 47` until it is collected.
+    public var formerNumbers: [Int: String]
 
     /// An earlier day's ready order.
     public struct Leftover: Sendable, Equatable {
@@ -38,11 +41,13 @@ public struct PickupBoard: Sendable, Equatable {
     }
 
     /// A board exactly as given (tests, and sources that decided already).
-    public init(preparing: [Int] = [], ready: [Int] = [], newestReady: Int? = nil, earlier: [Leftover] = []) {
+    public init(preparing: [Int] = [], ready: [Int] = [], newestReady: Int? = nil, earlier: [Leftover] = [],
+                formerNumbers: [Int: String] = [:]) {
         self.preparing = preparing
         self.ready = ready
         self.newestReady = newestReady
         self.earlier = earlier
+        self.formerNumbers = formerNumbers
     }
 
     /// The board for `tickets` on the business day `today` (`yyyy-MM-dd`, compared as text as the shop's
@@ -53,16 +58,19 @@ public struct PickupBoard: Sendable, Equatable {
     ///   step fields) rank by their place in `tickets`, oldest order first, below any that have one;
     /// - an earlier day's *ready* order goes to ``earlier`` with its day; an earlier day's order still
     ///   placed or being made is left out: nobody is making it tonight, and calling it would send a
-    ///   customer to the counter for nothing; the counter sees it in `orders`, with its day.
+    ///   customer to the counter for nothing; the counter sees it in `orders`, with its day;
+    /// - a number shown today that was first a provisional number keeps that number beside it.
     public init(tickets: [PickupTicket], today: String) {
         var preparing = Set<Int>(), ready = Set<Int>()
         var earlier: [Leftover] = []
+        var former: [Int: String] = [:]
         var newest: (readyAt: Date, index: Int, number: Int)?
         for (index, ticket) in tickets.enumerated() where ticket.number > 0 {
             guard ticket.businessDay >= today else {
                 if ticket.stage == .ready { earlier.append(Leftover(number: ticket.number, day: ticket.businessDay)) }
                 continue
             }
+            if let was = ticket.formerNumber { former[ticket.number] = was }
             switch ticket.stage {
             case .preparing:
                 preparing.insert(ticket.number)
@@ -79,19 +87,26 @@ public struct PickupBoard: Sendable, Equatable {
         var seen = Set<String>()
         earlier = earlier.filter { seen.insert("\($0.number)@\($0.day)").inserted }
         earlier.sort { ($0.day, $0.number) < ($1.day, $1.number) }
-        self.init(preparing: preparing.sorted(), ready: ready.sorted(), newestReady: newest?.number, earlier: earlier)
+        self.init(preparing: preparing.sorted(), ready: ready.sorted(), newestReady: newest?.number, earlier: earlier,
+                  formerNumbers: former)
     }
 
-    /// `{"preparing":[...],"ready":[...],"newestReady":7,"earlier":[{"number":4,"day":"2026-12-02","label":"12/02"}]}`:
-    /// the whole of what the page receives.
+    /// `{"preparing":[...],"ready":[...],"newestReady":7,"earlier":[{"number":4,"day":"2026-12-02","label":"12/02"}],
+    /// "formerly":[{"number":47,"was":"P1"}]}` (`formerly` only when there is one): the whole of what the page receives.
     public var json: String {
         let earlierItems = earlier.map { leftover in
             "{\"number\":\(leftover.number),\"day\":\(Self.quoted(leftover.day)),\"label\":\(Self.quoted(leftover.dayLabel))}"
         }
+        // In the P numbers' order (P2 before P10): a customer holding a P1 cup looks for P1.
+        let formerItems = formerNumbers.sorted { ($0.value.count, $0.value, $0.key) < ($1.value.count, $1.value, $1.key) }
+            .map { number, was in
+            "{\"number\":\(number),\"was\":\(Self.quoted(was))}"
+        }
         return "{\"preparing\":[\(preparing.map(String.init).joined(separator: ","))],"
             + "\"ready\":[\(ready.map(String.init).joined(separator: ","))],"
             + "\"newestReady\":\(newestReady.map(String.init) ?? "null"),"
-            + "\"earlier\":[\(earlierItems.joined(separator: ","))]}"
+            + "\"earlier\":[\(earlierItems.joined(separator: ","))]"
+            + (formerItems.isEmpty ? "" : ",\"formerly\":[\(formerItems.joined(separator: ","))]") + "}"
     }
 
     /// A JSON string: the day comes from a stored cell, so it is escaped like any text from outside.
@@ -128,12 +143,15 @@ public struct PickupTicket: Sendable, Equatable {
     public var stage: Stage
     /// When it became ready, if known.
     public var readyAt: Date?
+    /// The provisional number it was given first (`P1`), when a counter kept it while the store was away.
+    public var formerNumber: String?
 
-    public init(number: Int, businessDay: String, stage: Stage, readyAt: Date? = nil) {
+    public init(number: Int, businessDay: String, stage: Stage, readyAt: Date? = nil, formerNumber: String? = nil) {
         self.number = number
         self.businessDay = businessDay
         self.stage = stage
         self.readyAt = readyAt
+        self.formerNumber = formerNumber
     }
 }
 

@@ -56,6 +56,20 @@ import Testing
         #expect(board.preparing.isEmpty && board.ready.isEmpty && board.newestReady == nil)
     }
 
+    @Test("a number first given out as P1 while the store was away shows P1 beside it; an earlier day's does not")
+    func aProvisionalNumberIsShownBesideItsPickupNumber() {
+        var sent = ticket(47, .ready, readyAt: 5)
+        sent.formerNumber = "P1"
+        var making = ticket(48, .preparing)
+        making.formerNumber = "P2"
+        var yesterdays = ticket(3, .ready, day: "2026-12-02")
+        yesterdays.formerNumber = "P1"
+        let board = PickupBoard(tickets: [sent, making, yesterdays, ticket(46, .ready, readyAt: 1)], today: today)
+        #expect(board.formerNumbers == [47: "P1", 48: "P2"])
+        #expect(board.json.hasSuffix(#","formerly":[{"number":47,"was":"P1"},{"number":48,"was":"P2"}]}"#), "\(board.json)")
+        #expect(!PickupBoard(tickets: [ticket(46, .ready)], today: today).json.contains("formerly"))
+    }
+
     @Test func aDayAfterTodayCountsAsTodayAndOddDaysKeepTheirText() {
         // The day can turn between reading the day and the orders: the new day's orders are not "earlier".
         #expect(PickupBoard(tickets: [ticket(1, .ready, day: "2026-12-04")], today: today).ready == [1])

@@ -116,5 +116,13 @@ extension GatedStore {
         // The two stickers again, with the pickup number staff call out.
         let again = try stickers().filter { $0.hasSuffix("/2") && !$0.hasPrefix("#P") }
         #expect(again.count == 2 && again.allSatisfy { $0.hasPrefix("2") }, "\(again)")
+
+        // The store keeps the P number beside the pickup number, for the pickup screen's `P1 → 47`; the
+        // order placed online has none.
+        let lines = try await base.allRecords(in: ShopSchema.orderTable)
+        #expect(Set(lines.map { $0.fields[OrderField.provisionalNumber.rawValue]?.intValue }) == [nil, 1], "\(lines.map(\.fields))")
+        let tickets = try await shop.queue.pickupTickets().tickets
+        #expect(tickets.map(\.number) == [1, 2])
+        #expect(tickets.map(\.provisionalNumber) == [nil, 1])
     }
 }

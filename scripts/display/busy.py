@@ -33,8 +33,9 @@ READ_VISIBLE = """(function () {
   }
   var box = document.getElementById('newest');
   var number = document.getElementById('newest-number');
-  return JSON.stringify({preparing: list('preparing'), ready: list('ready'), earlier: list('earlier'),
-    newest: {number: Number(number.textContent), shown: !box.hidden && seen(number), fresh: box.classList.contains('fresh')},
+  return JSON.stringify({preparing: list('preparing'), ready: list('ready'), earlier: list('earlier'), renamed: list('renamed'),
+    newest: {number: Number(number.textContent), shown: !box.hidden && seen(number), fresh: box.classList.contains('fresh'),
+             was: document.getElementById('newest-was').textContent},
     pageSeconds: Number(document.body.getAttribute('data-page-seconds'))});
 })()"""
 
@@ -66,8 +67,9 @@ class ServedOrders:
             self.template.pop(gone, None)
         self.today = datetime.date.fromisoformat(self.template["businessDay"])
 
-    def create(self, orders):
-        """`orders`: (number, business day, status, readyAt or None), written ten records a request."""
+    def create(self, orders, provisional=None):
+        """`orders`: (number, business day, status, readyAt or None), written ten records a request;
+        `provisional`: {number: n} for orders a counter kept as `Pn` while the store was away, then sent."""
         records = []
         for number, day, status, ready_at in orders:
             ref = f"ordCheck{day.replace('-', '')}{number:05d}"
@@ -75,6 +77,8 @@ class ServedOrders:
                           ref=ref + "-1")
             if ready_at:
                 fields["readyAt"] = ready_at
+            if provisional and number in provisional:
+                fields["provisionalNumber"] = provisional[number]
             records.append({"fields": fields})
         for start in range(0, len(records), 10):
             body = json.dumps({"records": records[start:start + 10]}).encode()
@@ -96,7 +100,9 @@ def fill_the_evening(server, counter, board):
     """Adds orders until 60 are being made and 60 are ready. `board` is what the screen shows now (preparing,
     ready); numbers go on from the highest. The ready ones became ready in a shuffled order (so numeric and
     readiness order differ), and the last of them is readied at the counter, `advance` twice, so the newest
-    ready is a middle number made newest by a real command. Returns (preparing, ready, newest ready)."""
+    ready is a middle number made newest by a real command. Three of them (one ready, one being made, the newest)
+    were kept at a counter as P1, P2, P3 while the store was away. Returns (preparing, ready, newest ready,
+    {number: "Pn"})."""
     preparing, ready = list(board[0]), list(board[1])
     first = max(preparing + ready) + 1
     new_numbers = list(range(first, first + (60 - len(ready)) + (60 - len(preparing))))
@@ -108,20 +114,25 @@ def fill_the_evening(server, counter, board):
                 for i, n in enumerate(to_ready)}
     orders = ServedOrders(server)
     day = orders.today.isoformat()
+    made = [n for n in new_numbers if n not in ready_at and n != newest]
+    provisional = {to_ready[0]: 1, made[len(made) // 2]: 2, newest: 3}
     orders.create([(n, day, "ready" if n in ready_at else "placed" if n % 3 else "preparing", ready_at.get(n))
-                   for n in new_numbers if n != newest] + [(newest, day, "placed", None)])
+                   for n in new_numbers if n != newest] + [(newest, day, "placed", None)], provisional)
     counter.type(f"advance #{newest}", "is now preparing")
     counter.type(f"advance #{newest}", "可取餐")
-    preparing += [n for n in new_numbers if n not in ready_at and n != newest]
+    preparing += made
     ready += list(ready_at) + [newest]
-    return sorted(preparing), sorted(ready), newest
+    return sorted(preparing), sorted(ready), newest, {n: f"P{p}" for n, p in provisional.items()}
 
 
-def watch_a_cycle(tools, expected, newest, earlier, label, failures):
+def watch_a_cycle(tools, expected, newest, earlier, label, failures, renamed=None):
     """Samples the screen for one full paging cycle (the most pages any list has, times the page time, plus a
-    margin) and checks everything expected was seen, in numeric order, and nothing was cut."""
+    margin) and checks everything expected was seen, in numeric order, and nothing was cut; and that each number
+    of `renamed` ({number: "P1"}) was shown as `P1 → number` in the P numbers strip."""
+    renamed = renamed or {}
+    renamed_seen = {}
     first = read_visible(tools)
-    pages = max(1, first["preparing"]["pages"], first["ready"]["pages"], first["earlier"]["pages"])
+    pages = max(1, first["preparing"]["pages"], first["ready"]["pages"], first["earlier"]["pages"], first["renamed"]["pages"])
     cycle = pages * first["pageSeconds"]
     seen = {"preparing": set(), "ready": set(), "earlier": set()}
     unseen_in_page = 0
@@ -136,6 +147,9 @@ def watch_a_cycle(tools, expected, newest, earlier, label, failures):
             unseen_in_page = max(unseen_in_page, shown[name]["unseen"])
             if name != "earlier" and numbers != sorted(numbers):
                 out_of_order.append((name, numbers))
+        for number, text in zip(shown["renamed"]["numbers"], shown["renamed"]["labels"]):
+            renamed_seen[number] = text
+        unseen_in_page = max(unseen_in_page, shown["renamed"]["unseen"])
         if not (shown["newest"]["shown"] and shown["newest"]["number"] == newest):
             newest_always = False
         if time.monotonic() - started > cycle + 1.0:
@@ -156,11 +170,16 @@ def watch_a_cycle(tools, expected, newest, earlier, label, failures):
         failures.append(f"{label}: a page was not in numeric order: {out_of_order[0]}")
     if not newest_always:
         failures.append(f"{label}: the newest ready #{newest} was not on screen the whole cycle")
+    for number, was in renamed.items():
+        text = " ".join(renamed_seen.get(number, "").split())
+        if text != f"{was} → {number}":
+            failures.append(f"{label}: #{number}, first {was}, showed as {text!r}, not '{was} → {number}'")
     marks = ", ".join(f"{name} {first[name]['pages']} page(s) at {first[name]['font']}" for name in ("preparing", "ready"))
     print(f"   {label}: seen in one cycle ({pages} page(s) x {first['pageSeconds']} s = {cycle} s): "
           f"preparing {len(seen['preparing'] & wanted['preparing'])}/{len(wanted['preparing'])}, "
           f"ready {len(seen['ready'] & wanted['ready'])}/{len(wanted['ready'])}, "
-          f"earlier {len(seen['earlier'] & wanted['earlier'])}/{len(wanted['earlier'])}; {marks}")
+          f"earlier {len(seen['earlier'] & wanted['earlier'])}/{len(wanted['earlier'])}; {marks}"
+          + (f"; P numbers strip: {', '.join(' '.join(t.split()) for t in sorted(renamed_seen.values()))}" if renamed_seen else ""))
 
 
 def set_screen(tools, width, height):
@@ -168,8 +187,10 @@ def set_screen(tools, width, height):
     time.sleep(0.5)
 
 
-def check_newest(tools, newest, label, failures):
+def check_newest(tools, newest, label, failures, was=None):
     shown = read_visible(tools)
+    if was and " ".join(shown["newest"]["was"].split()) != f"{was} →":
+        failures.append(f"{label}: the newest ready #{newest}, first {was}, does not show it (shows {shown['newest']})")
     if not shown["newest"]["shown"] or shown["newest"]["number"] != newest:
         failures.append(f"{label}: the newest ready #{newest} is not on screen (shows {shown['newest']})")
     elif not shown["newest"]["fresh"]:

@@ -216,7 +216,7 @@ def main():
         else:
             print(f"   an earlier day's ready #4 ({day}) shows apart as {shown['earlier']['labels']}; today's #4 is being made")
         started = time.monotonic()
-        preparing, ready, newest = busy.fill_the_evening(server, counter, ([4, 5, 6], [2, 3]))
+        preparing, ready, newest, renamed = busy.fill_the_evening(server, counter, ([4, 5, 6], [2, 3]))
         print(f"   {len(preparing)} being made and {len(ready)} ready ({len(preparing) + len(ready) - 5} orders added, "
               f"the last ready with `advance` at the counter) in {time.monotonic() - started:.1f} s")
         screens = [(1280, 720), (1920, 1080)]
@@ -229,9 +229,9 @@ def main():
             deadline = time.monotonic() + 10
             while busy.read_visible(tools)["newest"]["number"] != newest and time.monotonic() < deadline:
                 time.sleep(0.05)
-            busy.check_newest(tools, newest, label, failures)
+            busy.check_newest(tools, newest, label, failures, renamed.get(newest))
             busy.screenshot(tools, os.path.join(os.path.dirname(args.screenshot), f"pickup-tv-{label}.png"))
-            busy.watch_a_cycle(tools, (preparing, ready), newest, [4], label, failures)
+            busy.watch_a_cycle(tools, (preparing, ready), newest, [4], label, failures, renamed)
         # The newest is collected: the one ready before it takes its place, without being called again.
         counter.type(f"advance #{newest} --unpaid", "picked up")
         deadline = time.monotonic() + 5

@@ -22,12 +22,15 @@ public struct OrderQueue: Sendable {
         public var isReady: Bool
         /// When it became ready, where the base records it.
         public var readyAt: Date?
+        /// The P number it was kept under while the store was away (1 for `P1`), if any.
+        public var provisionalNumber: Int?
 
-        public init(number: Int, businessDay: String, isReady: Bool, readyAt: Date? = nil) {
+        public init(number: Int, businessDay: String, isReady: Bool, readyAt: Date? = nil, provisionalNumber: Int? = nil) {
             self.number = number
             self.businessDay = businessDay
             self.isReady = isReady
             self.readyAt = readyAt
+            self.provisionalNumber = provisionalNumber
         }
     }
 
@@ -43,9 +46,11 @@ public struct OrderQueue: Sendable {
             guard case .pickup(let number) = stored.number, !stored.isUnsent else { continue }
             switch stored.order.status {
             case .placed, .preparing:
-                tickets.append(Ticket(number: number, businessDay: stored.businessDay, isReady: false))
+                tickets.append(Ticket(number: number, businessDay: stored.businessDay, isReady: false,
+                                      provisionalNumber: stored.provisionalNumber))
             case .ready:
-                tickets.append(Ticket(number: number, businessDay: stored.businessDay, isReady: true, readyAt: stored.readyAt))
+                tickets.append(Ticket(number: number, businessDay: stored.businessDay, isReady: true, readyAt: stored.readyAt,
+                                      provisionalNumber: stored.provisionalNumber))
             default: continue
             }
         }

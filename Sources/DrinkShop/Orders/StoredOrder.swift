@@ -15,7 +15,8 @@ public struct StoredOrder: Sendable {
     public var isForeign: Bool
     /// Whether the order waits in this counter's outbox, not yet sent to the store.
     public var isUnsent = false
-    /// The provisional number of an order taken offline before it could get a pickup number.
+    /// The provisional number of an order taken offline before it could get a pickup number: its only
+    /// number while unsent; once sent, the number its cup and slip were printed with, beside its pickup number.
     public var provisionalNumber: Int?
     /// What the till needs to decide about the order, as its records carry it; nil for an order an earlier
     /// version placed (the till then reads the ledger).
@@ -145,6 +146,7 @@ enum OrderRecord {
         return StoredOrder(order: order, orderRef: key, recordIDs: sorted.map(\.id),
                            businessDay: cells[OrderField.businessDay]?.stringValue ?? clock.businessDay(of: createdAt),
                            isForeign: pickup == nil || cells[OrderField.orderRef] == nil,
+                           provisionalNumber: pickup == nil ? nil : cells[OrderField.provisionalNumber]?.intValue,
                            till: tillCopy(from: cells), auditText: cells[OrderField.audit]?.stringValue,
                            readyAt: cells[OrderField.readyAt]?.stringValue.flatMap(AirtableTimestamp.parse))
     }

@@ -61,17 +61,21 @@ extension OrderDesk {
         let menu = try await catalog.snapshot(refresh: false).menu
         let unsent = try await outbox.unsentOrders(menu: menu, clock: clock)
         for var stored in unsent {
-            guard let queuedAs = stored.number else { continue }
+            // Named by its P number while it has one, even when a number was claimed on an earlier try.
+            guard let queuedAs = stored.provisionalNumber.map(OrderNumber.provisional) ?? stored.number else { continue }
             do throws(ShopError) {
                 if stored.order.pickupNumber == 0 {
                     stored.order = try numbered(stored.order, try await pickupNumbers.claim(day: stored.businessDay))
-                    // Remember the real number before sending, so a failure now cannot claim another one.
-                    stored.provisionalNumber = nil
+                    // Remember the real number before sending, so a failure now cannot claim another one (the
+                    // P number stays beside it: the cup says P1).
                     try await outbox.keep(stored, menu: menu, queuedAt: now)
                 }
-                // Nothing is paid on an unsent order: it arrives with the till's copy, like one placed online.
+                // Nothing is paid on an unsent order: it arrives with the till's copy, like one placed online;
+                // and with its P number, for the pickup screen's `P1 → 47`.
+                var extra = OrderRecord.cells(of: TillCopy())
+                if let provisional = stored.provisionalNumber { extra[OrderField.provisionalNumber] = .int(provisional) }
                 _ = try await records.write(stored.order, orderRef: stored.orderRef, day: stored.businessDay, menu: menu,
-                                            extra: OrderRecord.cells(of: TillCopy()))
+                                            extra: extra)
                 try await outbox.remove(stored)
                 report.sent.append(SentOrder(queuedAs: queuedAs, pickupNumber: stored.order.pickupNumber,
                                                  businessDay: stored.businessDay))

@@ -27,6 +27,9 @@ public enum OrderField: String, ShopField {
     /// The order's own audit entries (edit, cancel, void), one JSON object a line, written in the same
     /// request as the change; see `OrderAuditCell`.
     case audit
+    /// The provisional number (`P1` is 1) a counter gave the order while the store could not be reached,
+    /// written when it is sent: its cup says P1, so the pickup screen shows `P1 → 47`.
+    case provisionalNumber
 
     /// The field that records when an order reached `status` (nil for placed and cancelled).
     static func reached(_ status: OrderStatus) -> OrderField? {

@@ -67,6 +67,9 @@ public enum ShopSchema {
         FieldSpec(OrderField.bill, .number, description: "The bill when the till's adjustments or member benefits change it",
                   options: money),
         FieldSpec(OrderField.audit, .multilineText, description: "The order's audit entries (edit, cancel, void), one JSON object a line"),
+        FieldSpec(OrderField.provisionalNumber, .number,
+                  description: "The P number a counter gave the order while the store was away (P1 → 47 on the pickup screen)",
+                  options: money),
     ])
 
     public static let user = TableSpec(name: userTable, description: "Staff and customers", fields: [
