@@ -150,10 +150,16 @@ struct ServeCommand {
 
         let signals = server.shutdownOnSignals([SIGINT, SIGTERM])
         // What no request announces (a new business day, a counter on the database file itself) shows
-        // within this tick.
+        // within this tick; and settings a counter changed (the time zone, the day start) are followed, so the
+        // screen and the ordering page count days as the counters do, without a restart.
         let tick = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(5))
+                let news = await shop.counter.followSharedSettings()
+                for problem in news.problems { Console.complain("warning: \(problem)") }
+                if !news.changes.isEmpty {
+                    Console.complain("Settings changed at a counter: " + news.changes.map(\.description).joined(separator: "; "))
+                }
                 board.changed()
             }
         }

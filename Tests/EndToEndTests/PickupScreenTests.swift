@@ -49,6 +49,40 @@ import TestSupport
         #expect(seen)
         #expect(!events.received.contains("王"))
     }
+
+    /// A counter changes the shop's time zone while the server runs: the screen counts days as the counters
+    /// now do, without a restart. Pago Pago (UTC-11) and Kiritimati (UTC+14) are 25 hours apart, so the
+    /// order made "today" in the first is always an earlier day's in the second, and moves to the strip.
+    @Test func aTimeZoneSetAtACounterReachesTheScreenWithoutARestart() async throws {
+        let shop = try Drinkshop()
+        let token = "pat" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+        let (database, directory) = (shop.database, shop.directory)
+        let server = try await offThePool {
+            try ServeProcess(database: database, directory: directory, token: token,
+                             environment: ["DRINKSHOP_TIME_ZONE": "Pacific/Pago_Pago"])
+        }
+        defer { server.stop() }
+        let events = try await offThePool { try RawHTTP.EventReader(port: server.port) }
+        defer { events.close() }
+        let counter = ["AIRTABLE_TOKEN": token, "AIRTABLE_BASE_ID": server.baseID,
+                       "AIRTABLE_ENDPOINT_URL": "http://127.0.0.1:\(server.port)",
+                       "DRINKSHOP_OUTBOX": shop.directory + "/outbox.sqlite"]
+        #expect(try await shop.run(["order", "熟成紅茶", "大杯", "半糖", "少冰"], database: false, environment: counter).status == 0)
+        for _ in 0..<2 {
+            #expect(try await shop.run(["advance", "#1"], database: false, environment: counter).status == 0)
+        }
+        #expect(try await offThePool { try events.read(until: #"data: {"preparing":[],"ready":[1],"newestReady":1,"earlier":[]}"#) })
+
+        var kiritimati = counter
+        kiritimati["DRINKSHOP_TIME_ZONE"] = "Pacific/Kiritimati"
+        let changed = try await shop.run(["orders"], database: false, environment: kiritimati)
+        #expect(changed.status == 0, "\(changed.stderr)")
+        // The server reads the shared settings every 5 s, and its screen ticks every 5 s.
+        let moved = try await offThePool {
+            try events.read(until: #"data: {"preparing":[],"ready":[],"newestReady":null,"earlier":[{"number":1,"#, within: 30)
+        }
+        #expect(moved, "the screen still counts days in the old time zone: \(events.received.suffix(300))")
+    }
 }
 
 
@@ -58,12 +92,14 @@ final class ServeProcess: Sendable {
     let baseID: String
     private let process: Process
 
-    /// `arguments` go after `serve --port 0` (e.g. `--webhook-allow URL`).
-    init(database: String, directory: String, token: String, arguments: [String] = []) throws {
+    /// `arguments` go after `serve --port 0` (e.g. `--webhook-allow URL`); `environment` adds to (or replaces)
+    /// the server's own.
+    init(database: String, directory: String, token: String, arguments: [String] = [],
+         environment extra: [String: String] = [:]) throws {
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": directory, "DRINKSHOP_SEEDS": Drinkshop.seeds,
+                           "DRINKSHOP_API_TOKEN": token, "TZ": "Asia/Taipei"].merging(extra) { $1 }
         let (process, text) = try Self.launch(["--db", database, "--create", "serve", "--port", "0"] + arguments,
-                                              environment: ["PATH": "/usr/bin:/bin", "HOME": directory,
-                                                            "DRINKSHOP_SEEDS": Drinkshop.seeds,
-                                                            "DRINKSHOP_API_TOKEN": token, "TZ": "Asia/Taipei"])
+                                              environment: environment)
         self.process = process
         let port = text.split(separator: "\n").first { $0.contains("endpoint") }
             .flatMap { $0.split(separator: ":").last?.split(separator: " ").first }.flatMap { Int($0) }
@@ -176,11 +212,16 @@ enum RawHTTP {
             RawHTTP.send(fd, "GET /display/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
         }
 
-        /// Whether `needle` arrived (false when the stream ended or stayed quiet for 10 s).
-        func read(until needle: String) throws -> Bool {
+        /// Whether `needle` arrived: false when the stream ended, or stayed quiet for 10 s, or (given `seconds`)
+        /// when that long passed.
+        func read(until needle: String, within seconds: Double = .infinity) throws -> Bool {
             var buffer = [UInt8](repeating: 0, count: 4096)
+            let started = Date()
             while !received.contains(needle) {
+                if Date().timeIntervalSince(started) > seconds { return false }
                 let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                // With a bound of its own, 10 quiet seconds (heartbeats come every 15) are not the end.
+                if count < 0, errno == EAGAIN || errno == EWOULDBLOCK, seconds.isFinite { continue }
                 if count <= 0 { return false }
                 received += String(decoding: buffer[0..<count], as: UTF8.self)
             }
