@@ -67,7 +67,7 @@ public final class Shop: Sendable {
         orders = OrderDesk(store: store, clock: clock, catalog: catalog, delivery: delivery, audit: audit,
                            makeOrderRef: makeOrderRef)
         seeder = Seeder(store: store, catalog: catalog)
-        staff = StaffDirectory(store: store, hasher: pinHasher, notes: outbox, now: { clock.now() })
+        staff = StaffDirectory(store: store, hasher: pinHasher, delivery: delivery, now: { clock.now() })
         settings = ShopSettings(store: store, clock: clock, audit: audit, notes: outbox, delivery: delivery)
         printing = PrintDesk(printers: printers, orders: orders, clock: clock)
         queue = OrderQueue(orders: orders)

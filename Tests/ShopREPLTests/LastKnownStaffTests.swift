@@ -78,6 +78,62 @@ extension GatedStore {
         #expect(try await outbox.count() == 2)
     }
 
+    @Test("while the base is away, a one-shot command proves its PIN against the staff last read, and wrong PINs still lock")
+    func aOneShotCommandProvesItsPINAgainstTheLastKnownStaffWhileTheBaseIsAway() async throws {
+        let clock = TestClock(Counter.noon)
+        let base = try LocalBase.inMemory(clock: clock.date)
+        let hasher = try PINHasher(iterations: 1_000)
+        let setup = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date), pinHasher: hasher)
+        try await setup.createMissingSchema()
+        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Seeds").path
+        _ = try await setup.seeder.seed(contentsOf: seeds + "/menu.json")
+        _ = try await setup.counter.addStaff("Amy", role: .manager, by: Acting("Amy", role: nil))
+        _ = try await setup.counter.setPIN(try PIN("2468"), for: "Amy", by: Acting("Amy", role: nil))
+        _ = try await setup.counter.addStaff("Ken", role: .staff, by: Acting("Amy", role: .manager))
+        _ = try await setup.counter.setPIN(try PIN("1357"), for: "Ken", by: Acting("Amy", role: .manager))
+
+        let remote = GatedStore(base)
+        let store = CountingStore(remote)
+        let outbox = Outbox(store: try LocalBase.inMemory(clock: clock.date), location: "outbox.sqlite")
+        try await outbox.prepare()
+        /// A one-shot `drinkshop` command of this machine: its own process, so its own shop over the same outbox.
+        func oneShot(_ line: String, as name: String, pin: String) async -> (ShopInterpreter.Outcome, CapturedOutput) {
+            let shop = Shop(store: store, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date), outbox: outbox,
+                            pinHasher: hasher)
+            let output = CapturedOutput()
+            let command = ShopInterpreter(shop: shop, output: output, defaultStaff: name, environmentPIN: pin)
+            return (await command.run(line: line), output)
+        }
+        // While the base answers, a command reads the staff (and the outbox keeps them for an outage).
+        #expect(await oneShot("orders", as: "Amy", pin: "2468").0 == .succeeded)
+
+        remote.unplug()
+        clock.advance(by: 600)
+        let (placed, placedOutput) = await oneShot("order 熟成紅茶 M 無糖 少冰", as: "Ken", pin: "1357")
+        #expect(placed == .succeeded, "\(placedOutput.errors)")
+        #expect(placedOutput.text.contains("kept on this counter as #P1"), "\(placedOutput.text)")
+        #expect(try await outbox.count() == 1)
+
+        // A burst of wrong PINs locks Ken out here too, and then even his right PIN is refused.
+        var said: [String] = []
+        for _ in 0..<5 {
+            let (outcome, output) = await oneShot("order 熟成紅茶 M 無糖 少冰", as: "Ken", pin: "0000")
+            #expect(outcome == .failed)
+            said.append(output.errors)
+        }
+        #expect(said.first?.contains("wrong PIN; 4 tries left") == true, "\(said)")
+        #expect(said.last?.contains("too many wrong PINs: locked for 5 more minutes") == true, "\(said)")
+        let (locked, lockedOutput) = await oneShot("order 熟成紅茶 M 無糖 少冰", as: "Ken", pin: "1357")
+        #expect(locked == .failed)
+        #expect(lockedOutput.errors.contains("locked"), "\(lockedOutput.errors)")
+        #expect(try await outbox.count() == 1)
+        // Amy is not locked by Ken's tries, and nobody is added or known who was not on the staff.
+        #expect(await oneShot("order 白玉歐蕾 M 半糖 少冰", as: "Amy", pin: "2468").0 == .succeeded)
+        #expect(await oneShot("order 白玉歐蕾 M 半糖 少冰", as: "Zed", pin: "2468").0 == .failed)
+        #expect(try await outbox.count() == 2)
+    }
+
     @Test func aProvisionalOrdersStickersArePrintedAgainWithItsPickupNumberOnceItIsSent() async throws {
         let clock = TestClock(Counter.noon)
         let base = try LocalBase.inMemory(clock: clock.date)

@@ -20,8 +20,7 @@ public struct StaffAccount: Sendable, Equatable {
 extension StaffDirectory {
     /// Everyone on the staff, by name.
     public func accounts() async throws(TillError) -> [StaffAccount] {
-        let records: [Record]
-        do { records = try await store.allRecords(in: ShopSchema.userTable) } catch { throw .shop(.store(error)) }
+        let records = try await userRecords()
         return records.compactMap(Self.account(from:)).sorted { $0.name < $1.name }
     }
 
@@ -109,7 +108,7 @@ extension StaffDirectory {
         let ifWrong = try await countTry(account, at: date)
         let right = try await Self.hashing { () throws(PINHashError) -> Bool in try await PINHasher.verifyOffThePool(pin, against: stored) }
         guard right else { throw .login(ifWrong) }
-        try await update(account, [UserField.failedLogins: .int(0), .lockedUntil: .null])
+        try await clearTries(account)
         return account
     }
 
@@ -120,6 +119,7 @@ extension StaffDirectory {
         let table = ShopSchema.userTable
         let id = account.recordID
         let counted: Result<LoginError, LoginError>
+        if let kept = keptWhileAway() { return try await countTryWhileAway(account, at: date, in: kept) }
         do {
             if let atomic = store.atomicStore {
                 counted = try await atomic.atomically { (transaction) throws(AirtableError) -> Result<LoginError, LoginError> in
@@ -141,6 +141,7 @@ extension StaffDirectory {
                 counted = outcome
             }
         } catch {
+            if let kept = outbox(after: error) { return try await countTryWhileAway(account, at: date, in: kept) }
             throw .shop(.store(error))
         }
         switch counted {
@@ -149,9 +150,22 @@ extension StaffDirectory {
         }
     }
 
+    /// A right PIN clears the count of tries: in the store, or while it is away in the staff kept for it.
+    private func clearTries(_ account: StaffAccount) async throws(TillError) {
+        let cleared = Fields([UserField.failedLogins: .int(0), .lockedUntil: .null])
+        if let kept = keptWhileAway() { return try await changeWhileAway(account, cleared, in: kept) }
+        do {
+            _ = try await store.updateRecords(in: ShopSchema.userTable, [RecordUpdate(id: account.recordID, fields: cleared)],
+                                              replace: false, options: WriteOptions(typecast: true))
+        } catch {
+            guard let kept = outbox(after: error) else { throw .shop(.store(error)) }
+            try await changeWhileAway(account, cleared, in: kept)
+        }
+    }
+
     /// The cells that count one more try on `record` (nil when it is locked: nothing to write), and what
     /// a wrong PIN then says, or the lock that refuses the try.
-    private static func counting(_ record: Record, at date: Date) -> (cells: Fields?, outcome: Result<LoginError, LoginError>) {
+    static func counting(_ record: Record, at date: Date) -> (cells: Fields?, outcome: Result<LoginError, LoginError>) {
         guard var attempts = account(from: record)?.attempts else { return (nil, .failure(.unknownStaff(record.id))) }
         do { try attempts.checkMayTry(at: date) } catch { return (nil, .failure(error)) }
         let ifWrong = attempts.recordFailure(at: date)

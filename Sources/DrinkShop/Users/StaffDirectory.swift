@@ -8,18 +8,23 @@ public struct StaffDirectory: Sendable {
     let store: any RecordStore
     /// How PINs are hashed (tests use fewer iterations).
     let hasher: PINHasher
-    /// A remote base's outbox: whether PINs are on is noted there for the next process of this machine.
+    /// A remote base's outbox: whether PINs are on is noted there for the next process of this machine, and
+    /// the staff as last read, for a time the base cannot be reached.
     let notes: Outbox?
+    /// Whether the base is away (then the staff are read from `notes`); nil for a local store.
+    let delivery: DeliveryPolicy?
     let now: @Sendable () -> Date
     /// How long a note of whether PINs are on is trusted by a process's first reading (a one-shot command's);
     /// a running counter reads the store again every `Counter.sharedReadingAge`, and while the store cannot
     /// be reached goes by the note whatever its age.
     public static let pinsNoteLifetime: TimeInterval = 30
 
-    init(store: any RecordStore, hasher: PINHasher, notes: Outbox? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+    init(store: any RecordStore, hasher: PINHasher, delivery: DeliveryPolicy? = nil,
+         now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
         self.hasher = hasher
-        self.notes = notes
+        self.notes = delivery?.outbox
+        self.delivery = delivery
         self.now = now
     }
 
@@ -60,8 +65,7 @@ public struct StaffDirectory: Sendable {
     /// The `User` record whose name matches `name` as staff write it (see `PersonName.matchKey`); an exact
     /// spelling wins over another that only matches.
     func userRecord(named name: String) async throws(TillError) -> Record? {
-        let records: [Record]
-        do { records = try await store.allRecords(in: ShopSchema.userTable) } catch { throw .shop(.store(error)) }
+        let records = try await userRecords()
         let key = PersonName.matchKey(name)
         let matching = records.filter { PersonName.matchKey($0.fields[UserField.name]?.stringValue ?? "") == key }
         return matching.first { $0.fields[UserField.name]?.stringValue == name } ?? matching.first
