@@ -104,6 +104,22 @@ struct TwoCounters {
         #expect(printed.contains("PRINT 1,1"))
     }
 
+    @Test("a drink sold out at one counter is refused at the other within seconds, and one restocked is sold at once")
+    func soldOutAndRestockReachTheOtherCounter() async throws {
+        let counters = try await TwoCounters.started()
+        #expect(await counters.one.run(line: "order 熟成紅茶 M 無糖 少冰") == .succeeded)
+        #expect(await counters.two.run(line: "soldout 熟成紅茶") == .succeeded)
+        // Counter one's copy of the menu is five seconds old: it is read again, and the drink is refused.
+        counters.clock.advance(by: 5)
+        #expect(await counters.one.run(line: "order 熟成紅茶 M 無糖 少冰") == .failed)
+        #expect(counters.oneOutput.errors.contains("熟成紅茶 is sold out"), "\(counters.oneOutput.errors)")
+        // Restocked at counter two: counter one's copy (a second old) says sold out, so before refusing it
+        // reads the menu again, and sells it.
+        #expect(await counters.two.run(line: "restock 熟成紅茶") == .succeeded)
+        counters.clock.advance(by: 1)
+        #expect(await counters.one.run(line: "order 熟成紅茶 M 無糖 少冰") == .succeeded, "\(counters.oneOutput.errors)")
+    }
+
     @Test func aFirstPINSetAtOneCounterIsEnforcedAtTheOtherWithinSeconds() async throws {
         let counters = try await TwoCounters.started(twoAnswers: ["2468", "2468"])
         #expect(await counters.two.run(line: "staff add Amy manager") == .succeeded)

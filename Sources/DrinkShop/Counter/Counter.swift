@@ -291,7 +291,9 @@ public final class Counter: Sendable {
         }
         let who = try await authorize(action, acting)
         let clock = clock
-        return try await menuControl.change(drink, request, audit: audit) { $0.auditEntry(by: who, at: clock.now()) }
+        let changed = try await menuControl.change(drink, request, audit: audit) { $0.auditEntry(by: who, at: clock.now()) }
+        await settings.noteMenuChanged()
+        return changed
     }
 
     // MARK: - The drawer

@@ -39,11 +39,17 @@ public final class OrderDesk: Sendable {
     /// outbox, the order is kept there (unsent) and staff go on.
     public func place(_ draft: OrderDraft, placedBy: String) async throws(ShopError) -> StoredOrder {
         guard !draft.lines.isEmpty else { throw .order(.noLines) }
-        let snapshot = try await catalog.snapshot(refresh: false)
-        var lines: [OrderLine] = []
-        for (index, lineDraft) in draft.lines.enumerated() {
-            let number = draft.lines.count > 1 ? index + 1 : nil
-            lines.append(try orderLine(lineDraft, menu: snapshot.menu, line: number))
+        var snapshot = try await catalog.snapshot(refresh: false)
+        let lines: [OrderLine]
+        do {
+            lines = try orderLines(draft, menu: snapshot.menu)
+        } catch {
+            // Restocked, or given a large size, at another counter since this copy was read: the menu is read
+            // again before the order is refused (only then, so a refusal costs no read when the copy is new).
+            guard case .rule(let rule, _, _) = error, rule.mayBeAStaleMenu,
+                  clock.now().timeIntervalSince(snapshot.loadedAt) >= 1 else { throw error }
+            snapshot = try await catalog.snapshot(refresh: true)
+            lines = try orderLines(draft, menu: snapshot.menu)
         }
         let now = clock.now()
         let day = clock.businessDay(of: now)
@@ -312,6 +318,14 @@ public final class OrderDesk: Sendable {
     /// The same order under a real pickup number.
     func numbered(_ order: Order, _ number: Int) throws(ShopError) -> Order {
         do { return try order.numbered(number) } catch { throw .order(error) }
+    }
+
+    private func orderLines(_ draft: OrderDraft, menu: Menu) throws(ShopError) -> [OrderLine] {
+        var lines: [OrderLine] = []
+        for (index, lineDraft) in draft.lines.enumerated() {
+            lines.append(try orderLine(lineDraft, menu: menu, line: draft.lines.count > 1 ? index + 1 : nil))
+        }
+        return lines
     }
 
     private func orderLine(_ draft: LineDraft, menu: Menu, line: Int?) throws(ShopError) -> OrderLine {

@@ -209,6 +209,22 @@ public struct ShopSettings: Sendable {
         return AdoptedSettings(timeZone: zone, dayStart: start, written: changes, notes: notes, stored: known)
     }
 
+    /// The setting every counter watches to read the menu again: a drink sold out, restocked or repriced at one
+    /// counter reaches the others with their next reading of the settings (5 s), at no request of its own.
+    public static let menuChangedKey = "menuChangedAt"
+
+    /// Says the menu changed, for the other running counters (the change has its own audit entry; this is
+    /// only the signal). A signal that cannot be written leaves them to their menu copy's 30 s.
+    func noteMenuChanged() async {
+        let change = [Self.menuChangedKey: AirtableTimestamp.format(clock.now())]
+        do {
+            try await records.write(change)
+            reading.wrote(change)
+        } catch {
+            return
+        }
+    }
+
     private func write(_ changes: [String: String], before: [String: String?], by staff: String) async throws(ShopError) {
         try await records.write(changes)
         reading.wrote(changes)

@@ -47,6 +47,16 @@ public enum OrderRuleViolation: Error, Sendable, Hashable, CustomStringConvertib
         }
     }
 
+    /// Whether the menu itself decided it (sold out, no such size, not served hot), so a menu read again may
+    /// decide otherwise: another counter may have restocked the drink or changed it since.
+    public var mayBeAStaleMenu: Bool {
+        switch self {
+        case .soldOut, .sizeUnavailable, .notServedHot: true
+        case .missingRequired, .conflictingChoice, .tooManyAddOns, .duplicateAddOn, .addOnNotServedHot, .quantityOutOfRange,
+             .noteTooLong, .noteHasControlCharacters: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .soldOut(let drink):
