@@ -20,10 +20,9 @@ extension GatedStore {
 @Suite struct LastKnownStaffTests {
     static let lastKnown = "working from the last known staff and settings"
 
-    @Test func withPINsOnAndTheBaseAwayOrdersGoToTheOutboxCheckedAgainstTheLastKnownStaff() async throws {
-        let clock = TestClock(Counter.noon)
+    /// A base with the menu seeded and Amy a manager with the PIN 2468; and a shop over it for more set-up.
+    static func shopWithAmysPIN(_ clock: TestClock, hasher: PINHasher) async throws -> (LocalBase, Shop) {
         let base = try LocalBase.inMemory(clock: clock.date)
-        let hasher = try PINHasher(iterations: 1_000)
         let setup = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date), pinHasher: hasher)
         try await setup.createMissingSchema()
         let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -31,6 +30,13 @@ extension GatedStore {
         _ = try await setup.seeder.seed(contentsOf: seeds + "/menu.json")
         _ = try await setup.counter.addStaff("Amy", role: .manager, by: Acting("Amy", role: nil))
         _ = try await setup.counter.setPIN(try PIN("2468"), for: "Amy", by: Acting("Amy", role: nil))
+        return (base, setup)
+    }
+
+    @Test func withPINsOnAndTheBaseAwayOrdersGoToTheOutboxCheckedAgainstTheLastKnownStaff() async throws {
+        let clock = TestClock(Counter.noon)
+        let hasher = try PINHasher(iterations: 1_000)
+        let (base, setup) = try await Self.shopWithAmysPIN(clock, hasher: hasher)
 
         let remote = GatedStore(base)
         let store = CountingStore(remote)
@@ -81,15 +87,8 @@ extension GatedStore {
     @Test("while the base is away, a one-shot command proves its PIN against the staff last read, and wrong PINs still lock")
     func aOneShotCommandProvesItsPINAgainstTheLastKnownStaffWhileTheBaseIsAway() async throws {
         let clock = TestClock(Counter.noon)
-        let base = try LocalBase.inMemory(clock: clock.date)
         let hasher = try PINHasher(iterations: 1_000)
-        let setup = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date), pinHasher: hasher)
-        try await setup.createMissingSchema()
-        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Seeds").path
-        _ = try await setup.seeder.seed(contentsOf: seeds + "/menu.json")
-        _ = try await setup.counter.addStaff("Amy", role: .manager, by: Acting("Amy", role: nil))
-        _ = try await setup.counter.setPIN(try PIN("2468"), for: "Amy", by: Acting("Amy", role: nil))
+        let (base, setup) = try await Self.shopWithAmysPIN(clock, hasher: hasher)
         _ = try await setup.counter.addStaff("Ken", role: .staff, by: Acting("Amy", role: .manager))
         _ = try await setup.counter.setPIN(try PIN("1357"), for: "Ken", by: Acting("Amy", role: .manager))
 
