@@ -153,8 +153,9 @@ enum DrinkShopCLI {
             interpreter.makeLineScreen = FullScreenTerminal()
             // At a terminal, views fit its width and long ones page; piped, they stay whole.
             interpreter.screen = TerminalPager(environment: environment)
-            // Orders an earlier run kept while the store was down go first, then the command.
-            await interpreter.sendOutbox(force: true)
+            // Orders an earlier run kept while the store was down go first, then the command; unless reading the
+            // settings just found the store away (then they wait for its next probe, and the command goes on).
+            await interpreter.sendOutbox(force: !shop.isOffline)
             let outcome = await interpreter.run(words: invocation.words)
             await interpreter.drainOutbox()
             return outcome == .failed ? 1 : 0

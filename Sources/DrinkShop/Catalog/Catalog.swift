@@ -98,16 +98,23 @@ public final class Catalog: Sendable {
         var drinkRecords: [Record]
         var promotions: [Record]
         var problems: [String] = []
-        do throws(ShopError) {
-            drinkRecords = try await drinks.all()
-            promotions = try await promotionRecords.all()
-        } catch {
-            guard let outbox = delivery.outbox(after: error, at: now) else { throw error }
-            if let cached { return cached }
-            // Restarted during an outage: the menu as this counter last read it.
-            guard let remembered = try await outbox.remembered(ShopSchema.drinkTable) else { throw error }
+        if let outbox = delivery.outboxWithoutTrying(at: now), let remembered = try? await outbox.remembered(ShopSchema.drinkTable) {
+            // The store was found away moments ago (this command's first read): the menu as last read, without
+            // waiting on the store again.
             drinkRecords = remembered
-            promotions = try await outbox.remembered(ShopSchema.promotionTable) ?? []
+            promotions = (try? await outbox.remembered(ShopSchema.promotionTable)) ?? []
+        } else {
+            do throws(ShopError) {
+                drinkRecords = try await drinks.all()
+                promotions = try await promotionRecords.all()
+            } catch {
+                guard let outbox = delivery.outbox(after: error, at: now) else { throw error }
+                if let cached { return cached }
+                // Restarted during an outage: the menu as this counter last read it.
+                guard let remembered = try await outbox.remembered(ShopSchema.drinkTable) else { throw error }
+                drinkRecords = remembered
+                promotions = try await outbox.remembered(ShopSchema.promotionTable) ?? []
+            }
         }
         if let outbox = delivery.outbox {
             // A copy that cannot be kept (the outbox's own file failing) is said, and costs nothing else:

@@ -287,9 +287,12 @@ public final class ShopInterpreter {
     public func drainOutbox() async {
         guard shop.outbox != nil else { return }
         var left = await unsentCount() ?? 0
-        // Every round but the last sends at least one order, so this ends.
+        // The first round waits for the store's next probe when it was found away moments ago (a one-shot
+        // command that just kept its order); every round but the last sends at least one order, so this ends.
+        var force = !shop.isOffline
         while left > 0 {
-            await sendOutbox(force: true)
+            await sendOutbox(force: force)
+            force = true
             let now = await unsentCount() ?? 0
             if now >= left { break }
             left = now
