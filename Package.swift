@@ -16,11 +16,13 @@ let package = Package(
         .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
 
         // The Airtable record API as a library: JSON, records, errors, formulas, RecordStore, client.
-        .target(name: "Airtable", swiftSettings: strict),
+        // One proleptic Gregorian date algorithm (days since 1970 <-> year, month, day) for every module.
+        .target(name: "CivilDate", swiftSettings: strict),
+        .target(name: "Airtable", dependencies: ["CivilDate"], swiftSettings: strict),
         // An Airtable base stored in SQLite. Knows nothing of drinks.
         .target(name: "LocalBase", dependencies: ["Airtable", "CSQLite"], swiftSettings: strict),
         // HTTP/1.1 on POSIX sockets: a pure parser and a threaded server.
-        .target(name: "HTTPServer", swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CivilDate"], swiftSettings: strict),
         // Airtable's REST API served over any RecordStore.
         .target(name: "AirtableServer", dependencies: ["Airtable", "HTTPServer", "CCrypto"], swiftSettings: strict),
         // Cup labels and receipts: printable values, TSPL/ESC-POS formatters (Big5 via iconv), the text
@@ -29,7 +31,7 @@ let package = Package(
         // The pickup screen's routes (/display, /display/events) over a PickupBoardSource; no order records.
         .target(name: "PickupDisplay", dependencies: ["HTTPServer"], swiftSettings: strict),
         // The shop's domain: pure values and rules.
-        .target(name: "DrinkShopCore", swiftSettings: strict),
+        .target(name: "DrinkShopCore", dependencies: ["CivilDate"], swiftSettings: strict),
         // Staff PINs as salted slow hashes (PBKDF2-HMAC-SHA256 via libcrypto), verified in constant time.
         .target(name: "PinHashing", dependencies: ["DrinkShopCore", "CCrypto"], swiftSettings: strict),
         // The shop's services on top of a RecordStore.
@@ -56,6 +58,7 @@ let package = Package(
         .executableTarget(name: "DrinkShopBench", dependencies: ["DrinkShop", "DrinkShopCore", "Airtable", "LocalBase"],
                           swiftSettings: strict),
 
+        .testTarget(name: "CivilDateTests", dependencies: ["CivilDate"], swiftSettings: strict),
         .testTarget(name: "AirtableTests", dependencies: ["Airtable", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ClientEndToEndTests", dependencies: ["Airtable", "AirtableServer", "HTTPServer", "LocalBase", "DrinkShop", "DrinkShopCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable", "LocalBase", "HTTPServer", "TestSupport"],

@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 /// Airtable's timestamp text: UTC, exactly three fractional digits and `Z`
@@ -10,10 +11,10 @@ public enum AirtableTimestamp {
         let seconds = (totalMillis - Int64(millis)) / 1000
         let days = Int(floorDivide(seconds, 86_400))
         let secondOfDay = Int(seconds - Int64(days) * 86_400)
-        let (y, m, d) = civil(fromDays: days)
+        let date = YearMonthDay(daysSince1970: days)
         var out = ""
         out.reserveCapacity(24)
-        out += pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
+        out += pad(date.year, 4) + "-" + pad(date.month, 2) + "-" + pad(date.day, 2) + "T"
         out += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         out += "." + pad(millis, 3) + "Z"
         return out
@@ -33,9 +34,9 @@ public enum AirtableTimestamp {
             return v
         }
         guard b.count >= 10, let y = num(0, 4), b[4] == UInt8(ascii: "-"), let mo = num(5, 2),
-              b[7] == UInt8(ascii: "-"), let d = num(8, 2), (1...12).contains(mo), (1...daysIn(month: mo, year: y)).contains(d)
+              b[7] == UInt8(ascii: "-"), let d = num(8, 2), (1...12).contains(mo), YearMonthDay(year: y, month: mo, day: d).isValid
         else { return nil }
-        var seconds = Double(days(fromCivil: y, mo, d)) * 86_400
+        var seconds = Double(YearMonthDay(year: y, month: mo, day: d).daysSince1970) * 86_400
         if b.count == 10 { return Date(timeIntervalSince1970: seconds) }
         guard b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "), let h = num(11, 2),
               b.count > 13, b[13] == UInt8(ascii: ":"), let mi = num(14, 2), h < 24, mi < 60
@@ -75,38 +76,6 @@ public enum AirtableTimestamp {
             return Date(timeIntervalSince1970: b[i] == UInt8(ascii: "+") ? seconds - offset : seconds + offset)
         }
         return nil
-    }
-
-    // Howard Hinnant's days-from-civil algorithms (public domain).
-    static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func civil(fromDays days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let y = yoe + era * 400
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (m <= 2 ? y + 1 : y, m, d)
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {

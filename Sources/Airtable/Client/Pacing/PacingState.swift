@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 /// What the processes of one machine share about one base: the throttle's pacing and the calls spent.
@@ -72,22 +73,9 @@ public struct PacingState: Sendable, Equatable {
     /// The UTC day and month of a wall-clock second.
     static func calendar(_ seconds: Double) -> (day: String, month: String) {
         let days = Int((seconds / 86_400).rounded(.down))
-        let (year, month, day) = civil(fromDays: days)
-        let monthText = String(format: "%04d-%02d", year, month)
-        return (monthText + String(format: "-%02d", day), monthText)
-    }
-
-    /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-    private static func civil(fromDays days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shifted = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
-        let month = shifted < 10 ? shifted + 3 : shifted - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        let date = YearMonthDay(daysSince1970: days)
+        let monthText = String(format: "%04d-%02d", date.year, date.month)
+        return (monthText + String(format: "-%02d", date.day), monthText)
     }
 
     // MARK: - The file's text

@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 /// A wall-clock reading of an instant in a time zone: the calendar fields formulas work with.
@@ -33,13 +34,13 @@ struct CivilDateTime: Sendable, Equatable {
         let millis = Self.milliseconds(date) + Int64(offset) * 1000
         let dayNumber = Self.floorDivide(millis, 86_400_000)
         let millisOfDay = Int(millis - dayNumber * 86_400_000)
-        let (y, m, d) = AirtableTimestamp.civil(fromDays: Int(dayNumber))
-        self.init(year: y, month: m, day: d, hour: millisOfDay / 3_600_000, minute: millisOfDay / 60_000 % 60,
+        let date = YearMonthDay(daysSince1970: Int(dayNumber))
+        self.init(year: date.year, month: date.month, day: date.day, hour: millisOfDay / 3_600_000, minute: millisOfDay / 60_000 % 60,
                   second: millisOfDay / 1000 % 60, millisecond: millisOfDay % 1000, offsetSeconds: offset)
     }
 
     /// Days since 1970-01-01 of this calendar date.
-    var dayNumber: Int { AirtableTimestamp.days(fromCivil: year, month, day) }
+    var dayNumber: Int { YearMonthDay(year: year, month: month, day: day).daysSince1970 }
 
     /// 0 for Sunday through 6 for Saturday.
     var weekday: Int { ((dayNumber % 7) + 7 + 4) % 7 }
@@ -85,14 +86,15 @@ struct CivilDateTime: Sendable, Equatable {
         let total = year * 12 + (month - 1) + months
         copy.year = Self.floorDivide(total, 12)
         copy.month = total - copy.year * 12 + 1
-        copy.day = min(day, AirtableTimestamp.daysIn(month: copy.month, year: copy.year))
+        copy.day = min(day, YearMonthDay.daysIn(month: copy.month, year: copy.year))
         return copy
     }
 
     /// The same reading with the calendar date moved by whole days.
     func addingDays(_ days: Int) -> CivilDateTime {
         var copy = self
-        (copy.year, copy.month, copy.day) = AirtableTimestamp.civil(fromDays: dayNumber + days)
+        let moved = YearMonthDay(daysSince1970: dayNumber + days)
+        (copy.year, copy.month, copy.day) = (moved.year, moved.month, moved.day)
         return copy
     }
 

@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 /// DATETIME_PARSE with a format: reads text by a `DateFormatPattern`.
@@ -192,7 +193,7 @@ private struct ParsedFields {
             hour = afternoon ? (hour % 12) + 12 : hour % 12
         }
         guard (1...12).contains(civil.month),
-              (1...AirtableTimestamp.daysIn(month: civil.month, year: civil.year)).contains(civil.day),
+              (1...YearMonthDay.daysIn(month: civil.month, year: civil.year)).contains(civil.day),
               (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second)
         else { return nil }
         civil.hour = hour

@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 /// Reading dates from text when no format is given (DATETIME_PARSE with one argument, and text
@@ -32,7 +33,7 @@ enum FormulaDateParsing {
         guard fields.count == 3, let a = fields[0], let b = fields[1], let c = fields[2] else { return nil }
         let yearFirst = datePart.split(separator: "/")[0].count == 4
         var civil = yearFirst ? CivilDateTime(year: a, month: b, day: c) : CivilDateTime(year: c, month: a, day: b)
-        guard (1...12).contains(civil.month), (1...AirtableTimestamp.daysIn(month: civil.month, year: civil.year)).contains(civil.day)
+        guard (1...12).contains(civil.month), (1...YearMonthDay.daysIn(month: civil.month, year: civil.year)).contains(civil.day)
         else { return nil }
         if pieces.count == 2 {
             let time = pieces[1].split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
