@@ -2,44 +2,42 @@ import DrinkShopCore
 import Foundation
 import Synchronization
 
-/// The shop's sense of time: the current moment, the time zone its business day is counted in, and
-/// the time of day the business day starts. Injected so tests can stand at any moment of any day.
+/// The shop's sense of time: the current moment and the shop's calendar (`ShopCalendar`: the time zone
+/// and the day's start from the store's settings). Injected so tests can stand at any moment of any day.
 ///
-/// The zone and the day's start are shared by every copy of a clock (the services each hold one), so
-/// when `ShopSettings` reads the store's settings, one `adopt` changes them for the whole shop.
+/// The calendar is shared by every copy of a clock (the services each hold one), so when `ShopSettings`
+/// reads the store's settings, one `adopt` changes it for the whole shop. Which business day an instant
+/// is in, and when a day starts and ends, is the calendar's answer; the clock only remembers the last day
+/// it was asked about (most asks are of now).
 public struct ShopClock: Sendable {
     public var now: @Sendable () -> Date
-    private let rule: Mutex<DayRule>.Shared
+    private let current: Mutex<DayRule>.Shared
 
     public init(timeZone: TimeZone = .current, dayStart: BusinessDayStart = .midnight,
                 now: @escaping @Sendable () -> Date = Date.init) {
         self.now = now
-        rule = .init(DayRule(timeZone: timeZone, dayStart: dayStart))
+        current = .init(DayRule(ShopCalendar(timeZone: timeZone, dayStart: dayStart)))
     }
 
+    /// The shop's calendar as the store's settings have it now.
+    public var calendar: ShopCalendar { current.value.calendar }
     /// The time zone business days are counted in.
-    public var timeZone: TimeZone { rule.value.timeZone }
+    public var timeZone: TimeZone { calendar.timeZone }
     /// When a business day starts.
-    public var dayStart: BusinessDayStart { rule.value.dayStart }
+    public var dayStart: BusinessDayStart { calendar.dayStart }
 
     /// Counts business days in `timeZone` from `dayStart` from now on, for every copy of this clock.
     public func adopt(timeZone: TimeZone, dayStart: BusinessDayStart) {
-        rule.value = DayRule(timeZone: timeZone, dayStart: dayStart)
+        current.value = DayRule(ShopCalendar(timeZone: timeZone, dayStart: dayStart))
     }
 
-    /// The business day of `date`: `YYYY-MM-DD` of the calendar day it falls in once the day's start is
-    /// taken as midnight (with a 05:00 start, 02:00 on the 2nd belongs to the 1st).
+    /// The business day of `date` (see `ShopCalendar.businessDay(of:)`).
     public func businessDay(of date: Date) -> String {
-        let rule = rule.value
-        // The day of the last date asked about answers every date inside it (most asks are of now).
+        let rule = current.value
+        // The day of the last date asked about answers every date inside it.
         if let known = rule.lastDay.withLock({ $0 }), known.start <= date, date < known.end { return known.day }
-        let parts = rule.calendar.dateComponents([.year, .month, .day], from: date.addingTimeInterval(-rule.offset))
-        let pad = { (value: Int?, width: Int) -> String in
-            let text = String(value ?? 0)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        let day = "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))"
-        let bounds = dayBounds(of: date)
+        let day = rule.calendar.businessDay(of: date).description
+        let bounds = rule.calendar.dayBounds(of: date)
         rule.lastDay.withLock { $0 = (bounds.start, bounds.end, day) }
         return day
     }
@@ -48,54 +46,28 @@ public struct ShopClock: Sendable {
     public var today: String { businessDay(of: now()) }
 
     /// The first instant of the business day containing `date`, and of the next one.
-    public func dayBounds(of date: Date) -> (start: Date, end: Date) {
-        let rule = rule.value
-        let midnight = rule.calendar.startOfDay(for: date.addingTimeInterval(-rule.offset))
-        let next = rule.calendar.date(byAdding: .day, value: 1, to: midnight) ?? midnight.addingTimeInterval(86_400)
-        return (midnight.addingTimeInterval(rule.offset), next.addingTimeInterval(rule.offset))
-    }
+    public func dayBounds(of date: Date) -> (start: Date, end: Date) { calendar.dayBounds(of: date) }
 
     /// The bounds of the business day named `YYYY-MM-DD`, or nil when `day` is not such a date.
     public func dayBounds(ofDay day: String) -> (start: Date, end: Date)? {
-        let parts = day.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let dayOfMonth = Int(parts[2]),
-              (1...12).contains(month), (1...31).contains(dayOfMonth)
-        else { return nil }
-        let rule = rule.value
-        let components = DateComponents(year: year, month: month, day: dayOfMonth, hour: 12)
-        guard let noon = rule.calendar.date(from: components),
-              rule.calendar.component(.day, from: noon) == dayOfMonth
-        else { return nil }
-        return dayBounds(of: rule.calendar.startOfDay(for: noon).addingTimeInterval(rule.offset))
+        guard let day = try? BusinessDay(day) else { return nil }
+        return calendar.bounds(of: day)
     }
 
     /// The business day `days` after `day` (negative: before), or nil when `day` is not a date.
     public func day(_ day: String, plus days: Int) -> String? {
-        guard let bounds = dayBounds(ofDay: day) else { return nil }
-        let rule = rule.value
-        guard let moved = rule.calendar.date(byAdding: .day, value: days, to: bounds.start) else { return nil }
-        return businessDay(of: moved.addingTimeInterval(60))
+        guard let day = try? BusinessDay(day) else { return nil }
+        return day.advanced(by: days).description
     }
 }
 
-/// The zone and day start a clock counts business days by.
+/// The calendar a clock counts business days by, with the last day worked out under it.
 struct DayRule: Sendable {
-    let timeZone: TimeZone
-    let dayStart: BusinessDayStart
-    let calendar: Calendar
-    /// The business day `businessDay(of:)` worked out last under this rule, with its bounds.
+    let calendar: ShopCalendar
+    /// The business day `businessDay(of:)` worked out last under this calendar, with its bounds.
     let lastDay = Mutex<(start: Date, end: Date, day: String)?>.Shared(nil)
 
-    init(timeZone: TimeZone, dayStart: BusinessDayStart) {
-        self.timeZone = timeZone
-        self.dayStart = dayStart
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        self.calendar = calendar
-    }
-
-    var offset: TimeInterval { TimeInterval(dayStart.minutes * 60) }
+    init(_ calendar: ShopCalendar) { self.calendar = calendar }
 }
 
 extension Mutex where Value: Sendable {

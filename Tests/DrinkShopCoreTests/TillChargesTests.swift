@@ -57,7 +57,7 @@ struct TillChargesTests {
     func belowZero() throws {
         let policy = try StampPolicy(stampsPerReward: 10, rewardSize: .medium)
         let order = try order([Fixtures.line("熟成紅茶")])
-        let member = try MemberBenefits(freeCups: 1, stampPolicy: policy, at: now)
+        let member = try MemberBenefits(freeCups: 1, stampPolicy: policy, at: now, calendar: .taiwan)
         #expect(throws: ChargeError.totalBelowZero(-5)) {
             try OrderCharges.price(order, adjustments: [AdjustmentUse(ownCup)], member: member)
         }
@@ -68,7 +68,7 @@ struct TillChargesTests {
         let policy = try StampPolicy(stampsPerReward: 10, rewardSize: .medium)
         let order = try order([Fixtures.line("熟成紅茶"), Fixtures.line("白玉歐蕾", addOns: [.whiteTapioca]),
                                Fixtures.line("熟成歐蕾", .large)])
-        let charges = try OrderCharges.price(order, member: MemberBenefits(freeCups: 1, stampPolicy: policy, at: now))
+        let charges = try OrderCharges.price(order, member: MemberBenefits(freeCups: 1, stampPolicy: policy, at: now, calendar: .taiwan))
         #expect(charges.memberDiscounts == [.freeCup(line: 1, cups: 1, amount: 60)])
         #expect(charges.total == order.subtotal - 60)
     }
@@ -78,7 +78,7 @@ struct TillChargesTests {
         let policy = try StampPolicy(stampsPerReward: 10, rewardSize: .large)
         let order = try order([Fixtures.line("熟成紅茶")])
         #expect(throws: ChargeError.notEnoughRewardCups(size: .large, wanted: 1, available: 0)) {
-            try OrderCharges.price(order, member: MemberBenefits(freeCups: 1, stampPolicy: policy, at: now))
+            try OrderCharges.price(order, member: MemberBenefits(freeCups: 1, stampPolicy: policy, at: now, calendar: .taiwan))
         }
     }
 
@@ -86,16 +86,16 @@ struct TillChargesTests {
     func passDiscount() throws {
         let order = try order([Fixtures.line("熟成紅茶", quantity: 2), Fixtures.line("白玉歐蕾")])
         let monthly = try MemberPass(name: "月卡", expiresAt: now.addingTimeInterval(86_400), benefit: .percentOff(10))
-        let charges = try OrderCharges.price(order, member: MemberBenefits(pass: monthly, at: now))
+        let charges = try OrderCharges.price(order, member: MemberBenefits(pass: monthly, at: now, calendar: .taiwan))
         #expect(charges.memberDiscounts == [.pass(name: "月卡", amount: 13)])
         #expect(charges.total == 130 - 13)
         let perCup = try MemberPass(name: "茶友卡", expiresAt: now.addingTimeInterval(86_400), benefit: .perCupOff(5))
-        #expect(try OrderCharges.price(order, member: MemberBenefits(pass: perCup, at: now)).total == 130 - 15)
+        #expect(try OrderCharges.price(order, member: MemberBenefits(pass: perCup, at: now, calendar: .taiwan)).total == 130 - 15)
         let expired = try MemberPass(name: "月卡", expiresAt: now.addingTimeInterval(-86_400), benefit: .percentOff(10))
-        #expect(throws: MemberError.passExpired(pass: "月卡", expiredAt: expired.expiresAt)) {
-            try MemberBenefits(pass: expired, at: now)
+        #expect(throws: MemberError.passExpired(pass: "月卡", expiredAt: expired.expiresAt, calendar: .taiwan)) {
+            try MemberBenefits(pass: expired, at: now, calendar: .taiwan)
         }
-        #expect(try MemberBenefits(pass: expired, usePass: false, at: now).passBenefit == nil)
+        #expect(try MemberBenefits(pass: expired, usePass: false, at: now, calendar: .taiwan).passBenefit == nil)
     }
 
     @Test("adjustment configuration is checked field by field")
@@ -129,7 +129,7 @@ struct TillBillAndMenuTests {
         let pass = try MemberPass(name: "月卡", expiresAt: Fixtures.noon.addingTimeInterval(60), benefit: .percentOff(10))
         let cup = try Adjustment(name: "環保杯", code: "cup", kind: .perCup(-5))
         let charges = try OrderCharges.price(order, adjustments: [AdjustmentUse(cup, count: 2)],
-                                             member: MemberBenefits(pass: pass, at: Fixtures.noon))
+                                             member: MemberBenefits(pass: pass, at: Fixtures.noon, calendar: .taiwan))
         #expect(charges.billLines.map(\.label) == ["小計", "第二杯半價", "月卡", "環保杯 ×2", "合計"])
         #expect(charges.billLines.map(\.amount) == [70, -17, -5, -10, 38])
         #expect(charges.billLines.dropLast().reduce(0) { $0 + $1.amount } == charges.total)

@@ -47,7 +47,7 @@ struct TillMemberTests {
     func passStatus() throws {
         let product = try PassProduct(name: "月卡", days: 30, price: 299, benefit: .percentOff(10))
         #expect(product.status(held: nil, at: now) == .notPurchased(pass: "月卡"))
-        let pass = try product.purchase(held: nil, at: now)
+        let pass = try product.purchase(held: nil, at: now, calendar: .taiwan)
         #expect(pass.expiresAt == now.addingTimeInterval(30 * day))
         let status = product.status(held: pass, at: now.addingTimeInterval(29 * day))
         #expect(status == .active(pass: "月卡", until: pass.expiresAt))
@@ -62,12 +62,12 @@ struct TillMemberTests {
     @Test("buying a pass while it is active is refused; once expired it can be bought again")
     func purchaseWhileActive() throws {
         let product = try PassProduct(name: "月卡", days: 30, price: 299, benefit: .percentOff(10))
-        let pass = try product.purchase(held: nil, at: now)
-        #expect(throws: MemberError.passStillActive(pass: "月卡", until: pass.expiresAt)) {
-            try product.purchase(held: pass, at: now.addingTimeInterval(day))
+        let pass = try product.purchase(held: nil, at: now, calendar: .taiwan)
+        #expect(throws: MemberError.passStillActive(pass: "月卡", until: pass.expiresAt, calendar: .taiwan)) {
+            try product.purchase(held: pass, at: now.addingTimeInterval(day), calendar: .taiwan)
         }
         let later = pass.expiresAt.addingTimeInterval(day)
-        #expect(try product.purchase(held: pass, at: later).expiresAt == later.addingTimeInterval(30 * day))
+        #expect(try product.purchase(held: pass, at: later, calendar: .taiwan).expiresAt == later.addingTimeInterval(30 * day))
         #expect(try pass.renewed(days: 30, at: now).expiresAt == pass.expiresAt.addingTimeInterval(30 * day))
     }
 
@@ -75,10 +75,10 @@ struct TillMemberTests {
     func expiredYesterday() throws {
         let expiry = now.addingTimeInterval(-day)
         let pass = try MemberPass(name: "月卡", expiresAt: expiry, benefit: .percentOff(10))
-        #expect(throws: MemberError.passExpired(pass: "月卡", expiredAt: expiry)) { try pass.usableBenefit(at: now) }
-        let message = MemberError.passExpired(pass: "月卡", expiredAt: expiry).description
+        #expect(throws: MemberError.passExpired(pass: "月卡", expiredAt: expiry, calendar: .taiwan)) { try pass.usableBenefit(at: now, calendar: .taiwan) }
+        let message = MemberError.passExpired(pass: "月卡", expiredAt: expiry, calendar: .taiwan).description
         #expect(message.contains("expired on \(ShopCalendar.taiwan.dayText(expiry))"))
-        #expect(try pass.usableBenefit(at: expiry.addingTimeInterval(-1)) == .percentOff(10))
+        #expect(try pass.usableBenefit(at: expiry.addingTimeInterval(-1), calendar: .taiwan) == .percentOff(10))
     }
 
     @Test("pass configuration is checked")
@@ -114,7 +114,7 @@ struct TillMemberAtCounterTests {
         #expect(throws: MemberError.notEnoughStamps(have: 12, need: 20)) {
             try member.afterOrder(cups: 3, freeCups: 2, policy: policy)
         }
-        #expect(throws: MemberError.noPass) { try member.passBenefit(at: now) }
+        #expect(throws: MemberError.noPass) { try member.passBenefit(at: now, calendar: .taiwan) }
     }
 
     @Test("the member's line shows stamps and the pass's status, with the number masked")
@@ -124,7 +124,7 @@ struct TillMemberAtCounterTests {
         let pass = try MemberPass(name: "月卡", expiresAt: expiry, benefit: .percentOff(10))
         let member = Member(mobile: try MobileNumber(parsing: "0912345678"), card: StampCard(stamps: 13), pass: pass)
         let day = ShopCalendar.taiwan.dayText(expiry)
-        #expect(member.summary(at: now, policy: policy) == "0912-***-678 · 集點 13/10 (1 free) · active: 月卡 until \(day)")
-        #expect(member.summary(at: expiry, policy: nil) == "0912-***-678 · expired: 月卡 at \(day)")
+        #expect(member.summary(at: now, policy: policy, calendar: .taiwan) == "0912-***-678 · 集點 13/10 (1 free) · active: 月卡 until \(day)")
+        #expect(member.summary(at: expiry, policy: nil, calendar: .taiwan) == "0912-***-678 · expired: 月卡 at \(day)")
     }
 }

@@ -38,7 +38,7 @@ struct TillReportTests {
                      adjustments: [AdjustmentUse(cup, count: 1), AdjustmentUse(bag)], pay: [(.cash, 100)]),
             try till(2, at: morning, by: "小華", lines: [Fixtures.line("白玉歐蕾")], pay: [(.linePay, 60)]),
             try till(3, at: afternoon, by: "阿明", lines: [Fixtures.line("熟成歐蕾"), Fixtures.line("熟成紅茶")],
-                     member: MemberBenefits(freeCups: 1, stampPolicy: policy, at: afternoon), stamps: 10,
+                     member: MemberBenefits(freeCups: 1, stampPolicy: policy, at: afternoon, calendar: .taiwan), stamps: 10,
                      pay: [(.easyCard, 35)]),
             try till(4, at: afternoon, by: "小華", lines: [Fixtures.line("麗春紅茶")], pay: [(.cash, 35)],
                      cancel: "客人改口"),
@@ -52,7 +52,7 @@ struct TillReportTests {
     func report() throws {
         let audit = [AuditEntry(at: afternoon, by: "店長", action: .soldOut, subject: "熟成紅茶", detail: "sold out"),
                      AuditEntry(at: dayEnd, by: "店長", action: .restock, subject: "熟成紅茶", detail: "restocked")]
-        let report = TillReport.make(orders: try day(), audit: audit, from: dayStart, to: dayEnd)
+        let report = TillReport.make(orders: try day(), audit: audit, from: dayStart, to: dayEnd, calendar: .taiwan)
         // #1: 70 - 17 - 5 + 1 = 49; #2: 60; #3: 90 - 55 = 35; #6: 35 (20 paid).
         #expect(report.orders == 4)
         #expect(report.cups == 6)
@@ -102,7 +102,7 @@ struct TillReportTests {
         #expect(CSVTable.text("小美") == "小美")
         let order = try till(9, at: morning, by: "阿明", lines: [Fixtures.line("熟成紅茶")], pay: [(.cash, 35)],
                              cancel: "-不要了")
-        let payments = TillExport.payments([order])
+        let payments = TillExport.payments([order], calendar: .taiwan)
         #expect(payments.rows[1][4] == "-35")
         #expect(payments.rows[1][8] == "'-不要了")
     }
@@ -120,7 +120,7 @@ struct TillReportTests {
     @Test("the export has orders, lines and payments with refunds negative")
     func export() throws {
         let orders = try day()
-        let orderTable = TillExport.orders(orders)
+        let orderTable = TillExport.orders(orders, calendar: .taiwan)
         #expect(orderTable.rows.count == 7)
         #expect(orderTable.rows.allSatisfy { $0.count == orderTable.header.count })
         let first = Dictionary(uniqueKeysWithValues: zip(orderTable.header, orderTable.rows[0]))
@@ -131,7 +131,7 @@ struct TillReportTests {
         let lines = TillExport.lines(orders)
         #expect(lines.rows.count == 8)
         #expect(lines.rows[0][2] == "熟成紅茶")
-        let payments = TillExport.payments(orders)
+        let payments = TillExport.payments(orders, calendar: .taiwan)
         let refund = try #require(payments.rows.first { $0[2] == "refund" })
         #expect(refund == ["4", "2026-12-01 14:00", "refund", "cash", "-35", "", "", "店長", "客人改口"])
         let cash = try #require(payments.rows.first)

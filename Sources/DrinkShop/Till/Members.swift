@@ -136,11 +136,11 @@ public struct Members: Sendable {
         }
         let member = try await records.find(mobile)
         let pass: MemberPass
-        do { pass = try product.purchase(held: member.pass, at: clock.now()) } catch { throw .member(error) }
+        do { pass = try product.purchase(held: member.pass, at: clock.now(), calendar: clock.calendar) } catch { throw .member(error) }
         let after = Member(mobile: mobile, card: member.card, pass: pass)
         try await records.save(after)
         return (after, product)
     }
 
-    var calendar: ShopCalendar { ShopCalendar(utcOffsetSeconds: clock.timeZone.secondsFromGMT(for: clock.now())) }
+    var calendar: ShopCalendar { clock.calendar }
 }

@@ -177,11 +177,12 @@ public struct OrderExtras: Sendable {
         if extra.freeCups > 0 || extra.pass != nil {
             do {
                 let policy = try extra.rewardSize.map { (size) throws(MemberError) in try StampPolicy(stampsPerReward: 2, rewardSize: size) }
-                // The pass was checked when it was applied; the bill is priced as of the order.
+                // The pass was checked when it was applied (a pass that cannot be is refused all the same).
                 let pass = try extra.pass.map { (used) throws(MemberError) in
                     try MemberPass(name: used.name, expiresAt: order.createdAt.addingTimeInterval(1), benefit: used.benefit)
                 }
-                member = try MemberBenefits(freeCups: extra.freeCups, stampPolicy: policy, pass: pass, at: order.createdAt)
+                member = MemberBenefits(freeCups: extra.freeCups, stampPolicy: policy,
+                                        passUsed: pass.map { (name: $0.name, benefit: $0.benefit) })
             } catch {
                 throw .member(error)
             }

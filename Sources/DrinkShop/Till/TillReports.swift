@@ -76,10 +76,8 @@ extension Till {
                 TillExport.payments(tillOrders, calendar: calendar))
     }
 
-    /// The shop's calendar (its UTC offset now).
-    public var calendar: ShopCalendar {
-        ShopCalendar(utcOffsetSeconds: clock.timeZone.secondsFromGMT(for: clock.now()))
-    }
+    /// The shop's calendar (its time zone and day start, from the store's settings).
+    public var calendar: ShopCalendar { clock.calendar }
 
     private func day(_ text: String) throws(TillError) -> (text: String, start: Date) {
         let now = clock.now()

@@ -9,7 +9,7 @@ public struct MemberBenefits: Sendable, Hashable {
     /// Free cups redeemed with stamps (0 for none), of `stampPolicy.rewardSize`.
     public let freeCups: Int
     public let stampPolicy: StampPolicy?
-    /// The pass used, with its benefit (checked for expiry by `MemberPass.usableBenefit(at:)`).
+    /// The pass used, with its benefit (checked for expiry by `MemberPass.usableBenefit(at:calendar:)`).
     public let passName: String?
     public let passBenefit: PassBenefit?
 
@@ -19,17 +19,26 @@ public struct MemberBenefits: Sendable, Hashable {
     ///   - usePass: false leaves a pass unused; true with an expired pass throws.
     /// - Throws: `MemberError.passExpired` when told to use an expired pass.
     public init(freeCups: Int = 0, stampPolicy: StampPolicy? = nil, pass: MemberPass? = nil, usePass: Bool = true,
-                at date: Date) throws(MemberError)
+                at date: Date, calendar: ShopCalendar) throws(MemberError)
     {
         self.freeCups = max(0, freeCups)
         self.stampPolicy = stampPolicy
         if let pass, usePass {
-            passBenefit = try pass.usableBenefit(at: date)
+            passBenefit = try pass.usableBenefit(at: date, calendar: calendar)
             passName = pass.name
         } else {
             passBenefit = nil
             passName = nil
         }
+    }
+
+    /// Benefits already checked: the bill of an order priced again later uses the pass it was given
+    /// then, whatever the pass's state now.
+    public init(freeCups: Int = 0, stampPolicy: StampPolicy? = nil, passUsed: (name: String, benefit: PassBenefit)?) {
+        self.freeCups = max(0, freeCups)
+        self.stampPolicy = stampPolicy
+        passName = passUsed?.name
+        passBenefit = passUsed?.benefit
     }
 }
 

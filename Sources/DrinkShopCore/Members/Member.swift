@@ -19,9 +19,9 @@ public struct Member: Sendable, Hashable {
 
     /// The pass's benefit for an order at `date`.
     /// - Throws: `MemberError.noPass`, or `.passExpired` for a pass that has run out.
-    public func passBenefit(at date: Date) throws(MemberError) -> PassBenefit {
+    public func passBenefit(at date: Date, calendar: ShopCalendar) throws(MemberError) -> PassBenefit {
         guard let pass else { throw .noPass }
-        return try pass.usableBenefit(at: date)
+        return try pass.usableBenefit(at: date, calendar: calendar)
     }
 
     /// The member after an order: `freeCups` redeemed first, then a stamp for each cup paid for.
@@ -35,7 +35,7 @@ public struct Member: Sendable, Hashable {
 
     /// What `for 0912345678` shows: "0912-***-678 · 集點 7/10 · active: 月卡 until 2026-12-31"
     /// (stamps left out without a stamp card, the pass left out when never bought).
-    public func summary(at date: Date, policy: StampPolicy?, calendar: ShopCalendar = .taiwan) -> String {
+    public func summary(at date: Date, policy: StampPolicy?, calendar: ShopCalendar) -> String {
         var parts = [mobile.masked]
         if let policy {
             let free = card.rewardsAvailable(policy)

@@ -11,9 +11,10 @@ public enum MemberError: Error, Sendable, Hashable, CustomStringConvertible, Loc
     case nothingToRedeem
     case invalidStampPolicy(Int)
     case invalidPass(String)
-    case passExpired(pass: String, expiredAt: Date)
+    /// The pass ran out at `expiredAt` (shown as a date on the shop's `calendar`).
+    case passExpired(pass: String, expiredAt: Date, calendar: ShopCalendar)
     case noPass
-    case passStillActive(pass: String, until: Date)
+    case passStillActive(pass: String, until: Date, calendar: ShopCalendar)
 
     public var description: String {
         switch self {
@@ -27,12 +28,12 @@ public enum MemberError: Error, Sendable, Hashable, CustomStringConvertible, Loc
             return "a free drink must need at least 2 stamps, not \(count)"
         case .invalidPass(let problem):
             return problem
-        case .passExpired(let pass, let expiredAt):
-            return "the \(pass) pass expired on \(ShopCalendar.taiwan.dayText(expiredAt)); renew it to use it"
+        case .passExpired(let pass, let expiredAt, let calendar):
+            return "the \(pass) pass expired on \(calendar.dayText(expiredAt)); renew it to use it"
         case .noPass:
             return "the member has no pass"
-        case .passStillActive(let pass, let until):
-            return "the \(pass) pass is active until \(ShopCalendar.taiwan.dayText(until)); renew it instead of buying another"
+        case .passStillActive(let pass, let until, let calendar):
+            return "the \(pass) pass is active until \(calendar.dayText(until)); renew it instead of buying another"
         }
     }
 

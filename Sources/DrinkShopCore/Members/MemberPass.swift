@@ -49,9 +49,9 @@ public struct MemberPass: Sendable, Hashable {
 
     /// The pass's benefit, if it may be used at `date`.
     /// - Throws: `MemberError.passExpired` once the pass has expired (a pass that ran out
-    ///   yesterday is refused, saying when).
-    public func usableBenefit(at date: Date) throws(MemberError) -> PassBenefit {
-        guard date < expiresAt else { throw .passExpired(pass: name, expiredAt: expiresAt) }
+    ///   yesterday is refused, saying when on the shop's `calendar`).
+    public func usableBenefit(at date: Date, calendar: ShopCalendar) throws(MemberError) -> PassBenefit {
+        guard date < expiresAt else { throw .passExpired(pass: name, expiredAt: expiresAt, calendar: calendar) }
         return benefit
     }
 

@@ -34,9 +34,9 @@ public struct PassProduct: Sendable, Hashable {
     /// The pass after buying at `date`: `days` from now. Refused while the member's pass is
     /// still active, as the purchase button is disabled then (renew it instead).
     /// - Throws: `MemberError.passStillActive`.
-    public func purchase(held: MemberPass?, at date: Date) throws(MemberError) -> MemberPass {
+    public func purchase(held: MemberPass?, at date: Date, calendar: ShopCalendar) throws(MemberError) -> MemberPass {
         if case .active(_, let until) = status(held: held, at: date) {
-            throw .passStillActive(pass: name, until: until)
+            throw .passStillActive(pass: name, until: until, calendar: calendar)
         }
         return try MemberPass(name: name, expiresAt: date.addingTimeInterval(Double(days) * 86_400), benefit: benefit)
     }

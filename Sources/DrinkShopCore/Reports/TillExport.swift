@@ -1,7 +1,7 @@
 /// The CSV files `export --csv` writes: orders, their lines, and payments and refunds.
 public enum TillExport {
     /// One row per order.
-    public static func orders(_ orders: [TillOrder], calendar: ShopCalendar = .taiwan) -> CSVTable {
+    public static func orders(_ orders: [TillOrder], calendar: ShopCalendar) -> CSVTable {
         var table = CSVTable(header: ["pickupNumber", "createdAt", "orderName", "placedBy", "status", "cancelReason",
                                       "cups", "subtotal", "promotion", "promotionDiscount", "memberDiscount",
                                       "adjustments", "total", "paid", "refunded", "paymentState", "member", "invoice"])
@@ -40,7 +40,7 @@ public enum TillExport {
     }
 
     /// One row per payment and per refund (refunds with a negative amount).
-    public static func payments(_ orders: [TillOrder], calendar: ShopCalendar = .taiwan) -> CSVTable {
+    public static func payments(_ orders: [TillOrder], calendar: ShopCalendar) -> CSVTable {
         var table = CSVTable(header: ["pickupNumber", "at", "kind", "method", "amount", "tendered", "change", "by",
                                       "reason"])
         for till in orders {

@@ -98,7 +98,7 @@ public struct TillReport: Sendable, Hashable {
 
     /// The report over orders created in `start..<end`, and audit entries in the same window.
     public static func make(orders: [TillOrder], audit: [AuditEntry] = [], from start: Date, to end: Date,
-                            calendar: ShopCalendar = .taiwan) -> TillReport
+                            calendar: ShopCalendar) -> TillReport
     {
         var report = TillReport()
         report.add(orders.filter { $0.order.createdAt >= start && $0.order.createdAt < end }, calendar: calendar)
@@ -109,7 +109,7 @@ public struct TillReport: Sendable, Hashable {
     /// Adds `orders` to the figures, in time order. A period read a day at a time adds each day's orders
     /// in turn (days in order), which gives the report `make` gives for all of them at once, without
     /// holding every order of a month.
-    public mutating func add(_ tillOrders: [TillOrder], calendar: ShopCalendar = .taiwan) {
+    public mutating func add(_ tillOrders: [TillOrder], calendar: ShopCalendar) {
         let inOrder = tillOrders
             .sorted { ($0.order.createdAt, $0.order.pickupNumber) < ($1.order.createdAt, $1.order.pickupNumber) }
         for till in inOrder {
