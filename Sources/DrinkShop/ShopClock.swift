@@ -32,40 +32,31 @@ public struct ShopClock: Sendable {
     }
 
     /// The business day of `date` (see `ShopCalendar.businessDay(of:)`).
-    public func businessDay(of date: Date) -> String {
+    public func businessDay(of date: Date) -> BusinessDay {
         let rule = current.value
         // The day of the last date asked about answers every date inside it.
         if let known = rule.lastDay.withLock({ $0 }), known.start <= date, date < known.end { return known.day }
-        let day = rule.calendar.businessDay(of: date).description
+        let day = rule.calendar.businessDay(of: date)
         let bounds = rule.calendar.dayBounds(of: date)
         rule.lastDay.withLock { $0 = (bounds.start, bounds.end, day) }
         return day
     }
 
     /// Today's business day.
-    public var today: String { businessDay(of: now()) }
+    public var today: BusinessDay { businessDay(of: now()) }
 
     /// The first instant of the business day containing `date`, and of the next one.
     public func dayBounds(of date: Date) -> (start: Date, end: Date) { calendar.dayBounds(of: date) }
 
-    /// The bounds of the business day named `YYYY-MM-DD`, or nil when `day` is not such a date.
-    public func dayBounds(ofDay day: String) -> (start: Date, end: Date)? {
-        guard let day = try? BusinessDay(day) else { return nil }
-        return calendar.bounds(of: day)
-    }
-
-    /// The business day `days` after `day` (negative: before), or nil when `day` is not a date.
-    public func day(_ day: String, plus days: Int) -> String? {
-        guard let day = try? BusinessDay(day) else { return nil }
-        return day.advanced(by: days).description
-    }
+    /// The first instant of `day`, and of the day after it.
+    public func bounds(of day: BusinessDay) -> (start: Date, end: Date) { calendar.bounds(of: day) }
 }
 
 /// The calendar a clock counts business days by, with the last day worked out under it.
 struct DayRule: Sendable {
     let calendar: ShopCalendar
     /// The business day `businessDay(of:)` worked out last under this calendar, with its bounds.
-    let lastDay = Mutex<(start: Date, end: Date, day: String)?>.Shared(nil)
+    let lastDay = Mutex<(start: Date, end: Date, day: BusinessDay)?>.Shared(nil)
 
     init(_ calendar: ShopCalendar) { self.calendar = calendar }
 }

@@ -43,7 +43,7 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
     /// A date that is not `YYYY-MM-DD`.
     case notADay(String)
     /// A range of days that cannot be used.
-    case dayRange(String, String, String)
+    case dayRange(BusinessDay, BusinessDay, String)
     /// The change was saved but its audit entry could not be written.
     case auditNotWritten(AuditEntry, ShopError)
     /// Words beside a drink's name that are no option of it.

@@ -56,7 +56,7 @@ enum BenchCommands {
             let day = days - 1 - index / perDay
             let moment = now.addingTimeInterval(-Double(day) * 86_400 - 3_600 + Double(index % perDay) * (3_000 / Double(perDay)))
             let drink = drinks[index % drinks.count]
-            let businessDay = ShopClock().businessDay(of: moment)
+            let businessDay = ShopClock().businessDay(of: moment).description
             let ref = "bench\(index)"
             batch.append([
                 "drinkName": .string(drink.name), "size": "中杯", "ice": "少冰", "sugar": "半糖",

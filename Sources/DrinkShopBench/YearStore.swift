@@ -33,7 +33,7 @@ enum YearStore {
         for dayIndex in (1...max(days, 1)).reversed() {
             // Noon of the day `dayIndex` days ago; orders are spread over the next eight hours.
             let noon = today.addingTimeInterval(-Double(dayIndex) * 86_400 + 12 * 3_600)
-            let day = shopClock.businessDay(of: noon)
+            let day = shopClock.businessDay(of: noon).description
             var lines: [Fields] = [], payments: [Fields] = [], tickets: [Fields] = []
             for number in 1...perDay {
                 let at = noon.addingTimeInterval(Double(number) * 28_800 / Double(perDay))

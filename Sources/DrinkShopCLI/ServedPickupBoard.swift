@@ -30,9 +30,9 @@ final class ServedPickupBoard: PickupBoardSource {
         if let cached = state.withLock({ $0.cached }), cached.generation == generation { return cached.board }
         let (today, tickets) = try await queue.pickupTickets()
         let shown = PickupBoard(tickets: tickets.map {
-            PickupTicket(number: $0.number, businessDay: $0.businessDay, stage: $0.isReady ? .ready : .preparing,
+            PickupTicket(number: $0.number, businessDay: $0.businessDay.description, stage: $0.isReady ? .ready : .preparing,
                          readyAt: $0.readyAt, formerNumber: $0.provisionalNumber.map { "P\($0)" })
-        }, today: today)
+        }, today: today.description)
         state.withLock { state in
             if (state.cached?.generation ?? -1) <= generation { state.cached = (generation, shown) }
         }

@@ -32,7 +32,7 @@ public struct DayArchiver: Sendable {
     /// Every closed day still in the base, oldest first. Whatever a failure interrupts is finished by the
     /// next run.
     public func archiveClosedDays() async throws(ShopError) -> [DayReport] {
-        let today = clock.today
+        let today = clock.today.description  // compared with the cells as stored
         let day = FormulaExpression.field(DayTables.dayField)
         let formula = FormulaExpression.and([day != .text(""), day != .text(today)])
         var byTable: [String: [String: [Record]]] = [:]
@@ -61,7 +61,7 @@ public struct DayArchiver: Sendable {
     /// decided which number a counter got that day, and the day's orders keep their numbers. What a
     /// `close` on a remote base does when it does not archive. Returns how many were removed.
     public func dropClosedDaysTickets() async throws(ShopError) -> Int {
-        let today = clock.today
+        let today = clock.today.description  // compared with the cells as stored
         let day = FormulaExpression.field(TicketField.businessDay)
         let formula = FormulaExpression.and([day != .text(""), day != .text(today)])
         let records: [Record]

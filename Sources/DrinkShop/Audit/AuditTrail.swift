@@ -72,18 +72,23 @@ public struct AuditTrail: Sendable {
 
     /// The entries with `start <= at < end`, oldest first.
     public func entries(from start: Date, to end: Date) async throws(ShopError) -> [AuditEntry] {
-        let kept = try await orders.auditEntries(fromDay: clock.businessDay(of: start),
-                                                 throughDay: clock.businessDay(of: end.addingTimeInterval(-0.001)))
+        // An empty span has no entries (and no day range).
+        guard let days = try? DayRange(clock.businessDay(of: start), through: clock.businessDay(of: end.addingTimeInterval(-0.001)))
+        else { return [] }
+        let kept = try await orders.auditEntries(in: days)
         return Self.merged(try await records.list(from: start, to: end), kept.filter { start <= $0.at && $0.at < end })
     }
 
-    /// The entries of the business days `first` through `last` (`YYYY-MM-DD`), oldest first.
-    public func entries(fromDay first: String, throughDay last: String) async throws(ShopError) -> [AuditEntry] {
-        let kept = try await orders.auditEntries(fromDay: first, throughDay: last).filter {
-            let day = clock.businessDay(of: $0.at)
-            return first <= day && day <= last
-        }
-        return Self.merged(try await records.list(fromDay: first, throughDay: last), kept)
+    /// The entries of the business days `first` through `last`, oldest first (none when `last` is before `first`).
+    public func entries(fromDay first: BusinessDay, throughDay last: BusinessDay) async throws(ShopError) -> [AuditEntry] {
+        guard let days = try? DayRange(first, through: last) else { return [] }
+        return try await entries(in: days)
+    }
+
+    /// The entries of the business days `days`, oldest first.
+    public func entries(in days: DayRange) async throws(ShopError) -> [AuditEntry] {
+        let kept = try await orders.auditEntries(in: days).filter { days.contains(clock.businessDay(of: $0.at)) }
+        return Self.merged(try await records.list(in: days), kept)
     }
 
     /// Both lists in time order (the table's first at the same moment).
@@ -104,7 +109,7 @@ struct AuditRecords: Sendable {
         Fields([
             AuditField.at: .string(AirtableTimestamp.format(entry.at)), .by: .string(entry.by),
             .action: .string(entry.action.rawValue), .subject: .string(entry.subject),
-            .detail: .string(entry.detail), .businessDay: .string(clock.businessDay(of: entry.at)),
+            .detail: .string(entry.detail), .businessDay: .string(clock.businessDay(of: entry.at).description),
             .key: .string(AirtableID.make("aud")),
         ])
     }
@@ -130,8 +135,9 @@ struct AuditRecords: Sendable {
         try await store.listOnce(in: ShopSchema.auditTable, by: [.field(AuditField.businessDay) == .text("0000-00-00")])
     }
 
-    func list(fromDay first: String, throughDay last: String) async throws(ShopError) -> [AuditEntry] {
+    func list(in days: DayRange) async throws(ShopError) -> [AuditEntry] {
         let day = FormulaExpression.field(AuditField.businessDay)
+        let (first, last) = (days.first.description, days.last.description)
         let formula: FormulaExpression = first == last ? day == .text(first) : .and([day >= .text(first), day <= .text(last)])
         return try await list(formula)
     }

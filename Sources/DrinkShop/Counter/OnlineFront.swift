@@ -63,7 +63,7 @@ extension Counter {
     /// number reads nothing.
     /// - Throws: `ShopError.noSuchOrder` when they do not.
     public func onlineOrderStatus(_ ticket: OnlineTicket) async throws(ShopError) -> OrderStatus {
-        let number = OrderNumber.onDay(ticket.number, day: ticket.day)
+        let number = OrderNumber.onDay(ticket.number, day: ticket.day.description)
         let stored = try await orders.find(number)
         guard stored.orderRef == ticket.orderRef else { throw .noSuchOrder(number) }
         return stored.order.status
@@ -82,8 +82,8 @@ extension Counter {
 public struct OnlineTicket: Sendable, Hashable {
     /// The pickup number (取餐號).
     public let number: Int
-    /// Its business day, `yyyy-MM-dd`.
-    public let day: String
+    /// Its business day.
+    public let day: BusinessDay
     /// The key its line records share; with the number and day, it names the order beyond guessing.
     public let orderRef: String
     /// What is due at the counter (after the promotion), NT$.
@@ -91,7 +91,7 @@ public struct OnlineTicket: Sendable, Hashable {
     /// The member's stamps after this order, when the organiser gave a member number and a stamp card is set up.
     public let stamps: Int?
 
-    public init(number: Int, day: String, orderRef: String, total: Int, stamps: Int? = nil) {
+    public init(number: Int, day: BusinessDay, orderRef: String, total: Int, stamps: Int? = nil) {
         self.number = number
         self.day = day
         self.orderRef = orderRef

@@ -20,7 +20,7 @@ extension OrderDesk {
         let today = clock.today
         guard let list = dayCache.lastList(day: today) else { return nil }
         let mine = list.filter {
-            $0.fields[OrderField.pickupNumber]?.intValue == pickup && $0.fields[OrderField.businessDay]?.stringValue == today
+            $0.fields[OrderField.pickupNumber]?.intValue == pickup && $0.fields[OrderField.businessDay]?.stringValue == today.description
         }
         guard !mine.isEmpty else { return nil }
         let menu = try await catalog.snapshot(refresh: false).menu

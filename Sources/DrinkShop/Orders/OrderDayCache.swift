@@ -18,7 +18,7 @@ import Synchronization
 /// The embedded store reads the whole day by its indexes every time (no request budget to save there).
 public final class OrderDayCache: Sendable {
     struct State {
-        var day: String
+        var day: BusinessDay
         var records: [String: Record]
         /// When the last look began (this counter's clock), and when the whole list was last read.
         var lastLook: Date
@@ -51,7 +51,7 @@ public final class OrderDayCache: Sendable {
     public static var fullReadIntervalForTests: TimeInterval { fullReadInterval }
 
     /// What the next look should ask for: everything (nil), or what changed since the returned moment.
-    func changesSince(day: String, now: Date) -> Date? {
+    func changesSince(day: BusinessDay, now: Date) -> Date? {
         let margin = margin
         return state.withLock { state in
             guard let state, state.day == day, now.timeIntervalSince(state.lastFullRead) < Self.fullReadInterval,
@@ -62,7 +62,7 @@ public final class OrderDayCache: Sendable {
     }
 
     /// Keeps the whole list read at `began`.
-    func replace(day: String, with records: [Record], began: Date) {
+    func replace(day: BusinessDay, with records: [Record], began: Date) {
         state.withLock { state in
             state = State(day: day, records: Dictionary(records.map { ($0.id, $0) }) { $1 }, lastLook: began,
                           lastFullRead: began)
@@ -71,7 +71,7 @@ public final class OrderDayCache: Sendable {
 
     /// Merges the records changed since the last look (begun at `began`): each kept when `belongs`,
     /// dropped otherwise. Returns the list after the merge, or nil when the copy is gone (the day turned).
-    func merge(day: String, changed: [Record], began: Date, belongs: (Record) -> Bool) -> [Record]? {
+    func merge(day: BusinessDay, changed: [Record], began: Date, belongs: (Record) -> Bool) -> [Record]? {
         state.withLock { state in
             guard var current = state, current.day == day else { return nil }
             for record in changed {
@@ -84,7 +84,7 @@ public final class OrderDayCache: Sendable {
     }
 
     /// Keeps records this counter just wrote, as the store answered (the next look brings them again).
-    func keep(_ records: [Record], day: String) {
+    func keep(_ records: [Record], day: BusinessDay) {
         state.withLock { state in
             guard state?.day == day else { return }
             for record in records { state?.records[record.id] = record }
@@ -99,7 +99,7 @@ public final class OrderDayCache: Sendable {
     }
 
     /// The last list read, without asking the base (nil before the first look, or on another day).
-    func lastList(day: String) -> [Record]? {
+    func lastList(day: BusinessDay) -> [Record]? {
         state.withLock { state in
             guard let state, state.day == day else { return nil }
             return Array(state.records.values)
@@ -110,27 +110,27 @@ public final class OrderDayCache: Sendable {
 extension OrderRecords {
     /// Whether `record` is on the list of `today`: that day's lines, lines another client created within
     /// the day without a business day, and the open orders of earlier days.
-    func belongsToToday(_ record: Record, today: String) -> Bool {
+    func belongsToToday(_ record: Record, today: BusinessDay) -> Bool {
+        // The cell's text, compared as stored: days as YYYY-MM-DD sort as their text.
         let day = record.fields[OrderField.businessDay]?.stringValue ?? ""
-        if day == today { return true }
+        if day == today.description { return true }
         if day.isEmpty {
-            guard let (start, end) = clock.dayBounds(ofDay: today) else { return false }
+            let (start, end) = clock.bounds(of: today)
             return record.createdTime >= start && record.createdTime < end
         }
-        guard day < today, let status = record.fields[OrderField.status]?.stringValue.flatMap(OrderStatus.init(rawValue:))
+        guard day < today.description, let status = record.fields[OrderField.status]?.stringValue.flatMap(OrderStatus.init(rawValue:))
         else { return false }
         return !status.isFinal
     }
 
     /// The whole list of `today` in one listing (a remote base: one request per 100 records).
-    func todaysList(_ today: String) async throws(ShopError) -> [Record] {
-        var parts: [FormulaExpression] = [.field(OrderField.businessDay) == .text(today)]
-        if let (start, end) = clock.dayBounds(ofDay: today) {
-            parts.append(.and(FormulaExpression.inRange(.createdTime, from: start, to: end) + [.field(OrderField.businessDay) == .blank]))
-        }
+    func todaysList(_ today: BusinessDay) async throws(ShopError) -> [Record] {
+        var parts: [FormulaExpression] = [.field(OrderField.businessDay) == .text(today.description)]
+        let (start, end) = clock.bounds(of: today)
+        parts.append(.and(FormulaExpression.inRange(.createdTime, from: start, to: end) + [.field(OrderField.businessDay) == .blank]))
         for status in OrderStatus.allCases where !status.isFinal {
             parts.append(.and([.field(OrderField.status) == .text(status.rawValue),
-                               .field(OrderField.businessDay) != .blank, .field(OrderField.businessDay) != .text(today)]))
+                               .field(OrderField.businessDay) != .blank, .field(OrderField.businessDay) != .text(today.description)]))
         }
         let found = try await listing(.or(parts))
         return found.filter { belongsToToday($0, today: today) }

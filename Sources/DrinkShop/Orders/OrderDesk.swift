@@ -275,10 +275,10 @@ public final class OrderDesk: Sendable {
 
     /// The records of today's list. The embedded store reads them by its indexes; a remote base is asked
     /// only what changed since this counter's last look (`OrderDayCache`), the whole list now and then.
-    private func todaysRecords(_ today: String) async throws(ShopError) -> [Record] {
+    private func todaysRecords(_ today: BusinessDay) async throws(ShopError) -> [Record] {
         guard !records.isEmbedded else {
             return unique(try await records.onDay(today) + (try await records.open()).filter {
-                ($0.fields[OrderField.businessDay]?.stringValue ?? today) < today
+                ($0.fields[OrderField.businessDay]?.stringValue ?? today.description) < today.description
             })
         }
         let began = clock.now()

@@ -10,12 +10,13 @@ import Foundation
 /// say which (`#6@2026-11-30`). `#6@2026-11-30` names that day's #6, open or not.
 extension OrderRecords {
     /// The records with pickup number `number` that are today's or still open.
-    func withNumber(_ number: Int, today: String) async throws(ShopError) -> [Record] {
-        try await list(Self.withNumberFormula(number, today: today))
+    func withNumber(_ number: Int, today: BusinessDay) async throws(ShopError) -> [Record] {
+        try await list(Self.withNumberFormula(number, today: today.description))
     }
 
     /// `withNumber`'s formula: one request on a remote base; on the embedded store an index of today's
-    /// numbers and a partial index of open orders answer its two branches (LocalBase's `anyOf`).
+    /// numbers and a partial index of open orders answer its two branches (LocalBase's `anyOf`). `today` is
+    /// the cell's text (`prepareLookups` asks with one no day has).
     static func withNumberFormula(_ number: Int, today: String) -> FormulaExpression {
         let status = FormulaExpression.field(OrderField.status)
         return FormulaExpression.and([
@@ -28,17 +29,16 @@ extension OrderRecords {
     }
 
     /// The records of `day`'s order `number`.
-    func number(_ number: Int, onDay day: String) async throws(ShopError) -> [Record] {
-        try await list(.and([.field(OrderField.pickupNumber) == .int(number), .field(OrderField.businessDay) == .text(day)]))
+    func number(_ number: Int, onDay day: BusinessDay) async throws(ShopError) -> [Record] {
+        try await list(.and([.field(OrderField.pickupNumber) == .int(number), .field(OrderField.businessDay) == .text(day.description)]))
     }
 
     /// The records of business day `day`: those the shop wrote with that day, and lines another client
     /// (the KEBUKE app) created within the day's hours without one.
-    func onDay(_ day: String) async throws(ShopError) -> [Record] {
-        var found = try await list(.field(OrderField.businessDay) == .text(day))
-        if let (start, end) = clock.dayBounds(ofDay: day) {
-            found += try await list(.and(FormulaExpression.inRange(.createdTime, from: start, to: end) + [.field(OrderField.businessDay) == .blank]))
-        }
+    func onDay(_ day: BusinessDay) async throws(ShopError) -> [Record] {
+        var found = try await list(.field(OrderField.businessDay) == .text(day.description))
+        let (start, end) = clock.bounds(of: day)
+        found += try await list(.and(FormulaExpression.inRange(.createdTime, from: start, to: end) + [.field(OrderField.businessDay) == .blank]))
         return found
     }
 
@@ -53,18 +53,18 @@ extension OrderRecords {
 
     /// The audit entries kept on the orders of business days `first` through `last` (an order's entries are
     /// of its own day: `OrderDesk` sends those of an earlier day's order to the AuditLog table).
-    func auditEntries(fromDay first: String, throughDay last: String) async throws(ShopError) -> [AuditEntry] {
+    func auditEntries(in days: DayRange) async throws(ShopError) -> [AuditEntry] {
         let day = FormulaExpression.field(OrderField.businessDay)
         let audited = FormulaExpression.field(OrderField.audit) != .blank
         var found: [Record] = []
-        if first == last {
-            found = try await list(.and([day == .text(first), audited]))
-        } else if isEmbedded, let days = days(first, last) {
+        if days.isOneDay {
+            found = try await list(.and([day == .text(days.first.description), audited]))
+        } else if isEmbedded, days.count <= 367 {
             // The embedded store looks a day up by its index; a range would be a scan of every order.
-            for one in days { found += try await list(.and([day == .text(one), audited])) }
+            for one in days { found += try await list(.and([day == .text(one.description), audited])) }
         } else {
-            // A remote base: one filtered listing for the range.
-            found = try await list(.and([day >= .text(first), day <= .text(last), audited]))
+            // A remote base (or more than a year): one filtered listing for the range.
+            found = try await list(.and([day >= .text(days.first.description), day <= .text(days.last.description), audited]))
         }
         var seen = Set<String>()
         return found.flatMap { record -> [AuditEntry] in
@@ -72,16 +72,6 @@ extension OrderRecords {
             guard seen.insert(record.fields[OrderField.orderRef]?.stringValue ?? record.id).inserted else { return [] }
             return OrderAuditCell.entries(record.fields[OrderField.audit]?.stringValue)
         }
-    }
-
-    /// The days `first` through `last`; nil for more than a year of them (or days that are not days).
-    private func days(_ first: String, _ last: String) -> [String]? {
-        var days = [first]
-        while let current = days.last, current < last {
-            guard days.count <= 366, let next = clock.day(current, plus: 1), next > current else { return nil }
-            days.append(next)
-        }
-        return days
     }
 
     /// Lists once by each field the lookups filter on, so a store that builds an index on first use
@@ -111,23 +101,15 @@ extension OrderDesk {
     public static let maximumDays = 366
 
     /// The business days `first` through `last`, or an error naming what is wrong.
-    public func days(from first: String, through last: String) throws(ShopError) -> [String] {
-        guard clock.dayBounds(ofDay: first) != nil else { throw .notADay(first) }
-        guard clock.dayBounds(ofDay: last) != nil else { throw .notADay(last) }
-        guard first <= last else { throw .dayRange(first, last, "the first day is after the last") }
-        var days = [first]
-        while let current = days.last, current < last {
-            guard days.count < Self.maximumDays, let next = clock.day(current, plus: 1), next > current else {
-                throw .dayRange(first, last, "at most \(Self.maximumDays) days at once")
-            }
-            days.append(next)
-        }
+    public func days(from first: BusinessDay, through last: BusinessDay) throws(ShopError) -> DayRange {
+        guard let days = try? DayRange(first, through: last) else { throw .dayRange(first, last, "the first day is after the last") }
+        guard days.count <= Self.maximumDays else { throw .dayRange(first, last, "at most \(Self.maximumDays) days at once") }
         return days
     }
 
     /// The orders of the business days `first` through `last` (this counter's unsent ones of those
     /// days too), in day and pickup-number order.
-    public func orders(from first: String, through last: String) async throws(ShopError)
+    public func orders(from first: BusinessDay, through last: BusinessDay) async throws(ShopError)
         -> (orders: [StoredOrder], problems: [String])
     {
         let days = try days(from: first, through: last)
@@ -160,6 +142,11 @@ extension OrderDesk {
         return a.order.createdAt < b.order.createdAt
     }
 
+    /// The day of `#6@2026-11-30`; a day that is not a date has no orders.
+    private static func day(of number: OrderNumber, _ text: String) throws(ShopError) -> BusinessDay {
+        do { return try BusinessDay(text) } catch { throw .noSuchOrder(number) }
+    }
+
     func unique(_ records: [Record]) -> [Record] {
         var seen = Set<String>()
         return records.filter { seen.insert($0.id).inserted }
@@ -177,11 +164,12 @@ extension OrderDesk {
             guard let found = unsent.first(where: { $0.number == number }) else { throw .noSuchOrder(number) }
             return found
         case .pickup(let pickup), .onDay(let pickup, _):
+            if case .onDay(_, let text) = number { _ = try Self.day(of: number, text) }
             var stored: [StoredOrder] = []
             do throws(ShopError) {
                 let records: [Record]
-                if case .onDay(_, let day) = number {
-                    records = try await self.records.number(pickup, onDay: day)
+                if case .onDay(_, let text) = number {
+                    records = try await self.records.number(pickup, onDay: try Self.day(of: number, text))
                 } else {
                     records = try await self.records.withNumber(pickup, today: today)
                 }
@@ -198,7 +186,7 @@ extension OrderDesk {
             candidates = stored.filter { !unsentRefs.contains($0.orderRef) && !$0.isForeign } + mine
         }
         if case .onDay(_, let day) = number {
-            guard let found = candidates.first(where: { $0.businessDay == day }) else { throw .noSuchOrder(number) }
+            guard let found = candidates.first(where: { $0.businessDay.description == day }) else { throw .noSuchOrder(number) }
             return found
         }
         if let todays = candidates.first(where: { $0.businessDay == today }) { return todays }
@@ -213,7 +201,7 @@ extension OrderDesk {
 
 extension OrderDesk {
     /// The `OrderDrink` records of the orders of `first` through `last` that `select` keeps, as JSON.
-    public func ordersJSON(from first: String, through last: String,
+    public func ordersJSON(from first: BusinessDay, through last: BusinessDay,
                            selecting select: @Sendable ([StoredOrder]) -> [StoredOrder]) async throws(ShopError) -> String {
         var records: [Record] = []
         for day in try days(from: first, through: last) { records += try await self.records.onDay(day) }

@@ -17,7 +17,7 @@ public struct OrderQueue: Sendable {
     public struct Ticket: Sendable, Equatable {
         public var number: Int
         /// The order's business day (`2026-12-02`).
-        public var businessDay: String
+        public var businessDay: BusinessDay
         /// Ready to collect; otherwise placed or being made.
         public var isReady: Bool
         /// When it became ready, where the base records it.
@@ -25,7 +25,7 @@ public struct OrderQueue: Sendable {
         /// The P number it was kept under while the store was away (1 for `P1`), if any.
         public var provisionalNumber: Int?
 
-        public init(number: Int, businessDay: String, isReady: Bool, readyAt: Date? = nil, provisionalNumber: Int? = nil) {
+        public init(number: Int, businessDay: BusinessDay, isReady: Bool, readyAt: Date? = nil, provisionalNumber: Int? = nil) {
             self.number = number
             self.businessDay = businessDay
             self.isReady = isReady
@@ -36,7 +36,7 @@ public struct OrderQueue: Sendable {
 
     /// Today's business day and the tickets the pickup screen may show, oldest order first. Throws when
     /// the orders cannot be read at all.
-    public func pickupTickets() async throws(ShopError) -> (today: String, tickets: [Ticket]) {
+    public func pickupTickets() async throws(ShopError) -> (today: BusinessDay, tickets: [Ticket]) {
         // Read before the orders: should the day turn between the two, the new day's orders still count
         // as today's (`>= today` below in the board model), never as an earlier day's.
         let today = orders.clock.today

@@ -42,7 +42,7 @@ struct OrderRecords: Sendable {
     /// Upserts every line of `order` on its `ref`, with `extra` cells on each (the till's copy, the audit
     /// cell). A store `setup` has not yet given this version's fields gets the lines without them.
     /// - Returns: the records, and whether `extra`'s new fields were written.
-    func write(_ order: Order, orderRef: String, day: String, menu: Menu, extra: Fields = [:]) async throws(ShopError)
+    func write(_ order: Order, orderRef: String, day: BusinessDay, menu: Menu, extra: Fields = [:]) async throws(ShopError)
         -> (records: [Record], extraWritten: Bool)
     {
         let fields = OrderRecord.fields(of: order, orderRef: orderRef, businessDay: day, menu: menu)
@@ -57,7 +57,7 @@ struct OrderRecords: Sendable {
 
     /// On the embedded base: claims the day's next pickup number and writes the order's lines under it
     /// (with `extra` cells, as `write`), one durable commit for both.
-    func writeClaiming(_ order: Order, orderRef: String, day: String, menu: Menu, numbers: PickupNumbers,
+    func writeClaiming(_ order: Order, orderRef: String, day: BusinessDay, menu: Menu, numbers: PickupNumbers,
                        in atomic: any AtomicRecordStore, extra: Fields = [:]) async throws(ShopError)
         -> (number: Int, records: [Record], extraWritten: Bool)
     {

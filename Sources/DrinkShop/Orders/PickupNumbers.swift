@@ -1,4 +1,5 @@
 import Airtable
+import DrinkShopCore
 import Foundation
 import Synchronization
 
@@ -29,12 +30,12 @@ final class PickupNumbers: Sendable {
     private let store: any RecordStore
     private let table: String
     /// The next number worth trying, per business day (a hint; the store decides).
-    private let hints = Mutex<[String: Int]>([:])
+    private let hints = Mutex<[BusinessDay: Int]>([:])
     /// The number of this process's last atomic claim, per business day.
-    private let atomicClaims = Mutex<[String: Int]>([:])
+    private let atomicClaims = Mutex<[BusinessDay: Int]>([:])
     /// Numbers this process claimed and has not given out yet (one business day's), and how many a claim
     /// takes at once.
-    private let held = Mutex<[String: [Int]]>([:])
+    private let held = Mutex<[BusinessDay: [Int]]>([:])
     private let holdCount = Mutex(1)
     static let maximumAttempts = 50
     /// How many creates whose answer was lost a claim tries past (a few, so a store that is down still
@@ -64,7 +65,7 @@ final class PickupNumbers: Sendable {
 
     /// Claims the next free number of `day`: one this process holds already (see `hold`), else a new one
     /// (with `hold` above 1, that many at once, the rest kept for the next orders).
-    func claim(day: String) async throws(ShopError) -> Int {
+    func claim(day: BusinessDay) async throws(ShopError) -> Int {
         if let kept = held.withLock({ held -> Int? in
             guard var numbers = held[day], !numbers.isEmpty else { return nil }
             let first = numbers.removeFirst()
@@ -91,7 +92,7 @@ final class PickupNumbers: Sendable {
 
     /// Claims up to `count` consecutive numbers of `day` with one create and one check: the tickets that
     /// hold their number (see the type's rule, applied to each) are kept, the others withdrawn.
-    private func claimNumbers(day: String, count: Int) async throws(ShopError) -> [Int] {
+    private func claimNumbers(day: BusinessDay, count: Int) async throws(ShopError) -> [Int] {
         var candidate: Int
         if let hint = hints.withLock({ $0[day] }) {
             candidate = hint
@@ -162,7 +163,7 @@ final class PickupNumbers: Sendable {
     /// highest ticket plus one is free without a read-back. The ticket is still written, so counters that
     /// reach the same base over the API (`drinkshop serve`) see it and give way by the rule above (it is
     /// older than any ticket of theirs for that number).
-    func claimAtomically<T: Sendable>(day: String, in store: any AtomicRecordStore,
+    func claimAtomically<T: Sendable>(day: BusinessDay, in store: any AtomicRecordStore,
                                       then write: @escaping @Sendable (Int, any RecordTransaction) throws(AirtableError) -> T)
         async throws(ShopError) -> (number: Int, result: T)
     {
@@ -192,15 +193,15 @@ final class PickupNumbers: Sendable {
     }
 
     /// The key of the ticket for `number` of `day`, unique to it.
-    private static func key(day: String, number: Int) -> String { "\(day)#\(number)" }
+    private static func key(day: BusinessDay, number: Int) -> String { "\(day)#\(number)" }
 
-    static func ticket(day: String, number: Int) -> Fields {
-        Fields([TicketField.key: .string(key(day: day, number: number)), .businessDay: .string(day), .number: .int(number)])
+    static func ticket(day: BusinessDay, number: Int) -> Fields {
+        Fields([TicketField.key: .string(key(day: day, number: number)), .businessDay: .string(day.description), .number: .int(number)])
     }
 
     /// The day's highest ticket (one record, or none).
-    private static func highestQuery(day: String) -> ListQuery {
-        ListQuery(filterByFormula: (FormulaExpression.field(TicketField.businessDay) == .text(day)).description,
+    private static func highestQuery(day: BusinessDay) -> ListQuery {
+        ListQuery(filterByFormula: (FormulaExpression.field(TicketField.businessDay) == .text(day.description)).description,
                   sort: [SortKey(field: TicketField.number.rawValue, direction: .descending)],
                   fields: [TicketField.number.rawValue],
                   pageSize: 1, maxRecords: 1)
@@ -253,9 +254,9 @@ final class PickupNumbers: Sendable {
 
     /// The day's tickets numbered `from` or more, highest first; `complete` is false when there were
     /// more than one page of them (then the ones numbered `from` may be missing).
-    private func tickets(day: String, from number: Int) async throws(ShopError) -> (records: [Record], complete: Bool) {
+    private func tickets(day: BusinessDay, from number: Int) async throws(ShopError) -> (records: [Record], complete: Bool) {
         let filter = FormulaExpression.and([
-            FormulaExpression.field(TicketField.businessDay) == .text(day),
+            FormulaExpression.field(TicketField.businessDay) == .text(day.description),
             FormulaExpression.field(TicketField.number) >= .int(number),
         ])
         let query = ListQuery(filterByFormula: filter.description,
@@ -271,7 +272,7 @@ final class PickupNumbers: Sendable {
     }
 
     /// The highest number claimed on `day`, or 0.
-    private func highestClaimed(day: String) async throws(ShopError) -> Int {
+    private func highestClaimed(day: BusinessDay) async throws(ShopError) -> Int {
         do {
             let page = try await store.listRecords(in: table, query: Self.highestQuery(day: day))
             return page.records.first?.fields[TicketField.number]?.intValue ?? 0

@@ -10,7 +10,7 @@ public struct StoredOrder: Sendable {
     /// The record of each line, in line order.
     public var recordIDs: [String]
     /// The business day the order belongs to.
-    public var businessDay: String
+    public var businessDay: BusinessDay
     /// Whether the lines came from another client without the shop's fields (no pickup number).
     public var isForeign: Bool
     /// Whether the order waits in this counter's outbox, not yet sent to the store.
@@ -39,7 +39,7 @@ public struct StoredOrder: Sendable {
     /// The number with its business day (`#6@2026-11-30`): how an order of an earlier day is named
     /// when today has an order with the same number.
     public var numberWithDay: OrderNumber? {
-        order.pickupNumber > 0 ? .onDay(order.pickupNumber, day: businessDay) : number
+        order.pickupNumber > 0 ? .onDay(order.pickupNumber, day: businessDay.description) : number
     }
 }
 
@@ -49,7 +49,7 @@ enum OrderRecord {
     static func lineRef(orderRef: String, line: Int) -> String { "\(orderRef)-\(line)" }
 
     /// The cells of every line of `order`.
-    static func fields(of order: Order, orderRef: String, businessDay: String, menu: Menu) -> [Fields] {
+    static func fields(of order: Order, orderRef: String, businessDay: BusinessDay, menu: Menu) -> [Fields] {
         order.lines.enumerated().map { index, line in
             // A lasting address only: Airtable's copies expire (the drink's name finds the image again).
             let image = menu.drink(named: line.drinkName)?.imageURLs.first { !AttachmentCells.isExpiring($0) }
@@ -65,7 +65,7 @@ enum OrderRecord {
                 .imageUrl: image.map(JSONValue.string) ?? .null,
                 .status: .string(order.status.rawValue),
                 .pickupNumber: .int(order.pickupNumber),
-                .businessDay: .string(businessDay),
+                .businessDay: .string(businessDay.description),
                 .orderRef: .string(orderRef),
                 .ref: .string(lineRef(orderRef: orderRef, line: index + 1)),
                 .line: .int(index + 1),
@@ -144,7 +144,8 @@ enum OrderRecord {
             throw .storedData("order \(key) in OrderDrink: \(error)")
         }
         return StoredOrder(order: order, orderRef: key, recordIDs: sorted.map(\.id),
-                           businessDay: cells[OrderField.businessDay]?.stringValue ?? clock.businessDay(of: createdAt),
+                           businessDay: cells[OrderField.businessDay]?.stringValue.flatMap { try? BusinessDay($0) }
+                               ?? clock.businessDay(of: createdAt),
                            isForeign: pickup == nil || cells[OrderField.orderRef] == nil,
                            provisionalNumber: pickup == nil ? nil : cells[OrderField.provisionalNumber]?.intValue,
                            till: tillCopy(from: cells), auditText: cells[OrderField.audit]?.stringValue,

@@ -8,17 +8,17 @@ public struct SentOrder: Sendable, Equatable {
     public var queuedAs: OrderNumber
     public var pickupNumber: Int
     /// The business day it was placed on (`YYYY-MM-DD`).
-    public var businessDay: String
+    public var businessDay: BusinessDay
 
-    public init(queuedAs: OrderNumber, pickupNumber: Int, businessDay: String) {
+    public init(queuedAs: OrderNumber, pickupNumber: Int, businessDay: BusinessDay) {
         self.queuedAs = queuedAs
         self.pickupNumber = pickupNumber
         self.businessDay = businessDay
     }
 
     /// The number it goes by now: its pickup number, with its day when that is not `today`.
-    public func number(today: String) -> OrderNumber {
-        businessDay == today ? .pickup(pickupNumber) : .onDay(pickupNumber, day: businessDay)
+    public func number(today: BusinessDay) -> OrderNumber {
+        businessDay == today ? .pickup(pickupNumber) : .onDay(pickupNumber, day: businessDay.description)
     }
 }
 
@@ -34,7 +34,7 @@ public struct OutboxReport: Sendable {
 extension OrderDesk {
     /// Keeps an order the store could not take: with its pickup number if one was claimed before the
     /// failure (the lines may even have arrived; sending again is harmless), else a provisional `P` number.
-    func keepUnsent(_ order: Order, orderRef: String, day: String, menu: Menu, in outbox: Outbox)
+    func keepUnsent(_ order: Order, orderRef: String, day: BusinessDay, menu: Menu, in outbox: Outbox)
         async throws(ShopError) -> StoredOrder
     {
         var stored = StoredOrder(order: order, orderRef: orderRef, recordIDs: [], businessDay: day, isForeign: false)

@@ -91,7 +91,7 @@ public final class Outbox: Sendable {
     }
 
     /// A provisional number for an order that could not get a pickup number.
-    func provisionalNumber(day: String) async throws(ShopError) -> Int {
+    func provisionalNumber(day: BusinessDay) async throws(ShopError) -> Int {
         try await provisionalNumbers.claim(day: day)
     }
 

@@ -1,4 +1,5 @@
 import Airtable
+import DrinkShopCore
 import Foundation
 
 /// Small facts a one-shot `drinkshop` process leaves for the next one on this machine, kept beside the
@@ -20,15 +21,15 @@ extension Outbox {
 
     /// The next pickup number worth trying on `day`, if a process of this machine claimed one less than
     /// `within` seconds before `now` (a hint; the store decides).
-    func pickupHint(day: String, at now: Date, within: TimeInterval) async -> Int? {
-        guard let note = await note("pickupHint")?.objectValue, note["day"]?.stringValue == day,
+    func pickupHint(day: BusinessDay, at now: Date, within: TimeInterval) async -> Int? {
+        guard let note = await note("pickupHint")?.objectValue, note["day"]?.stringValue == day.description,
               let at = note["at"]?.numberValue, now.timeIntervalSince1970 >= at,
               now.timeIntervalSince1970 - at < within else { return nil }
         return note["next"]?.intValue
     }
 
-    func setPickupHint(_ next: Int, day: String, at now: Date) async {
-        await setNote("pickupHint", .object(["day": .string(day), "next": .int(next),
+    func setPickupHint(_ next: Int, day: BusinessDay, at now: Date) async {
+        await setNote("pickupHint", .object(["day": .string(day.description), "next": .int(next),
                                              "at": .number(now.timeIntervalSince1970)]))
     }
 

@@ -25,7 +25,7 @@ extension Till {
             // A day's bounds always move on; should a clock ever give an empty day, the rest is one piece.
             let pieceEnd = end > start ? end : period.end
             let day = clock.businessDay(of: start)
-            let piece = Period(from: day, to: day, start: start, end: pieceEnd)
+            let piece = Period(days: DayRange(day), start: start, end: pieceEnd)
             let stored = try await storedOrders(in: piece).filter { handed.insert($0.orderRef).inserted }
             try await body(piece, stored)
             start = pieceEnd

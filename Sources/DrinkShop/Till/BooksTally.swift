@@ -9,12 +9,12 @@ struct BooksTally {
     private struct Handover {
         var number: OrderNumber
         var pickupNumber: Int
-        var businessDay: String
+        var businessDay: BusinessDay
         var createdAt: Date
         var due: Int
     }
 
-    private let today: String
+    private let today: BusinessDay
     private let clock: ShopClock
     private let calendar: ShopCalendar
     private let shifts: [ShiftRecords.Recorded]
@@ -36,7 +36,7 @@ struct BooksTally {
     private var ledgerRefunded: [PaymentMethod: Int] = [:]
     private var pickedUpOwing: [Handover] = []
 
-    init(today: String, clock: ShopClock, calendar: ShopCalendar, shifts: [ShiftRecords.Recorded], handovers: [AuditEntry]) {
+    init(today: BusinessDay, clock: ShopClock, calendar: ShopCalendar, shifts: [ShiftRecords.Recorded], handovers: [AuditEntry]) {
         self.today = today
         self.clock = clock
         self.calendar = calendar
@@ -47,7 +47,7 @@ struct BooksTally {
 
     /// Checks the orders first seen on business day `day`. `ledger` holds the rows of `day` and of the days the
     /// orders belong to; a row of `day` that belongs to none of them is money without an order.
-    mutating func add(day: String, orders stored: [StoredOrder], charges: [String: OrderCharges], ledger: [MoneyRecord]) {
+    mutating func add(day: BusinessDay, orders stored: [StoredOrder], charges: [String: OrderCharges], ledger: [MoneyRecord]) {
         let byOrder = Dictionary(grouping: ledger, by: \.orderRef)
         var tillOrders: [TillOrder] = []
         for order in stored.sorted(by: { $0.order.createdAt < $1.order.createdAt }) {
@@ -60,7 +60,7 @@ struct BooksTally {
         report.add(tillOrders, calendar: calendar)
         let refs = Set(stored.map(\.orderRef))
         for row in ledger where row.businessDay == day && !refs.contains(row.orderRef) {
-            let number = Self.name(row.pickupNumber, day: row.businessDay, today: today)
+            let number = Self.name(row.pickupNumber, day: day, today: today)
             count(row, as: number)
             switch row.entry {
             case .payment(let payment):
@@ -213,11 +213,11 @@ struct BooksTally {
     }
 
     /// How staff name an order: `#6` today, `#6@2026-11-30` for an earlier day.
-    static func name(_ stored: StoredOrder, today: String) -> OrderNumber {
+    static func name(_ stored: StoredOrder, today: BusinessDay) -> OrderNumber {
         name(stored.order.pickupNumber, day: stored.businessDay, today: today)
     }
 
-    static func name(_ pickupNumber: Int, day: String, today: String) -> OrderNumber {
-        day == today ? .pickup(pickupNumber) : .onDay(pickupNumber, day: day)
+    static func name(_ pickupNumber: Int, day: BusinessDay, today: BusinessDay) -> OrderNumber {
+        day == today ? .pickup(pickupNumber) : .onDay(pickupNumber, day: day.description)
     }
 }

@@ -83,7 +83,7 @@ public struct OrderExtras: Sendable {
     func save(_ extra: OrderExtra, of stored: StoredOrder) async throws(TillError) {
         let cells = Fields([
             OrderTillField.orderRef: .string(stored.orderRef),
-            .businessDay: .string(stored.businessDay),
+            .businessDay: .string(stored.businessDay.description),
             .adjustments: extra.adjustments.isEmpty ? .null : .string(extra.adjustmentText),
             .invoiceKind: extra.invoice.map { .string($0.kindCode) } ?? .null,
             .invoiceValue: extra.invoice.map { .string($0.value) } ?? .null,
@@ -152,7 +152,7 @@ public struct OrderExtras: Sendable {
     /// The bills of many orders, by orderRef, with two reads.
     public func charges(of stored: [StoredOrder]) async throws(TillError) -> [String: OrderCharges] {
         let days = Set(stored.map(\.businessDay)).sorted()
-        let extras = days.isEmpty ? [:] : try await extras(formula: .or(days.map { .field(OrderTillField.businessDay) == .text($0) }))
+        let extras = days.isEmpty ? [:] : try await extras(formula: .or(days.map { .field(OrderTillField.businessDay) == .text($0.description) }))
         let known = extras.values.contains { !$0.adjustments.isEmpty } ? try await adjustments() : []
         var result: [String: OrderCharges] = [:]
         for order in stored {
@@ -162,9 +162,9 @@ public struct OrderExtras: Sendable {
     }
 
     /// The extras of orders of these days, by orderRef.
-    public func extras(days: [String]) async throws(TillError) -> [String: OrderExtra] {
+    public func extras(days: [BusinessDay]) async throws(TillError) -> [String: OrderExtra] {
         guard !days.isEmpty else { return [:] }
-        return try await extras(formula: .or(days.map { .field(OrderTillField.businessDay) == .text($0) }))
+        return try await extras(formula: .or(days.map { .field(OrderTillField.businessDay) == .text($0.description) }))
     }
 
     static func price(_ order: Order, extra: OrderExtra, adjustments: [Adjustment]) throws(TillError) -> OrderCharges {

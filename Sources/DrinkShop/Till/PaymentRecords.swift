@@ -7,7 +7,8 @@ struct MoneyRecord: Sendable {
     enum Kind: String, Sendable { case payment, refund }
     var orderRef: String
     var pickupNumber: Int
-    var businessDay: String
+    /// Nil for a record whose cell is empty or not a date.
+    var businessDay: BusinessDay?
     var entry: Entry
     /// The record's key; nil makes a new one. A refund's is its order's and method's, so a void retried
     /// after a failure records it once.
@@ -65,7 +66,7 @@ struct PaymentRecords: Sendable {
                 PaymentField.ref: .string(record.ref ?? AirtableID.make("pay")),
                 .orderRef: .string(record.orderRef),
                 .pickupNumber: .int(record.pickupNumber),
-                .businessDay: .string(record.businessDay),
+                .businessDay: .string(record.businessDay?.description ?? ""),
             ])
             switch record.entry {
             case .payment(let payment):
@@ -88,9 +89,9 @@ struct PaymentRecords: Sendable {
     }
 
     /// The payments and refunds of the orders of these business days.
-    func forDays(_ days: [String]) async throws(ShopError) -> [MoneyRecord] {
+    func forDays(_ days: [BusinessDay]) async throws(ShopError) -> [MoneyRecord] {
         guard !days.isEmpty else { return [] }
-        let formula = FormulaExpression.or(days.map { .field(PaymentField.businessDay) == .text($0) })
+        let formula = FormulaExpression.or(days.map { .field(PaymentField.businessDay) == .text($0.description) })
         return try await list(formula)
     }
 
@@ -192,7 +193,8 @@ struct PaymentRecords: Sendable {
             throw fail(": \(error)")
         }
         return MoneyRecord(orderRef: orderRef, pickupNumber: cells[PaymentField.pickupNumber]?.intValue ?? 0,
-                           businessDay: cells[PaymentField.businessDay]?.stringValue ?? "", entry: entry)
+                           businessDay: cells[PaymentField.businessDay]?.stringValue.flatMap { try? BusinessDay($0) },
+                           entry: entry)
     }
 }
 

@@ -54,9 +54,9 @@ struct ShiftRecords: Sendable {
         return shifts.max { $0.shift.openedAt < $1.shift.openedAt }
     }
 
-    func add(_ shift: Shift, day: String) async throws(TillError) {
+    func add(_ shift: Shift, day: BusinessDay) async throws(TillError) {
         let cells = Fields([
-            ShiftField.ref: .string(AirtableID.make("sft")), .businessDay: .string(day),
+            ShiftField.ref: .string(AirtableID.make("sft")), .businessDay: .string(day.description),
             .openedBy: .string(shift.openedBy), .openedAt: .string(AirtableTimestamp.format(shift.openedAt)),
             .float: .int(shift.float),
         ])

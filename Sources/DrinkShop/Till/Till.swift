@@ -188,7 +188,7 @@ public final class Till: Sendable {
 
     /// The money of many orders of `days` at once, by orderRef: from the copies the orders carry, and one
     /// read of the ledger (and of `OrderTill`) only when some order carries none.
-    public func money(of stored: [StoredOrder], days: [String]) async throws(TillError) -> [String: OrderPayments] {
+    public func money(of stored: [StoredOrder], days: [BusinessDay]) async throws(TillError) -> [String: OrderPayments] {
         var result: [String: OrderPayments] = [:]
         var uncopied: [StoredOrder] = []
         for order in stored {
@@ -200,7 +200,7 @@ public final class Till: Sendable {
     }
 
     /// The money of many orders of `days` from the ledger (two reads): who took what, when, and the change.
-    public func ledgerMoney(of stored: [StoredOrder], days: [String]) async throws(TillError) -> [String: OrderPayments] {
+    public func ledgerMoney(of stored: [StoredOrder], days: [BusinessDay]) async throws(TillError) -> [String: OrderPayments] {
         let records: [MoneyRecord]
         do { records = try await payments.forDays(days) } catch { throw .shop(error) }
         let byOrder = Dictionary(grouping: records, by: \.orderRef)

@@ -32,7 +32,7 @@ public enum TillError: Error, Sendable, CustomStringConvertible {
     /// A pass nobody seeded; `known` lists the seeded ones.
     case noSuchPass(String, known: [String])
     /// A period whose first day is after its last.
-    case periodReversed(first: String, last: String)
+    case periodReversed(first: BusinessDay, last: BusinessDay)
     /// A file of an export could not be written (nothing of the export is left in its place).
     case exportNotWritten(path: String, reason: String)
     /// The order was cancelled at another counter while this payment was taken: the payment is recorded

@@ -6,20 +6,28 @@ import Foundation
 extension Till {
     /// A period of whole business days.
     public struct Period: Sendable, Equatable {
-        public let from: String
-        public let to: String
+        public let days: DayRange
         public let start: Date
         public let end: Date
+        public var from: BusinessDay { days.first }
+        public var to: BusinessDay { days.last }
         /// "2026-12-01" or "2026-12-01 – 2026-12-03".
-        public var label: String { from == to ? from : "\(from) – \(to)" }
+        public var label: String { days.isOneDay ? from.description : "\(from) – \(to)" }
     }
 
     /// The business days `from` to `to` (YYYY-MM-DD, both included; `today`/`yesterday` allowed).
     public func period(from: String, to: String) throws(TillError) -> Period {
-        let first = try day(from)
-        let last = try day(to)
-        guard first.start <= last.start else { throw .periodReversed(first: first.text, last: last.text) }
-        return Period(from: first.text, to: last.text, start: first.start, end: clock.dayBounds(of: last.start).end)
+        let today = clock.today
+        let first = try day(from, today: today)
+        let last = try day(to, today: today)
+        return try period(first, through: last)
+    }
+
+    /// The business days `first` through `last`, both included.
+    public func period(_ first: BusinessDay, through last: BusinessDay) throws(TillError) -> Period {
+        guard let days = try? DayRange(first, through: last) else { throw .periodReversed(first: first, last: last) }
+        let (start, end) = clock.calendar.bounds(of: days)
+        return Period(days: days, start: start, end: end)
     }
 
     /// Every order created in the period, with its bill and money, oldest first.
@@ -79,22 +87,7 @@ extension Till {
     /// The shop's calendar (its time zone and day start, from the store's settings).
     public var calendar: ShopCalendar { clock.calendar }
 
-    private func day(_ text: String) throws(TillError) -> (text: String, start: Date) {
-        let now = clock.now()
-        switch text.lowercased() {
-        case "today", "今天": return (clock.businessDay(of: now), clock.dayBounds(of: now).start)
-        case "yesterday", "昨天":
-            let start = clock.dayBounds(of: clock.dayBounds(of: now).start.addingTimeInterval(-1)).start
-            return (clock.businessDay(of: start), start)
-        default:
-            let parts = text.split(separator: "-").compactMap { Int($0) }
-            guard parts.count == 3 else { throw .badDate(text) }
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = clock.timeZone
-            guard let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: 12)),
-                  clock.businessDay(of: date) == text
-            else { throw .badDate(text) }
-            return (text, clock.dayBounds(of: date).start)
-        }
+    private func day(_ text: String, today: BusinessDay) throws(TillError) -> BusinessDay {
+        do { return try BusinessDay(text, today: today) } catch { throw .badDate(text) }
     }
 }

@@ -241,10 +241,9 @@ enum TillGrammar {
         return DaySpan(first: from, last: to)
     }
 
-    /// `2026-12-01`, `today`, `yesterday` (resolved to a date by the interpreter), checked for shape.
+    /// `2026-12-01`, `today`, `yesterday` (resolved to a date by the till, `BusinessDay(_:today:)`), checked for shape.
     static func day(_ word: String, usage: String) throws(CommandError) -> String {
-        let lower = word.lowercased()
-        if ["today", "yesterday", "今天", "昨天"].contains(lower) { return lower }
+        if BusinessDay.offset(ofWord: word) != nil { return word.lowercased() }
         let parts = word.split(separator: "-")
         guard parts.count == 3, parts[0].count == 4, let year = Int(parts[0]), let month = Int(parts[1]),
               let dayNumber = Int(parts[2]), (2000...2999).contains(year), (1...12).contains(month), (1...31).contains(dayNumber)

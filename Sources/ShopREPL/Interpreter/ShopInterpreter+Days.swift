@@ -4,15 +4,22 @@ import Foundation
 
 /// `orders`, `report` and `log` over business days: today by default, `--date` or `--from`/`--to`.
 extension ShopInterpreter {
-    /// The first and last business day of `days` (today when nil).
-    func range(_ days: DaySpan?) -> (first: String, last: String) {
+    /// The business days of `days` (today when nil; through today without a last day), checked by the desk.
+    func range(_ days: DaySpan?) throws(ShopError) -> DayRange {
         let today = shop.clock.today
-        guard let days else { return (today, today) }
-        return (days.first, days.last ?? today)
+        guard let days else { return DayRange(today) }
+        let first = try Self.day(days.first)
+        let last = try days.last.map { (text) throws(ShopError) in try Self.day(text) } ?? today
+        return try shop.orders.days(from: first, through: last)
+    }
+
+    /// A `--date`/`--from`/`--to` date (YYYY-MM-DD).
+    private static func day(_ text: String) throws(ShopError) -> BusinessDay {
+        do { return try BusinessDay(text) } catch { throw .notADay(text) }
     }
 
     /// How an order is named in lists and messages: `#6` today, `#6@2026-11-30` for an earlier day.
-    static func name(_ stored: StoredOrder, today: String) -> String? {
+    static func name(_ stored: StoredOrder, today: BusinessDay) -> String? {
         stored.businessDay == today ? stored.number?.description : stored.numberWithDay?.description
     }
 
@@ -24,21 +31,20 @@ extension ShopInterpreter {
             }
             let (orders, problems) = try await shop.orders.today()
             let money = await tillMoney(orders)
-            say(OrderView.list(OrderView.select(orders, filter), filter: filter, day: shop.clock.today, style: style,
+            say(OrderView.list(OrderView.select(orders, filter), filter: filter, days: DayRange(shop.clock.today), style: style,
                                money: money, width: screenWidth))
             for problem in problems { warn(problem) }
             return
         }
-        let (first, last) = range(days)
+        let range = try range(days)
         if json {
-            say(try await shop.orders.ordersJSON(from: first, through: last, selecting: { OrderView.select($0, filter) }) + "\n")
+            say(try await shop.orders.ordersJSON(from: range.first, through: range.last, selecting: { OrderView.select($0, filter) })
+                + "\n")
             return
         }
-        let (orders, problems) = try await shop.orders.orders(from: first, through: last)
-        // A past day's orders are named with their day unless the range is that one day.
-        let label = first == last ? first : "\(first) to \(last)"
+        let (orders, problems) = try await shop.orders.orders(from: range.first, through: range.last)
         let money = await tillMoney(orders)
-        say(OrderView.list(OrderView.select(orders, filter), filter: filter, day: first == last ? first : "", label: label,
+        say(OrderView.list(OrderView.select(orders, filter), filter: filter, days: range,
                            style: style, money: money, width: screenWidth))
         for problem in problems { warn(problem) }
     }
@@ -51,7 +57,7 @@ extension ShopInterpreter {
         let (first, last) = (period.from, period.to)
         let (orders, problems) = try await shop.orders.orders(from: first, through: last)
         let audit = try await shop.audit.entries(fromDay: first, throughDay: last)
-        let report = DailyReport(day: first == last ? first : "\(first) to \(last)", orders: orders.map(\.order),
+        let report = DailyReport(day: period.days.description, orders: orders.map(\.order),
                                  moneyReturned: orders.map { !($0.till?.refundedBy.isEmpty ?? true) }, audit: audit)
         if json {
             let till = try await shop.till.report(period, audit: await auditEntries(period))
@@ -71,10 +77,9 @@ extension ShopInterpreter {
     }
 
     func showLog(days: DaySpan?) async throws {
-        let (first, last) = range(days)
-        _ = try shop.orders.days(from: first, through: last)
-        let entries = try await shop.audit.entries(fromDay: first, throughDay: last)
-        say(AuditView.render(entries, label: first == last ? first : "\(first) to \(last)", timeZone: shop.clock.timeZone,
+        let range = try range(days)
+        let entries = try await shop.audit.entries(in: range)
+        say(AuditView.render(entries, label: range.description, timeZone: shop.clock.timeZone,
                              style: style, width: screenWidth))
     }
 }

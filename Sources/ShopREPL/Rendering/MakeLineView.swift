@@ -34,7 +34,7 @@ enum MakeLineView {
 
     /// The whole screen: a title, one block per order (the selected one marked ▶), and the keys.
     /// The body scrolls so the selected order stays in view within `rows`.
-    static func screen(_ state: State, day: String, now: Date, timeZone: TimeZone, style: ColorPolicy,
+    static func screen(_ state: State, day: BusinessDay, now: Date, timeZone: TimeZone, style: ColorPolicy,
                        rows: Int = .max) -> [String] {
         let title = [style.paint("製作中 make line · \(day) · \(state.orders.count) order\(state.orders.count == 1 ? "" : "s")",
                                  .bold), ""]
@@ -63,7 +63,7 @@ enum MakeLineView {
     }
 
     /// The make line once, for output that is not a terminal.
-    static func plain(_ orders: [StoredOrder], day: String, timeZone: TimeZone) -> String {
+    static func plain(_ orders: [StoredOrder], day: BusinessDay, timeZone: TimeZone) -> String {
         guard !orders.isEmpty else { return "Nothing to make on \(day).\n" }
         var out = ""
         for stored in orders {

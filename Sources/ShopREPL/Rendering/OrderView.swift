@@ -57,9 +57,11 @@ enum OrderView {
     /// - Parameters:
     ///   - money: each order's bill and payments by orderRef (the Paid column); empty leaves it out.
     ///   - width: the screen's columns (nil: a pipe, every column whole).
-    static func list(_ orders: [StoredOrder], filter: OrdersFilter, day: String, label: String? = nil,
+    static func list(_ orders: [StoredOrder], filter: OrdersFilter, days: DayRange,
                      style: ColorPolicy, money: [String: OrderPayments] = [:], width: Int? = nil) -> String {
-        let label = label ?? day
+        // A past day's orders are named with their day unless the list is of that one day.
+        let day = days.isOneDay ? days.first : nil
+        let label = days.description
         guard !orders.isEmpty else {
             switch filter {
             case .open: return "No open orders on \(label). (orders all shows finished ones)\n"

@@ -126,7 +126,7 @@ enum TillView {
         }.joined(separator: ",")
         let voids = report.voids.map { "{\"pickupNumber\":\($0.pickupNumber),\"total\":\($0.total),\"refunded\":\($0.refunded.values.reduce(0, +)),\"reason\":\(quote($0.reason))}" }
         let cancellations = report.cancellations.map { "{\"pickupNumber\":\($0.pickupNumber),\"total\":\($0.total),\"reason\":\(quote($0.reason))}" }
-        return "{\"from\":\(quote(period.from)),\"to\":\(quote(period.to)),\"orders\":\(report.orders),\"cups\":\(report.cups),"
+        return "{\"from\":\(quote(period.from.description)),\"to\":\(quote(period.to.description)),\"orders\":\(report.orders),\"cups\":\(report.cups),"
             + "\"grossSales\":\(report.grossSales),\"netSales\":\(report.netSales),\"byMethod\":{\(methods)},"
             + "\"byStaff\":\(totals(report.byStaff)),\"byHour\":\(totals(Dictionary(uniqueKeysWithValues: report.byHour.map { (String(format: "%02d", $0.key), $0.value) }))),"
             + "\"promotions\":\(totals(report.promotions)),\"adjustments\":\(totals(report.adjustments)),"
