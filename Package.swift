@@ -53,7 +53,7 @@ let package = Package(
 
         // Test targets, one per source target (each added with its first tests).
         // Shared by the test suites only: a seeded random generator, the test clock, a child-process runner.
-        .target(name: "TestSupport", dependencies: ["Airtable"], path: "Sources/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["Airtable", "DrinkShopCore"], path: "Sources/TestSupport", swiftSettings: strict),
         // The Swift side of scripts/bench (not part of the drinkshop product).
         .executableTarget(name: "DrinkShopBench", dependencies: ["DrinkShop", "DrinkShopCore", "Airtable", "LocalBase"],
                           swiftSettings: strict),

@@ -76,9 +76,9 @@ import TestSupport
         var counts: [String]
     }
 
-    static func reports(_ shop: Shop, day: String) async throws -> DayReports {
+    static func reports(_ shop: Shop, day: BusinessDay) async throws -> DayReports {
         let (orders, problems) = try await shop.orders.orders(from: day, through: day)
-        let period = try shop.till.period(from: day, to: day)
+        let period = try shop.till.period(day, through: day)
         let audit = try await shop.audit.entries(fromDay: day, throughDay: day)
         let export = try await shop.till.export(period)
         return DayReports(
@@ -133,7 +133,7 @@ import TestSupport
         // The open order is still on today's list, and can be finished.
         let (today, _) = try await shop.orders.today()
         #expect(today.map(\.order.pickupNumber) == [4])
-        for _ in 0..<3 { _ = try await shop.orders.advance(.onDay(4, day: dayOne)) }
+        for _ in 0..<3 { _ = try await shop.orders.advance(.onDay(4, day: dayOne.description)) }
         _ = try await shop.orders.place(OrderDraft(lines: [LineDraft(drink: "熟成紅茶", options: [.size(.medium), .sugar(.half), .ice(.less)])]),
                                         placedBy: "Ben")
 
@@ -143,7 +143,7 @@ import TestSupport
         #expect(second.first?.moved[ShopSchema.orderTable] == 1)
         #expect(second.first?.kept == 0)
         let remaining = try await setup.remote(ShopSchema.orderTable)
-        #expect(remaining.map { $0.fields["businessDay"]?.stringValue } == [shop.clock.today])
+        #expect(remaining.map { $0.fields["businessDay"]?.stringValue } == [shop.clock.today.description])
         #expect(try await setup.archived(ShopSchema.orderTable).count == 5)
         let days = try await shop.archiver?.archive.days()
         #expect(days?.map(\.day) == [dayOne])
@@ -234,7 +234,7 @@ import TestSupport
                                         placedBy: "Ben")
         #expect(try await shop.archiver?.dropClosedDaysTickets() == 4)
         let tickets = try await setup.remote(ShopSchema.ticketTable)
-        #expect(tickets.map { $0.fields["businessDay"]?.stringValue } == [shop.clock.today])
+        #expect(tickets.map { $0.fields["businessDay"]?.stringValue } == [shop.clock.today.description])
         #expect(try await setup.remote(ShopSchema.orderTable).count == 6, "orders stay")
         #expect(!FileManager.default.fileExists(atPath: setup.archivePath), "nothing is archived")
         #expect(try await shop.archiver?.dropClosedDaysTickets() == 0)

@@ -2,12 +2,15 @@ import DrinkShopCore
 import Foundation
 import Testing
 
+/// A day read from text (a variable, never a literal: the tests' literal days are `TestSupport`'s).
+private func parse(_ text: String) throws(BusinessDayError) -> BusinessDay { try BusinessDay(text) }
+
 @Suite struct BusinessDayTests {
     @Test func readsAndWritesItsText() throws {
-        let day = try BusinessDay("2026-12-01")
+        let day = try parse("2026-12-01")
         #expect(day.description == "2026-12-01")
         #expect((day.year, day.month, day.day) == (2026, 12, 1))
-        #expect(try BusinessDay("2024-02-29").description == "2024-02-29")
+        #expect(try parse("2024-02-29").description == "2024-02-29")
         #expect(try BusinessDay(year: 2026, month: 1, day: 5).description == "2026-01-05")
         #expect(BusinessDay(daysSince1970: 0).description == "1970-01-01")
     }
@@ -26,7 +29,7 @@ import Testing
     }
 
     @Test func wordsAreCountedFromTheGivenToday() throws {
-        let today = try BusinessDay("2026-03-01")
+        let today = try parse("2026-03-01")
         #expect(try BusinessDay("today", today: today) == today)
         #expect(try BusinessDay("今天", today: today) == today)
         #expect(try BusinessDay("Yesterday", today: today).description == "2026-02-28")
@@ -38,23 +41,23 @@ import Testing
     }
 
     @Test func arithmeticCrossesMonthsYearsAndLeapDays() throws {
-        let leap = try BusinessDay("2024-02-28")
+        let leap = try parse("2024-02-28")
         #expect(leap.next.description == "2024-02-29")
         #expect(leap.advanced(by: 2).description == "2024-03-01")
-        #expect(try BusinessDay("2025-01-01").previous.description == "2024-12-31")
-        #expect(try BusinessDay("2026-12-01").advanced(by: -365).description == "2025-12-01")
-        #expect(leap.distance(to: try BusinessDay("2025-02-28")) == 366)
-        #expect(try BusinessDay("1970-01-01").previous.description == "1969-12-31")
+        #expect(try parse("2025-01-01").previous.description == "2024-12-31")
+        #expect(try parse("2026-12-01").advanced(by: -365).description == "2025-12-01")
+        #expect(leap.distance(to: try parse("2025-02-28")) == 366)
+        #expect(try parse("1970-01-01").previous.description == "1969-12-31")
     }
 
     @Test func ordersByDate() throws {
         let days = try ["2026-12-01", "2025-12-31", "2026-01-10"].map { text throws(BusinessDayError) in try BusinessDay(text) }
         #expect(days.sorted().map(\.description) == ["2025-12-31", "2026-01-10", "2026-12-01"])
-        #expect(try BusinessDay("2026-01-10") == BusinessDay(year: 2026, month: 1, day: 10))
+        #expect(try parse("2026-01-10") == BusinessDay(year: 2026, month: 1, day: 10))
     }
 
     @Test func codesAsItsText() throws {
-        let day = try BusinessDay("2026-12-01")
+        let day = try parse("2026-12-01")
         let data = try JSONEncoder().encode([day])
         #expect(String(decoding: data, as: UTF8.self) == "[\"2026-12-01\"]")
         #expect(try JSONDecoder().decode([BusinessDay].self, from: data) == [day])
@@ -64,17 +67,17 @@ import Testing
 
 @Suite struct DayRangeTests {
     @Test func holdsItsDaysInclusive() throws {
-        let range = try DayRange(BusinessDay("2024-02-27"), through: BusinessDay("2024-03-01"))
+        let range = try DayRange(parse("2024-02-27"), through: parse("2024-03-01"))
         #expect(range.count == 4)
         #expect(range.map(\.description) == ["2024-02-27", "2024-02-28", "2024-02-29", "2024-03-01"])
-        #expect(range.contains(try BusinessDay("2024-02-29")))
-        #expect(!range.contains(try BusinessDay("2024-03-02")))
-        #expect(!range.contains(try BusinessDay("2024-02-26")))
+        #expect(range.contains(try parse("2024-02-29")))
+        #expect(!range.contains(try parse("2024-03-02")))
+        #expect(!range.contains(try parse("2024-02-26")))
         #expect(range.description == "2024-02-27 to 2024-03-01")
     }
 
     @Test func oneDay() throws {
-        let day = try BusinessDay("2026-12-01")
+        let day = try parse("2026-12-01")
         let range = try DayRange(day, through: day)
         #expect(range == DayRange(day))
         #expect(range.count == 1)
@@ -83,7 +86,7 @@ import Testing
     }
 
     @Test func refusesALastDayBeforeTheFirst() throws {
-        let first = try BusinessDay("2026-12-02"), last = try BusinessDay("2026-12-01")
+        let first = try parse("2026-12-02"), last = try parse("2026-12-01")
         #expect(throws: BusinessDayError.reversed(first: first, last: last)) { try DayRange(first, through: last) }
         #expect(BusinessDayError.reversed(first: first, last: last).description
             == "2026-12-02 to 2026-12-01: the first day is after the last")

@@ -2,6 +2,9 @@ import DrinkShopCore
 import Foundation
 import Testing
 
+/// A day read from text (a variable, never a literal: the tests' literal days are `TestSupport`'s).
+private func parse(_ text: String) throws(BusinessDayError) -> BusinessDay { try BusinessDay(text) }
+
 @Suite struct ShopCalendarTests {
     // 2026-12-01T16:30:00Z: 2026-12-02 00:30 in Taiwan, 2026-12-01 16:30 in UTC.
     let lateNight = Date(timeIntervalSince1970: 1_796_142_600)
@@ -17,7 +20,7 @@ import Testing
 
     @Test func boundsOfABusinessDayAreItsStartAndTheNextDaysStart() throws {
         let five = ShopCalendar(timeZone: TimeZone(identifier: "Asia/Taipei")!, dayStart: try BusinessDayStart(hour: 5))
-        let bounds = five.bounds(of: try BusinessDay("2026-12-01"))
+        let bounds = five.bounds(of: try parse("2026-12-01"))
         // 05:00 Taiwan is 21:00 UTC the day before.
         #expect(bounds.start == Date(timeIntervalSince1970: 1_796_072_400))
         #expect(bounds.end == bounds.start.addingTimeInterval(86_400))
@@ -25,13 +28,13 @@ import Testing
         #expect(five.businessDay(of: bounds.end.addingTimeInterval(-1)).description == "2026-12-01")
         #expect(five.businessDay(of: bounds.end).description == "2026-12-02")
         #expect(five.dayBounds(of: lateNight) == bounds)
-        let range = try DayRange(BusinessDay("2026-12-01"), through: BusinessDay("2026-12-03"))
+        let range = try DayRange(parse("2026-12-01"), through: parse("2026-12-03"))
         #expect(five.bounds(of: range) == (bounds.start, bounds.start.addingTimeInterval(3 * 86_400)))
     }
 
     @Test func aDaylightSavingDayIsItsRealLength() throws {
         let newYork = ShopCalendar(timeZone: TimeZone(identifier: "America/New_York")!)
-        let bounds = newYork.bounds(of: try BusinessDay("2026-03-08"))
+        let bounds = newYork.bounds(of: try parse("2026-03-08"))
         #expect(bounds.end.timeIntervalSince(bounds.start) == 23 * 3600)
         #expect(newYork.businessDay(of: bounds.end.addingTimeInterval(-1)).description == "2026-03-08")
     }

@@ -116,12 +116,14 @@ import TestSupport
         let twoAM = Date(timeIntervalSince1970: 1_795_924_800 + 14 * 3600)
         #expect(clock.businessDay(of: twoAM) == "2026-11-29")
         #expect(clock.businessDay(of: twoAM.addingTimeInterval(3 * 3600)) == "2026-11-30")
-        let bounds = try #require(clock.dayBounds(ofDay: "2026-11-29"))
+        let bounds = clock.bounds(of: "2026-11-29")
         #expect(clock.businessDay(of: bounds.start) == "2026-11-29")
         #expect(clock.businessDay(of: bounds.end.addingTimeInterval(-1)) == "2026-11-29")
         #expect(clock.businessDay(of: bounds.end) == "2026-11-30")
-        #expect(clock.dayBounds(ofDay: "2026-02-30") == nil)
-        #expect(clock.day("2026-11-30", plus: 1) == "2026-12-01")
+        let notADay = "2026-02-30"
+        #expect(throws: BusinessDayError.notADate(notADay)) { try BusinessDay(notADay) }
+        let lastOfNovember: BusinessDay = "2026-11-30"
+        #expect(lastOfNovember.next == "2026-12-01")
         #expect(throws: BusinessDayStartError.self) { try BusinessDayStart(parsing: "5am") }
     }
 }

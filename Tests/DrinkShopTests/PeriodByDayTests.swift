@@ -21,7 +21,7 @@ import Testing
             }
             fixture.clock.advance(by: 86_400)
         }
-        return (fixture, try fixture.shop.till.period(from: first, to: "yesterday"))
+        return (fixture, try fixture.shop.till.period(from: first.description, to: "yesterday"))
     }
 
     @Test func theReportOfSeveralDaysIsTheWholePeriodsReport() async throws {

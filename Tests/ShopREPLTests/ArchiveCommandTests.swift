@@ -31,7 +31,7 @@ import TestSupport
         }
         #expect(!output.text.contains("Archiving"))
         let dayOne = shop.clock.today
-        let reportBefore = try await shop.till.report(try shop.till.period(from: dayOne, to: dayOne))
+        let reportBefore = try await shop.till.report(try shop.till.period(dayOne, through: dayOne))
 
         clock.advance(by: 86_400)
         #expect(await run("order 熟成紅茶 M 無糖 少冰 for Ben") == .succeeded)
@@ -53,7 +53,7 @@ import TestSupport
         #expect(output.text.contains("Archiving the days before \(shop.clock.today) into the-archive.sqlite"))
         #expect(output.text.contains("\(dayOne): "))
         #expect(try await base.allRecords(in: ShopSchema.orderTable).map { $0.fields["orderName"]?.stringValue } == ["Ben"])
-        #expect(try await shop.till.report(try shop.till.period(from: dayOne, to: dayOne)).orders == reportBefore.orders)
+        #expect(try await shop.till.report(try shop.till.period(dayOne, through: dayOne)).orders == reportBefore.orders)
         #expect(await run("orders all --date \(dayOne)") == .succeeded)
         #expect(output.text.contains("Amy"))
         #expect(await run("archive now") == .succeeded)

@@ -1,4 +1,5 @@
 import Airtable
+import DrinkShopCore
 import Foundation
 import Synchronization
 
@@ -95,26 +96,26 @@ public final class DayArchive: Sendable {
     }
 
     /// The days archived so far, oldest first, with how many records each moved.
-    public func days() async throws(ShopError) -> [(day: String, records: Int)] {
+    public func days() async throws(ShopError) -> [(day: BusinessDay, records: Int)] {
         guard isStarted else { return [] }
         let store = try await store()
         let records: [Record]
         do { records = try await store.allRecords(in: DayArchive.dayTable) } catch { throw .store(error) }
         return records.compactMap { record in
-            guard let day = record.fields[ArchivedDayField.day]?.stringValue else { return nil }
+            guard let day = record.fields[ArchivedDayField.day]?.stringValue.flatMap({ try? BusinessDay($0) }) else { return nil }
             return (day, record.fields[ArchivedDayField.records]?.intValue ?? 0)
         }.sorted { $0.day < $1.day }
     }
 
     /// Keeps `records` of `table`, then reads them back: the copies must hold exactly the cells the base
     /// answered, or nothing may be removed from the base.
-    func keepVerified(_ records: [Record], in table: String, day: String) async throws(ShopError) {
+    func keepVerified(_ records: [Record], in table: String, day: BusinessDay) async throws(ShopError) {
         guard !records.isEmpty else { return }
         let store = try await store()
         let stored: [Record]
         do {
             try await store.keepRecords(in: table, records)
-            let formula = FormulaExpression.field(DayTables.dayField) == .text(day)
+            let formula = FormulaExpression.field(DayTables.dayField) == .text(day.description)
             stored = try await store.allRecords(in: table, query: ListQuery(filterByFormula: formula.description))
         } catch {
             throw .store(error)
@@ -130,14 +131,14 @@ public final class DayArchive: Sendable {
     }
 
     /// Notes `day` as archived (moved records added to what earlier runs moved; `kept` replaced).
-    func noteArchived(_ day: String, moved: Int, kept: Int, at date: Date) async throws(ShopError) {
+    func noteArchived(_ day: BusinessDay, moved: Int, kept: Int, at date: Date) async throws(ShopError) {
         let store = try await store()
         do {
-            let formula = FormulaExpression.field(ArchivedDayField.day) == .text(day)
+            let formula = FormulaExpression.field(ArchivedDayField.day) == .text(day.description)
             let earlier = try await store.allRecords(in: DayArchive.dayTable, query: ListQuery(filterByFormula: formula.description))
             let before = earlier.first?.fields[ArchivedDayField.records]?.intValue ?? 0
             _ = try await store.upsertRecords(in: DayArchive.dayTable, [UpsertRecord(fields: Fields([
-                ArchivedDayField.day: .string(day), .records: .int(before + moved), .kept: .int(kept),
+                ArchivedDayField.day: .string(day.description), .records: .int(before + moved), .kept: .int(kept),
                 .archivedAt: .string(AirtableTimestamp.format(date)),
             ]))], mergeOn: [ArchivedDayField.day.rawValue], replace: false, options: WriteOptions(typecast: true))
         } catch {

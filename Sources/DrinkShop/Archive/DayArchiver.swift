@@ -21,7 +21,7 @@ public struct DayArchiver: Sendable {
 
     /// What one closed day moved.
     public struct DayReport: Sendable, Equatable {
-        public let day: String
+        public let day: BusinessDay
         /// Records copied to the archive and removed from the base, by table.
         public let moved: [String: Int]
         /// Records left in the base: orders still open and their money, an open shift.
@@ -32,11 +32,11 @@ public struct DayArchiver: Sendable {
     /// Every closed day still in the base, oldest first. Whatever a failure interrupts is finished by the
     /// next run.
     public func archiveClosedDays() async throws(ShopError) -> [DayReport] {
-        let today = clock.today.description  // compared with the cells as stored
+        let today = clock.today
         let day = FormulaExpression.field(DayTables.dayField)
-        let formula = FormulaExpression.and([day != .text(""), day != .text(today)])
-        var byTable: [String: [String: [Record]]] = [:]
-        var days = Set<String>()
+        let formula = FormulaExpression.and([day != .text(""), day != .text(today.description)])
+        var byTable: [String: [BusinessDay: [Record]]] = [:]
+        var days = Set<BusinessDay>()
         for spec in DayTables.archived {
             let records: [Record]
             do {
@@ -45,7 +45,10 @@ public struct DayArchiver: Sendable {
                 throw .store(error)
             }
             for record in records {
-                guard let recordDay = record.fields[DayTables.dayField]?.stringValue, recordDay < today else { continue }
+                // A cell that is not a date names no closed day: the record stays in the base.
+                guard let recordDay = record.fields[DayTables.dayField]?.stringValue.flatMap({ try? BusinessDay($0) }),
+                      recordDay < today
+                else { continue }
                 byTable[spec.name, default: [:]][recordDay, default: []].append(record)
                 days.insert(recordDay)
             }
@@ -76,7 +79,7 @@ public struct DayArchiver: Sendable {
         return closed.count
     }
 
-    private func archive(_ day: String, tables: [String: [Record]]) async throws(ShopError) -> DayReport {
+    private func archive(_ day: BusinessDay, tables: [String: [Record]]) async throws(ShopError) -> DayReport {
         let lines = tables[ShopSchema.orderTable] ?? []
         let openOrders = Set(lines.filter { record in
             let status = record.fields[OrderField.status]?.stringValue.flatMap(OrderStatus.init(rawValue:))

@@ -13,8 +13,8 @@ extension ShopInterpreter {
             var text = "Archive: \(archiver.archive.location)"
             if let first = days.first, let last = days.last {
                 let records = days.reduce(0) { $0 + $1.records }
-                text += " — \(days.count) day\(days.count == 1 ? "" : "s") (\(first.day == last.day ? first.day : "\(first.day) to \(last.day)"), "
-                    + "\(records) records)"
+                let span = first.day == last.day ? first.day.description : "\(first.day) to \(last.day)"
+                text += " — \(days.count) day\(days.count == 1 ? "" : "s") (\(span), \(records) records)"
             } else {
                 text += " — no day archived yet"
             }
