@@ -102,7 +102,7 @@ import Testing
         #expect(audit.map(\.action) == [.void, .deleteOrder, .editOrder])
         #expect(audit[0].detail.contains("picked up") && audit[0].detail.contains("spilled"))
         #expect(audit[2].detail.contains("中杯") && audit[2].detail.contains("大杯"))
-        let report = DailyReport(day: "2026-11-29", orders: orders.map(\.order), audit: audit)
+        let report = DailyReport(days: DayRange("2026-11-29"), orders: orders.map(\.order), audit: audit)
         #expect(report.orders == 1 && report.voidedOrders == 1 && report.voidedAmount == voided.order.total)
         #expect(report.revenue == orders[0].order.total)
         #expect(report.voids.map(\.voidedBy) == ["Mei"] && report.voids.map(\.reason) == ["spilled"])

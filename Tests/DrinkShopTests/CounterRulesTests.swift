@@ -190,7 +190,7 @@ import TestSupport
         #expect(till.voids.map(\.pickupNumber) == [1, 2])
         #expect(till.cancellations.map(\.pickupNumber) == [3])
         let orders = try await fixture.shop.orders.today().orders
-        let daily = DailyReport(day: "today", orders: orders.map(\.order),
+        let daily = DailyReport(days: DayRange(fixture.shop.clock.today), orders: orders.map(\.order),
                                 moneyReturned: orders.map { !($0.till?.refundedBy.isEmpty ?? true) })
         #expect(daily.voids.map(\.number) == ["#1", "#2"])
         #expect(daily.cancellations.map(\.number) == ["#3"])

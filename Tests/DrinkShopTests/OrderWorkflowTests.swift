@@ -189,7 +189,7 @@ import Testing
         _ = try await fixture.shop.orders.place(one, placedBy: "Ken")
         _ = try await fixture.shop.orders.cancel(.pickup(3), reason: "changed mind")
         let (orders, _) = try await fixture.shop.orders.today()
-        let report = DailyReport(day: "2026-11-29", orders: orders.map(\.order))
+        let report = DailyReport(days: DayRange("2026-11-29"), orders: orders.map(\.order))
         #expect(report.orders == 2 && report.cancelledOrders == 1)
         #expect(report.cups == 3)
         // 2 x 35 with the second cup half price (17 off); 80 less 20% of the 歐蕾 line (16 off).

@@ -164,12 +164,14 @@ extension OrderDesk {
             guard let found = unsent.first(where: { $0.number == number }) else { throw .noSuchOrder(number) }
             return found
         case .pickup(let pickup), .onDay(let pickup, _):
-            if case .onDay(_, let text) = number { _ = try Self.day(of: number, text) }
+            // `#6@2026-11-30`: that day's #6.
+            var onDay: BusinessDay?
+            if case .onDay(_, let text) = number { onDay = try Self.day(of: number, text) }
             var stored: [StoredOrder] = []
             do throws(ShopError) {
                 let records: [Record]
-                if case .onDay(_, let text) = number {
-                    records = try await self.records.number(pickup, onDay: try Self.day(of: number, text))
+                if let onDay {
+                    records = try await self.records.number(pickup, onDay: onDay)
                 } else {
                     records = try await self.records.withNumber(pickup, today: today)
                 }

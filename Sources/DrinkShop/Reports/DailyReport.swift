@@ -20,7 +20,9 @@ public struct DailyReport: Sendable, Equatable {
         public var voidedBy: String?
     }
 
-    public var day: String
+    public var days: DayRange
+    /// "2026-12-01", or "2026-12-01 to 2026-12-03".
+    public var day: String { days.description }
     public var orders = 0
     public var cups = 0
     public var subtotal = 0
@@ -47,9 +49,9 @@ public struct DailyReport: Sendable, Equatable {
 
     /// - Parameter moneyReturned: for each order, whether money was given back for it (from the till's copy
     ///   on the order); missing entries count as none.
-    public init(day: String, orders: [Order], moneyReturned: [Bool] = [], audit: [AuditEntry] = []) {
+    public init(days: DayRange, orders: [Order], moneyReturned: [Bool] = [], audit: [AuditEntry] = []) {
         for entry in audit { auditCounts[entry.action.rawValue, default: 0] += 1 }
-        self.day = day
+        self.days = days
         var drinks: [String: Row] = [:]
         var categories: [String: Row] = [:]
         var sizes: [String: Row] = [:]

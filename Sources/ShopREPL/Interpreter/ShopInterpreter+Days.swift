@@ -57,7 +57,7 @@ extension ShopInterpreter {
         let (first, last) = (period.from, period.to)
         let (orders, problems) = try await shop.orders.orders(from: first, through: last)
         let audit = try await shop.audit.entries(fromDay: first, throughDay: last)
-        let report = DailyReport(day: period.days.description, orders: orders.map(\.order),
+        let report = DailyReport(days: period.days, orders: orders.map(\.order),
                                  moneyReturned: orders.map { !($0.till?.refundedBy.isEmpty ?? true) }, audit: audit)
         if json {
             let till = try await shop.till.report(period, audit: await auditEntries(period))
