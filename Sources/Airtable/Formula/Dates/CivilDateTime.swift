@@ -43,7 +43,7 @@ struct CivilDateTime: Sendable, Equatable {
     var dayNumber: Int { YearMonthDay(year: year, month: month, day: day).daysSince1970 }
 
     /// 0 for Sunday through 6 for Saturday.
-    var weekday: Int { ((dayNumber % 7) + 7 + 4) % 7 }
+    var weekday: Int { YearMonthDay(year: year, month: month, day: day).weekday }
 
     /// Milliseconds since the epoch of this wall-clock reading taken as UTC.
     private var wallMilliseconds: Int64 {
