@@ -63,8 +63,10 @@ public final class Shop: Sendable {
         self.clock = clock
         delivery = DeliveryPolicy(outbox: outbox)
         catalog = Catalog(store: store, clock: clock, delivery: delivery)
-        audit = AuditTrail(store: store, clock: clock, delivery: delivery)
-        orders = OrderDesk(store: store, clock: clock, catalog: catalog, delivery: delivery, audit: audit,
+        // Chosen once: the services ask these and never which kind of store they run on.
+        let queries = orderQueries(over: OrderRecords(store: store, clock: clock))
+        audit = AuditTrail(store: store, queries: queries, clock: clock, delivery: delivery)
+        orders = OrderDesk(queries: queries, clock: clock, catalog: catalog, delivery: delivery, audit: audit,
                            makeOrderRef: makeOrderRef)
         seeder = Seeder(store: store, catalog: catalog)
         staff = StaffDirectory(store: store, hasher: pinHasher, delivery: delivery, now: { clock.now() })

@@ -38,7 +38,7 @@ import Testing
         #expect(orderIndexes.contains("index_\(order.id)_\([number, day].sorted().joined(separator: "_"))"))
         #expect(orderIndexes.contains { $0.hasPrefix("index_\(order.id)_\(number)_where") })
         // The still-open #6 of an earlier day is found through them, as before.
-        let found = try await shop.orders.records.withNumber(6, today: "2026-12-01")
+        let found = try await shop.orders.queries.withNumber(6, today: "2026-12-01")
         #expect(found.map(\.id) == [line.id])
     }
 }

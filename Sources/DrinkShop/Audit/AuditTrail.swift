@@ -13,13 +13,13 @@ import Foundation
 /// and are sent (upserted on their key: never twice) when it answers again.
 public struct AuditTrail: Sendable {
     private let records: AuditRecords
-    private let orders: OrderRecords
+    private let orders: any OrderQueries
     private let delivery: DeliveryPolicy
     private let clock: ShopClock
 
-    init(store: any RecordStore, clock: ShopClock, delivery: DeliveryPolicy) {
+    init(store: any RecordStore, queries: any OrderQueries, clock: ShopClock, delivery: DeliveryPolicy) {
         records = AuditRecords(store: store, clock: clock)
-        orders = OrderRecords(store: store, clock: clock)
+        orders = queries
         self.delivery = delivery
         self.clock = clock
     }

@@ -72,7 +72,7 @@ extension Counter {
     /// How many orders placed from the page are open (placed, being made or ready), of any day.
     public func openOnlineOrders() async throws(ShopError) -> Int {
         let menu = try await orders.catalog.snapshot(refresh: false).menu
-        let records = try await orders.records.open()
+        let records = try await orders.queries.open()
         let open = OrderRecord.orders(from: records, menu: menu, clock: clock).orders
         return open.filter { $0.order.placedBy == Self.onlineFront && !$0.order.status.isFinal }.count
     }

@@ -15,10 +15,10 @@ extension OrderDesk {
     /// Today's order `number` as this counter last saw it, when it may be moved from that copy: a remote
     /// base with the step fields, the order in the copy, and no unsent copy of it in the outbox.
     func copyToAdvance(_ number: OrderNumber) async throws(ShopError) -> StoredOrder? {
-        guard case .pickup(let pickup) = number, !records.isEmbedded, records.stepFields.available
-        else { return nil }
         let today = clock.today
-        guard let list = dayCache.lastList(day: today) else { return nil }
+        guard case .pickup(let pickup) = number, records.stepFields.available,
+              case .kept(let list) = queries.copyOfToday(today)
+        else { return nil }
         let mine = list.filter {
             $0.fields[OrderField.pickupNumber]?.intValue == pickup && $0.fields[OrderField.businessDay]?.stringValue == today.description
         }
@@ -44,14 +44,14 @@ extension OrderDesk {
         delivery.storeAnswered()
         switch Self.truth(of: answered, written: moved.order.status) {
         case .asWritten:
-            dayCache.keep(answered, day: copy.businessDay)
+            queries.keep(answered, day: copy.businessDay, sent: nil, answered: nil)
             return moved
         case .elsewhere(let status):
             // Another counter moved it further, or cancelled it, after this counter's copy was read.
             var actual = moved
             actual.order.adopt(storedStatus: status, cancelReason: Self.cancelReason(in: answered))
             let repaired = try await records.writeStatus(of: actual)
-            dayCache.keep(repaired, day: copy.businessDay)
+            queries.keep(repaired, day: copy.businessDay, sent: nil, answered: nil)
             throw .movedElsewhere(copy.number ?? .pickup(copy.order.pickupNumber), status: status)
         }
     }

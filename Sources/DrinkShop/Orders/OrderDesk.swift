@@ -7,19 +7,21 @@ import Foundation
 /// the `DeliveryPolicy`'s decision; what the records look like is `OrderRecords`'.
 public final class OrderDesk: Sendable {
     let records: OrderRecords
+    /// The order lookups, answered the way the store the shop runs on answers best.
+    let queries: any OrderQueries
     let catalog: Catalog
     let pickupNumbers: PickupNumbers
     let delivery: DeliveryPolicy
     let clock: ShopClock
     let audit: AuditTrail
     let makeOrderRef: @Sendable () -> String
-    /// This counter's copy of today's list on a remote base.
-    let dayCache = OrderDayCache()
 
-    init(store: any RecordStore, clock: ShopClock, catalog: Catalog, delivery: DeliveryPolicy, audit: AuditTrail,
+    init(queries: any OrderQueries, clock: ShopClock, catalog: Catalog, delivery: DeliveryPolicy, audit: AuditTrail,
          makeOrderRef: @escaping @Sendable () -> String) {
         self.audit = audit
-        records = OrderRecords(store: store, clock: clock)
+        self.queries = queries
+        records = queries.records
+        let store = records.store
         pickupNumbers = PickupNumbers(store: store, notes: delivery.outbox, now: { clock.now() })
         self.catalog = catalog
         self.delivery = delivery
@@ -82,10 +84,7 @@ public final class OrderDesk: Sendable {
                     order = try numbered(unnumbered, try await pickupNumbers.claim(day: day))
                     let sent = clock.now()
                     written = try await records.write(order, orderRef: orderRef, day: day, menu: snapshot.menu, extra: copy)
-                    if let created = written.records.map(\.createdTime).max() {
-                        dayCache.observe(created: created, sent: sent, answered: clock.now())
-                    }
-                    dayCache.keep(written.records, day: day)
+                    queries.keep(written.records, day: day, sent: sent, answered: clock.now())
                 }
                 delivery.storeAnswered()
                 return StoredOrder(order: order, orderRef: orderRef, recordIDs: written.records.map(\.id), businessDay: day,
@@ -223,7 +222,7 @@ public final class OrderDesk: Sendable {
             try await outbox.remove(stored)
         } else {
             try await records.delete(stored)
-            dayCache.remove(stored.recordIDs)
+            queries.forget(stored.recordIDs)
         }
         let lines = stored.order.lines.map(Self.summary).joined(separator: ", ")
         // The records are gone: the entry goes to the AuditLog table.
@@ -252,7 +251,7 @@ public final class OrderDesk: Sendable {
         var problems: [Problem] = []
         var stored: [Record] = []
         do throws(ShopError) {
-            stored = try await todaysRecords(today)
+            stored = try await queries.todaysRecords(today)
             let read = OrderRecord.orders(from: stored, menu: menu, clock: clock)
             orders = read.orders
             problems = read.problems.map { Problem(text: $0) }
@@ -273,34 +272,15 @@ public final class OrderDesk: Sendable {
         return (todays.sorted(by: Self.todayOrder) + earlier, problems, stored)
     }
 
-    /// The records of today's list. The embedded store reads them by its indexes; a remote base is asked
-    /// only what changed since this counter's last look (`OrderDayCache`), the whole list now and then.
-    private func todaysRecords(_ today: BusinessDay) async throws(ShopError) -> [Record] {
-        guard !records.isEmbedded else {
-            return unique(try await records.onDay(today) + (try await records.open()).filter {
-                ($0.fields[OrderField.businessDay]?.stringValue ?? today.description) < today.description
-            })
-        }
-        let began = clock.now()
-        var list: [Record]
-        if let since = dayCache.changesSince(day: today, now: began),
-           let merged = dayCache.merge(day: today, changed: try await records.modified(after: since), began: began,
-                                       belongs: { records.belongsToToday($0, today: today) })
-        {
-            list = merged
-        } else {
-            list = try await records.todaysList(today)
-            dayCache.replace(day: today, with: list, began: began)
-        }
-        list.sort { ($0.createdTime, $0.id) < ($1.createdTime, $1.id) }
-        return list
-    }
-
     /// Today's orders as last read, without asking the store (a remote base); nil before the first look.
     /// For hints that may be a moment old, such as Tab's list of open order numbers.
     public func lastKnownToday() async throws(ShopError) -> [StoredOrder]? {
-        guard !records.isEmbedded else { return try await today().orders }
-        guard let list = dayCache.lastList(day: clock.today) else { return nil }
+        let list: [Record]
+        switch queries.copyOfToday(clock.today) {
+        case .readAgain: return try await today().orders
+        case .notYet: return nil
+        case .kept(let kept): list = kept
+        }
         let menu = try await catalog.snapshot(refresh: false).menu
         return OrderRecord.orders(from: list.sorted { ($0.createdTime, $0.id) < ($1.createdTime, $1.id) }, menu: menu,
                                   clock: clock).orders

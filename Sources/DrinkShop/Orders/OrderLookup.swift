@@ -2,18 +2,9 @@ import Airtable
 import DrinkShopCore
 import Foundation
 
-/// Finding orders by business day and by number: each an index lookup on the embedded store and one
-/// filtered request on a remote one, never a listing of the whole day.
-///
-/// How a number is resolved: `#6` is today's #6; if today has none, the #6 of an earlier day that is
-/// still open (placed, being made or ready); if several earlier days left a #6 open, staff are asked to
-/// say which (`#6@2026-11-30`). `#6@2026-11-30` names that day's #6, open or not.
+/// The `OrderDrink` formulas the lookups share, and the one listing they go through (the questions
+/// themselves are `OrderQueries`).
 extension OrderRecords {
-    /// The records with pickup number `number` that are today's or still open.
-    func withNumber(_ number: Int, today: BusinessDay) async throws(ShopError) -> [Record] {
-        try await list(Self.withNumberFormula(number, today: today.description))
-    }
-
     /// `withNumber`'s formula: one request on a remote base; on the embedded store an index of today's
     /// numbers and a partial index of open orders answer its two branches (LocalBase's `anyOf`). `today` is
     /// the cell's text (`prepareLookups` asks with one no day has).
@@ -26,52 +17,6 @@ extension OrderRecords {
                 .and([status != .text(OrderStatus.pickedUp.rawValue), status != .text(OrderStatus.cancelled.rawValue)]),
             ]),
         ])
-    }
-
-    /// The records of `day`'s order `number`.
-    func number(_ number: Int, onDay day: BusinessDay) async throws(ShopError) -> [Record] {
-        try await list(.and([.field(OrderField.pickupNumber) == .int(number), .field(OrderField.businessDay) == .text(day.description)]))
-    }
-
-    /// The records of business day `day`: those the shop wrote with that day, and lines another client
-    /// (the KEBUKE app) created within the day's hours without one.
-    func onDay(_ day: BusinessDay) async throws(ShopError) -> [Record] {
-        var found = try await list(.field(OrderField.businessDay) == .text(day.description))
-        let (start, end) = clock.bounds(of: day)
-        found += try await list(.and(FormulaExpression.inRange(.createdTime, from: start, to: end) + [.field(OrderField.businessDay) == .blank]))
-        return found
-    }
-
-    /// The records of every open order (placed, being made, ready), of any day.
-    func open() async throws(ShopError) -> [Record] {
-        var found: [Record] = []
-        for status in OrderStatus.allCases where !status.isFinal {
-            found += try await list(.field(OrderField.status) == .text(status.rawValue))
-        }
-        return found
-    }
-
-    /// The audit entries kept on the orders of business days `first` through `last` (an order's entries are
-    /// of its own day: `OrderDesk` sends those of an earlier day's order to the AuditLog table).
-    func auditEntries(in days: DayRange) async throws(ShopError) -> [AuditEntry] {
-        let day = FormulaExpression.field(OrderField.businessDay)
-        let audited = FormulaExpression.field(OrderField.audit) != .blank
-        var found: [Record] = []
-        if days.isOneDay {
-            found = try await list(.and([day == .text(days.first.description), audited]))
-        } else if isEmbedded, days.count <= 367 {
-            // The embedded store looks a day up by its index; a range would be a scan of every order.
-            for one in days { found += try await list(.and([day == .text(one.description), audited])) }
-        } else {
-            // A remote base (or more than a year): one filtered listing for the range.
-            found = try await list(.and([day >= .text(days.first.description), day <= .text(days.last.description), audited]))
-        }
-        var seen = Set<String>()
-        return found.flatMap { record -> [AuditEntry] in
-            // Every line of an order carries the same cell: one line's is read.
-            guard seen.insert(record.fields[OrderField.orderRef]?.stringValue ?? record.id).inserted else { return [] }
-            return OrderAuditCell.entries(record.fields[OrderField.audit]?.stringValue)
-        }
     }
 
     /// Lists once by each field the lookups filter on, so a store that builds an index on first use
@@ -87,7 +32,8 @@ extension OrderRecords {
         try await store.listOnce(in: ShopSchema.ticketTable, by: [.field(TicketField.key) == .text("0000-00-00#0")])
     }
 
-    private func list(_ formula: FormulaExpression) async throws(ShopError) -> [Record] {
+    /// Every record `formula` keeps.
+    func list(_ formula: FormulaExpression) async throws(ShopError) -> [Record] {
         do {
             return try await store.allRecords(in: ShopSchema.orderTable, query: ListQuery(filterByFormula: formula.description))
         } catch {
@@ -117,7 +63,7 @@ extension OrderDesk {
         var records: [Record] = []
         var problems: [String] = []
         do throws(ShopError) {
-            for day in days { records += try await self.records.onDay(day) }
+            for day in days { records += try await queries.onDay(day) }
         } catch {
             guard delivery.outbox(after: error, at: clock.now()) != nil else { throw error }
             problems.append("the store cannot be reached (\(error)); showing only this counter's unsent orders")
@@ -171,9 +117,9 @@ extension OrderDesk {
             do throws(ShopError) {
                 let records: [Record]
                 if let onDay {
-                    records = try await self.records.number(pickup, onDay: onDay)
+                    records = try await queries.number(pickup, onDay: onDay)
                 } else {
-                    records = try await self.records.withNumber(pickup, today: today)
+                    records = try await queries.withNumber(pickup, today: today)
                 }
                 stored = OrderRecord.orders(from: records, menu: menu, clock: clock).orders
                 delivery.storeAnswered()
@@ -206,7 +152,7 @@ extension OrderDesk {
     public func ordersJSON(from first: BusinessDay, through last: BusinessDay,
                            selecting select: @Sendable ([StoredOrder]) -> [StoredOrder]) async throws(ShopError) -> String {
         var records: [Record] = []
-        for day in try days(from: first, through: last) { records += try await self.records.onDay(day) }
+        for day in try days(from: first, through: last) { records += try await queries.onDay(day) }
         let menu = try await catalog.snapshot(refresh: false).menu
         let orders = OrderRecord.orders(from: unique(records), menu: menu, clock: clock).orders
         let wanted = Set(select(orders).flatMap(\.recordIDs))

@@ -23,22 +23,6 @@ struct OrderRecords: Sendable {
         atomicStore = store.atomicStore
     }
 
-    /// Whether the orders live in the embedded base (read by its indexes, written in one commit) rather
-    /// than a base over the API (where every request counts).
-    var isEmbedded: Bool { atomicStore != nil }
-
-    /// The records created on the business day of `date` (in the shop's time zone).
-    func createdOnDay(of date: Date) async throws(ShopError) -> [Record] {
-        let (start, end) = clock.dayBounds(of: date)
-        let formula = FormulaExpression.and(FormulaExpression.inRange(.createdTime, from: start, to: end))
-        do {
-            return try await store.allRecords(in: ShopSchema.orderTable,
-                                              query: ListQuery(filterByFormula: formula.description))
-        } catch {
-            throw .store(error)
-        }
-    }
-
     /// Upserts every line of `order` on its `ref`, with `extra` cells on each (the till's copy, the audit
     /// cell). A store `setup` has not yet given this version's fields gets the lines without them.
     /// - Returns: the records, and whether `extra`'s new fields were written.

@@ -37,12 +37,10 @@ extension Till {
 
     /// The shop's orders (not foreign lines) whose lines were created in the period, without the till's views.
     func storedOrders(in period: Period) async throws(TillError) -> [StoredOrder] {
-        let formula = FormulaExpression.and(FormulaExpression.inRange(.createdTime, from: period.start, to: period.end))
         let records: [Record]
         do {
             let menu = try await orders.catalog.menu()
-            records = try await orders.records.store.allRecords(in: ShopSchema.orderTable,
-                                                                query: ListQuery(filterByFormula: formula.description))
+            records = try await orders.queries.created(from: period.start, to: period.end)
             return OrderRecord.orders(from: records, menu: menu, clock: clock).orders.filter { !$0.isForeign }
         } catch let error as TillError {
             throw error
