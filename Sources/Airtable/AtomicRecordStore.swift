@@ -36,3 +36,22 @@ extension RecordStore {
         return (self as? any WrappingRecordStore)?.underlying.atomicStore
     }
 }
+
+/// A store that keeps, beside its tables, the version of an owner's schema it was last brought to (the
+/// embedded store, in its file), so the owner knows which of its tables and fields are there without
+/// reading the schema or being refused a write. A base over the API has no such place: its schema is read.
+public protocol SchemaVersionKeeping: Sendable {
+    /// The version recorded under `name`; nil when none has been.
+    func schemaVersion(named name: String) async throws(AirtableError) -> Int?
+    /// Records `version` under `name` (durably, before it returns).
+    func recordSchemaVersion(_ version: Int, named name: String) async throws(AirtableError)
+}
+
+extension RecordStore {
+    /// The store itself or the one it wraps (through `WrappingRecordStore`s) when that one keeps schema
+    /// versions: the embedded base. Nil for a base over the API.
+    public var schemaVersions: (any SchemaVersionKeeping)? {
+        if let keeper = self as? any SchemaVersionKeeping { return keeper }
+        return (self as? any WrappingRecordStore)?.underlying.schemaVersions
+    }
+}

@@ -149,6 +149,8 @@ public final class Shop: Sendable {
             throw .store(error)
         }
         if !created.isEmpty { orders.records.missing.forget() }  // what the order writes left out is there now
+        // Every table and field is there now: the embedded store records it, so later openings need not look.
+        if try await ShopSchemaVersion.record(in: store) { orders.records.missing.learnComplete() }
         return created
     }
 }

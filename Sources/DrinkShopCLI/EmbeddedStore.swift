@@ -78,9 +78,13 @@ struct EmbeddedStore {
         let hasMenu = { () async throws -> Bool in
             !(try await base.listRecords(in: ShopSchema.drinkTable, query: ListQuery(pageSize: 1, maxRecords: 1)).records.isEmpty)
         }
-        let schemaMissing = try await !Shop(store: base).missingSchema().isEmpty
+        // A store that records this schema version has every table and field (`ShopSchemaVersion`); one made
+        // before (or by an older drinkshop) is looked at, upgraded in place and then recorded.
+        let versionCurrent = try await ShopSchemaVersion.isCurrent(in: base)
+        let schemaMissing = try await versionCurrent ? false : !Shop(store: base).missingSchema().isEmpty
+        let versionMissing = !versionCurrent && manager.isWritableFile(atPath: path)
         let menuMissing = try await schemaMissing ? true : !hasMenu()
-        guard schemaMissing || (menuMissing && manager.isWritableFile(atPath: path)) else {
+        guard schemaMissing || versionMissing || (menuMissing && manager.isWritableFile(atPath: path)) else {
             try? await Shop(store: base).prepareLookups()
             return EmbeddedStore(base: base, path: path, checkedAt: checkedAt)
         }

@@ -11,8 +11,10 @@ struct OrderRecords: Sendable {
     let clock: ShopClock
     /// Whether the base has the step fields (`preparingAt`…); learnt with `missing`.
     let stepFields = StepFields()
-    /// The order fields of this version the base lacks (a remote base `setup` has not upgraded), read from
-    /// its schema the first time a write is refused for an unknown field; never guessed from an error's text.
+    /// The order fields of this version the base lacks: on the embedded store, known from the schema version it
+    /// records (`ShopSchemaVersion`; its schema read before the first write when that is older); on a remote base
+    /// `setup` has not upgraded, read from its schema the first time a write is refused for an unknown field.
+    /// Never guessed from an error's text.
     let missing = MissingOrderFields()
     /// `store.atomicStore`, found once (it is a cast through any wrappers).
     let atomicStore: (any AtomicRecordStore)?
@@ -113,6 +115,7 @@ struct OrderRecords: Sendable {
     private func toleratingShopError<T>(_ extra: Fields, _ write: (Fields) async throws(ShopError) -> T) async throws(ShopError)
         -> (T, Bool)
     {
+        try await learnFromSchemaVersion()
         let known = missing.withoutMissing(extra)
         do {
             return (try await write(known), known.count == extra.count)
@@ -124,6 +127,18 @@ struct OrderRecords: Sendable {
             let kept = missing.withoutMissing(extra)
             guard kept.count < known.count else { throw error }  // not one of this version's fields
             return (try await write(kept), false)
+        }
+    }
+
+    /// On a store that records the shop's schema version (the embedded one), before its first write: at this
+    /// version every field is there; below it (a store not upgraded, such as a read-only file) its schema is
+    /// read now. Either way no write is refused to find out.
+    private func learnFromSchemaVersion() async throws(ShopError) {
+        guard store.schemaVersions != nil, !missing.isLearnt else { return }
+        if try await ShopSchemaVersion.isCurrent(in: store) {
+            missing.learnComplete()
+        } else {
+            try await learnMissingFields()
         }
     }
 
@@ -168,16 +183,21 @@ final class StepFields: Sendable {
 /// in full again; a refusal then reads the schema again).
 final class MissingOrderFields: Sendable {
     private let state = Mutex<(fields: Set<String>, at: ContinuousClock.Instant)?>(nil)
+    /// Known from the store's schema version: nothing lacks, for good (fields are never dropped).
+    private let complete = Mutex(false)
     static let lifetime: Duration = .seconds(300)
 
     private var current: Set<String>? {
-        state.withLock { state in
+        if complete.withLock({ $0 }) { return [] }
+        return state.withLock { state in
             guard let known = state, known.at.duration(to: .now) < Self.lifetime else { return nil }
             return known.fields
         }
     }
     var isLearnt: Bool { current != nil }
     func learn(_ lacking: Set<String>) { state.withLock { $0 = (lacking, .now) } }
+    /// The store records this schema version: every field is there.
+    func learnComplete() { complete.withLock { $0 = true } }
     /// After this process upgraded the base itself.
     func forget() { state.withLock { $0 = nil } }
     func lacks(_ field: String) -> Bool { current?.contains(field) ?? false }
