@@ -37,17 +37,12 @@ extension Till {
 
     /// The shop's orders (not foreign lines) whose lines were created in the period, without the till's views.
     func storedOrders(in period: Period) async throws(TillError) -> [StoredOrder] {
-        let records: [Record]
-        do {
+        do throws(ShopError) {
             let menu = try await orders.catalog.menu()
-            records = try await orders.queries.created(from: period.start, to: period.end)
+            let records = try await orders.queries.created(from: period.start, to: period.end)
             return OrderRecord.orders(from: records, menu: menu, clock: clock).orders.filter { !$0.isForeign }
-        } catch let error as TillError {
-            throw error
-        } catch let error as ShopError {
-            throw .shop(error)
         } catch {
-            throw .shop(.wrap(error))
+            throw .shop(error)
         }
     }
 
