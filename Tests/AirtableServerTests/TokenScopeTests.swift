@@ -95,7 +95,7 @@ import TestSupport
             _ = try AccessTokens.parseFile("patAAAAAAAAAA data.records:read drinkshop.admin:write\n", path: "t", tableScopes: Self.scopes)
             Issue.record("an unknown scope was accepted")
         } catch {
-            #expect(error.line == 1 && error.description.contains("drinkshop.admin:write"))
+            #expect(error.path == "t" && error.line == 1 && error.problem.contains("drinkshop.admin:write"))
             #expect(!error.description.contains("patAAAAAAAAAA"))
         }
     }

@@ -173,7 +173,9 @@ import TestSupport
             _ = try await ClientFixture.client(transport, clock: clock)
                 .createRecords(in: "Drink", [["name": "紅茶"]], options: WriteOptions())
         } throws: { error in
-            "\(error)".contains("may or may not have been applied")
+            // Staff are told why the order was not sent twice, in these words.
+            (error as? AirtableError) == .transport("the connection to api.airtable.com was lost during POST Drink; "
+                + "it may or may not have been applied, so it was not sent again")
         }
         #expect(transport.requests.count == 1)
     }

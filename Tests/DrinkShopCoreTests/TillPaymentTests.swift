@@ -55,7 +55,9 @@ struct TillPaymentTests {
             }
         }
         let error = PaymentError.overpaymentNotCash(method: .card, offered: 100, due: 70)
-        #expect(error.description.contains("only cash gives change"))
+        // What staff read, whole: why the card is not charged the 100 offered.
+        #expect(error.description
+            == "\(PaymentMethod.card.label) is charged exactly what is due: 100 is more than the 70 due (only cash gives change)")
     }
 
     @Test("zero or negative amounts, voided orders and paid orders take no money")

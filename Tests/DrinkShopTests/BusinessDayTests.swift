@@ -43,7 +43,8 @@ import Testing
             _ = try await fixture.shop.orders.find(.pickup(1))
             Issue.record("an ambiguous number was resolved")
         } catch {
-            #expect(error.description.contains("#1@2026-11-29, #1@2026-11-30"))
+            guard case .ambiguousOrder(.pickup(1), let choices) = error else { throw error }
+            #expect(choices == [.onDay(1, day: "2026-11-29"), .onDay(1, day: "2026-11-30")])
         }
         let open = try await fixture.shop.orders.today().orders
         #expect(open.map(\.businessDay) == ["2026-11-29", "2026-11-30"])
@@ -77,13 +78,17 @@ import Testing
             _ = try await shop.orders.delete(.pickup(2), by: "Ken")
             Issue.record("a picked-up order was deleted")
         } catch {
-            #expect(error.description.contains("void #2"))
+            guard case .notDeletable(.pickup(2), status: .pickedUp) = error else { throw error }
+            // What staff are told to do instead, whole.
+            #expect(error.description == "order #2 is picked up; only placed orders can be deleted. "
+                + "Void it instead, with a reason: void #2 REASON")
         }
         do {
             _ = try await shop.orders.void(.pickup(3), reason: "oops", by: "Ken")
             Issue.record("a placed order was voided")
         } catch {
-            #expect(error.description.contains("cancel"))
+            guard case .status(.voidNotNeeded(order: 3)) = error else { throw error }
+            #expect(error.description == "order #3 is only placed, nothing was made yet: cancel it (cancel #3 REASON) or delete it")
         }
         let voided = try await shop.orders.void(.pickup(2), reason: "spilled", by: "Mei")
         #expect(voided.order.isVoided && voided.order.voidedBy == "Mei" && voided.order.cancelReason == "spilled")

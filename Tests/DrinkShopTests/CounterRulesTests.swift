@@ -155,8 +155,10 @@ import TestSupport
         do {
             _ = try await shop.counter.addStaff("Lin", role: .staff, by: amy)
         } catch let error as TillError {
-            guard case .shop(.auditNotWritten(let entry, _)) = error else { throw error }
-            #expect(entry.subject == "Lin" && error.description.contains("tell the manager"))
+            guard case .shop(.auditNotWritten(let entry, let failure)) = error else { throw error }
+            // The words staff read, whole: the change stands, the trail lacks it, and whom to tell.
+            #expect(entry.subject == "Lin" && error.description
+                == "Lin was changed, but the audit trail could not record it (\(failure)); tell the manager")
         }
     }
 

@@ -66,26 +66,33 @@ import Testing
     @Test func unknownAndAmbiguousDrinksAreExplained() async throws {
         let fixture = try await ShopFixture()
         let typo = OrderDraft(lines: [fixture.line("白玉歐雷", [.size(.large), .sugar(.half), .ice(.less)])])
+        // The staff's words (what was typed, what it may be) are compared whole: they are the explanation.
         await #expect { try await fixture.shop.orders.place(typo, placedBy: "Ken") } throws: { error in
-            "\(error)".contains("did you mean 白玉歐蕾")
+            guard case ShopError.drink(.unknownDrink("白玉歐雷", let suggestions), line: nil) = error else { return false }
+            return suggestions.contains("白玉歐蕾")
+                && "\(error)" == "no drink called \"白玉歐雷\" on the menu; did you mean \(suggestions.joined(separator: " or "))?"
         }
         let vague = OrderDraft(lines: [fixture.line("熟成", [.size(.large), .sugar(.half), .ice(.less)])])
         await #expect { try await fixture.shop.orders.place(vague, placedBy: "Ken") } throws: { error in
-            "\(error)".contains("熟成紅茶") && "\(error)".contains("熟成歐蕾")
+            guard case ShopError.drink(.ambiguousDrink("熟成", let candidates), line: nil) = error else { return false }
+            return candidates.contains("熟成紅茶") && candidates.contains("熟成歐蕾")
+                && "\(error)" == "\"熟成\" matches several drinks: \(candidates.joined(separator: ", ")); type more of the name"
         }
         #expect(try await fixture.records("OrderDrink").isEmpty)
     }
 
     @Test(arguments: [
-        ([DrinkOption.size(.large), .sugar(.half)], "ice"),
-        ([.size(.large), .sugar(.half), .ice(.hot), .addOn(.fruitJelly)], "菓玉"),
-        ([.size(.large), .sugar(.half), .ice(.less), .addOn(.whiteTapioca), .addOn(.agarPearl), .addOn(.fruitJelly)], "2"),
+        ([DrinkOption.size(.large), .sugar(.half)], OrderRuleViolation.missingRequired([.ice])),
+        ([.size(.large), .sugar(.half), .ice(.hot), .addOn(.fruitJelly)], .addOnNotServedHot(.fruitJelly, ice: .hot)),
+        ([.size(.large), .sugar(.half), .ice(.less), .addOn(.whiteTapioca), .addOn(.agarPearl), .addOn(.fruitJelly)],
+         .tooManyAddOns(count: 3)),
     ])
-    func ruleViolationsNameTheRuleAndWriteNothing(options: [DrinkOption], mention: String) async throws {
+    func ruleViolationsNameTheRuleAndWriteNothing(options: [DrinkOption], broken: OrderRuleViolation) async throws {
         let fixture = try await ShopFixture()
         let draft = OrderDraft(lines: [fixture.line("白玉歐蕾", options)])
         await #expect { try await fixture.shop.orders.place(draft, placedBy: "Ken") } throws: { error in
-            "\(error)".contains(mention)
+            guard case ShopError.rule(let violation, drink: "白玉歐蕾", line: nil) = error else { return false }
+            return violation == broken
         }
         #expect(try await fixture.records("OrderDrink").isEmpty)
         #expect(try await fixture.records("PickupTicket").isEmpty)
@@ -94,9 +101,15 @@ import Testing
     @Test func soldOutAndColdOnlyDrinksAreRefused() async throws {
         let fixture = try await ShopFixture()
         let soldOut = OrderDraft(lines: [fixture.line("草莓檸果", [.size(.large), .sugar(.half), .ice(.less)])])
-        await #expect { try await fixture.shop.orders.place(soldOut, placedBy: "Ken") } throws: { "\($0)".contains("sold out") }
+        await #expect { try await fixture.shop.orders.place(soldOut, placedBy: "Ken") } throws: { error in
+            guard case ShopError.rule(.soldOut(drink: "草莓檸果"), drink: "草莓檸果", line: nil) = error else { return false }
+            return true
+        }
         let hot = OrderDraft(lines: [fixture.line("雲蓋熟成", [.size(.large), .sugar(.half), .ice(.hot)])])
-        await #expect { try await fixture.shop.orders.place(hot, placedBy: "Ken") } throws: { "\($0)".contains("hot") }
+        await #expect { try await fixture.shop.orders.place(hot, placedBy: "Ken") } throws: { error in
+            guard case ShopError.rule(.notServedHot(drink: "雲蓋熟成", ice: .hot), drink: "雲蓋熟成", line: nil) = error else { return false }
+            return true
+        }
         // A one-size drink (the real menu has some; the seeds do not, as the KEBUKE app needs a large price).
         let directory = try TemporaryDirectory()
         let oneSize = try directory.file("one-size.json", contents: """
@@ -104,7 +117,11 @@ import Testing
             """)
         _ = try await fixture.shop.seeder.seed(contentsOf: oneSize)
         let large = OrderDraft(lines: [fixture.line("雪藏奶茶", [.size(.large), .sugar(.half), .ice(.less)])])
-        await #expect { try await fixture.shop.orders.place(large, placedBy: "Ken") } throws: { "\($0)".contains("大杯") }
+        await #expect { try await fixture.shop.orders.place(large, placedBy: "Ken") } throws: { error in
+            guard case ShopError.rule(.sizeUnavailable(drink: "雪藏奶茶", size: .large), drink: "雪藏奶茶", line: nil) = error
+            else { return false }
+            return true
+        }
         let medium = OrderDraft(lines: [fixture.line("雪藏奶茶", [.size(.medium), .sugar(.half), .ice(.less)])])
         #expect(try await fixture.shop.orders.place(medium, placedBy: "Ken").order.total == 69)
     }
@@ -125,7 +142,10 @@ import Testing
 
         _ = try await fixture.shop.orders.advance(.pickup(1))
         await #expect { try await fixture.shop.orders.edit(.pickup(1), line: nil, change: LineChangeDraft(quantity: 3)) }
-            throws: { "\($0)".contains("only placed orders can be edited") }
+            throws: { error in
+                guard case ShopError.status(.notEditable(order: 1, status: .preparing)) = error else { return false }
+                return true
+            }
     }
 
     @Test func statusMovesOnThenStopsAndCancelKeepsTheReason() async throws {
@@ -152,7 +172,10 @@ import Testing
         _ = try await fixture.shop.orders.place(draft, placedBy: "Ken")
         _ = try await fixture.shop.orders.delete(.pickup(1))
         #expect(try await fixture.records("OrderDrink").isEmpty)
-        await #expect { try await fixture.shop.orders.delete(.pickup(1)) } throws: { "\($0)".contains("no order #1") }
+        await #expect { try await fixture.shop.orders.delete(.pickup(1)) } throws: { error in
+            guard case ShopError.noSuchOrder(.pickup(1)) = error else { return false }
+            return true
+        }
     }
 
     @Test func ordersTheKEBUKEAppWroteShowUp() async throws {

@@ -102,7 +102,9 @@ import Testing
             }
             #expect(seedError.location == location)
             #expect(seedError.problem.contains(problem), "\(seedError.problem)")
-            #expect(error.description.contains(file))
+            // The message names the file, where in it, and what is wrong.
+            #expect(seedError.path == file
+                && error.description == "seed refused, nothing changed: \(file): \(location): \(seedError.problem)")
         }
         #expect(try await fixture.records("Drink") == before)
         #expect(try await fixture.records("Promotion") == promotionsBefore)

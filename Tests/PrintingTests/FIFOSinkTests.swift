@@ -22,7 +22,7 @@ import Testing
             try await sink.send(Array("SIZE 40 mm,30 mm\r\n".utf8))
         } throws: { error in
             (error as? PrinterError) == .noReader(path: path, seconds: 0.3)
-                && "\(error)".contains("nothing read the printer pipe")
+                && "\(error)" == "nothing read the printer pipe \(path) within 0.3 s; is the print spooler running?"
         }
     }
 

@@ -18,20 +18,18 @@ import Testing
     }
 
     @Test(arguments: [
-        ("lpt:", "'lpt:' is not a printer connection"),
-        ("http://printer:80", "'http:' is not a printer connection"),
-        ("tcp://", "names no host"),
-        ("tcp://:9100", "names no host"),
-        ("tcp://printer:abc", "port 'abc' is not a number"),
-        ("tcp://printer:70000", "port '70000'"),
-        ("tcp://printer:9100/queue", "no path"),
-        ("", "empty"),
+        ("lpt:", PrinterAddressError.unsupportedScheme("lpt", "lpt:")),
+        ("http://printer:80", .unsupportedScheme("http", "http://printer:80")),
+        ("tcp://", .missingHost("tcp://")),
+        ("tcp://:9100", .missingHost("tcp://:9100")),
+        ("tcp://printer:abc", .invalidPort("abc", "tcp://printer:abc")),
+        ("tcp://printer:70000", .invalidPort("70000", "tcp://printer:70000")),
+        ("tcp://printer:9100/queue", .unexpectedPath("tcp://printer:9100/queue")),
+        ("", .empty),
     ])
-    func refused(text: String, message: String) {
-        #expect {
+    func refused(text: String, expected: PrinterAddressError) {
+        #expect(throws: expected) {
             _ = try PrinterAddress(parsing: text)
-        } throws: { error in
-            "\(error)".contains(message)
         }
     }
 }
@@ -63,8 +61,9 @@ import Testing
         await #expect {
             try await PrinterSink(setting: "tcp://127.0.0.1:\(port)").send([0x41])
         } throws: { error in
+            // The words staff read at the counter, whole.
             (error as? PrinterError) == .refused(address: "tcp://127.0.0.1:\(port)")
-                && "\(error)".contains("refused the connection")
+                && "\(error)" == "the printer at tcp://127.0.0.1:\(port) refused the connection; is it switched on and is the port right?"
         }
     }
 
@@ -77,8 +76,8 @@ import Testing
         await #expect {
             try await sink.send(big)
         } throws: { error in
-            guard case .timedOut(_, "write", _)? = error as? PrinterError else { return false }
-            return "\(error)".contains("stopped taking data")
+            guard case .timedOut(let address, "write", 0.3)? = error as? PrinterError else { return false }
+            return "\(error)" == "the printer at \(address) stopped taking data for 0.3 s (out of paper or jammed?)"
         }
     }
 
@@ -92,10 +91,12 @@ import Testing
     }
 
     @Test func aMissingDeviceIsAClearError() async {
+        let device = "/dev/no-such-printer-\(UUID().uuidString)"
         await #expect {
-            try await PrinterSink(setting: "/dev/no-such-printer-\(UUID().uuidString)").send([0x41])
+            try await PrinterSink(setting: device).send([0x41])
         } throws: { error in
-            "\(error)".contains("cannot open the printer /dev/no-such-printer")
+            guard case .cannotOpen(device, let reason)? = error as? PrinterError else { return false }
+            return "\(error)" == "cannot open the printer \(device): \(reason)"
         }
     }
 }
