@@ -228,6 +228,8 @@ public final class AirtableAPI: Sendable {
                                                           + (after.map { " (retry after \(Int($0)) s)" } ?? ""))
         case .transport(let detail), .decoding(let detail), .localStore(let detail):
             return APIError(status: 502, type: "BAD_GATEWAY", message: "The base behind this server failed: \(detail)")
+        case .localFile(let failure):
+            return APIError(status: 502, type: "BAD_GATEWAY", message: "The base behind this server failed: \(failure)")
         case .timedOut(let seconds):
             return APIError(status: 503, type: "RETRIABLE_ERROR",
                             message: "The base behind this server did not answer within \(Int(seconds)) s")

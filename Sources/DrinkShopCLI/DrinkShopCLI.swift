@@ -109,7 +109,7 @@ enum DrinkShopCLI {
             await store.finish()
             return status
         } catch {
-            printError("drinkshop: \(error)")
+            printError("drinkshop: " + StoreFailureHint.message(error))
             return 1
         }
     }
@@ -130,7 +130,7 @@ enum DrinkShopCLI {
                 printError("warning: \(error); printing without it (fix it with: printer label|receipt ADDRESS)")
             }
         } catch {
-            printError("drinkshop: \(error); nothing was changed")
+            printError("drinkshop: " + StoreFailureHint.message(error) + "; nothing was changed")
             return 2
         }
         if let books { return await books.run(shop, say: { Console.say($0) }, complain: printError) }
@@ -151,6 +151,7 @@ enum DrinkShopCLI {
                                                                      store: storeDescription),
                                               environmentPrinters: environment.filter { $0.key.hasSuffix("_PRINTER") })
             interpreter.makeLineScreen = FullScreenTerminal()
+            interpreter.errorHint = StoreFailureHint.after
             // At a terminal, views fit its width and long ones page; piped, they stay whole.
             interpreter.screen = TerminalPager(environment: environment)
             // Orders an earlier run kept while the store was down go first, then the command; unless reading the
@@ -184,6 +185,7 @@ enum DrinkShopCLI {
                                           ask: interactive ? askAnswer : nil,
                                           environmentPrinters: environment.filter { $0.key.hasSuffix("_PRINTER") })
         interpreter.makeLineScreen = FullScreenTerminal()
+        interpreter.errorHint = StoreFailureHint.after
         interpreter.screen = TerminalPager(environment: environment)
         let drinkCount = (try? await shop.catalog.menu().count) ?? 0
         var header = style.paint("可不可熟成紅茶 KEBUKE · DrinkShop", .bold) + "\n"

@@ -170,7 +170,7 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
         case let error as SQLiteError:
             // SQL text stays in the debug log; staff read one sentence about the file.
             SQLiteDebugLog.record(error, path: path)
-            return .localStore(error.staffSentence(path: path))
+            return .localFile(error.localFileFailure(path: path))
         default: return .localStore("the local base \(path) failed: \(error)")
         }
     }

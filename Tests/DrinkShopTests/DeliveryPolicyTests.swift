@@ -64,7 +64,7 @@ extension GatedStore {
             Issue.record("a file that is not a base was opened")
         } catch {
             #expect(!ShopError.store(error).isUnreachable)
-            guard case .localStore = error else {
+            guard case .localFile(LocalFileFailure(path: path, problem: .damaged)) = error else {
                 Issue.record("not named as a local store's failure: \(error)")
                 return
             }

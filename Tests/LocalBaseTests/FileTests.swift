@@ -43,8 +43,9 @@ import Testing
         #expect {
             _ = try LocalBase(path: path)
         } throws: { error in
-            guard case .localStore(let detail)? = error as? AirtableError else { return false }
-            return detail.contains(path)
+            // Named by its problem, and in words about the file alone.
+            (error as? AirtableError) == .localFile(LocalFileFailure(path: path, problem: .damaged))
+                && "\(error)" == "the store \(path) is damaged and was not changed"
         }
         let missingDirectory = "/nonexistent-\(UUID().uuidString)/base.sqlite"
         #expect(throws: AirtableError.self) { _ = try LocalBase(path: missingDirectory) }

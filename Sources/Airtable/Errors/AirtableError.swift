@@ -134,6 +134,9 @@ public enum AirtableError: Error, Sendable, Hashable {
     /// A store on this machine (a LocalBase file) failed: locked, full, unreadable. The text names the file
     /// and says how. Never a sign that a remote base is unreachable.
     case localStore(String)
+    /// A store file on this machine failed in a way named by its `problem` (damaged, read-only, full…).
+    /// Never a sign that a remote base is unreachable.
+    case localFile(LocalFileFailure)
     /// Too many requests; retry after this many seconds, if the server said.
     case rateLimited(retryAfter: Double?)
     /// A response was not what the API promises.
@@ -154,7 +157,7 @@ public enum AirtableError: Error, Sendable, Hashable {
         switch self {
         case .transport, .timedOut: return true
         case .api(let error): return error.isGatewayFailure
-        case .rateLimited, .decoding, .localStore: return false
+        case .rateLimited, .decoding, .localStore, .localFile: return false
         }
     }
 
@@ -164,7 +167,7 @@ public enum AirtableError: Error, Sendable, Hashable {
         switch self {
         case .rateLimited: return true
         case .api(let error): return error.status == 429
-        case .transport, .timedOut, .decoding, .localStore: return false
+        case .transport, .timedOut, .decoding, .localStore, .localFile: return false
         }
     }
 
@@ -197,6 +200,7 @@ extension AirtableError: CustomStringConvertible {
             }
         case .transport(let detail): return "cannot reach the store: \(detail)"
         case .localStore(let detail): return detail
+        case .localFile(let failure): return failure.description
         case .rateLimited(let after):
             return "rate limited by the store" + (after.map { ", retry after \(Int($0.rounded(.up))) s" } ?? "")
         case .decoding(let detail): return "unexpected response from the store: \(detail)"

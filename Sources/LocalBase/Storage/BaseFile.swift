@@ -197,7 +197,7 @@ enum LocalBaseFileError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .notALocalBase(let path, let detail): return "\(path) is not a DrinkShop local base: \(detail)"
+        case .notALocalBase(let path, let detail): return "\(path) is not a local base: \(detail)"
         }
     }
 }

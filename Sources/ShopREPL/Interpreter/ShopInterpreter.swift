@@ -42,6 +42,9 @@ public final class ShopInterpreter {
     /// The terminal `orders --watch` takes over; nil (pipes, one-shot output to a file, tests) prints the
     /// make line once instead.
     public var makeLineScreen: FullScreenTerminal?
+    /// What the program adds after a failed command's message (its own commands to run next, such as for a
+    /// damaged store file); nothing by default.
+    public var errorHint: (any Error) -> String? = { _ in nil }
     /// The terminal the counter's views are fitted to and paged on; nil (pipes, files, tests that read
     /// the whole output) keeps every table whole and never pages.
     public var screen: (any CounterScreen)?
@@ -134,16 +137,16 @@ public final class ShopInterpreter {
             try await execute(command)
             return command == .quit ? .quit : .succeeded
         } catch let error as ShopError {
-            fail(error.description)
+            fail(error.description + (errorHint(error) ?? ""))
         } catch let error as CommandError {
             fail(error.description)
         } catch TillError.access(let error) where staff == nil && readSecret == nil {
             // A one-shot command: it says who acts, with the PIN, in its environment.
             fail(TillError.staff(.oneShotNeedsStaff(error)).description)
         } catch let error as TillError {
-            fail(error.description)
+            fail(error.description + (errorHint(error) ?? ""))
         } catch {
-            fail("\(error)")
+            fail("\(error)" + (errorHint(error) ?? ""))
         }
         return .failed
     }
