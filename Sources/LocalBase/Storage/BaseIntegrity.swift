@@ -1,4 +1,5 @@
 import Airtable
+import CSQLite
 import Foundation
 
 /// What `LocalBase.recover` copied.
@@ -43,7 +44,7 @@ extension LocalBase {
             try connection.query("PRAGMA \(thorough ? "integrity_check" : "quick_check")(\(max(limit, 1)))") {
                 findings.append($0.text(0) ?? "")
             }
-        } catch let error as SQLiteError where error.isDamage {
+        } catch let error as SQLiteError where error.isDamageFoundByCheck {
             return findings + [error.message]
         }
         return findings == ["ok"] ? [] : findings
@@ -129,7 +130,7 @@ extension LocalBase {
                     try target.run(insert, row)
                     copied.insert(sequence)
                 }
-            } catch let error as SQLiteError where error.isDamage {
+            } catch let error as SQLiteError where error.isDamageFoundByCheck {
                 unreadable.insert(sequence)
             }
             sequence += 1
@@ -145,10 +146,11 @@ extension LocalBase {
 }
 
 extension SQLiteError {
-    /// The file is damaged (as opposed to locked, full or refused).
-    var isDamage: Bool {
-        // SQLITE_CORRUPT, SQLITE_NOTADB; and a check that meets a damaged cell while working out an
-        // index over the cells' JSON (the shop's lookup indexes) stops with "malformed JSON".
-        [11, 26].contains(code & 0xFF) || (code & 0xFF == 1 && message.contains("malformed JSON"))
-    }
+    /// The file is damaged (as opposed to locked, full or refused): SQLITE_CORRUPT, SQLITE_NOTADB.
+    var isDamage: Bool { [SQLITE_CORRUPT, SQLITE_NOTADB].contains(code & 0xFF) }
+
+    /// A failure of one of the check's or the recovery's own statements that shows damage: `isDamage`, or a
+    /// plain SQLITE_ERROR, which those fixed, valid statements raise only for the file's content (a damaged
+    /// cell met while working out an index over the cells' JSON). Decided by the code, never SQLite's message.
+    var isDamageFoundByCheck: Bool { isDamage || code & 0xFF == SQLITE_ERROR }
 }

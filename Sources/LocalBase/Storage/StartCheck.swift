@@ -42,9 +42,13 @@ extension LocalBase {
             }
             for table in ["sqlite_master"] + tables where findings.count < limit {
                 let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                try connection.query("PRAGMA quick_check(\(quoted))") { row in
-                    let text = row.text(0) ?? ""
-                    if text != "ok" { findings.append(text) }
+                do {
+                    try connection.query("PRAGMA quick_check(\(quoted))") { row in
+                        let text = row.text(0) ?? ""
+                        if text != "ok" { findings.append(text) }
+                    }
+                } catch let error as SQLiteError where error.isDamageFoundByCheck {
+                    return [error.message]
                 }
             }
             return Array(findings.prefix(limit))
