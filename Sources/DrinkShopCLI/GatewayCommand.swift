@@ -85,6 +85,7 @@ struct GatewayCommand {
             cachedTables: Set(serve.gateway.cachedTables), checkInterval: serve.gateway.checkInterval,
             maximumAge: max(serve.gateway.maximumAge, serve.gateway.checkInterval))
         configuration.publicURL = serve.gateway.publicURL
+        configuration.unreachableNote = "counters keep orders until it answers"
         let tokenBase = StoreLocation.dataDirectory(environment: environment) + "/gateway-\(base)"
         try StoreLocation.prepareParent(of: tokenBase)
         let (tokens, tokenNote) = try serve.accessTokens(databasePath: tokenBase, environment: environment)

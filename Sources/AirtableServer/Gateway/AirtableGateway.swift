@@ -16,7 +16,7 @@ import Synchronization
 /// - the upstream's answers, errors included, are passed back unchanged; a 429 holds the budget for its
 ///   `Retry-After` and the request is sent again when that fits in the queue wait;
 /// - when the upstream cannot be reached the answer is 503 at once (and for `unreachablePause` seconds
-///   without trying), so counters keep orders in their outboxes.
+///   without trying), so a client that keeps its writes meanwhile is not held up (`unreachableNote` says so).
 public final class AirtableGateway: Sendable {
     public let configuration: GatewayConfiguration
     let tokens: AccessTokens
@@ -171,7 +171,8 @@ public final class AirtableGateway: Sendable {
         statistics.withLock { $0.unreachable += 1 }
         let host = configuration.upstream.split(separator: "/").dropFirst().first.map(String.init) ?? configuration.upstream
         return .error(APIError(status: 503, type: "UPSTREAM_UNREACHABLE",
-                               message: "The gateway cannot reach \(host) (\(detail)); counters keep orders until it answers"),
+                               message: "The gateway cannot reach \(host) (\(detail))"
+                                   + (configuration.unreachableNote.map { "; " + $0 } ?? "")),
                       retryAfter: Int(configuration.unreachablePause.rounded(.up)))
     }
 

@@ -23,6 +23,8 @@ public struct GatewayConfiguration: Sendable {
     public var upstreamTimeout: Double
     /// After the upstream could not be reached, requests are answered 503 at once for this many seconds.
     public var unreachablePause: Double
+    /// What the gateway's clients do meanwhile, said after "cannot reach" in that 503 (the program's words).
+    public var unreachableNote: String?
     /// Where the upstream can reach this gateway (`--public-url`); set, the gateway keeps the cache fresh
     /// with webhooks on the upstream (see `GatewayWebhooks`).
     public var publicURL: String?
