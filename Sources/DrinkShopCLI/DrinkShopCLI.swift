@@ -12,6 +12,7 @@ enum DrinkShopCLI {
     static let version = "0.1.0"
 
     static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        LocalBase.recordFailureDetails(in: environment["DRINKSHOP_DEBUG_LOG"])
         let invocation: Invocation
         do { invocation = try Invocation.parse(arguments) } catch {
             printError("drinkshop: \(error)\n\(Usage.short)")

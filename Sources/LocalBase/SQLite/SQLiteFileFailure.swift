@@ -1,6 +1,15 @@
 import Airtable
 import CSQLite
 import Foundation
+import Synchronization
+
+extension LocalBase {
+    /// Appends the details of every SQLite failure from now on (the SQL that ran, SQLite's message) to the file at
+    /// `path`, for support; nil or empty: kept nowhere. The program decides where (an environment variable).
+    public static func recordFailureDetails(in path: String?) {
+        SQLiteDebugLog.file.withLock { $0 = path }
+    }
+}
 
 extension SQLiteError {
     /// What happened to the store file, by kind, for the person at the counter (the program that shows it adds
@@ -20,11 +29,13 @@ extension SQLiteError {
     }
 }
 
-/// Where the details of SQLite failures go (the SQL that ran, SQLite's message): the file named by
-/// `DRINKSHOP_DEBUG_LOG`, if set. Staff only ever see `localFileFailure`.
+/// Where the details of SQLite failures go (the SQL that ran, SQLite's message): the file the program named
+/// (`LocalBase.recordFailureDetails(in:)`), if any. Staff only ever see `localFileFailure`.
 enum SQLiteDebugLog {
+    static let file = Mutex<String?>(nil)
+
     static func record(_ error: SQLiteError, path: String) {
-        guard let log = ProcessInfo.processInfo.environment["DRINKSHOP_DEBUG_LOG"], !log.isEmpty else { return }
+        guard let log = file.withLock({ $0 }), !log.isEmpty else { return }
         let line = "\(Date()) \(path): \(error.description)\n"
         guard let handle = FileHandle(forWritingAtPath: log)
             ?? (FileManager.default.createFile(atPath: log, contents: nil) ? FileHandle(forWritingAtPath: log) : nil)
