@@ -36,6 +36,21 @@ public struct JSONParser {
         try parse(Array(text.utf8))
     }
 
+    /// Parses JSON text that must be one object, building only the members named in `keeping`: the
+    /// others are checked as JSON and skipped, never built (a listing that asks for a few fields of
+    /// records with many). Nil `keeping` builds every member.
+    public static func parseObject(_ text: String, keeping: Set<String>?) throws(JSONSyntaxError) -> [String: JSONValue] {
+        var parser = JSONParser(Array(text.utf8))
+        parser.skipWhitespace()
+        guard parser.peek() == UInt8(ascii: "{") else { throw parser.error("expected an object") }
+        let members = try parser.parseMembers(keeping: keeping)
+        parser.skipWhitespace()
+        if parser.index < parser.bytes.count {
+            throw parser.error("unexpected text after the JSON value")
+        }
+        return members
+    }
+
     // MARK: - Values
 
     private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
@@ -54,6 +69,10 @@ public struct JSONParser {
     }
 
     private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+        .object(try parseMembers(keeping: nil))
+    }
+
+    private mutating func parseMembers(keeping: Set<String>?) throws(JSONSyntaxError) -> [String: JSONValue] {
         try enter()
         index += 1
         var members: [String: JSONValue] = [:]
@@ -61,7 +80,7 @@ public struct JSONParser {
         if peek() == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(members)
+            return members
         }
         while true {
             skipWhitespace()
@@ -71,14 +90,41 @@ public struct JSONParser {
             guard peek() == UInt8(ascii: ":") else { throw error("expected ':' after the member name \"\(key)\"") }
             index += 1
             skipWhitespace()
-            members[key] = try parseValue()
+            if let keeping, !keeping.contains(key) {
+                try skipValue()
+            } else {
+                members[key] = try parseValue()
+            }
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; depth -= 1; return .object(members)
+            case UInt8(ascii: "}"): index += 1; depth -= 1; return members
             case nil: throw error("unexpected end of input, expected ',' or '}'")
             case let byte?: throw error("unexpected character \(describe(byte)), expected ',' or '}'")
             }
+        }
+    }
+
+    /// Steps over one value, checking it as `parseValue` would; a string is not built (nor its UTF-8
+    /// checked: `parseObject(_:keeping:)` reads a Swift `String`, valid UTF-8 already).
+    private mutating func skipValue() throws(JSONSyntaxError) {
+        guard peek() == UInt8(ascii: "\"") else {
+            _ = try parseValue()
+            return
+        }
+        index += 1
+        while true {
+            guard index < bytes.count else { throw error("unterminated string") }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") { index += 1; return }
+            if byte < 0x20 { throw error("control character \(describe(byte)) must be escaped inside a string") }
+            if byte == UInt8(ascii: "\\") {
+                // Escapes are rare in cells: the general path checks them.
+                var ignored: [UInt8] = []
+                try parseEscape(into: &ignored)
+                continue
+            }
+            index += 1
         }
     }
 
@@ -153,8 +199,29 @@ public struct JSONParser {
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // opening quote
+        // The common case, a string without escapes, is made straight from the input's bytes: ASCII
+        // needs no validation, other text is validated once, without an intermediate buffer.
+        let start = index
+        var high: UInt8 = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let end = index
+                index += 1
+                let made: String? = bytes.withUnsafeBufferPointer { all in
+                    let run = UnsafeBufferPointer(rebasing: all[start..<end])
+                    return high < 0x80 ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+                }
+                guard let made else { throw error("string is not valid UTF-8") }
+                return made
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            high |= byte
+            index += 1
+        }
         var buffer: [UInt8] = []
-        var runStart = index
+        var runStart = start
+        index = start
         while true {
             guard index < bytes.count else { throw error("unterminated string") }
             let byte = bytes[index]

@@ -18,6 +18,8 @@ enum FormulaFilter {
         }
         var filter = RecordFilter()
         filter.conditions = requiredConditions(compiled.expression, table: table)
+        filter.fieldIDs = compiled.referencedFieldIDs
+        filter.conditionsAreExact = isExact(compiled.expression, table: table)
         let links = table.fields.filter { $0.type == .multipleRecordLinks }
         let computedFields = table.fields.filter {
             compiled.referencedFieldIDs.contains($0.id) && $0.type.isComputed && !$0.type.isStoredInRow
@@ -67,6 +69,50 @@ enum FormulaFilter {
             guard case .anyOf(let groups) = condition else { return true }
             return commonIndexed || groups.allSatisfy { $0.contains(where: \.isIndexed) }
         }
+    }
+
+    /// Whether the conditions `requiredConditions` finds say exactly what the formula says, so the rows
+    /// SQL finds with them need no evaluation: an `AND` of exact parts with at most one `OR`, whose
+    /// branches are each an exact leaf or an `AND` of them. Exact leaves: a text-like field equal to
+    /// non-empty text (the evaluator's `=` between two texts is code-point equality, SQLite's binary
+    /// `=`), and a creation-time bound at a whole second (`Double(ms) / 1000` against a whole number of
+    /// seconds is exact, so `created_ms < t` and the evaluator's `IS_BEFORE` agree to the millisecond).
+    /// Anything else, or an `OR` that `requiredConditions` leaves out, keeps the evaluator.
+    static func isExact(_ expression: FormulaExpression, table: TableSchema) -> Bool {
+        let found = conditions(expression, table: table)
+        let required = requiredConditions(expression, table: table)
+        let anyOfs = { (list: [CandidateCondition]) in list.filter { if case .anyOf = $0 { true } else { false } }.count }
+        guard !required.isEmpty, anyOfs(found) == anyOfs(required), anyOfs(required) <= 1 else { return false }
+        return isExactConjunction(expression, table: table, allowingOr: true)
+    }
+
+    private static func isExactConjunction(_ expression: FormulaExpression, table: TableSchema, allowingOr: Bool) -> Bool {
+        switch expression {
+        case .call(let name, let arguments) where name.uppercased() == "AND":
+            return !arguments.isEmpty && arguments.allSatisfy { isExactConjunction($0, table: table, allowingOr: allowingOr) }
+        case .call(let name, let arguments) where name.uppercased() == "OR":
+            return allowingOr && !arguments.isEmpty
+                && arguments.allSatisfy { isExactConjunction($0, table: table, allowingOr: false) }
+        default:
+            return isExactLeaf(expression, table: table)
+        }
+    }
+
+    private static func isExactLeaf(_ expression: FormulaExpression, table: TableSchema) -> Bool {
+        switch expression {
+        case .binary(.equal, .field(let name), let literal), .binary(.equal, let literal, .field(let name)):
+            guard let field = table.field(name), case .text? = storedValue(literal, for: field) else { return false }
+            return field.type != .date
+        case .call(let name, let arguments) where name.uppercased() == "NOT" && arguments.count == 1:
+            return isWholeSecond(createdBound(arguments[0], negated: true))
+        default:
+            return isWholeSecond(createdBound(expression, negated: false))
+        }
+    }
+
+    private static func isWholeSecond(_ bound: CandidateCondition?) -> Bool {
+        guard case .createdTime(_, let milliseconds)? = bound else { return false }
+        return milliseconds.truncatingRemainder(dividingBy: 1000) == 0
     }
 
     private static func conditions(_ expression: FormulaExpression, table: TableSchema) -> [CandidateCondition] {

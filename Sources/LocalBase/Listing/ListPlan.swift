@@ -9,6 +9,9 @@ struct ListPlan {
     let order: RecordOrder
     let output: RecordOutput
     let filter: RecordFilter
+    /// The stored cells a read must build (by field id): the asked `fields[]`, what the formula and the
+    /// sort read. Nil (all cells) when no fields are asked for or a computed field needs others.
+    let cellsRead: Set<String>?
 
     /// - Parameter computed: the cells of computed fields, and what a formula sees of a link cell (the
     ///   linked records' primary values).
@@ -54,5 +57,12 @@ struct ListPlan {
             filter = filter.and(viewFilter)
         }
         self.filter = filter
+        if let only {
+            let needed = only.union(filter.fieldIDs).union(keys.map(\.field.id))
+            let computedNeeded = table.fields.contains { needed.contains($0.id) && !$0.type.isStoredInRow }
+            cellsRead = computedNeeded ? nil : needed
+        } else {
+            cellsRead = nil
+        }
     }
 }

@@ -15,7 +15,8 @@ extension BaseContext {
 
     private func page(_ plan: ListPlan, query: ListQuery) throws -> RecordPage {
         let now = clock()
-        let rows = RecordRows(file: file, tableID: plan.table.id)
+        var rows = RecordRows(file: file, tableID: plan.table.id)
+        rows.cellsRead = plan.cellsRead
         var resumed: (key: String, iterator: ListIterators.Iterator)?
         if let offset = query.offset, !offset.isEmpty {
             resumed = try iterators.resume(offset, tableID: plan.table.id, now: now)
@@ -79,7 +80,7 @@ extension BaseContext {
     /// Every matching record's (seq, id), sorted; done once, at a sorted listing's first page.
     private func sortedEntries(_ plan: ListPlan, _ rows: RecordRows) throws -> [(seq: Int64, id: String)] {
         // Without a formula to run, only the sort fields are needed, and SQLite extracts them.
-        let candidates = plan.filter.test == nil && !plan.order.needsWholeRecords
+        let candidates = !plan.filter.evaluates && !plan.order.needsWholeRecords
             ? try rows.scanCells(of: plan.order.keys.map(\.field), conditions: plan.filter.conditions)
             : try rows.scan(after: 0, ceiling: .max, limit: .max, conditions: plan.filter.conditions)
         var keyed: [(seq: Int64, id: String, values: [RecordOrder.Value])] = []

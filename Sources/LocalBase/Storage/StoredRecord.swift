@@ -52,6 +52,9 @@ func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).r
 struct RecordRows {
     let file: BaseFile
     let tableID: String
+    /// The cells the reads build (by field id); the others are stepped over in the stored JSON, so a
+    /// listing that asks for a few fields does not build every cell of every record. Nil builds all.
+    var cellsRead: Set<String>? = nil
 
     private var name: String { BaseFile.recordTable(tableID) }
 
@@ -98,7 +101,7 @@ struct RecordRows {
     func find(seq: Int64) throws -> StoredRecord? {
         var found: StoredRecord?
         try file.connection.query("SELECT \(Self.columns) FROM \(name) WHERE seq = ?1", [.integer(seq)]) { row in
-            found = try Self.read(row)
+            found = try Self.read(row, keeping: cellsRead)
         }
         return found
     }
@@ -137,7 +140,7 @@ struct RecordRows {
         CandidateCondition.append(conditions, to: &sql, values: &values)
         sql += " ORDER BY seq LIMIT ?3"
         var records: [StoredRecord] = []
-        try file.connection.query(sql, values) { row in records.append(try Self.read(row)) }
+        try file.connection.query(sql, values) { row in records.append(try Self.read(row, keeping: cellsRead)) }
         return records
     }
 
@@ -187,12 +190,16 @@ struct RecordRows {
         }
     }
 
-    static func read(_ row: SQLiteStatement) throws -> StoredRecord {
+    static func read(_ row: SQLiteStatement, keeping: Set<String>? = nil) throws -> StoredRecord {
         let id = row.text(1) ?? ""
         let text = row.text(4) ?? "{}"
         let cells: [String: JSONValue]
         do {
-            cells = try JSONParser.parse(text).objectValue ?? [:]
+            if let keeping {
+                cells = try JSONParser.parseObject(text, keeping: keeping)
+            } else {
+                cells = try JSONParser.parse(text).objectValue ?? [:]
+            }
         } catch {
             throw SQLiteError(code: 11, message: "record \(id) has unreadable cells: \(error)", sql: nil)
         }
