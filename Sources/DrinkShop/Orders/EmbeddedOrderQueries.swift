@@ -18,9 +18,9 @@ struct EmbeddedOrderQueries: OrderQueries {
     /// A day at a time by the index of days (a range would be a scan of every order); more than a year of
     /// days in one filtered listing.
     func auditedRecords(in days: DayRange) async throws(ShopError) -> [Record] {
-        guard days.count <= 367 else { return try await records.list(Self.audited(in: days)) }
+        guard days.count <= 367 else { return try await records.list(Self.audited(in: days), fields: Self.auditFields) }
         var found: [Record] = []
-        for day in days { found += try await records.list(Self.audited(onDay: day)) }
+        for day in days { found += try await records.list(Self.audited(onDay: day), fields: Self.auditFields) }
         return found
     }
 

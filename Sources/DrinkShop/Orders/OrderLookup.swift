@@ -32,10 +32,11 @@ extension OrderRecords {
         try await store.listOnce(in: ShopSchema.ticketTable, by: [.field(TicketField.key) == .text("0000-00-00#0")])
     }
 
-    /// Every record `formula` keeps.
-    func list(_ formula: FormulaExpression) async throws(ShopError) -> [Record] {
+    /// Every record `formula` keeps (with only the `fields` named, when given).
+    func list(_ formula: FormulaExpression, fields: [String]? = nil) async throws(ShopError) -> [Record] {
         do {
-            return try await store.allRecords(in: ShopSchema.orderTable, query: ListQuery(filterByFormula: formula.description))
+            return try await store.allRecords(in: ShopSchema.orderTable,
+                                              query: ListQuery(filterByFormula: formula.description, fields: fields))
         } catch {
             throw .store(error)
         }

@@ -29,7 +29,7 @@ struct RemoteOrderQueries: OrderQueries {
 
     /// One filtered listing for the range.
     func auditedRecords(in days: DayRange) async throws(ShopError) -> [Record] {
-        try await records.list(Self.audited(in: days))
+        try await records.list(Self.audited(in: days), fields: Self.auditFields)
     }
 
     func copyOfToday(_ today: BusinessDay) -> TodaysCopy {

@@ -60,14 +60,15 @@ extension ShopInterpreter {
         let report = DailyReport(days: period.days, orders: orders.map(\.order),
                                  moneyReturned: orders.map { !($0.till?.refundedBy.isEmpty ?? true) }, audit: audit)
         if json {
-            let till = try await shop.till.report(period, audit: await auditEntries(period))
+            let till = try await shop.till.report(period, audit: audit)
             say("{\"sales\":\(report.json),\"till\":\(TillView.json(till, period: period))}\n")
             for problem in problems { warn(problem) }
             return
         }
         // One computation of the money: the till's report heads the day's sales and is the till section.
         let till: TillReport?
-        do { till = try await shop.till.report(period, audit: await auditEntries(period)) } catch {
+        // The audit trail read above (a month's read once, not again for the till's section).
+        do { till = try await shop.till.report(period, audit: audit) } catch {
             warn("the till report could not be made: \(error)")
             till = nil
         }
