@@ -129,7 +129,9 @@ enum FormulaFilter {
             }
             return groups.count == 1 ? groups[0] : [.anyOf(groups)]
         case .binary(.equal, .field(let name), let literal), .binary(.equal, let literal, .field(let name)):
-            guard let field = table.field(name), let value = storedValue(literal, for: field) else { return [] }
+            guard let field = table.field(name) else { return [] }
+            if isBlank(literal), isTextLike(field.type) { return [.cellNotText(fieldID: field.id)] }
+            guard let value = storedValue(literal, for: field) else { return [] }
             return [.cellEquals(fieldID: field.id, value: value)]
         case .binary(.notEqual, .field(let name), let literal), .binary(.notEqual, let literal, .field(let name)):
             guard let field = table.field(name), case .text(let text)? = storedValue(literal, for: field) else { return [] }
@@ -182,6 +184,20 @@ enum FormulaFilter {
               let date = AirtableTimestamp.parse(text), AirtableTimestamp.format(date) == text
         else { return nil }
         return (date.timeIntervalSince1970 * 1000).rounded()
+    }
+
+    private static func isBlank(_ expression: FormulaExpression) -> Bool {
+        if case .call(let name, let arguments) = expression { return name.uppercased() == "BLANK" && arguments.isEmpty }
+        return false
+    }
+
+    /// Fields whose cell the evaluator reads as text: `{f} = BLANK()` holds for them only when the cell
+    /// is not non-empty text (text against blank compares as text, "" for blank).
+    private static func isTextLike(_ type: FieldType) -> Bool {
+        switch type {
+        case .singleLineText, .multilineText, .richText, .email, .url, .phoneNumber, .singleSelect: return true
+        default: return false
+        }
     }
 
     private static func storedValue(_ literal: FormulaExpression, for field: FieldSchema) -> SQLiteValue? {

@@ -7,6 +7,9 @@ enum CandidateCondition {
     /// into the SQL as a literal, not bound, so that a partial index made with the same words
     /// (`ConditionIndex`) is one SQLite may use.
     case cellDiffers(fieldID: String, text: String)
+    /// The field's stored value is not non-empty text (absent, empty, or not text at all): what a
+    /// text-like field equal to BLANK() needs. Not indexed; it spares the records' parsing only.
+    case cellNotText(fieldID: String)
     /// The record's creation time (milliseconds since 1970) compares so with this bound.
     case createdTime(Comparison, milliseconds: Double)
     /// At least one of these groups holds in full (a formula's `OR`). The rows are found group by group,
@@ -25,6 +28,9 @@ enum CandidateCondition {
         switch self {
         case .cellEquals(let fieldID, _): return "\(BaseFile.cellExpression(fieldID)) = ?\(parameter)"
         case .cellDiffers(let fieldID, let text): return "\(BaseFile.cellExpression(fieldID)) IS NOT \(Self.literal(text))"
+        case .cellNotText(let fieldID):
+            let path = "'$.\(fieldID)'"
+            return "(json_type(cells, \(path)) IS NOT 'text' OR json_extract(cells, \(path)) = '')"
         case .createdTime(let comparison, _): return "created_ms \(comparison.rawValue) ?\(parameter)"
         case .anyOf: return "1"  // never reaches SQL: `branches` splits it first
         }
@@ -35,7 +41,7 @@ enum CandidateCondition {
         switch self {
         case .cellEquals(_, let value): return value
         case .createdTime(_, let milliseconds): return .real(milliseconds)
-        case .cellDiffers, .anyOf: return nil
+        case .cellDiffers, .cellNotText, .anyOf: return nil
         }
     }
 
@@ -43,7 +49,7 @@ enum CandidateCondition {
     var isIndexed: Bool {
         switch self {
         case .cellEquals, .createdTime: return true
-        case .cellDiffers, .anyOf: return false
+        case .cellDiffers, .cellNotText, .anyOf: return false
         }
     }
 
