@@ -1,0 +1,134 @@
+import Airtable
+import Foundation
+@testable import LocalBase
+import Testing
+import TestSupport
+
+/// A listing reads only the cells it needs (`fields[]` pushed down into the stored JSON) and skips the
+/// evaluator when the formula is exactly its index conditions: the records and cells must be those of
+/// the full read with the evaluator, page after page.
+@Suite struct ListingReadsTests {
+    /// 60 lines over three days, created a second apart from a whole second on; text with quotes,
+    /// escapes and CJK, a multiple select, some cells left blank.
+    private func linesBase(clock: TestClock) async throws -> LocalBase {
+        let base = try LocalBase.inMemory(clock: clock.date)
+        _ = try await base.createTable(TableSpec(name: "Line", fields: [
+            FieldSpec(name: "drinkName", type: .singleLineText),
+            FieldSpec(name: "businessDay", type: .singleLineText),
+            FieldSpec(name: "price", type: .number, options: ["precision": 0]),
+            FieldSpec(name: "note", type: .multilineText),
+            .singleSelect("status", ["placed", "ready", "picked up"]),
+            .multipleSelects("addOns", ["加白玉", "加水玉"]),
+            FieldSpec(name: "number", type: .autoNumber),
+        ]))
+        let names = ["熟成紅茶", "雪花冷露", "say \"hi\"", "back\\slash", "tab\there", "plain"]
+        for n in 0..<60 {
+            var fields: Fields = ["drinkName": .string(names[n % names.count]), "price": .int(30 + n % 4 * 5)]
+            if n % 5 != 0 { fields["businessDay"] = .string("2026-11-\(21 + n / 20)") }
+            if n % 3 == 0 { fields["note"] = .string("少冰 \u{00e9}\n第二行 \(n)") }
+            if n % 4 != 0 { fields["status"] = .string(["placed", "ready", "picked up"][n % 3]) }
+            if n % 2 == 0 { fields["addOns"] = .array([.string("加白玉")]) }
+            _ = try await base.createRecords(in: "Line", [fields], options: WriteOptions())
+            clock.advance(by: 1)
+        }
+        return base
+    }
+
+    private static let start = Date(timeIntervalSince1970: 1_795_000_000)
+
+    private static func at(_ seconds: Double) -> String {
+        AirtableTimestamp.format(start.addingTimeInterval(seconds))
+    }
+
+    private static let formulas = [
+        // Exactly their index conditions: no evaluation.
+        "{businessDay}='2026-11-22'",
+        "OR({businessDay}='2026-11-21', {businessDay}='2026-11-23')",
+        "AND(OR({businessDay}='2026-11-21', {businessDay}='2026-11-23'), {drinkName}='熟成紅茶')",
+        "AND(NOT(IS_BEFORE(CREATED_TIME(), DATETIME_PARSE('\(at(10))'))), IS_BEFORE(CREATED_TIME(), DATETIME_PARSE('\(at(40))')))",
+        "{drinkName}='say \"hi\"'",
+        // Index conditions and more: evaluated.
+        "AND({businessDay}='2026-11-22', {status}='ready')",
+        "AND(IS_AFTER(CREATED_TIME(), DATETIME_PARSE('\(at(12.5))')), IS_BEFORE(CREATED_TIME(), DATETIME_PARSE('\(at(33.25))')))",
+        "AND(IS_BEFORE(CREATED_TIME(), DATETIME_PARSE('\(at(30))')), {businessDay}=BLANK())",
+        "{status}=BLANK()",
+        "{price}=35",
+        "{status}!='picked up'",
+        // Nothing pushed down.
+        "FIND('加白玉', ARRAYJOIN({addOns}))",
+        "{price}>32",
+    ]
+
+    @Test(arguments: formulas)
+    func askedFieldsAreTheFullReadsCellsForTheSameRecords(_ formula: String) async throws {
+        let clock = TestClock(Self.start)
+        let base = try await linesBase(clock: clock)
+        // The evaluator alone (an OR with FALSE() pushes nothing down), every cell.
+        let full = try await base.allRecords(in: "Line", query: ListQuery(filterByFormula: "OR(\(formula), FALSE())"))
+        #expect(!full.isEmpty, "\(formula) matched nothing, so it proves little")
+        #expect(full.count < 60, "\(formula) matched everything, so it proves little")
+        for asked in [["drinkName", "price"], ["note", "addOns", "number"], ["status"]] {
+            for sort in [[], [SortKey(field: "price", direction: .descending)]] {
+                let few = try await base.allRecords(in: "Line", query: ListQuery(filterByFormula: formula, sort: sort,
+                                                                                   fields: asked, pageSize: 7))
+                var expected = full
+                if !sort.isEmpty {
+                    let slow = try await base.allRecords(in: "Line", query: ListQuery(
+                        filterByFormula: "OR(\(formula), FALSE())", sort: sort))
+                    expected = slow
+                }
+                #expect(few.map(\.id) == expected.map(\.id), "\(formula) \(asked) \(sort)")
+                for (got, want) in zip(few, expected) {
+                    var cells = Fields()
+                    for name in asked { if let value = want.fields[name] { cells[name] = value } }
+                    #expect(got.fields == cells, "\(formula) \(asked): \(got.id)")
+                    #expect(got.createdTime == want.createdTime)
+                }
+            }
+        }
+        // Without fields[], every cell, as before.
+        let all = try await base.allRecords(in: "Line", query: ListQuery(filterByFormula: formula, pageSize: 7))
+        #expect(all.map(\.id) == full.map(\.id))
+        #expect(all.map(\.fields) == full.map(\.fields))
+    }
+
+    @Test func aFormulaIsSkippedOnlyWhenItsIndexConditionsSayAllOfIt() async throws {
+        let base = try LocalBase.inMemory()
+        let table = try await base.createTable(TableSpec(name: "Line", fields: [
+            FieldSpec(name: "businessDay", type: .singleLineText),
+            FieldSpec(name: "price", type: .number, options: ["precision": 0]),
+            FieldSpec(name: "day", type: .date, options: ["dateFormat": ["name": "iso"]]),
+        ]))
+        func exact(_ formula: String) throws -> Bool { FormulaFilter.isExact(try Formula.parse(formula), table: table) }
+        #expect(try exact("{businessDay}='2026-11-22'"))
+        #expect(try exact("OR({businessDay}='2026-11-21', {businessDay}='2026-11-22')"))
+        #expect(try exact("AND(NOT(IS_BEFORE(CREATED_TIME(), DATETIME_PARSE('2026-11-21T16:00:00.000Z'))), "
+            + "IS_BEFORE(CREATED_TIME(), DATETIME_PARSE('2026-11-22T16:00:00.000Z')))"))
+        // A bound inside a second, a number, a date field, blank, `!=`, two ORs, an OR with a nested OR:
+        // the evaluator decides.
+        #expect(try !exact("IS_BEFORE(CREATED_TIME(), DATETIME_PARSE('2026-11-22T16:00:00.500Z'))"))
+        #expect(try !exact("{price}=35"))
+        #expect(try !exact("{day}='2026-11-22'"))
+        #expect(try !exact("{businessDay}=BLANK()"))
+        #expect(try !exact("{businessDay}!='2026-11-22'"))
+        #expect(try !exact("AND(OR({businessDay}='a', {businessDay}='b'), OR({businessDay}='c', {businessDay}='d'))"))
+        #expect(try !exact("OR({businessDay}='a', OR({businessDay}='b', {businessDay}='c'))"))
+        #expect(try !exact("AND({businessDay}='a', {price}>3)"))
+        #expect(try !exact("AND()"))
+    }
+
+    @Test func twoExactFormulasTogetherAreEvaluatedWhenSQLWouldApplyOnlyOneOr() async throws {
+        let base = try LocalBase.inMemory()
+        let table = try await base.createTable(TableSpec(name: "Line", fields: [
+            FieldSpec(name: "businessDay", type: .singleLineText),
+            FieldSpec(name: "drinkName", type: .singleLineText),
+        ]))
+        let days = try FormulaFilter.make("OR({businessDay}='a', {businessDay}='b')", table: table, now: Date())
+        let names = try FormulaFilter.make("OR({drinkName}='x', {drinkName}='y')", table: table, now: Date())
+        let one = try FormulaFilter.make("{drinkName}='x'", table: table, now: Date())
+        #expect(!days.evaluates && !names.evaluates && !one.evaluates)
+        #expect(days.and(names).evaluates)
+        #expect(!days.and(one).evaluates)
+        #expect(!RecordFilter.all.and(days).evaluates)
+    }
+}
