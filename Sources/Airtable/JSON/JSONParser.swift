@@ -39,11 +39,14 @@ public struct JSONParser {
     /// Parses JSON text that must be one object, building only the members named in `keeping`: the
     /// others are checked as JSON and skipped, never built (a listing that asks for a few fields of
     /// records with many). Nil `keeping` builds every member.
-    public static func parseObject(_ text: String, keeping: Set<String>?) throws(JSONSyntaxError) -> [String: JSONValue] {
+    /// - Parameter capacity: members expected (room made once rather than the dictionary regrown).
+    public static func parseObject(_ text: String, keeping: Set<String>?, capacity: Int = 0)
+        throws(JSONSyntaxError) -> [String: JSONValue]
+    {
         var parser = JSONParser(Array(text.utf8))
         parser.skipWhitespace()
         guard parser.peek() == UInt8(ascii: "{") else { throw parser.error("expected an object") }
-        let members = try parser.parseMembers(keeping: keeping)
+        let members = try parser.parseMembers(keeping: keeping, capacity: capacity)
         parser.skipWhitespace()
         if parser.index < parser.bytes.count {
             throw parser.error("unexpected text after the JSON value")
@@ -72,10 +75,10 @@ public struct JSONParser {
         .object(try parseMembers(keeping: nil))
     }
 
-    private mutating func parseMembers(keeping: Set<String>?) throws(JSONSyntaxError) -> [String: JSONValue] {
+    private mutating func parseMembers(keeping: Set<String>?, capacity: Int = 0) throws(JSONSyntaxError) -> [String: JSONValue] {
         try enter()
         index += 1
-        var members: [String: JSONValue] = [:]
+        var members = [String: JSONValue](minimumCapacity: capacity)
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             index += 1

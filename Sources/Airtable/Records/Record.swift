@@ -13,7 +13,8 @@ public struct Record: Sendable, Hashable {
     public init(id: String, createdTime: Date, fields: Fields) {
         self.id = id
         self.createdTime = createdTime
-        self.fields = fields.filter { !$0.value.isEmptyCell }
+        // Filtering rebuilds the dictionary (every key hashed again): done only when a cell is empty.
+        self.fields = fields.values.contains(where: \.isEmptyCell) ? fields.filter { !$0.value.isEmptyCell } : fields
     }
 
     /// The record as Airtable's API writes it.

@@ -24,7 +24,11 @@ struct RecordOutput {
         self.text = text
         self.only = only
         self.linkNames = linkNames
+        shown = table.fields.filter { only?.contains($0.id) ?? true }
     }
+
+    /// The fields written, in the table's order (`only` applied once, not per record).
+    private let shown: [FieldSchema]
 
     /// Checks a read's format options: `string` needs a known time zone and a locale.
     static func cellText(format: CellFormat, timeZone: String?, userLocale: String?) throws -> CellText? {
@@ -40,9 +44,10 @@ struct RecordOutput {
 
     func record(_ stored: StoredRecord) -> Record {
         var fields = Fields(minimumCapacity: only?.count ?? stored.cells.count)
-        for field in table.fields {
-            if let only, !only.contains(field.id) { continue }
-            let cell = computed.map { $0.cell(field, of: stored, in: table) } ?? stored.value(of: field)
+        for field in shown {
+            let cell = field.type.isComputed
+                ? computed.map { $0.cell(field, of: stored, in: table) } ?? stored.value(of: field)
+                : stored.cells[field.id]
             guard let value = cell, !value.isEmptyCell else { continue }
             let key = byFieldID ? field.id : field.name
             if let text {

@@ -195,8 +195,9 @@ struct RecordRows {
         let text = row.text(4) ?? "{}"
         let cells: [String: JSONValue]
         do {
-            if let keeping {
-                cells = try JSONParser.parseObject(text, keeping: keeping)
+            if keeping != nil || text.utf8.first == UInt8(ascii: "{") {
+                // Room for a record's cells made once (a shop record has about twenty).
+                cells = try JSONParser.parseObject(text, keeping: keeping, capacity: keeping?.count ?? 24)
             } else {
                 cells = try JSONParser.parse(text).objectValue ?? [:]
             }
