@@ -128,7 +128,7 @@ final class ServeProcess: Sendable {
         process.standardOutput = output
         // Its log, kept in a file: read back only to say why it never started.
         let log = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("drinkshop-launch-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let logHandle = try FileHandle(forWritingTo: log)
         process.standardError = logHandle
         defer {
