@@ -27,4 +27,17 @@ import Testing
         #expect(await counter.run("report --date 昨天 --json") == [.succeeded])
         #expect(counter.output.text.contains("\"from\":\"\(today.previous)\",\"to\":\"\(today.previous)\""))
     }
+
+    @Test("report yesterday today is the two days in order, in either language; today yesterday is refused")
+    func wordsAreComparedAsTheDaysTheyName() async throws {
+        let counter = try await Counter()
+        let today = counter.interpreter.shop.clock.today
+        for line in ["report yesterday today --json", "report 昨天 今天 --json"] {
+            #expect(await counter.run(line) == [.succeeded], "\(counter.output.errors)")
+            #expect(counter.output.text.contains("\"from\":\"\(today.previous)\",\"to\":\"\(today)\""))
+        }
+        #expect(await counter.run("report today yesterday") == [.failed])
+        #expect(counter.output.errors.contains("\(today) is after \(today.previous); give the earlier day first"),
+                "\(counter.output.errors)")
+    }
 }

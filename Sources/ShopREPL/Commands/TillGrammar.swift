@@ -237,7 +237,10 @@ enum TillGrammar {
         guard arguments.count <= 2 else { throw CommandError(message: "give a date or two", usage: usage) }
         let from = try day(arguments[0], usage: usage)
         let to = try day(arguments[arguments.count - 1], usage: usage)
-        guard from <= to else { throw CommandError(message: "\(from) is after \(to)", usage: usage) }
+        // Two dates are compared here; a word (today, 昨天) is a day only once the till resolves it, which
+        // refuses a reversed period then (`yesterday today` is in order though "yesterday" sorts after "today").
+        let words = BusinessDay.offset(ofWord: from) != nil || BusinessDay.offset(ofWord: to) != nil
+        guard words || from <= to else { throw CommandError(message: "\(from) is after \(to)", usage: usage) }
         return DaySpan(first: from, last: to)
     }
 
