@@ -159,7 +159,7 @@ enum DrinkShopCLI {
             // settings just found the store away (then they wait for its next probe, and the command goes on).
             await interpreter.sendOutbox(force: !shop.isOffline)
             let outcome = await interpreter.run(words: invocation.words)
-            await interpreter.drainOutbox()
+            await interpreter.drainOutbox(forceFirst: !shop.isOffline)
             return outcome == .failed ? 1 : 0
         }
 

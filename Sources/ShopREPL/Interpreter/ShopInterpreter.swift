@@ -287,12 +287,13 @@ public final class ShopInterpreter {
 
     /// Before the program ends: sends what the outbox holds, round after round while each round gets
     /// some through (a flaky store), and stops as soon as a round gets nothing through (a store that is down).
-    public func drainOutbox() async {
+    /// - Parameter forceFirst: try the store even within its probe interval (a counter closing: one last try).
+    ///   A one-shot command that found the store away moments ago passes false and leaves its order for the next run.
+    public func drainOutbox(forceFirst: Bool = true) async {
         guard shop.outbox != nil else { return }
         var left = await unsentCount() ?? 0
-        // The first round waits for the store's next probe when it was found away moments ago (a one-shot
-        // command that just kept its order); every round but the last sends at least one order, so this ends.
-        var force = !shop.isOffline
+        // Every round but the last sends at least one order, so this ends.
+        var force = forceFirst
         while left > 0 {
             await sendOutbox(force: force)
             force = true
