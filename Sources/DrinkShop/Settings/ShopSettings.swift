@@ -217,12 +217,8 @@ public struct ShopSettings: Sendable {
     /// only the signal). A signal that cannot be written leaves them to their menu copy's 30 s.
     func noteMenuChanged() async {
         let change = [Self.menuChangedKey: AirtableTimestamp.format(clock.now())]
-        do {
-            try await records.write(change)
-            reading.wrote(change)
-        } catch {
-            return
-        }
+        guard (try? await records.write(change)) != nil else { return }
+        reading.wrote(change)
     }
 
     private func write(_ changes: [String: String], before: [String: String?], by staff: String) async throws(ShopError) {
