@@ -12,6 +12,8 @@ public protocol RecordTransaction {
         throws(AirtableError) -> [Record]
     func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
                        options: WriteOptions) throws(AirtableError) -> UpsertResult
+    /// Deletes the records `ids` of `table`. - Returns: the ids deleted.
+    func deleteRecords(in table: String, ids: [String]) throws(AirtableError) -> [String]
 }
 
 /// A store that can run several record calls as one durable commit with no other writer in between:

@@ -61,6 +61,12 @@ private struct ContextTransaction: RecordTransaction {
             throw LocalBase.airtableError(error, path: path)
         }
     }
+
+    func deleteRecords(in table: String, ids: [String]) throws(AirtableError) -> [String] {
+        do { return try context.deleteRecords(in: table, ids: ids) } catch {
+            throw LocalBase.airtableError(error, path: path)
+        }
+    }
 }
 
 extension BaseContext {
