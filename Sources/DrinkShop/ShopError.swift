@@ -46,6 +46,9 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
     case dayRange(BusinessDay, BusinessDay, String)
     /// The change was saved but its audit entry could not be written.
     case auditNotWritten(AuditEntry, ShopError)
+    /// The change's audit entry could not be written, so the change was not kept either (one commit on the
+    /// embedded store; put back over the API): nothing changed.
+    case auditNotWrittenNothingChanged(AuditEntry, ShopError)
     /// Words beside a drink's name that are no option of it.
     case notUnderstood([String], drink: String, line: Int?)
     /// A shared setting (time zone, business-day start) cannot be used.
@@ -95,6 +98,9 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
                 + " +$\(AddOn.price)), xN, note \"…\", for NAME"
         case .auditNotWritten(let entry, let error):
             return "\(entry.subject) was changed, but the audit trail could not record it (\(error)); tell the manager"
+        case .auditNotWrittenNothingChanged(let entry, let error):
+            return "\(entry.subject) was not changed: the audit trail could not record it (\(error)); "
+                + "try again, or tell the manager"
         case .notADay(let text): return "'\(String(text.prefix(40)))' is not a date; give one like 2026-11-30"
         case .dayRange(let first, let last, let problem): return "\(first) to \(last): \(problem)"
         case .notFoundWhileOffline(let number, let error):

@@ -36,7 +36,7 @@ enum StoreFailureHint {
     private static func localFileFailure(of error: ShopError) -> LocalFileFailure? {
         switch error {
         case .store(let failure), .notFoundWhileOffline(_, let failure): return localFileFailure(of: failure)
-        case .auditNotWritten(_, let inner): return localFileFailure(of: inner)
+        case .auditNotWritten(_, let inner), .auditNotWrittenNothingChanged(_, let inner): return localFileFailure(of: inner)
         default: return nil
         }
     }

@@ -267,14 +267,16 @@ public final class Counter: Sendable {
         return MemberApplied(member: member, charges: charges, note: note)
     }
 
-    /// Sells the pass `name` to a member (collected apart from order payments), with its audit entry.
+    /// Sells the pass `name` to a member (collected apart from order payments), with its audit entry (in the
+    /// same commit on the embedded store; see `Members.buyPass(_:for:trail:entry:)`).
     public func sellPass(_ name: String, to mobile: MobileNumber, by acting: Acting) async throws(TillError)
         -> (member: Member, pass: PassProduct)
     {
         let who = try await authorize(.sellPass, acting)
-        let (member, product) = try await members.buyPass(name, for: mobile)
-        try await record(.sellPass, by: who, subject: mobile.masked, detail: "\(product.name) $\(product.price)")
-        return (member, product)
+        let clock = clock
+        return try await members.buyPass(name, for: mobile, trail: audit) { product in
+            AuditEntry(at: clock.now(), by: who, action: .sellPass, subject: mobile.masked, detail: "\(product.name) $\(product.price)")
+        }
     }
 
     // MARK: - The menu
@@ -304,13 +306,15 @@ public final class Counter: Sendable {
         return try await drawer.open(float: float, by: who)
     }
 
-    /// Closes the open shift against the cash counted, with its audit entry.
+    /// Closes the open shift against the cash counted, with its audit entry (in the same commit on the
+    /// embedded store; see `Drawer.close(counted:by:trail:entry:)`).
     public func closeDrawer(counted: Int, by acting: Acting) async throws(TillError) -> DrawerCount {
         let who = try await authorize(.closeDay, acting)
-        let count = try await drawer.close(counted: counted, by: who)
-        try await record(.closeDay, by: who, subject: "drawer",
-                         detail: "expected \(count.expected), counted \(count.counted), \(count.summary)")
-        return count
+        let clock = clock
+        return try await drawer.close(counted: counted, by: who, trail: audit) { count in
+            AuditEntry(at: clock.now(), by: who, action: .closeDay, subject: "drawer",
+                       detail: "expected \(count.expected), counted \(count.counted), \(count.summary)")
+        }
     }
 
     // MARK: - Audit
@@ -323,7 +327,12 @@ public final class Counter: Sendable {
     }
 
     func record(_ action: ShopAction, by who: String, subject: String, detail: String) async throws(TillError) {
-        try await record(AuditEntry(at: clock.now(), by: who, action: action, subject: subject, detail: detail))
+        try await record(entry(action, by: who, subject: subject, detail: detail))
+    }
+
+    /// An audit entry of a change made now.
+    func entry(_ action: ShopAction, by who: String, subject: String, detail: String) -> AuditEntry {
+        AuditEntry(at: clock.now(), by: who, action: action, subject: subject, detail: detail)
     }
 
     // MARK: - Helpers

@@ -173,19 +173,21 @@ public final class OrderDesk: Sendable {
     /// is moved with one write (`advanceCopy`); otherwise it is found first (one filtered read).
     ///
     /// - Parameter mayMove: asked with the order as found, before anything is written; it refuses by throwing
-    ///   (the till's rule that an order with money due is not handed over unasked).
+    ///   (the till's rule that an order with money due is not handed over unasked), or returns the audit
+    ///   entries of the move (an unpaid handover's), written on the order in the write of the move itself
+    ///   (to the AuditLog table after it for an order of an earlier day, as a cancellation's). An order with
+    ///   entries is read afresh first, never moved from this counter's copy: its audit cell is rewritten.
     public func advance(_ number: OrderNumber,
-                        mayMove: (@Sendable (StoredOrder) async throws(ShopError) -> Void)? = nil)
+                        mayMove: (@Sendable (StoredOrder) async throws(ShopError) -> [AuditEntry])? = nil)
         async throws(ShopError) -> StoredOrder
     {
         if let copy = try await copyToAdvance(number) {
-            try await mayMove?(copy)
-            if let moved = try await advanceCopy(copy) { return moved }
+            if try await mayMove?(copy).isEmpty ?? true, let moved = try await advanceCopy(copy) { return moved }
         }
         var stored = try await find(number)
-        try await mayMove?(stored)
+        let entries = try await mayMove?(stored) ?? []
         do { try stored.order.advance() } catch { throw .status(error) }
-        try await saveStatus(stored)
+        try await saveStatus(&stored, entries: entries)
         return stored
     }
 
@@ -358,11 +360,14 @@ public final class OrderDesk: Sendable {
     }
 
     /// Writes a new status on every line record of an order (or rewrites it in the outbox).
-    private func saveStatus(_ stored: StoredOrder) async throws(ShopError) {
+    private func saveStatus(_ stored: inout StoredOrder, entries: [AuditEntry]) async throws(ShopError) {
         if stored.isUnsent {
             try await save(stored, menu: try await catalog.snapshot(refresh: false).menu)
+            try await note(entries)
         } else {
-            try await records.writeStatus(of: stored)
+            let extra = entries.isEmpty ? [:] : auditCells(entries, on: stored) ?? [:]
+            let written = try await records.writeStatus(of: stored, extra: extra).extraWritten
+            try await settle(entries, on: &stored, written: written && !extra.isEmpty)
         }
     }
 }

@@ -221,15 +221,24 @@ public struct ShopSettings: Sendable {
         reading.wrote(change)
     }
 
+    /// Writes `changes` with an audit entry each, as `AuditedChange` says: one commit on the embedded store;
+    /// over the API the settings, then the entries, and the settings as they were (`before`) written again
+    /// when the entries cannot be, so neither stands.
     private func write(_ changes: [String: String], before: [String: String?], by staff: String) async throws(ShopError) {
-        try await records.write(changes)
-        reading.wrote(changes)
         let now = clock.now()
         let entries = changes.sorted { $0.key < $1.key }.map { key, value in
             let old = (before[key] ?? nil) ?? "unset"
             return AuditEntry(at: now, by: staff, action: .changeSetting, subject: key, detail: "\(old) -> \(value)")
         }
-        try await audit.record(entries)
+        let earlier = Dictionary(uniqueKeysWithValues: changes.keys.map { ($0, before[$0] ?? nil) })
+        do {
+            try await records.write(changes, undoing: earlier, trail: audit, entries: entries)
+        } catch {
+            // Over the API a change whose entry is missing and that could not be put back stands.
+            if case .auditNotWritten = error { reading.wrote(changes) }
+            throw error
+        }
+        reading.wrote(changes)
     }
 
     /// The name staff would give this machine's zone: `TZ` when it names the same zone (Foundation calls
@@ -320,18 +329,29 @@ struct SettingRecords: Sendable {
     }
 
     func write(_ settings: [String: String]) async throws(ShopError) {
+        try await write(settings, undoing: nil, trail: nil, entries: [])
+    }
+
+    /// Writes `settings` (with `entries`, as `AuditedChange` says); `earlier`, the values they replace
+    /// (nil: unset), is written back over the API when the entries cannot be written.
+    func write(_ settings: [String: String], undoing earlier: [String: String?]?, trail: AuditTrail?,
+               entries: [AuditEntry]) async throws(ShopError) {
         // The note is dropped while writing, and brought up to date after.
         let kept = await notes?.keptSettings(at: now(), within: PickupNumbers.noteLifetime)
         await notes?.keepSettings([:], at: .distantPast)
-        let records = settings.sorted { $0.key < $1.key }.map { key, value in
-            UpsertRecord(fields: Fields([SettingField.key: .string(key), .value: .string(value)]))
-        }
-        do {
-            _ = try await store.upsertRecords(in: ShopSchema.settingTable, records, mergeOn: [SettingField.key.rawValue],
-                                              replace: false, options: WriteOptions(typecast: true))
-        } catch {
-            throw .store(error)
-        }
+        let wanted: [String: String?] = settings.mapValues { $0 }
+        var undo: (@Sendable ([Record]) -> [RecordWrite])? = nil
+        if let earlier { undo = { _ in Self.writes(earlier) } }
+        let change = AuditedChange(Self.writes(wanted), to: store, undo: undo)
+        _ = try await change.write(to: store, trail: trail) { _ in entries }
         if let kept { await notes?.keepSettings(kept.merging(settings) { $1 }, at: now()) }
+    }
+
+    /// One upsert of `settings` on `key` (an unset one written empty).
+    private static func writes(_ settings: [String: String?]) -> [RecordWrite] {
+        guard !settings.isEmpty else { return [] }
+        return [.upsert(table: ShopSchema.settingTable, settings.sorted { $0.key < $1.key }.map { key, value in
+            Fields([SettingField.key: .string(key), .value: value.map(JSONValue.string) ?? .null])
+        }, mergeOn: [SettingField.key.rawValue])]
     }
 }

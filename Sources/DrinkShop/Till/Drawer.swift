@@ -38,42 +38,58 @@ public struct Drawer: Sendable {
 
     /// Closes the open shift against `counted` NT$ and records the count.
     public func close(counted: Int, by staff: String) async throws(TillError) -> DrawerCount {
-        if let atomic = shifts.store.atomicStore {
+        try await close(counted: counted, by: staff, trail: nil) { _ in nil }
+    }
+
+    /// `close`, with the audit entry `entry` makes of the count. On the embedded store one commit: the open
+    /// shift, the cash since it opened, the close and its entry (an entry that cannot be written leaves the
+    /// shift open). Over the API the close, then the entry; a close is not undone, so an entry that cannot
+    /// be written is the command's error with the drawer closed (`ShopError.auditNotWritten`).
+    func close(counted: Int, by staff: String, trail: AuditTrail?,
+               entry: @escaping @Sendable (DrawerCount) -> AuditEntry?) async throws(TillError) -> DrawerCount {
+        guard counted >= 0 else { throw .drawer(.negativeAmount(field: "counted", counted)) }
+        let (store, shifts, payments, clock) = (shifts.store, shifts, payments, clock)
+        let change = AuditedChange<Result<DrawerCount, TillError>>(inCommit: { (transaction) throws(AirtableError) in
             // One commit: the open shift, the cash since it opened and the close, so a cash payment another
             // counter takes at the same moment is either counted here or refused for want of a shift.
-            guard counted >= 0 else { throw .drawer(.negativeAmount(field: "counted", counted)) }
-            let clock = clock
-            let closed: DrawerCount?
-            do {
-                closed = try await atomic.atomically { (transaction) throws(AirtableError) -> DrawerCount? in
-                    guard let stored = try ShiftRecords.open(in: transaction) else { return nil }
-                    let money = try PaymentRecords.since(stored.shift.openedAt, in: transaction)
-                    guard let count = try? stored.shift.close(counted: counted, payments: money.payments, refunds: money.refunds,
-                                                              closedBy: staff, at: clock.now())
-                    else { return nil }
-                    _ = try transaction.updateRecords(in: ShopSchema.shiftTable,
-                                                      [RecordUpdate(id: stored.id, fields: ShiftRecords.closing(count))],
-                                                      replace: false, options: WriteOptions(typecast: true))
-                    return count
-                }
+            guard let stored = try ShiftRecords.open(in: transaction) else { return .failure(.drawer(.noOpenShift)) }
+            let money = try PaymentRecords.since(stored.shift.openedAt, in: transaction)
+            guard let count = try? stored.shift.close(counted: counted, payments: money.payments, refunds: money.refunds,
+                                                      closedBy: staff, at: clock.now())
+            else { return .failure(.drawer(.noOpenShift)) }
+            _ = try RecordWrite.update(table: ShopSchema.shiftTable, id: stored.id, ShiftRecords.closing(count)).apply(in: transaction)
+            return .success(count)
+        }, overTheAPI: { () throws(ShopError) in
+            let stored: ShiftRecords.Stored
+            let money: [MoneyRecord]
+            do throws(TillError) {
+                guard let open = try await shifts.open() else { return .failure(.drawer(.noOpenShift)) }
+                stored = open
+                do throws(ShopError) { money = try await payments.since(stored.shift.openedAt) } catch { throw .shop(error) }
             } catch {
-                throw .shop(.store(error))
+                if case .shop(let failure) = error { throw failure }
+                return .failure(error)
             }
-            guard let closed else { throw .drawer(.noOpenShift) }
-            return closed
-        }
-        guard let stored = try await shifts.open() else { throw .drawer(.noOpenShift) }
-        let money: [MoneyRecord]
-        do { money = try await payments.since(stored.shift.openedAt) } catch { throw .shop(error) }
-        let count: DrawerCount
-        do {
-            count = try stored.shift.close(counted: counted, payments: money.payments, refunds: money.refunds,
-                                           closedBy: staff, at: clock.now())
+            let count: DrawerCount
+            do throws(DrawerError) {
+                count = try stored.shift.close(counted: counted, payments: money.payments, refunds: money.refunds,
+                                               closedBy: staff, at: clock.now())
+            } catch {
+                return .failure(.drawer(error))
+            }
+            _ = try await RecordWrite.apply([.update(table: ShopSchema.shiftTable, id: stored.id, ShiftRecords.closing(count))], to: store)
+            return .success(count)
+        })
+        let closed: Result<DrawerCount, TillError>
+        do throws(ShopError) {
+            closed = try await change.write(to: store, trail: trail) { closed in
+                guard case .success(let count) = closed, let made = entry(count) else { return [] }
+                return [made]
+            }
         } catch {
-            throw .drawer(error)
+            throw .shop(error)
         }
-        try await shifts.close(stored.id, with: count)
-        return count
+        return try closed.get()
     }
 
     /// Drawer counts closed in `start..<end`.

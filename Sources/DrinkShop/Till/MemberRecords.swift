@@ -27,19 +27,18 @@ struct MemberRecords: Sendable {
     }
 
     func save(_ member: Member) async throws(TillError) {
+        do { _ = try await RecordWrite.apply([write(of: member)], to: store) } catch { throw .shop(error) }
+    }
+
+    /// The write that saves `member`: an upsert on the mobile number.
+    func write(of member: Member) -> RecordWrite {
         let cells = Fields([
             MemberField.mobile: .string(member.mobile.digits), .stamps: .int(member.card.stamps),
             .passName: member.pass.map { .string($0.name) } ?? .null,
             .passExpiresAt: member.pass.map { .string(AirtableTimestamp.format($0.expiresAt)) } ?? .null,
             .passBenefit: member.pass.map { .string(Self.text(of: $0.benefit)) } ?? .null,
         ])
-        do {
-            _ = try await store.upsertRecords(in: ShopSchema.memberTable, [UpsertRecord(fields: cells)],
-                                              mergeOn: [MemberField.mobile.rawValue], replace: false,
-                                              options: WriteOptions(typecast: true))
-        } catch {
-            throw .shop(.store(error))
-        }
+        return .upsert(table: ShopSchema.memberTable, [cells], mergeOn: [MemberField.mobile.rawValue])
     }
 
     /// `percentOff:10` / `perCupOff:5`.

@@ -130,6 +130,15 @@ public struct Members: Sendable {
 
     /// Sells the pass `name` to the member: refused while their pass is still active.
     func buyPass(_ name: String, for mobile: MobileNumber) async throws(TillError) -> (Member, PassProduct) {
+        try await buyPass(name, for: mobile, trail: nil) { _ in nil }
+    }
+
+    /// `buyPass`, with the audit entry `entry` makes of the pass sold. On the embedded store the member's
+    /// pass and the entry are one commit (an entry that cannot be written sells nothing). Over the API the
+    /// pass, then the entry: a sale is not undone, so an entry that cannot be written is the command's
+    /// error with the pass sold (`ShopError.auditNotWritten`).
+    func buyPass(_ name: String, for mobile: MobileNumber, trail: AuditTrail?,
+                 entry: @escaping @Sendable (PassProduct) -> AuditEntry?) async throws(TillError) -> (Member, PassProduct) {
         let program = try await program()
         guard let product = program.passes.first(where: { $0.name == name || $0.name.lowercased() == name.lowercased() }) else {
             throw .noSuchPass(name, known: program.passes.map(\.name))
@@ -138,7 +147,12 @@ public struct Members: Sendable {
         let pass: MemberPass
         do { pass = try product.purchase(held: member.pass, at: clock.now(), calendar: clock.calendar) } catch { throw .member(error) }
         let after = Member(mobile: mobile, card: member.card, pass: pass)
-        try await records.save(after)
+        do {
+            _ = try await AuditedChange([records.write(of: after)], to: records.store)
+                .write(to: records.store, trail: trail) { _ in entry(product).map { [$0] } ?? [] }
+        } catch {
+            throw .shop(error)
+        }
         return (after, product)
     }
 

@@ -67,16 +67,6 @@ struct ShiftRecords: Sendable {
         }
     }
 
-    func close(_ id: String, with count: DrawerCount) async throws(TillError) {
-        let cells = Self.closing(count)
-        do {
-            _ = try await store.updateRecords(in: ShopSchema.shiftTable, [RecordUpdate(id: id, fields: cells)], replace: false,
-                                              options: WriteOptions(typecast: true))
-        } catch {
-            throw .shop(.store(error))
-        }
-    }
-
     /// A shift as recorded, open or closed.
     struct Recorded: Sendable {
         var shift: Shift

@@ -49,31 +49,75 @@ extension StaffDirectory {
     /// Adds a staff member with `role`, or changes the role of one already on the staff.
     /// - Returns: the account, and whether it was new.
     public func add(_ name: String, role: StaffRole) async throws(TillError) -> (StaffAccount, Bool) {
-        let (user, isNew) = try await addIfNew(name)
-        let account = try await account(named: user.name)
-        if account.role != role {
-            try await update(account, [UserField.staffRole: .string(role.rawValue)])
+        try await add(name, role: role, trail: nil) { _, _ in nil }
+    }
+
+    /// `add`, with the audit entry `entry` makes of the name as stored and whether it is new, written with
+    /// the change as `AuditedChange` says: one commit on the embedded store; over the API the change is
+    /// put back (the new record deleted, the old role written again) when the entry cannot be written.
+    func add(_ name: String, role: StaffRole, trail: AuditTrail?,
+             entry: @escaping @Sendable (_ name: String, _ isNew: Bool) -> AuditEntry?) async throws(TillError) -> (StaffAccount, Bool)
+    {
+        let user: User
+        do { user = try User(name: name, role: .staff) } catch { throw .shop(.name(error)) }
+        let table = ShopSchema.userTable
+        let change: AuditedChange<[Record]>
+        let stored: String
+        let isNew: Bool
+        if let known = try await staffMember(named: user.name), let record = try await userRecord(named: known.name),
+           let account = Self.account(from: record)
+        {
+            (stored, isNew) = (account.name, false)
+            let before = record.fields[UserField.staffRole] ?? .null
+            change = AuditedChange(
+                account.role == role ? [] : [.update(table: table, id: account.recordID, Fields([UserField.staffRole: .string(role.rawValue)]))],
+                to: store, undo: { _ in [.update(table: table, id: account.recordID, Fields([UserField.staffRole: before]))] })
+        } else {
+            (stored, isNew) = (user.name, true)
+            var cells = Fields([UserField.name: .string(user.name), .role: .string(UserRole.staff.rawValue)])
+            if role != .staff { cells[UserField.staffRole] = .string(role.rawValue) }
+            change = AuditedChange([.create(table: table, cells)], to: store,
+                                   undo: { written in written.prefix(1).map { RecordWrite.delete(table: table, id: $0.id) } })
         }
-        return (try await self.account(named: user.name), isNew)
+        do { _ = try await change.write(to: store, trail: trail) { _ in entry(stored, isNew).map { [$0] } ?? [] } } catch {
+            throw .shop(error)
+        }
+        return (try await self.account(named: stored), isNew)
     }
 
     /// Sets (or with nil, removes) `name`'s PIN. The first PIN of a shop must be a manager's, so someone
     /// can still manage the staff once PINs are enforced.
     public func setPIN(_ pin: PIN?, for name: String) async throws(TillError) {
+        try await setPIN(pin, for: name, trail: nil, entry: nil)
+    }
+
+    /// `setPIN`, with the audit entry `entry`, written with the change as `AuditedChange` says: one commit
+    /// on the embedded store; over the API the PIN and tries as they were are written again when the entry
+    /// cannot be written.
+    func setPIN(_ pin: PIN?, for name: String, trail: AuditTrail?, entry: AuditEntry?) async throws(TillError) {
         let account = try await account(named: name)
+        let cells: Fields
         if let pin {
             if account.role != .manager, try await !pinsEnabled() {
                 throw .staff(.firstPINMustBeAManagers(name: account.name))
             }
             let hash = try await Self.hashing { () throws(PINHashError) -> String in try await hasher.hashOffThePool(pin) }
-            try await update(account, [UserField.pinHash: .string(hash), .failedLogins: .int(0), .lockedUntil: .null])
+            cells = Fields([UserField.pinHash: .string(hash), .failedLogins: .int(0), .lockedUntil: .null])
         } else {
             let others = try await accounts().filter { $0.hasPIN && $0.name != account.name }
             if account.role == .manager, !others.isEmpty, !others.contains(where: { $0.role == .manager }) {
                 throw .staff(.lastManager(name: account.name))
             }
-            try await update(account, [UserField.pinHash: .null, .failedLogins: .int(0), .lockedUntil: .null])
+            cells = Fields([UserField.pinHash: .null, .failedLogins: .int(0), .lockedUntil: .null])
         }
+        let before = Fields([
+            UserField.pinHash: account.pinHash.map(JSONValue.string) ?? .null, .failedLogins: .int(account.attempts.failures),
+            .lockedUntil: account.attempts.lockedUntil.map { .string(AirtableTimestamp.format($0)) } ?? .null,
+        ])
+        let table = ShopSchema.userTable
+        let change = AuditedChange([.update(table: table, id: account.recordID, cells)], to: store,
+                                   undo: { _ in [.update(table: table, id: account.recordID, before)] })
+        do { _ = try await change.write(to: store, trail: trail) { _ in entry.map { [$0] } ?? [] } } catch { throw .shop(error) }
         _ = try await pinsEnabled()  // notes the change for the other processes of this machine
     }
 
@@ -81,15 +125,25 @@ extension StaffDirectory {
     /// Refused for the last manager with a PIN while others have PINs, as for `setPIN(nil, …)`.
     /// - Returns: the account as it was.
     public func remove(_ name: String) async throws(TillError) -> StaffAccount {
+        try await remove(name, trail: nil) { _ in nil }
+    }
+
+    /// `remove`, with the audit entry `entry` makes of the account, written with the change as
+    /// `AuditedChange` says: one commit on the embedded store; over the API the record is made again (its
+    /// cells as they were, under a new record id) when the entry cannot be written.
+    func remove(_ name: String, trail: AuditTrail?,
+                entry: @escaping @Sendable (StaffAccount) -> AuditEntry?) async throws(TillError) -> StaffAccount {
         let account = try await account(named: name)
         let others = try await accounts().filter { $0.hasPIN && $0.name != account.name }
         if account.role == .manager, account.hasPIN, !others.isEmpty, !others.contains(where: { $0.role == .manager }) {
             throw .staff(.lastManager(name: account.name))
         }
-        do {
-            _ = try await store.deleteRecords(in: ShopSchema.userTable, ids: [account.recordID])
-        } catch {
-            throw .shop(.store(error))
+        let table = ShopSchema.userTable
+        let cells = try await userRecord(named: account.name)?.fields ?? Fields([UserField.name: .string(account.name)])
+        let change = AuditedChange([.delete(table: table, id: account.recordID)], to: store,
+                                   undo: { _ in [.create(table: table, cells)] })
+        do { _ = try await change.write(to: store, trail: trail) { _ in entry(account).map { [$0] } ?? [] } } catch {
+            throw .shop(error)
         }
         _ = try await pinsEnabled()  // notes the change for the other processes of this machine
         return account

@@ -42,19 +42,9 @@ public struct StaffDirectory: Sendable {
         return (user, true)
     }
 
-    /// Adds `name` to the staff (a manager's `staff add`, checked by the caller), unless someone of that
-    /// name (as staff write it) is already in the `User` table.
-    func addIfNew(_ name: String) async throws(TillError) -> (user: User, isNew: Bool) {
-        let user: User
-        do { user = try User(name: name, role: .staff) } catch { throw .shop(.name(error)) }
-        if let known = try await staffMember(named: user.name) { return (known, false) }
-        try await create(user)
-        return (user, true)
-    }
-
     /// The staff member called `name` as staff write it, spelt as stored; nil when nobody is; refused for
     /// a customer's name.
-    private func staffMember(named name: String) async throws(TillError) -> User? {
+    func staffMember(named name: String) async throws(TillError) -> User? {
         guard let record = try await userRecord(named: name) else { return nil }
         let role = record.fields[UserField.role]?.stringValue.flatMap(UserRole.init(rawValue:)) ?? .staff
         let stored = record.fields[UserField.name]?.stringValue ?? name
