@@ -8,7 +8,8 @@ process told it paid and the others `already paid`.
 Item 14, kill -9 at every fdatasync of `pay`: strace kills the paying process at its 1st, 2nd, ... fdatasync
 until a run gets through. After each kill the order is paid once or not at all (the payment and the order's
 copy are one commit), and paying again does the right thing: pays when nothing was recorded, says `already
-paid` when it was.
+paid` when it was. A drawer close and a pass sale are one commit with their audit entry: after every kill
+there are as many closed shifts (passes sold) as entries of them.
 """
 import json
 import os
@@ -50,6 +51,31 @@ def _order(server, number):
         raise RuntimeError(f"reading order #{number}: {status} {body}")
     # Today's order of that number (the newest, should several days be stored).
     return max(body["records"], key=lambda record: record["createdTime"])["fields"]
+
+
+def _records(server, table, formula):
+    status, body, _ = server.request(
+        "GET", f"/v0/{server.base_id}/{table}?pageSize=100&filterByFormula={urllib.parse.quote(formula)}")
+    if status != 200:
+        raise RuntimeError(f"reading {table}: {status} {body}")
+    if body.get("offset"):
+        raise RuntimeError(f"reading {table}: more than 100 records")
+    return body["records"]
+
+
+def _unaudited(server, name):
+    """What a kill left of `name` without its audit entry (the change and the entry are one commit), or None."""
+    if name == "close":
+        changed = len(_records(server, "Shift", "{closedAt}!=''"))
+        entries = len(_records(server, "AuditLog", "AND({action}='closeDay', {subject}='drawer')"))
+        what = "closed shifts"
+    elif name == "pass sale":
+        changed = len(_records(server, "Member", "{passName}!=''"))
+        entries = len(_records(server, "AuditLog", "{action}='sellPass'"))
+        what = "members with a pass"
+    else:
+        return None
+    return None if changed == entries else f"{changed} {what}, {entries} audit entries of them"
 
 
 def paying_at_once(binary, workdir, env, rounds, payers):
@@ -188,6 +214,9 @@ def kill_at_every_fdatasync(binary, workdir, env, limit):
                 kills += killed
                 per_command[name] += killed
                 clean, said = _books(binary, db, env)
+                unaudited = _unaudited(server, name)
+                if unaudited:
+                    failures.append(f"{name} killed at fdatasync {when}: {unaudited}")
                 if not clean:
                     named.append(f"{name} at {when}")
                     again = _run(binary, ["--db", db] + words, env)

@@ -106,7 +106,6 @@ extension AuditedChange {
     func write(to store: any RecordStore, trail: AuditTrail?,
                entries: @escaping @Sendable (Outcome) -> [AuditEntry] = { _ in [] }) async throws(ShopError) -> Outcome
     {
-        let entries = { @Sendable (outcome: Outcome) -> [AuditEntry] in trail == nil ? [] : entries(outcome) }
         if let atomic = store.atomicStore {
             let refused = AuditRefusal()
             let inCommit = inCommit

@@ -68,7 +68,10 @@ extension Counter {
     }
 
     /// Moves the closed days to the archive, each day's move in the audit trail. Whatever was moved stays
-    /// moved when it stops (`TillError.archiveStopped`); running it again finishes.
+    /// moved when it stops (`TillError.archiveStopped`); running it again finishes. A day's entry is written
+    /// after its move, not with it: the move spans two stores (copied into the archive's file, verified, then
+    /// removed from the base in batches) with no commit holding both, and putting a day back would copy it
+    /// all again. The archive keeps its own note of each day moved (`DayArchive.noteArchived`).
     public func archiveClosedDays(by acting: Acting) async throws(TillError) -> [DayArchiver.DayReport] {
         let who = try await authorize(.closeDay, acting)
         guard let archiver else { throw .shop(.archive(.noArchive)) }

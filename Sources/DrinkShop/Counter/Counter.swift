@@ -321,7 +321,9 @@ public final class Counter: Sendable {
 
     /// Writes an audit entry of a change just made. One policy for every change: an entry that cannot be
     /// written is the command's error (`ShopError.auditNotWritten`, naming what changed), never a warning
-    /// that scrolls away. Order changes carry theirs on the order, in the write of the change itself.
+    /// that scrolls away. Order changes carry theirs on the order, in the write of the change itself; the
+    /// services' changes write theirs with the change (`AuditedChange`); only what cannot share a commit
+    /// with its entry (an archived day) comes here after it.
     public func record(_ entry: AuditEntry) async throws(TillError) {
         do { try await audit.record(entry) } catch { throw .shop(.auditNotWritten(entry, error)) }
     }
