@@ -101,6 +101,20 @@ import TestSupport
         #expect(try await !fixture.shop.settings.onlineOrderingOpen())
     }
 
+    @Test func onTheEmbeddedStoreADeleteWhoseEntryCannotBeWrittenKeepsTheOrder() async throws {
+        let fixture = try await ShopFixture()
+        let tea = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.half), .ice(.less)])])
+        _ = try await fixture.shop.orders.place(tea, placedBy: "Ken")
+        let shop = try refusingCommits(fixture)
+        try await expectNothingChanged { try await shop.orders.delete(.pickup(1), by: "Ken") }
+        #expect(try await fixture.records(ShopSchema.orderTable).count == 1)
+        #expect(try await fixture.shop.orders.find(.pickup(1)).order.status == .placed)
+        // With the trail writable, the delete and its entry land together.
+        _ = try await fixture.shop.orders.delete(.pickup(1), by: "Ken")
+        #expect(try await fixture.records(ShopSchema.orderTable).isEmpty)
+        #expect(try await fixture.records(ShopSchema.auditTable).compactMap { $0.fields["action"]?.stringValue }.count == 1)
+    }
+
     @Test func everyChangeWritesItsEntryWithIt() async throws {
         let fixture = try await ShopFixture(pinHasher: try PINHasher(iterations: 1_000))
         let program = try await passProgram(fixture)

@@ -54,7 +54,8 @@ enum RecordWrite: Sendable {
     case update(table: String, id: String, Fields)
     /// Upserts on `mergeOn` (over the API in one request of up to ten records).
     case upsert(table: String, [Fields], mergeOn: [String])
-    case delete(table: String, id: String)
+    /// Deletes `ids` (over the API in one request: at most ten).
+    case delete(table: String, ids: [String])
 
     /// The write inside a commit. - Returns: the records written (none for a delete).
     func apply(in transaction: any RecordTransaction) throws(AirtableError) -> [Record] {
@@ -66,8 +67,8 @@ enum RecordWrite: Sendable {
         case .upsert(let table, let cells, let mergeOn):
             return try transaction.upsertRecords(in: table, cells.map { UpsertRecord(fields: $0) }, mergeOn: mergeOn, replace: false,
                                                  options: options).records
-        case .delete(let table, let id):
-            _ = try transaction.deleteRecords(in: table, ids: [id])
+        case .delete(let table, let ids):
+            _ = try transaction.deleteRecords(in: table, ids: ids)
             return []
         }
     }
@@ -89,7 +90,7 @@ enum RecordWrite: Sendable {
             case .upsert(let table, let cells, let mergeOn):
                 written += try await store.upsertRecords(in: table, cells.map { UpsertRecord(fields: $0) }, mergeOn: mergeOn,
                                                          replace: false, options: options).records
-            case .delete(let table, let id): _ = try await store.deleteRecords(in: table, ids: [id])
+            case .delete(let table, let ids): _ = try await store.deleteRecords(in: table, ids: ids)
             }
         }
         return written

@@ -220,15 +220,19 @@ public final class OrderDesk: Sendable {
             let named = stored.businessDay == clock.today ? stored.number : stored.numberWithDay
             throw .notDeletable(named ?? number, status: stored.order.status)
         }
+        let lines = stored.order.lines.map(Self.summary).joined(separator: ", ")
+        // The records go: the entry goes to the AuditLog table.
+        let deleted = entry(.deleteOrder, stored, by: staff, detail: "\(stored.order.orderName): \(lines), $\(stored.order.total)")
         if stored.isUnsent, let outbox = delivery.outbox {
             try await outbox.remove(stored)
+            try await note([deleted])
         } else {
-            try await records.delete(stored)
+            // On the embedded store the delete and its entry are one commit; over the API the delete, then the
+            // entry (a deleted order is not put back: `auditNotWritten` says it is gone without its entry).
+            let change = AuditedChange([.delete(table: ShopSchema.orderTable, ids: stored.recordIDs)], to: records.store)
+            _ = try await change.write(to: records.store, trail: audit) { _ in [deleted] }
             queries.forget(stored.recordIDs)
         }
-        let lines = stored.order.lines.map(Self.summary).joined(separator: ", ")
-        // The records are gone: the entry goes to the AuditLog table.
-        try await note([entry(.deleteOrder, stored, by: staff, detail: "\(stored.order.orderName): \(lines), $\(stored.order.total)")])
         return stored
     }
 

@@ -158,15 +158,6 @@ struct OrderRecords: Sendable {
         try await store.updateRecords(in: ShopSchema.orderTable, ids.map { RecordUpdate(id: $0, fields: fields) },
                                       replace: false, options: WriteOptions(typecast: true))
     }
-
-    /// Deletes the order's line records.
-    func delete(_ stored: StoredOrder) async throws(ShopError) {
-        do {
-            _ = try await store.deleteRecords(in: ShopSchema.orderTable, ids: stored.recordIDs)
-        } catch {
-            throw .store(error)
-        }
-    }
 }
 
 /// Whether the base has the fields that record when an order reached each step: assumed until its schema,

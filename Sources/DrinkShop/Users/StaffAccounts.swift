@@ -77,7 +77,7 @@ extension StaffDirectory {
             var cells = Fields([UserField.name: .string(user.name), .role: .string(UserRole.staff.rawValue)])
             if role != .staff { cells[UserField.staffRole] = .string(role.rawValue) }
             change = AuditedChange([.create(table: table, cells)], to: store,
-                                   undo: { written in written.prefix(1).map { RecordWrite.delete(table: table, id: $0.id) } })
+                                   undo: { written in written.prefix(1).map { RecordWrite.delete(table: table, ids: [$0.id]) } })
         }
         do { _ = try await change.write(to: store, trail: trail) { _ in entry(stored, isNew).map { [$0] } ?? [] } } catch {
             throw .shop(error)
@@ -140,7 +140,7 @@ extension StaffDirectory {
         }
         let table = ShopSchema.userTable
         let cells = try await userRecord(named: account.name)?.fields ?? Fields([UserField.name: .string(account.name)])
-        let change = AuditedChange([.delete(table: table, id: account.recordID)], to: store,
+        let change = AuditedChange([.delete(table: table, ids: [account.recordID])], to: store,
                                    undo: { _ in [.create(table: table, cells)] })
         do { _ = try await change.write(to: store, trail: trail) { _ in entry(account).map { [$0] } ?? [] } } catch {
             throw .shop(error)
