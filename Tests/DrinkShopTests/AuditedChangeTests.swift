@@ -115,6 +115,27 @@ import TestSupport
         #expect(try await fixture.records(ShopSchema.auditTable).compactMap { $0.fields["action"]?.stringValue }.count == 1)
     }
 
+    @Test func onTheEmbeddedStoreAnEarlierDaysCancelWhoseEntryCannotBeWrittenLeavesTheOrderOpen() async throws {
+        let fixture = try await ShopFixture()
+        let tea = OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.half), .ice(.less)])])
+        _ = try await fixture.shop.orders.place(tea, placedBy: "Ken")
+        _ = try await fixture.shop.orders.place(tea, placedBy: "Ken")
+        fixture.clock.advance(by: 86_400)
+        let shop = try refusingCommits(fixture)
+        // Yesterday's open orders: a cancel's entry goes to AuditLog, with the status in one commit.
+        try await expectNothingChanged { try await shop.counter.cancel(.pickup(1), reason: "left", by: amy) }
+        let unpaid = AuditEntry(at: fixture.clock.now, by: "Mei", action: .advanceOrder, subject: "#2", detail: "handed over unpaid")
+        try await expectNothingChanged { try await shop.orders.advance(.pickup(2)) { _ in [unpaid] } }
+        #expect(try await fixture.shop.orders.find(.pickup(1)).order.status == .placed)
+        #expect(try await fixture.shop.orders.find(.pickup(2)).order.status == .placed)
+        #expect(try await fixture.records(ShopSchema.auditTable).isEmpty)
+        _ = try await fixture.shop.counter.cancel(.pickup(1), reason: "left", by: amy)
+        // A finished order of an earlier day is named with its day; its records say cancelled.
+        let statuses = try await fixture.records(ShopSchema.orderTable).compactMap { $0.fields["status"]?.stringValue }
+        #expect(statuses.sorted() == ["cancelled", "placed"])
+        #expect(try await fixture.records(ShopSchema.auditTable).count == 1)
+    }
+
     @Test func everyChangeWritesItsEntryWithIt() async throws {
         let fixture = try await ShopFixture(pinHasher: try PINHasher(iterations: 1_000))
         let program = try await passProgram(fixture)

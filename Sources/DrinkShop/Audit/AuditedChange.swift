@@ -143,7 +143,7 @@ extension AuditedChange {
 }
 
 /// The entry a commit could not write, handed out of the commit that it undid.
-private final class AuditRefusal: Sendable {
+final class AuditRefusal: Sendable {
     private let refusal = Mutex<(AuditEntry, AirtableError)?>(nil)
     func note(_ entry: AuditEntry, _ error: AirtableError) { refusal.withLock { $0 = (entry, error) } }
     var noted: (AuditEntry, AirtableError)? { refusal.withLock { $0 } }

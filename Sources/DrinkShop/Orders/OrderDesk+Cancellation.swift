@@ -43,14 +43,17 @@ extension OrderDesk {
             try await note(entries)
             return stored
         }
-        var extra = auditCells(entries, on: stored) ?? [:]
+        let onTheOrder = auditCells(entries, on: stored)
+        var extra = onTheOrder ?? [:]
         if let till { extra.merge(OrderRecord.cells(of: till)) { $1 } }
-        let (answered, written) = try await records.writeStatus(of: stored, extra: extra)
+        // An earlier day's order: its entries go to AuditLog, in the same commit on the embedded store.
+        let logging = onTheOrder == nil ? entries.map { ($0, audit.cells(of: $0)) } : []
+        let (answered, written, logged) = try await records.writeStatus(of: stored, extra: extra, logging: logging)
         if written, let till { stored.till = till }
         // The till's copy as the store holds it after this write: another counter's payment may have written
         // its copy since this one was read (the till then gives that money back too).
         if till == nil, let cells = answered.first?.fields, let held = OrderRecord.tillCopy(from: cells) { stored.till = held }
-        try await settle(entries, on: &stored, written: written && extra[OrderField.audit] != nil)
+        if !logged { try await settle(entries, on: &stored, written: written && extra[OrderField.audit] != nil) }
         return stored
     }
 

@@ -175,7 +175,8 @@ public final class OrderDesk: Sendable {
     /// - Parameter mayMove: asked with the order as found, before anything is written; it refuses by throwing
     ///   (the till's rule that an order with money due is not handed over unasked), or returns the audit
     ///   entries of the move (an unpaid handover's), written on the order in the write of the move itself
-    ///   (to the AuditLog table after it for an order of an earlier day, as a cancellation's). An order with
+    ///   (for an order of an earlier day to the AuditLog table, as a cancellation's: in the same commit on the
+    ///   embedded store, after the move over the API). An order with
     ///   entries is read afresh first, never moved from this counter's copy: its audit cell is rewritten.
     public func advance(_ number: OrderNumber,
                         mayMove: (@Sendable (StoredOrder) async throws(ShopError) -> [AuditEntry])? = nil)
@@ -369,9 +370,12 @@ public final class OrderDesk: Sendable {
             try await save(stored, menu: try await catalog.snapshot(refresh: false).menu)
             try await note(entries)
         } else {
-            let extra = entries.isEmpty ? [:] : auditCells(entries, on: stored) ?? [:]
-            let written = try await records.writeStatus(of: stored, extra: extra).extraWritten
-            try await settle(entries, on: &stored, written: written && !extra.isEmpty)
+            let onTheOrder = entries.isEmpty ? nil : auditCells(entries, on: stored)
+            let extra = onTheOrder ?? [:]
+            // An earlier day's order: its entries go to AuditLog, in the same commit on the embedded store.
+            let logging = onTheOrder == nil ? entries.map { ($0, audit.cells(of: $0)) } : []
+            let (_, written, logged) = try await records.writeStatus(of: stored, extra: extra, logging: logging)
+            if !logged { try await settle(entries, on: &stored, written: written && !extra.isEmpty) }
         }
     }
 }
