@@ -81,6 +81,13 @@ enum StoreFileCommand: String {
         } else {
             say("Every record the file still lists could be read.")
         }
+        if !report.damagedCells.isEmpty {
+            say("\(report.damagedCells.count) cell(s) were damaged in the file; their records are in the copy with "
+                + "these cells left empty (table, record, field):")
+            for cell in report.damagedCells {
+                say("  \(cell.table)  \(cell.record)  \(cell.field ?? "every field of the record")")
+            }
+        }
         say("The damaged file was not changed. Check the copy with `drinkshop check --db \(into)`, then use it "
             + "with --db \(into) (or move it in place of the damaged file).")
         return 0

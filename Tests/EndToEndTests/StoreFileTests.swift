@@ -75,6 +75,38 @@ import Testing
         #expect(count == 300 || recover.stdout.contains("could not be read"))
     }
 
+    /// One order's cell damaged on disk (its page still sound): recover copies every record, that order
+    /// with the damaged cell left empty, and names the cell (table, record, field) instead of failing.
+    @Test func recoverKeepsEveryRecordOfAStoreWithADamagedCell() async throws {
+        let folder = CounterFolder()
+        try folder.make()
+        defer { folder.remove() }
+        let environment = folder.environment()
+        let orders = ["Amy", "ZZDAMAGEDZZ", "Bo"].map { "order 熟成紅茶 M 無糖 少冰 for \($0)" }
+        let placed = await runDrinkshop(["--db", folder.database, "--create"], input: Data((orders.joined(separator: "\n") + "\n").utf8),
+                                        environment: environment)
+        #expect(placed.status == 0)
+        var bytes = try #require(contents(folder.database))
+        let found = try #require(bytes.range(of: Data("ZZDAMAGEDZZ\"".utf8)))
+        #expect(bytes[found.upperBound...].range(of: Data("ZZDAMAGEDZZ".utf8)) == nil, "one cell holds the name")
+        bytes[found.upperBound - 1] = 0x01  // the text no longer ends: the cell is not JSON any more
+        try bytes.write(to: URL(fileURLWithPath: folder.database))
+
+        let copy = folder.directory + "/recovered.sqlite"
+        let recover = await runDrinkshop(["--db", folder.database, "recover", "--into", copy], environment: environment)
+        #expect(recover.status == 0, "\(recover.stdout) // \(recover.stderr)")
+        #expect(recover.stdout.contains("1 cell(s) were damaged"), "\(recover.stdout)")
+        let named = recover.stdout.split(separator: "\n").first { $0.contains("OrderDrink") }
+        #expect(named.map { $0.contains("  rec") && $0.hasSuffix("  orderName") } == true, "\(recover.stdout)")
+        #expect(contents(folder.database) == bytes)
+        let checkCopy = await runDrinkshop(["--db", copy, "check"], environment: environment)
+        #expect(checkCopy.status == 0 && checkCopy.stdout.contains("is sound"))
+        let listed = await runDrinkshop(["--db", copy, "orders", "--json"], environment: environment)
+        #expect(listed.status == 0)
+        #expect(listed.stdout.contains("\"Amy\"") && listed.stdout.contains("\"Bo\""))
+        #expect(listed.stdout.components(separatedBy: "\"pickupNumber\"").count - 1 == 3, "\(listed.stdout)")
+    }
+
     @Test func aReadOnlyStoreShowsTheMenuAndOrdersAndRefusesChangesClearly() async throws {
         let folder = CounterFolder()
         try folder.make()

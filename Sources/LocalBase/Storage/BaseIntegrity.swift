@@ -10,6 +10,22 @@ public struct BaseRecoveryReport: Sendable, Equatable {
     /// Tables whose records could be listed; a table whose every page is unreadable counts as lost.
     public var tablesCopied = 0
     public var tablesLost: [String] = []
+    /// Cells whose stored value was damaged: their records are copied with the other cells, these left empty.
+    public var damagedCells: [DamagedCell] = []
+}
+
+/// A cell that could not be read: the table and field by name (their ids if the schema does not name
+/// them), and the record's id. No field: none of the record's cells could be told apart, so all are empty.
+public struct DamagedCell: Sendable, Equatable {
+    public var table: String
+    public var record: String
+    public var field: String?
+
+    public init(table: String, record: String, field: String?) {
+        self.table = table
+        self.record = record
+        self.field = field
+    }
 }
 
 extension LocalBase {
@@ -69,6 +85,8 @@ extension LocalBase {
             var meta: [(String, String)] = []
             try source.query("SELECT key, value FROM base_meta") { meta.append(($0.text(0) ?? "", $0.text(1) ?? "")) }
             let version = try source.integerValue("PRAGMA user_version") ?? 0
+            // Names for the report of damaged cells; without a readable schema, the ids stand in.
+            let schema = meta.first { $0.0 == "schema" }.flatMap { try? BaseSchema(json: try JSONParser.parse($0.1)) }
 
             let target = try SQLiteConnection(path: destination)
             _ = try target.textValue("PRAGMA journal_mode = WAL")
@@ -83,7 +101,8 @@ extension LocalBase {
                     try target.run("INSERT INTO base_meta(key, value) VALUES (?1, ?2)", [.text(key), .text(value)])
                 }
                 for row in schemaRows where row.type == "table" && row.name.hasPrefix("records_") {
-                    try copyRecords(table: row.name, from: source, to: target, report: &report)
+                    let table = schema?.tables.first { "records_" + $0.id == row.name }
+                    try copyRecords(table: row.name, schema: table, from: source, to: target, report: &report)
                 }
                 for row in schemaRows where row.type == "index" {
                     try target.execute(row.sql)
@@ -96,9 +115,10 @@ extension LocalBase {
         }
     }
 
-    /// Copies one records table row by row; a row on a damaged page is counted as lost.
-    private static func copyRecords(table name: String, from source: SQLiteConnection, to target: SQLiteConnection,
-                                    report: inout BaseRecoveryReport) throws {
+    /// Copies one records table row by row; a row on a damaged page is counted as lost, a row whose cells'
+    /// JSON is damaged is copied with the cells that can still be read (`CellSalvage`).
+    private static func copyRecords(table name: String, schema: TableSchema?, from source: SQLiteConnection,
+                                    to target: SQLiteConnection, report: inout BaseRecoveryReport) throws {
         let table = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         // The highest sequence number ever given: from sqlite_sequence, else the table's own maximum.
         let highest = (try? source.integerValue("SELECT seq FROM sqlite_sequence WHERE name = ?1", [.text(name)]))
@@ -121,12 +141,26 @@ extension LocalBase {
         while sequence <= highest {
             do {
                 var row: [SQLiteValue]?
-                try source.query("SELECT seq, id, created_ms, modified_ms, cells FROM \(table) WHERE seq = ?1",
+                var damaged: CellSalvage?
+                try source.query("SELECT seq, id, created_ms, modified_ms, cells, json_valid(cells) FROM \(table) WHERE seq = ?1",
                                  [.integer(sequence)]) { statement in
+                    var cells = statement.text(4) ?? "{}"
+                    if statement.int64(5) == 0 {
+                        let salvage = CellSalvage(cells)
+                        cells = JSONWriter.string(.object(salvage.kept))
+                        damaged = salvage
+                    }
                     row = [.integer(statement.int64(0)), .text(statement.text(1) ?? ""), .integer(statement.int64(2)),
-                           .integer(statement.int64(3)), .text(statement.text(4) ?? "{}")]
+                           .integer(statement.int64(3)), .text(cells)]
                 }
                 if let row {
+                    if let damaged, case .text(let record) = row[1] {
+                        let table = schema?.name ?? String(name.dropFirst("records_".count))
+                        let fields = damaged.nothingReadable ? [nil] : damaged.damagedFields.map { id in
+                            Optional(schema?.fields.first { $0.id == id }?.name ?? id)
+                        }
+                        report.damagedCells += fields.map { DamagedCell(table: table, record: record, field: $0) }
+                    }
                     try target.run(insert, row)
                     copied.insert(sequence)
                 }
