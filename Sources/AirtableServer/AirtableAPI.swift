@@ -13,6 +13,7 @@ public final class AirtableAPI: Sendable {
     public let store: any RecordStore
     public let baseID: String
     public let baseName: String
+    public let workspaceID: String
     let tokens: AccessTokens
     let rateLimiter: RateLimiter?
     /// Who the tokens act as: the base's owner when the store knows its users, else a user made for
@@ -32,7 +33,16 @@ public final class AirtableAPI: Sendable {
     /// Airtable refuses URLs of 16,000 characters or more; clients then switch to `POST …/listRecords`.
     public static let maximumURLLength = 16_000
 
-    public init(store: any RecordStore, baseID: String, baseName: String = "DrinkShop", tokens: AccessTokens,
+    /// The base's name in the metadata routes when the program names none.
+    public static let defaultBaseName = "Local base"
+    /// The workspace the metadata routes place the base in when the program names none (`wsp` + 14).
+    public static let defaultWorkspaceID = "wspLocalBase00000"
+
+    /// - Parameters:
+    ///   - baseName, workspaceID: what the metadata routes call the base and its workspace.
+    ///   - user: who the tokens act as; nil makes a user of `OwnerProfile.placeholder` for this process.
+    public init(store: any RecordStore, baseID: String, baseName: String = AirtableAPI.defaultBaseName,
+                workspaceID: String = AirtableAPI.defaultWorkspaceID, tokens: AccessTokens,
                 rateLimiter: RateLimiter? = nil, user: Collaborator? = nil, notifier: WebhookNotifier? = nil,
                 protectedTables: ProtectedTables = ProtectedTables(), tableScopes: TableScopes = TableScopes(),
                 webhookReceivers: WebhookReceivers = WebhookReceivers()) {
@@ -40,8 +50,8 @@ public final class AirtableAPI: Sendable {
         self.notifier = notifier
         self.webhookReceivers = webhookReceivers
         self.protectedTables = protectedTables
-        self.user = user ?? Collaborator(id: AirtableID.make("usr"), email: "owner@drinkshop.local",
-                                         name: "DrinkShop owner")
+        self.user = user ?? OwnerProfile.placeholder.newCollaborator()
+        self.workspaceID = workspaceID
         self.store = store
         self.baseID = baseID
         self.baseName = baseName

@@ -33,7 +33,7 @@ extension AirtableAPI {
             // The local base keeps no creation time of its own; the server's start stands in for it.
             "id": .string(baseID), "name": .string(baseName), "permissionLevel": level,
             "createdTime": .string(AirtableTimestamp.format(startedAt)),
-            "workspaceId": "wspDrinkShopLocal",
+            "workspaceId": .string(workspaceID),
             "interfaces": [:],
             "groupCollaborators": ["baseCollaborators": [], "workspaceCollaborators": []],
             "individualCollaborators": ["baseCollaborators": [user], "workspaceCollaborators": []],

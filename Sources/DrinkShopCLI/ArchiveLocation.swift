@@ -29,7 +29,7 @@ enum ArchiveLocation {
             // Two counters starting one archive together: one creates its tables, the other waits.
             do {
                 return try await LocalBase.withSetupLock(path: path) { () async throws -> any RecordKeeping in
-                    let base = try await LocalBase.open(path: path)
+                    let base = try await LocalBase.open(path: path, owner: ShopIdentity.baseOwner)
                     try await DayArchive.prepare(base)
                     return base
                 }

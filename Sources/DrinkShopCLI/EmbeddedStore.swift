@@ -51,7 +51,7 @@ struct EmbeddedStore {
         // Before a new file is made, so a wrong DRINKSHOP_SEEDS leaves nothing behind.
         if isNew { _ = try SeedSource.chosen(environment: environment) }
         if !exists { try StoreLocation.prepareParent(of: path) }
-        let base = try await LocalBase.open(path: path)
+        let base = try await LocalBase.open(path: path, owner: ShopIdentity.baseOwner)
         var checkedAt = Date()
         if !isNew {
             // Unless this very state of the file passed the check less than a day ago, the start check runs:

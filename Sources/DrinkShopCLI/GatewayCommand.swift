@@ -76,7 +76,8 @@ struct GatewayCommand {
             throw UsageError("the gateway's settings cannot be used: \(error) (--upstream, --base, AIRTABLE_TOKEN)")
         }
         let pacing = PacingFile(path: PacingFile.path(directory: StoreLocation.pacingDirectory(environment: environment),
-                                                      endpoint: client.endpoint, baseID: base))
+                                                      endpoint: client.endpoint, baseID: base),
+                                formatName: ShopIdentity.pacingFormatName)
         let throttle = RequestThrottle.shared(
             for: client.endpoint + " " + base, requestsPerSecond: rate, burst: client.effectiveBurst, pacingFile: pacing,
             onFileError: { DrinkShopCLI.printError("drinkshop: warning: \($0); pacing this gateway alone") })
@@ -85,6 +86,7 @@ struct GatewayCommand {
             cachedTables: Set(serve.gateway.cachedTables), checkInterval: serve.gateway.checkInterval,
             maximumAge: max(serve.gateway.maximumAge, serve.gateway.checkInterval))
         configuration.publicURL = serve.gateway.publicURL
+        configuration.userAgent = ShopIdentity.gatewayUserAgent
         configuration.unreachableNote = "counters keep orders until it answers"
         let tokenBase = StoreLocation.dataDirectory(environment: environment) + "/gateway-\(base)"
         try StoreLocation.prepareParent(of: tokenBase)

@@ -36,10 +36,11 @@ struct RemoteStore {
                 rate = value
             }
             do {
-                let configuration = try AirtableClient.Configuration(
+                var configuration = try AirtableClient.Configuration(
                     baseID: base, token: token,
                     endpoint: nonEmpty(environment["AIRTABLE_ENDPOINT_URL"]) ?? AirtableClient.Configuration.airtableEndpoint,
                     requestsPerSecond: rate)
+                configuration.userAgent = ShopIdentity.clientUserAgent
                 // The counter has an outbox: rather than keep staff waiting through long retries, give up
                 // soon (about a second for a refused connection) and keep the order until the base answers.
                 var counter = configuration
@@ -50,7 +51,8 @@ struct RemoteStore {
                 counter.deadline = 30
                 // Every process of this machine on this base shares one pacing state and call count.
                 let pacing = PacingFile(path: PacingFile.path(directory: StoreLocation.pacingDirectory(environment: environment),
-                                                              endpoint: counter.endpoint, baseID: base))
+                                                              endpoint: counter.endpoint, baseID: base),
+                                        formatName: ShopIdentity.pacingFormatName)
                 let throttle = RequestThrottle.shared(
                     for: counter.endpoint + " " + base, requestsPerSecond: rate, burst: counter.effectiveBurst,
                     pacingFile: pacing,
@@ -71,7 +73,7 @@ struct RemoteStore {
         try StoreLocation.prepareParent(of: path)
         // Two counters starting together on a new outbox file: one creates its tables, the other waits.
         return try await LocalBase.withSetupLock(path: path) {
-            let outbox = Outbox(store: try await LocalBase.open(path: path), location: path)
+            let outbox = Outbox(store: try await LocalBase.open(path: path, owner: ShopIdentity.baseOwner), location: path)
             try await outbox.prepare()
             return outbox
         }

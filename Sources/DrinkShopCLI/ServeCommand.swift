@@ -101,7 +101,8 @@ struct ServeCommand {
             }
         }
         let owner = try await store.base.collaborators().first
-        let api = AirtableAPI(store: store.base, baseID: store.base.baseID, tokens: tokens, rateLimiter: limiter,
+        let api = AirtableAPI(store: store.base, baseID: store.base.baseID, baseName: ShopIdentity.baseName,
+                              workspaceID: ShopIdentity.workspaceID, tokens: tokens, rateLimiter: limiter,
                               user: owner, notifier: WebhookNotifier(transport: URLSessionTransport.shared),
                               protectedTables: Self.shopTables, tableScopes: Self.shopTableScopes,
                               webhookReceivers: webhookReceivers)

@@ -8,6 +8,8 @@ final class BaseContext: @unchecked Sendable {
     let file: BaseFile
     let clock: @Sendable () -> Date
     let iterators: ListIterators
+    /// The name and e-mail the base's owner is made with, if the file has no users yet.
+    let ownerProfile: OwnerProfile
     private var cached: (generation: Int64, schema: BaseSchema)? {
         didSet { positions = [:] }
     }
@@ -18,9 +20,10 @@ final class BaseContext: @unchecked Sendable {
     /// so an id names one specification for good (entries of deleted webhooks are dropped as they are seen).
     var webhookSpecifications: [String: (json: JSONValue, parsed: WebhookSpecification)] = [:]
 
-    init(file: BaseFile, clock: @escaping @Sendable () -> Date, iteratorLifetime: Duration) {
+    init(file: BaseFile, clock: @escaping @Sendable () -> Date, iteratorLifetime: Duration, ownerProfile: OwnerProfile) {
         self.file = file
         self.clock = clock
+        self.ownerProfile = ownerProfile
         self.iterators = ListIterators(lifetime: iteratorLifetime)
     }
 

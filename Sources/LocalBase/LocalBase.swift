@@ -52,16 +52,18 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
     /// - Parameters:
     ///   - clock: the time of createdTime, lastModifiedTime and offset expiry (injectable for tests).
     ///   - iteratorLifetime: how long an unused offset stays valid.
+    ///   - owner: the name and e-mail the base's owner is made with when the file has no users yet (a
+    ///     file that has them keeps its own).
     /// - Throws: `.localStore` when the file cannot be opened or is not a base.
     public init(path: String, clock: @escaping @Sendable () -> Date = Date.init,
-                iteratorLifetime: Duration = .seconds(600)) throws(AirtableError)
+                iteratorLifetime: Duration = .seconds(600), owner: OwnerProfile = .placeholder) throws(AirtableError)
     {
         self.path = path
         queue = DispatchQueue(label: "LocalBase \(path)")
         do {
             let file = try BaseFile(path: path)
             id = file.baseID
-            context = BaseContext(file: file, clock: clock, iteratorLifetime: iteratorLifetime)
+            context = BaseContext(file: file, clock: clock, iteratorLifetime: iteratorLifetime, ownerProfile: owner)
         } catch {
             throw Self.airtableError(error, path: path)
         }
@@ -69,9 +71,10 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
 
     /// A base that lives in memory only and vanishes with this object.
     public static func inMemory(clock: @escaping @Sendable () -> Date = Date.init,
-                                iteratorLifetime: Duration = .seconds(600)) throws(AirtableError) -> LocalBase
+                                iteratorLifetime: Duration = .seconds(600),
+                                owner: OwnerProfile = .placeholder) throws(AirtableError) -> LocalBase
     {
-        try LocalBase(path: ":memory:", clock: clock, iteratorLifetime: iteratorLifetime)
+        try LocalBase(path: ":memory:", clock: clock, iteratorLifetime: iteratorLifetime, owner: owner)
     }
 
     /// `app` + 14 base62 characters, made once when the file was created and kept in it.

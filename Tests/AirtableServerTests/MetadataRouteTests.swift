@@ -91,7 +91,7 @@ import Testing
     @Test func basesAndUnknownBases() async throws {
         let api = try await APIHarness()
         let bases = await api.get("/v0/meta/bases", token: APIHarness.reader).json
-        #expect(bases == ["bases": [["id": .string(api.base.baseID), "name": "DrinkShop", "permissionLevel": "read"]]])
+        #expect(bases == ["bases": [["id": .string(api.base.baseID), "name": "Local base", "permissionLevel": "read"]]])
         let unknown = await api.get("/v0/meta/bases/appAAAAAAAAAAAAAA/tables")
         #expect(unknown.status == 403)
         #expect(unknown.errorType == "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND")

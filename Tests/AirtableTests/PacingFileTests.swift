@@ -62,6 +62,23 @@ struct PacingFileTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)).count == 256)
     }
 
+    @Test("a file is read and written in its program's format: a file another program wrote reads as a fresh state")
+    func formatNames() async throws {
+        let path = temporaryPath()
+        // As a program's earlier version wrote it, before the format's name came from the program.
+        let earlier = "drinkshop-pacing 1 tat=1764547200.2 held=0.0 day=2025-12-01 calls-today=7 month=2025-12 calls-month=9"
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try Data(earlier.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try await PacingFile(path: path).read() == PacingState())
+        let own = PacingFile(path: path, formatName: "drinkshop-pacing")
+        #expect(try await own.read().callsThisMonth == 9)
+        _ = try await own.update { $0.reserve(at: 1_764_547_200, requestsPerSecond: 5, burst: 3) }
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written.hasPrefix("drinkshop-pacing 1 "))
+        #expect(try await own.read().callsThisMonth == 10)
+    }
+
     @Test("throttles of several processes on one file, each racing 40 requests, stay within one bucket together")
     func processesShareOneBudget() async throws {
         let path = temporaryPath()

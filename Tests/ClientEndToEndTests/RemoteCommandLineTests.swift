@@ -92,6 +92,30 @@ import TestSupport
         }
     }
 
+    /// The pacing file an earlier version left on this machine (first word `drinkshop-pacing`) is read on:
+    /// today's count carries on from it, and it is written back in the same format.
+    @Test func aPacingFileAnEarlierVersionWroteIsReadOn() async throws {
+        try await ServerHarness.with { server in
+            let state = server.directory.appendingPathComponent("state").path
+            let path = PacingFile.path(directory: state + "/drinkshop/pacing", endpoint: server.endpoint,
+                                       baseID: server.base.baseID)
+            try FileManager.default.createDirectory(atPath: state + "/drinkshop/pacing", withIntermediateDirectories: true)
+            let day = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+            let text = "drinkshop-pacing 1 tat=0.0 held=0.0 day=\(day) calls-today=777 month=\(day.prefix(7)) calls-month=777"
+            try Data((text.padding(toLength: 255, withPad: " ", startingAt: 0) + "\n").utf8)
+                .write(to: URL(fileURLWithPath: path))
+            let usage = try await Self.drinkshop(["usage"], server: server, token: server.token,
+                                                 extra: ["XDG_STATE_HOME": state])
+            #expect(usage.status == 0, "\(usage.output)")
+            let today = usage.output.split(separator: "\n").first { $0.contains("today (") }
+            let count = today.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+            #expect(count >= 777, "\(usage.output)")
+            // A command that calls the base writes the file back.
+            _ = try await Self.drinkshop(["menu"], server: server, token: server.token, extra: ["XDG_STATE_HOME": state])
+            #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("drinkshop-pacing 1 "))
+        }
+    }
+
     /// Counters starting together against a remote base all create their outbox file (one per base, in
     /// the shared data directory) at the same moment: one creates its tables, the others use them.
     @Test func countersStartingTogetherShareANewOutboxFile() async throws {

@@ -158,7 +158,7 @@ import TestSupport
         #expect(text.first?.fields["prices"] == "NT$100")
         #expect(text.first?.fields["broken"] == "#ERROR!")
         #expect(text.first?.fields["nan"] == "NaN")
-        #expect(text.first?.fields["madeBy"] == "DrinkShop owner")
+        #expect(text.first?.fields["madeBy"] == "Base owner")
     }
 
     @Test func badDefinitionsAreRefusedAndChangeNothing() async throws {

@@ -45,4 +45,23 @@ import Testing
         #expect(try await reopened.schema().table("Orders")?.field("Address")?.type == .multipleRecordLinks)
         #expect(try await reopened.collaborators() == [owner])
     }
+
+    /// The owner a new file is made with is the opening program's; a file that has its owner keeps it,
+    /// whoever opens it later, so cells that name the owner (createdBy) never change.
+    @Test func theOwnerIsTheOpeningProgramsAndKeptOnceMade() async throws {
+        let path = temporaryBasePath()
+        defer { removeBase(at: path) }
+        let shop = OwnerProfile(name: "Tea shop owner", email: "owner@tea.example")
+        do {
+            let base = try LocalBase(path: path, owner: shop)
+            let owner = try #require(try await base.collaborators().first)
+            #expect(owner.name == shop.name && owner.email == shop.email)
+        }
+        let first = try #require(try await LocalBase(path: path).collaborators().first)
+        #expect(first.name == shop.name && first.email == shop.email)
+        let other = try LocalBase(path: path, owner: OwnerProfile(name: "Someone else", email: "else@example.com"))
+        #expect(try await other.collaborators() == [first])
+        let unnamed = try #require(try await LocalBase.inMemory().collaborators().first)
+        #expect(unnamed.name == OwnerProfile.placeholder.name && !unnamed.email.contains("drinkshop"))
+    }
 }

@@ -24,7 +24,7 @@ extension AirtableClient {
     func perform(_ exchange: APIExchange) async throws(AirtableError) -> JSONValue {
         let deadline = clock.now() + configuration.deadline
         var headers = ["Authorization": configuration.token.bearerHeader, "Accept": "application/json",
-                       "User-Agent": AirtableClient.userAgent]
+                       "User-Agent": configuration.userAgent]
         if exchange.body != nil { headers["Content-Type"] = "application/json" }
         let request = TransportRequest(method: exchange.method, url: exchange.url, headers: headers,
                                        body: exchange.body.map(JSONWriter.bytes))

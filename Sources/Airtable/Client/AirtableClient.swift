@@ -29,7 +29,6 @@ public final class AirtableClient: SchemaEditing, CustomStringConvertible {
     public static let maximumBatch = 10
     /// Airtable refuses URLs of this many characters or more.
     public static let maximumURLLength = 16_000
-    static let userAgent = "DrinkShop-AirtableClient/1"
 
     /// - Parameters:
     ///   - transport: the network; `URLSessionTransport.shared` unless testing.

@@ -22,6 +22,11 @@ extension AirtableClient {
         /// The longest one attempt waits for its answer; a stalled attempt is abandoned and, if the
         /// request is safe to repeat, sent again (within `deadline`).
         public var attemptTimeout: Double
+        /// The `User-Agent` of every request: the program using the client names itself here.
+        public var userAgent = Configuration.defaultUserAgent
+
+        /// The `User-Agent` of a program that names none.
+        public static let defaultUserAgent = "AirtableClient-Swift/1"
 
         /// Airtable's own API.
         public static let airtableEndpoint = "https://api.airtable.com"

@@ -20,6 +20,26 @@ public struct Collaborator: Sendable, Hashable {
     }
 }
 
+/// The name and e-mail a base's owner starts with (the owner may change them in the base later): the
+/// program that makes the base names its owner; one that names none gets `placeholder`.
+public struct OwnerProfile: Sendable, Hashable {
+    public var name: String
+    public var email: String
+
+    public init(name: String, email: String) {
+        self.name = name
+        self.email = email
+    }
+
+    /// The owner of a base whose program named none.
+    public static let placeholder = OwnerProfile(name: "Base owner", email: "owner@localbase.invalid")
+
+    /// A new user with this profile and a new id.
+    public func newCollaborator() -> Collaborator {
+        Collaborator(id: AirtableID.make("usr"), email: email, name: name)
+    }
+}
+
 /// A comment on a record, as Airtable's comment routes describe it.
 public struct RecordComment: Sendable, Hashable {
     public var id: String

@@ -178,7 +178,7 @@ public final class AirtableGateway: Sendable {
 
     func upstreamHeaders(_ request: APIRequest?) -> [String: String] {
         var headers = ["Authorization": configuration.upstreamToken.bearerHeader, "Accept": "application/json",
-                       "User-Agent": "DrinkShop-Gateway/1"]
+                       "User-Agent": configuration.userAgent]
         if let request, !request.body.isEmpty {
             headers["Content-Type"] = request.header("Content-Type") ?? "application/json"
         }

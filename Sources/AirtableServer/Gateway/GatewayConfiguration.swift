@@ -34,6 +34,8 @@ public struct GatewayConfiguration: Sendable {
     public var webhookMaximumAge: Double = 600
     /// How often the webhooks are refreshed with the upstream, in seconds.
     public var webhookRefreshInterval: Double = 6 * 3600
+    /// The `User-Agent` of the gateway's requests upstream: the program running it names itself here.
+    public var userAgent = "AirtableGateway/1"
 
     public init(upstream: String, baseID: String, upstreamToken: AccessToken,
                 cachedTables: Set<String> = [], checkInterval: Double = 5, maximumAge: Double = 60,

@@ -4,10 +4,8 @@ import Foundation
 /// The base's users. A local base has one: its owner, made once (id, and a name and e-mail the owner
 /// may change in the file) and kept in `base_meta` under `users`, so comments and collaborator cells
 /// keep their author across restarts. Files made before users existed get their owner on first use.
+/// The owner's first name and e-mail are the opening program's (`LocalBase.init(path:owner:…)`).
 extension BaseContext {
-    static let ownerEmail = "owner@drinkshop.local"
-    static let ownerName = "DrinkShop owner"
-
     /// The stored users, without writing (empty when none was made yet).
     func storedUsers() throws -> [Collaborator] {
         guard let text = try file.meta("users"), let list = try JSONParser.parse(text).arrayValue else { return [] }
@@ -21,7 +19,7 @@ extension BaseContext {
         return try file.connection.writeTransaction {
             let again = try storedUsers()
             if !again.isEmpty { return again }
-            let owner = Collaborator(id: AirtableID.make("usr"), email: Self.ownerEmail, name: Self.ownerName)
+            let owner = ownerProfile.newCollaborator()
             try file.setMeta("users", JSONWriter.string(.array([owner.json])))
             return [owner]
         }

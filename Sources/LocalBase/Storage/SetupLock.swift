@@ -10,10 +10,11 @@ extension LocalBase {
     /// Opens the base at `path` (creating the file if it is new) on a thread of its own: opening may wait
     /// up to the busy timeout for another process's lock, which must not hold a thread of the cooperative pool.
     public static func open(path: String, clock: @escaping @Sendable () -> Date = Date.init,
-                            iteratorLifetime: Duration = .seconds(600)) async throws(AirtableError) -> LocalBase {
+                            iteratorLifetime: Duration = .seconds(600),
+                            owner: OwnerProfile = .placeholder) async throws(AirtableError) -> LocalBase {
         let result: Result<LocalBase, AirtableError> = await offThePool("LocalBase open") {
             do throws(AirtableError) {
-                return .success(try LocalBase(path: path, clock: clock, iteratorLifetime: iteratorLifetime))
+                return .success(try LocalBase(path: path, clock: clock, iteratorLifetime: iteratorLifetime, owner: owner))
             } catch {
                 return .failure(error)
             }

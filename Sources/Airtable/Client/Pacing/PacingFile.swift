@@ -17,14 +17,21 @@ import Darwin
 public final class PacingFile: Sendable {
     /// Where the state lives.
     public let path: String
+    /// The first word of the file, naming its format: the program that shares the file says it, so files
+    /// its earlier versions wrote are still read.
+    public let formatName: String
     private let queue: DispatchQueue
+
+    /// The format name of a file whose program names none.
+    public static let defaultFormatName = "airtable-pacing"
 
     /// The state is written padded to this many bytes, so every write replaces the whole of it.
     static let recordSize = 256
 
-    public init(path: String) {
+    public init(path: String, formatName: String = PacingFile.defaultFormatName) {
         self.path = path
-        queue = DispatchQueue(label: "drinkshop.pacing-file")
+        self.formatName = formatName
+        queue = DispatchQueue(label: "pacing-file")
     }
 
     /// The file of one base at one endpoint inside `directory`: `appXXXX-1a2b3c4d.pacing` (the suffix
@@ -44,9 +51,9 @@ public final class PacingFile: Sendable {
         async throws(PacingFileError) -> Result
     {
         let outcome: Swift.Result<Result, PacingFileError> = await withCheckedContinuation { continuation in
-            queue.async { [path] in
+            queue.async { [path, formatName] in
                 continuation.resume(returning: Swift.Result { () throws(PacingFileError) -> Result in
-                    try PacingFile.locked(path: path, exclusive: true) { state in change(&state) }
+                    try PacingFile.locked(path: path, formatName: formatName, exclusive: true) { state in change(&state) }
                 })
             }
         }
@@ -57,9 +64,9 @@ public final class PacingFile: Sendable {
     public func read() async throws(PacingFileError) -> PacingState {
         guard FileManager.default.fileExists(atPath: path) else { return PacingState() }
         let outcome: Swift.Result<PacingState, PacingFileError> = await withCheckedContinuation { continuation in
-            queue.async { [path] in
+            queue.async { [path, formatName] in
                 continuation.resume(returning: Swift.Result { () throws(PacingFileError) -> PacingState in
-                    try PacingFile.locked(path: path, exclusive: false) { $0 }
+                    try PacingFile.locked(path: path, formatName: formatName, exclusive: false) { $0 }
                 })
             }
         }
@@ -68,7 +75,7 @@ public final class PacingFile: Sendable {
 
     /// Opens, locks, reads, lets `body` change the state, writes it back when `exclusive`, and closes
     /// (closing releases the lock). Blocking: call it on the queue.
-    private static func locked<Result>(path: String, exclusive: Bool, _ body: (inout PacingState) -> Result)
+    private static func locked<Result>(path: String, formatName: String, exclusive: Bool, _ body: (inout PacingState) -> Result)
         throws(PacingFileError) -> Result
     {
         if exclusive { try makeDirectory(of: path) }
@@ -81,10 +88,10 @@ public final class PacingFile: Sendable {
         var buffer = [UInt8](repeating: 0, count: recordSize)
         let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, recordSize, 0) }
         let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
-        var state = PacingState(text: text)
+        var state = PacingState(text: text, formatName: formatName)
         let result = body(&state)
         guard exclusive else { return result }
-        var bytes = Array(state.text.utf8.prefix(recordSize - 1))
+        var bytes = Array(state.text(formatName: formatName).utf8.prefix(recordSize - 1))
         bytes += [UInt8](repeating: 0x20, count: recordSize - 1 - bytes.count) + [0x0A]
         let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, recordSize, 0) }
         guard written == recordSize else { throw PacingFileError(path: path, doing: "write", errno: errno) }

@@ -80,17 +80,19 @@ public struct PacingState: Sendable, Equatable {
 
     // MARK: - The file's text
 
-    /// One line of `key=value` words, padded by the file to a fixed size.
-    var text: String {
-        "drinkshop-pacing 1 tat=\(theoreticalArrival) held=\(heldUntil) day=\(day.isEmpty ? "-" : day) "
+    /// One line of `key=value` words after the file's format name and version, padded by the file to a
+    /// fixed size.
+    func text(formatName: String) -> String {
+        "\(formatName) 1 tat=\(theoreticalArrival) held=\(heldUntil) day=\(day.isEmpty ? "-" : day) "
             + "calls-today=\(callsToday) month=\(month.isEmpty ? "-" : month) calls-month=\(callsThisMonth)"
     }
 
-    /// Reads the text `text` wrote; anything unreadable (a new or torn file) is a fresh state.
-    init(text: String) {
+    /// Reads the text `text(formatName:)` wrote; anything unreadable (a new or torn file, another
+    /// format's name) is a fresh state.
+    init(text: String, formatName: String) {
         self.init()
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
-        guard words.count >= 2, words[0] == "drinkshop-pacing", words[1] == "1" else { return }
+        guard words.count >= 2, words[0] == formatName, words[1] == "1" else { return }
         for word in words.dropFirst(2) {
             let parts = word.split(separator: "=", maxSplits: 1)
             guard parts.count == 2 else { continue }
