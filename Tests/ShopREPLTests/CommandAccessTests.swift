@@ -58,12 +58,10 @@ import TestSupport
     @Test("the commands of the shell are in the one table; at the prompt they say where they run")
     func shellCommandsSayWhereTheyRun() {
         for name in CommandName.allCases where name.runsFromTheShell {
-            do {
-                _ = try CommandParser.parse(line: name.rawValue)
-                Issue.record("\(name.rawValue) ran at the prompt")
-            } catch {
-                #expect(error.description.contains("runs from the shell") && error.description.contains("drinkshop \(name.rawValue)"))
+            #expect(throws: CommandError(.runsFromTheShell(name), usage: name.info.usage)) {
+                try CommandParser.parse(line: name.rawValue)
             }
+            #expect(CommandProblem.runsFromTheShell(name).description.contains("runs from the shell, not at the prompt: drinkshop \(name.rawValue)"))
         }
     }
 

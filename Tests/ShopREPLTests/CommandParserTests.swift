@@ -14,9 +14,10 @@ import Testing
     }
 
     @Test func anUnclosedQuoteSaysWhere() {
-        #expect(throws: CommandError.syntax("unterminated quote starting at column 14")) {
+        #expect(throws: CommandError(.unterminatedQuote(column: 14))) {
             try Tokenizer.tokenize(#"order x note "oops"#)
         }
+        #expect(CommandError(.unterminatedQuote(column: 14)).description == "unterminated quote starting at column 14")
     }
 }
 
@@ -136,19 +137,26 @@ import Testing
     }
 
     @Test func badLabelAndWatchRequestsSayWhatIsWrong() {
-        #expect(throws: CommandError(message: "\"0\" is not a cup number like 2", usage: CommandName.label.info.usage)) {
+        #expect(throws: CommandError(.notACupNumber("0"), usage: CommandName.label.info.usage)) {
             try parse("label #3 0")
         }
-        #expect(throws: CommandError(message: "unexpected \"extra\"", usage: CommandName.label.info.usage)) {
+        #expect(throws: CommandError(.unexpected(["extra"]), usage: CommandName.label.info.usage)) {
             try parse("label #3 1 extra")
         }
-        #expect(throws: CommandError(message: "which order? give its pickup number, e.g. #12",
-                                     usage: CommandName.receipt.info.usage)) {
+        #expect(throws: CommandError(.noPickupNumber, usage: CommandName.receipt.info.usage)) {
             try parse("receipt")
         }
-        #expect(throws: CommandError(message: "--watch and --json do not go together", usage: CommandName.orders.info.usage)) {
+        #expect(throws: CommandError(.watchWithJSON, usage: CommandName.orders.info.usage)) {
             try parse("orders --watch --json")
         }
-        #expect(throws: CommandError.self) { try parse("orders ready --watch") }
+        #expect(throws: CommandError(.watchWithStatus, usage: CommandName.orders.info.usage)) { try parse("orders ready --watch") }
+        // The messages say what was wrong and where, in the words typed, and the command's usage after.
+        #expect(CommandError(.notACupNumber("0"), usage: CommandName.label.info.usage).description
+            == "\"0\" is not a cup number like 2\nusage: \(CommandName.label.info.usage)")
+        #expect(CommandProblem.unexpected(["extra", "words"]).description == "unexpected \"extra words\"")
+        #expect(CommandProblem.noPickupNumber.description == "which order? give its pickup number, e.g. #12")
+        #expect(CommandProblem.noDrink(line: 2).description == "which drink? (drink 2) name it before or after its options")
+        #expect(CommandProblem.unknownCommand("ordr", near: ["order", "orders"]).description
+            == "unknown command \"ordr\"; did you mean order or orders?")
     }
 }

@@ -41,23 +41,33 @@ import TestSupport
     }
 
     @Test(arguments: [
-        ("pay #12", "how is it paid?"),
-        ("pay #12 bitcoin 5", "unknown payment method \"bitcoin\""),
-        ("pay #12 cash -5", "is not an amount of whole NT$ from 1"),
-        ("pay #12 cash 0", "is not an amount of whole NT$ from 1"),
-        ("price 熟成紅茶 XL 40", "\"XL\" is not a size"),
-        ("price 熟成紅茶 M forty", "is not a whole NT$ price"),
-        ("shift open -1", "is not an amount of whole NT$"),
-        ("close", "give the cash counted"),
-        ("report 2026-13-01", "is not a date like 2026-12-01"),
-        ("report 2026-12-05 2026-12-01", "is after"),
-        ("adjust #2 2", "a count without an adjustment code"),
-        ("staff pin", "the PIN is asked for, never typed on the line"),
-        ("export day.csv", "export --csv FILE"),
+        ("pay #12", CommandProblem.noPaymentMethod(.pickup(12))),
+        ("pay #12 bitcoin 5", .payment(.unknownMethod("bitcoin"))),
+        ("pay #12 cash -5", .notAnAmount("-5", zeroAllowed: false)),
+        ("pay #12 cash 0", .notAnAmount("0", zeroAllowed: false)),
+        ("price 熟成紅茶 XL 40", .notASize("XL")),
+        ("price 熟成紅茶 M forty", .notAPrice("forty")),
+        ("shift open -1", .notAnAmount("-1", zeroAllowed: true)),
+        ("close", .closeWords),
+        ("report 2026-13-01", .notADate("2026-13-01")),
+        ("report 2026-12-05 2026-12-01", .reversedDays("2026-12-05", "2026-12-01")),
+        ("adjust #2 2", .countWithoutCode("2")),
+        ("staff pin", .noStaffName(.pin)),
+        ("export day.csv", .exportWords),
     ])
-    func refusesWithWhatIsWrong(line: String, message: String) {
-        #expect(throws: CommandError.self) { try parse(line) }
-        do { _ = try parse(line) } catch { #expect(error.description.contains(message), "\(error.description)") }
+    func refusesWithWhatIsWrong(line: String, problem: CommandProblem) {
+        let name = CommandName.find(String(line.prefix { $0 != " " }))
+        #expect(throws: CommandError(problem, usage: name?.info.usage)) { try parse(line) }
+    }
+
+    @Test func theTillsRefusalsSayWhatWasWrongInTheWordsTyped() {
+        #expect(CommandProblem.notAnAmount("-5", zeroAllowed: false).description == "\"-5\" is not an amount of whole NT$ from 1")
+        #expect(CommandProblem.notAnAmount("-1", zeroAllowed: true).description == "\"-1\" is not an amount of whole NT$")
+        #expect(CommandProblem.payment(.unknownMethod("bitcoin")).description.contains("unknown payment method \"bitcoin\""))
+        #expect(CommandProblem.notASize("XL").description == "\"XL\" is not a size (M/中杯 or L/大杯)")
+        #expect(CommandProblem.notADate("2026-13-01").description == "\"2026-13-01\" is not a date like 2026-12-01 (or today, yesterday)")
+        #expect(CommandProblem.reversedDays("2026-12-05", "2026-12-01").description == "2026-12-05 is after 2026-12-01")
+        #expect(CommandProblem.noStaffName(.pin).description.contains("the PIN is asked for, never typed on the line"))
     }
 
     @Test func aPINIsAskedForAtLoginAndManagerActionsNeedAManager() async throws {

@@ -40,30 +40,28 @@ public enum CommandParser {
         guard let first = words.first else { return nil }
         guard let name = CommandName.find(first) else {
             let known = CommandName.allCases.map(\.rawValue)
-            let near = known.filter { editDistance($0, first.lowercased()) <= 2 }
-            let hint = near.isEmpty ? "type help for the list" : "did you mean \(near.joined(separator: " or "))?"
-            throw .syntax("unknown command \"\(first)\"; \(hint)")
+            throw CommandError(.unknownCommand(first, near: known.filter { editDistance($0, first.lowercased()) <= 2 }))
         }
         var arguments = Array(words.dropFirst())
         let usage = name.info.usage
-        func fail(_ message: String) -> CommandError { CommandError(message: message, usage: usage) }
+        func fail(_ problem: CommandProblem) -> CommandError { CommandError(problem, usage: usage) }
         let json = take(flag: "--json", from: &arguments)
         var days: DaySpan?
         if name.takesDays {
-            do { days = try DaySpan.take(from: &arguments) } catch { throw fail(error.text) }
+            do { days = try DaySpan.take(from: &arguments) } catch { throw fail(error) }
         }
 
         switch name {
         case .menu:
             return .menu(filter: arguments.isEmpty ? nil : arguments.joined(separator: " "), json: json)
         case .order:
-            guard !arguments.isEmpty else { throw fail("what should the order be?") }
+            guard !arguments.isEmpty else { throw fail(.noOrder) }
             return .order(try orderDraft(arguments, usage: usage))
         case .orders:
             if take(flag: "--watch", from: &arguments) {
-                guard !json else { throw fail("--watch and --json do not go together") }
-                guard days == nil else { throw fail("--watch shows the make line now; it takes no dates") }
-                guard arguments.isEmpty else { throw fail("the make line shows placed and preparing orders; give no status with --watch") }
+                guard !json else { throw fail(.watchWithJSON) }
+                guard days == nil else { throw fail(.watchWithDays) }
+                guard arguments.isEmpty else { throw fail(.watchWithStatus) }
                 return .watchOrders
             }
             return .orders(try ordersFilter(arguments, usage: usage), json: json, days: days)
@@ -76,25 +74,25 @@ public enum CommandParser {
                 remaining.removeFirst()
             }
             let change = try lineChange(remaining, usage: usage)
-            guard !change.isEmpty else { throw fail("what should change? give options, xN or note \"...\"") }
+            guard !change.isEmpty else { throw fail(.nothingToChange) }
             return .edit(number, line: line, change)
         case .advance:
             var (number, rest) = try pickupNumber(arguments, usage: usage)
             let unpaid = rest.first == "--unpaid"
             if unpaid { rest.removeFirst() }
-            guard rest.isEmpty else { throw fail("unexpected \"\(rest.joined(separator: " "))\"") }
+            guard rest.isEmpty else { throw fail(.unexpected(rest)) }
             return .advance(number, unpaid: unpaid)
         case .cancel:
             let (number, rest) = try pickupNumber(arguments, usage: usage)
             return .cancel(number, reason: rest.isEmpty ? nil : rest.joined(separator: " "))
         case .void:
             let (number, rest) = try pickupNumber(arguments, usage: usage)
-            guard !rest.isEmpty else { throw fail("say why: void \(number) REASON") }
+            guard !rest.isEmpty else { throw fail(.voidNeedsReason(number)) }
             return .void(number, reason: rest.joined(separator: " "))
         case .delete:
             let confirmed = take(flag: "--yes", from: &arguments) || take(flag: "-y", from: &arguments)
             let (number, rest) = try pickupNumber(arguments, usage: usage)
-            guard rest.isEmpty else { throw fail("unexpected \"\(rest.joined(separator: " "))\"") }
+            guard rest.isEmpty else { throw fail(.unexpected(rest)) }
             return .delete(number, confirmed: confirmed)
         case .label:
             let preview = take(flag: "--preview", from: &arguments)
@@ -102,53 +100,53 @@ public enum CommandParser {
             switch rest.count {
             case 0: return .label(number, cup: nil, preview: preview)
             case 1:
-                guard let cup = Int(rest[0]), cup > 0 else { throw fail("\"\(rest[0])\" is not a cup number like 2") }
+                guard let cup = Int(rest[0]), cup > 0 else { throw fail(.notACupNumber(rest[0])) }
                 return .label(number, cup: cup, preview: preview)
-            default: throw fail("unexpected \"\(rest.dropFirst().joined(separator: " "))\"")
+            default: throw fail(.unexpected(Array(rest.dropFirst())))
             }
         case .receipt:
             let preview = take(flag: "--preview", from: &arguments)
             let (number, rest) = try pickupNumber(arguments, usage: usage)
-            guard rest.isEmpty else { throw fail("unexpected \"\(rest.joined(separator: " "))\"") }
+            guard rest.isEmpty else { throw fail(.unexpected(rest)) }
             return .receipt(number, preview: preview)
         case .seed:
             let replace = take(flag: "--replace", from: &arguments)
-            guard arguments.count == 1 else { throw fail("give exactly one file") }
+            guard arguments.count == 1 else { throw fail(.seedNeedsOneFile) }
             return .seed(path: arguments[0], replace: replace)
         case .banner:
             switch arguments.map({ $0.lowercased() }) {
             case []: return .banner(nil)
             case ["next"], ["n"]: return .banner(.next)
             case ["prev"], ["previous"], ["p"]: return .banner(.previous)
-            default: throw fail("banner takes next or prev")
+            default: throw fail(.bannerDirection)
             }
         case .printer:
             guard let first = arguments.first else { return .printer(nil, address: nil) }
             guard let role = PrinterRole(rawValue: first.lowercased()) else {
-                throw fail("which printer? label or receipt, not \"\(first.prefix(40))\"")
+                throw fail(.unknownPrinter(first))
             }
             switch arguments.count {
             case 1: return .printer(role, address: nil)
             case 2: return .printer(role, address: arguments[1].lowercased() == "none" ? "" : arguments[1])
-            default: throw fail("one address: tcp://HOST:PORT, a device or a file (quote a path with spaces)")
+            default: throw fail(.printerAddresses)
             }
         case .online:
             switch arguments.map({ $0.lowercased() }) {
             case []: return .online(nil)
             case ["on"]: return .online(true)
             case ["off"]: return .online(false)
-            default: throw fail("online takes on or off, not \"\(arguments.joined(separator: " ").prefix(40))\"")
+            default: throw fail(.onlineSwitch(arguments))
             }
         case .promos: return try noArguments(.promos, arguments, usage: usage)
         case .report:
             guard arguments.isEmpty else {
-                guard days == nil else { throw fail("give the days either as --date/--from/--to or as dates, not both") }
+                guard days == nil else { throw fail(.daysTwice) }
                 return .report(json: json, days: try TillGrammar.reportDays(arguments, usage: usage))
             }
             return .report(json: json, days: days)
         case .log: return try noArguments(.log(days: days), arguments, usage: usage)
         case .login:
-            guard !arguments.isEmpty else { throw fail("who are you? login NAME") }
+            guard !arguments.isEmpty else { throw fail(.noLoginName) }
             return .login(arguments.joined(separator: " "))
         case .logout: return try noArguments(.logout, arguments, usage: usage)
         case .help: return .help(topic: arguments.first)
@@ -156,7 +154,7 @@ public enum CommandParser {
         case .pay, .adjust, .invoice, .soldout, .restock, .price, .staff, .shift, .close, .archive, .export, .member, .redeem, .pass:
             return .till(try TillGrammar.parse(name, arguments, usage: usage))
         case .setup, .serve, .usage, .initialize, .check, .recover:
-            throw fail("\(name.rawValue) runs from the shell, not at the prompt: drinkshop \(usage)")
+            throw fail(.runsFromTheShell(name))
         }
     }
 
@@ -166,7 +164,7 @@ public enum CommandParser {
         -> Command
     {
         guard arguments.isEmpty else {
-            throw CommandError(message: "unexpected \"\(arguments.joined(separator: " "))\"", usage: usage)
+            throw CommandError(.unexpected(arguments), usage: usage)
         }
         return command
     }
@@ -182,11 +180,10 @@ public enum CommandParser {
         -> (OrderNumber, [String])
     {
         guard let word = arguments.first else {
-            throw CommandError(message: "which order? give its pickup number, e.g. #12", usage: usage)
+            throw CommandError(.noPickupNumber, usage: usage)
         }
         guard let number = OrderNumber(parsing: word) else {
-            throw CommandError(message: "\"\(word)\" is not a pickup number like #12 (or #P3 for an unsent order, #6@2026-11-30 for an earlier day's)",
-                               usage: usage)
+            throw CommandError(.notAPickupNumber(word), usage: usage)
         }
         return (number, Array(arguments.dropFirst()))
     }
@@ -198,7 +195,7 @@ public enum CommandParser {
         case "all": return .all
         default:
             guard let status = OrderStatus(parsing: text) else {
-                throw CommandError(message: "unknown status \"\(text)\"", usage: usage)
+                throw CommandError(.unknownStatus(text), usage: usage)
             }
             return .status(status)
         }

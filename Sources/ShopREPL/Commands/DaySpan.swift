@@ -11,8 +11,8 @@ public struct DaySpan: Sendable, Equatable {
     }
 
     /// Takes `--date D`, `--from A`, `--to B` (also `--date=D`) out of `arguments`.
-    /// - Throws: a message when an option is repeated, lacks its date, or `--date` is mixed with a range.
-    static func take(from arguments: inout [String]) throws(CommandErrorMessage) -> DaySpan? {
+    /// - Throws: the problem when an option is repeated, lacks its date, or `--date` is mixed with a range.
+    static func take(from arguments: inout [String]) throws(CommandProblem) -> DaySpan? {
         var values: [String: String] = [:]
         var index = 0
         while index < arguments.count {
@@ -29,30 +29,25 @@ public struct DaySpan: Sendable, Equatable {
                 arguments.remove(at: index)
             } else {
                 guard index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--") else {
-                    throw CommandErrorMessage("\(option) needs a date, e.g. \(option) 2026-11-30")
+                    throw .dayOptionNeedsDate(option)
                 }
                 value = arguments[index + 1]
                 arguments.removeSubrange(index...(index + 1))
             }
             guard values[option] == nil else {
-                throw CommandErrorMessage("\(option) is given twice; give it once (--from A --to B for several days)")
+                throw .dayOptionTwice(option)
             }
             values[option] = value
         }
         if let date = values["--date"] {
             guard values["--from"] == nil, values["--to"] == nil else {
-                throw CommandErrorMessage("give either --date D or --from A --to B, not both")
+                throw .dateWithRange
             }
             return DaySpan(first: date, last: date)
         }
         if let from = values["--from"] { return DaySpan(first: from, last: values["--to"]) }
-        if values["--to"] != nil { throw CommandErrorMessage("--to needs --from: --from 2026-11-01 --to 2026-11-30") }
+        if values["--to"] != nil { throw .toWithoutFrom }
         return nil
     }
 }
 
-/// A message for a `CommandError`, before the command's usage is attached.
-struct CommandErrorMessage: Error {
-    let text: String
-    init(_ text: String) { self.text = text }
-}

@@ -11,13 +11,13 @@ extension CommandParser {
             var parsed = try lineWords(segment, usage: usage, line: index + 1)
             if let name = parsed.orderName {
                 if orderName != nil {
-                    throw CommandError(message: "say `for NAME` once per order", usage: usage)
+                    throw CommandError(.orderNameTwice, usage: usage)
                 }
                 orderName = name
             }
             guard !parsed.drinkWords.isEmpty else {
-                let where_ = lines.isEmpty && split(words).count == 1 ? "" : " (drink \(index + 1))"
-                throw CommandError(message: "which drink?\(where_) name it before or after its options", usage: usage)
+                let line = lines.isEmpty && split(words).count == 1 ? nil : index + 1
+                throw CommandError(.noDrink(line: line), usage: usage)
             }
             parsed.line.drink = parsed.drinkWords.joined(separator: " ")
             lines.append(parsed.line)
@@ -40,16 +40,15 @@ extension CommandParser {
                 change.quantity = quantity
                 index += 1
             } else if lower == "note" || lower == "備註" {
-                guard index + 1 < words.count else { throw CommandError(message: "note needs a text in quotes", usage: usage) }
-                guard change.note == nil else { throw CommandError(message: Self.twoNotes, usage: usage) }
+                guard index + 1 < words.count else { throw CommandError(.noNoteText, usage: usage) }
+                guard change.note == nil else { throw CommandError(.noteTwice(line: nil), usage: usage) }
                 change.note = words[index + 1]
                 index += 2
             } else if let match = OptionVocabulary.match(words, at: index) {
                 change.options.append(match.option)
                 index += match.tokenCount
             } else {
-                throw CommandError(message: "\"\(words[index])\" is not an option; the drink of a line cannot change "
-                    + "(cancel it and order again)", usage: usage)
+                throw CommandError(.notAnOption(words[index]), usage: usage)
             }
         }
         return change
@@ -68,26 +67,26 @@ extension CommandParser {
             let word = words[index]
             let lower = word.lowercased()
             if lower == "for" || lower == "給" {
-                guard parsed.orderName == nil else { throw CommandError(message: "say `for NAME` once per order", usage: usage) }
+                guard parsed.orderName == nil else { throw CommandError(.orderNameTwice, usage: usage) }
                 let name = words[(index + 1)...].prefix { !["note", "備註"].contains($0.lowercased()) }
-                guard !name.isEmpty else { throw CommandError(message: "for whom? `for NAME`", usage: usage) }
+                guard !name.isEmpty else { throw CommandError(.noOrderName, usage: usage) }
                 if name.contains(where: { ["for", "給"].contains($0.lowercased()) }) {
-                    throw CommandError(message: "say `for NAME` once per order", usage: usage)
+                    throw CommandError(.orderNameTwice, usage: usage)
                 }
                 parsed.orderName = name.joined(separator: " ")
                 index += 1 + name.count
             } else if lower == "note" || lower == "備註" {
                 guard index + 1 < words.count else {
-                    throw CommandError(message: "note needs a text in quotes, e.g. note \"less milk\"", usage: usage)
+                    throw CommandError(.noNoteText, usage: usage)
                 }
                 guard parsed.line.note == nil else {
-                    throw CommandError(message: Self.twoNotes + " (drink \(number))", usage: usage)
+                    throw CommandError(.noteTwice(line: number), usage: usage)
                 }
                 parsed.line.note = words[index + 1]
                 index += 2
             } else if let quantity = quantity(word) {
                 guard parsed.line.quantity == nil else {
-                    throw CommandError(message: "two quantities for drink \(number)", usage: usage)
+                    throw CommandError(.quantityTwice(line: number), usage: usage)
                 }
                 parsed.line.quantity = quantity
                 index += 1
@@ -101,8 +100,6 @@ extension CommandParser {
         }
         return parsed
     }
-
-    static let twoNotes = "note is given twice; give one note with everything in it, e.g. note \"less ice, no straw\""
 
     /// `x2`, `X2`, `×2`, `*2`, `2杯`: a quantity; anything else is not one.
     static func quantity(_ word: String) -> Int? {

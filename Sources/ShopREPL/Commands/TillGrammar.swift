@@ -106,12 +106,12 @@ extension CommandName {
 /// Parses the till's commands.
 enum TillGrammar {
     static func parse(_ name: CommandName, _ arguments: [String], usage: String) throws(CommandError) -> TillCommand {
-        func fail(_ message: String) -> CommandError { CommandError(message: message, usage: usage) }
+        func fail(_ problem: CommandProblem) -> CommandError { CommandError(problem, usage: usage) }
         var words = arguments
         switch name {
         case .pay:
             let number = try pickup(&words, usage: usage)
-            guard let methodWord = words.first else { throw fail("how is it paid? e.g. pay \(number) cash 500") }
+            guard let methodWord = words.first else { throw fail(.noPaymentMethod(number)) }
             words.removeFirst()
             var methodText = methodWord
             // Two-word methods: "line pay".
@@ -120,50 +120,50 @@ enum TillGrammar {
                 methodText = "linepay"
             }
             let method: PaymentMethod
-            do { method = try PaymentMethod.parse(methodText) } catch { throw fail(error.description) }
-            guard words.count <= 1 else { throw fail("unexpected \"\(words.dropFirst().joined(separator: " "))\"") }
+            do { method = try PaymentMethod.parse(methodText) } catch { throw fail(.payment(error)) }
+            guard words.count <= 1 else { throw fail(.unexpected(Array(words.dropFirst()))) }
             let amount = try words.first.map { (word) throws(CommandError) -> Int in try money(word, usage: usage) }
             return .pay(number, method, amount: amount)
         case .adjust:
             let number = try pickup(&words, usage: usage)
-            guard !words.isEmpty else { throw fail("which adjustment? e.g. adjust \(number) cup 2") }
+            guard !words.isEmpty else { throw fail(.noAdjustment(number)) }
             var uses: [String: Int] = [:]
             while let code = words.first {
                 words.removeFirst()
-                guard Int(code) == nil else { throw fail("\"\(code)\" is a count without an adjustment code before it") }
+                guard Int(code) == nil else { throw fail(.countWithoutCode(code)) }
                 var count = 1
                 if let next = words.first, let value = Int(next.hasPrefix("x") ? String(next.dropFirst()) : next) {
-                    guard (0...99).contains(value) else { throw fail("a count is 0 to 99, not \(value)") }
+                    guard (0...99).contains(value) else { throw fail(.countOutOfRange(value)) }
                     count = value
                     words.removeFirst()
                 }
-                guard uses[code.lowercased()] == nil else { throw fail("\(code) is given twice") }
+                guard uses[code.lowercased()] == nil else { throw fail(.adjustmentTwice(code)) }
                 uses[code.lowercased()] = count
             }
             return .adjust(number, uses)
         case .invoice:
             let number = try pickup(&words, usage: usage)
-            guard words.count == 1 else { throw fail("give one 統一編號, carrier or donation code (or none)") }
+            guard words.count == 1 else { throw fail(.invoiceDetails) }
             return .invoice(number, ["none", "clear", "無"].contains(words[0].lowercased()) ? nil : words[0])
         case .soldout, .restock:
-            guard !words.isEmpty else { throw fail("which drink?") }
+            guard !words.isEmpty else { throw fail(.noDrinkNamed) }
             let drink = words.joined(separator: " ")
             return name == .soldout ? .soldOut(drink) : .restock(drink)
         case .price:
-            guard words.count >= 3 else { throw fail("give the drink, the size and the new price: price 熟成紅茶 M 40") }
+            guard words.count >= 3 else { throw fail(.priceWords) }
             let priceWord = words.removeLast()
             let sizeWord = words.removeLast()
             guard case .size(let size)? = OptionVocabulary.option(for: sizeWord) else {
-                throw fail("\"\(sizeWord)\" is not a size (M/中杯 or L/大杯)")
+                throw fail(.notASize(sizeWord))
             }
-            guard let price = Int(priceWord) else { throw fail("\"\(priceWord)\" is not a whole NT$ price") }
+            guard let price = Int(priceWord) else { throw fail(.notAPrice(priceWord)) }
             return .price(words.joined(separator: " "), size, price)
         case .staff:
             let verb = words.first?.lowercased() ?? "list"
             if !words.isEmpty { words.removeFirst() }
             switch verb {
             case "list", "ls":
-                guard words.isEmpty else { throw fail("staff list takes nothing more") }
+                guard words.isEmpty else { throw fail(.staffListTakesNothing) }
                 return .staffList
             case "add", "role":
                 var role = StaffRole.staff
@@ -171,76 +171,76 @@ enum TillGrammar {
                     role = parsed
                     words.removeLast()
                 }
-                guard !words.isEmpty else { throw fail("who? staff add NAME [staff|manager]") }
+                guard !words.isEmpty else { throw fail(.noStaffName(.add)) }
                 return .staffAdd(words.joined(separator: " "), role)
             case "pin":
-                guard !words.isEmpty else { throw fail("whose PIN? staff pin NAME (the PIN is asked for, never typed on the line)") }
+                guard !words.isEmpty else { throw fail(.noStaffName(.pin)) }
                 return .staffPIN(words.joined(separator: " "))
             case "nopin":
-                guard !words.isEmpty else { throw fail("whose PIN? staff nopin NAME") }
+                guard !words.isEmpty else { throw fail(.noStaffName(.nopin)) }
                 return .staffNoPIN(words.joined(separator: " "))
             case "remove", "rm":
-                guard !words.isEmpty else { throw fail("who? staff remove NAME") }
+                guard !words.isEmpty else { throw fail(.noStaffName(.remove)) }
                 return .staffRemove(words.joined(separator: " "))
             default:
-                throw fail("unknown staff command \"\(verb)\"")
+                throw fail(.unknownStaffCommand(verb))
             }
         case .shift:
             if words.isEmpty { return .shiftShow }
-            guard words[0].lowercased() == "open", words.count == 2 else { throw fail("shift open FLOAT, e.g. shift open 2000") }
+            guard words[0].lowercased() == "open", words.count == 2 else { throw fail(.shiftOpenWords) }
             return .shiftOpen(float: try money(words[1], usage: usage, zeroAllowed: true))
         case .close:
             let archive = words.contains { $0.lowercased() == "--archive" }
             words.removeAll { $0.lowercased() == "--archive" }
-            guard words.count == 1 else { throw fail("give the cash counted in the drawer, e.g. close 5230") }
+            guard words.count == 1 else { throw fail(.closeWords) }
             return .close(counted: try money(words[0], usage: usage, zeroAllowed: true), archive: archive)
         case .archive:
-            guard words.count <= 1 else { throw fail("archive [status | now | on | off]") }
+            guard words.count <= 1 else { throw fail(.archiveWords) }
             guard let request = ArchiveRequest(rawValue: words.first?.lowercased() ?? "status") else {
-                throw fail("\"\(words[0])\" is not status, now, on or off")
+                throw fail(.unknownArchiveRequest(words[0]))
             }
             return .archive(request)
         case .export:
             guard let flag = words.first, flag.lowercased() == "--csv", words.count >= 2 else {
-                throw fail("export --csv FILE [DATE [DATE]]")
+                throw fail(.exportWords)
             }
             let path = words[1]
             let dates = Array(words.dropFirst(2))
-            guard dates.count <= 2 else { throw fail("give at most two dates") }
+            guard dates.count <= 2 else { throw fail(.moreThanTwoDates) }
             let from = try dates.first.map { (word) throws(CommandError) -> String in try day(word, usage: usage) }
             let to = try dates.last.map { (word) throws(CommandError) -> String in try day(word, usage: usage) }
             return .export(path: path, from: from, to: to)
         case .member:
-            guard words.count == 1 else { throw fail("give the member's mobile number, e.g. member 0912345678") }
+            guard words.count == 1 else { throw fail(.memberWords) }
             return .member(words[0])
         case .redeem:
             let number = try pickup(&words, usage: usage)
-            guard words.count <= 1 else { throw fail("redeem \(number) [cups]") }
+            guard words.count <= 1 else { throw fail(.redeemWords(number)) }
             let cups = try words.first.map { (word) throws(CommandError) -> Int in
                 guard let value = Int(word.hasPrefix("x") ? String(word.dropFirst()) : word), (1...20).contains(value) else {
-                    throw fail("\"\(word)\" is not a number of free cups from 1 to 20")
+                    throw fail(.notFreeCups(word))
                 }
                 return value
             } ?? 1
             return .redeem(number, cups: cups)
         case .pass:
-            guard words.count >= 2 else { throw fail("pass 09XXXXXXXX <pass name>, e.g. pass 0912345678 月卡") }
+            guard words.count >= 2 else { throw fail(.passWords) }
             return .buyPass(mobile: words[0], pass: words.dropFirst().joined(separator: " "))
         case .menu, .order, .orders, .edit, .advance, .cancel, .void, .delete, .label, .receipt, .printer, .online, .seed, .banner, .promos,
              .report, .log, .login, .logout, .help, .quit, .setup, .serve, .usage, .initialize, .check, .recover:
-            throw fail("not a till command")
+            throw fail(.notATillCommand(name))
         }
     }
 
     /// `report DATE [DATE]`: the same days as `--date`/`--from --to` say (`today`, `yesterday` allowed).
     static func reportDays(_ arguments: [String], usage: String) throws(CommandError) -> DaySpan {
-        guard arguments.count <= 2 else { throw CommandError(message: "give a date or two", usage: usage) }
+        guard arguments.count <= 2 else { throw CommandError(.moreThanTwoDates, usage: usage) }
         let from = try day(arguments[0], usage: usage)
         let to = try day(arguments[arguments.count - 1], usage: usage)
         // Two dates are compared here; a word (today, 昨天) is a day only once the till resolves it, which
         // refuses a reversed period then (`yesterday today` is in order though "yesterday" sorts after "today").
         let words = BusinessDay.offset(ofWord: from) != nil || BusinessDay.offset(ofWord: to) != nil
-        guard words || from <= to else { throw CommandError(message: "\(from) is after \(to)", usage: usage) }
+        guard words || from <= to else { throw CommandError(.reversedDays(from, to), usage: usage) }
         return DaySpan(first: from, last: to)
     }
 
@@ -251,17 +251,17 @@ enum TillGrammar {
         guard parts.count == 3, parts[0].count == 4, let year = Int(parts[0]), let month = Int(parts[1]),
               let dayNumber = Int(parts[2]), (2000...2999).contains(year), (1...12).contains(month), (1...31).contains(dayNumber)
         else {
-            throw CommandError(message: "\"\(word)\" is not a date like 2026-12-01 (or today, yesterday)", usage: usage)
+            throw CommandError(.notADate(word), usage: usage)
         }
         return String(format: "%04d-%02d-%02d", year, month, dayNumber)
     }
 
     private static func pickup(_ words: inout [String], usage: String) throws(CommandError) -> OrderNumber {
         guard let word = words.first else {
-            throw CommandError(message: "which order? give its pickup number, e.g. #12", usage: usage)
+            throw CommandError(.noPickupNumber, usage: usage)
         }
         guard let number = OrderNumber(parsing: word) else {
-            throw CommandError(message: "\"\(word)\" is not a pickup number like #12", usage: usage)
+            throw CommandError(.notAPickupNumber(word), usage: usage)
         }
         words.removeFirst()
         return number
@@ -270,8 +270,7 @@ enum TillGrammar {
     private static func money(_ word: String, usage: String, zeroAllowed: Bool = false) throws(CommandError) -> Int {
         let digits = word.hasPrefix("$") ? String(word.dropFirst()) : word
         guard let value = Int(digits), value >= (zeroAllowed ? 0 : 1), value <= 1_000_000 else {
-            throw CommandError(message: "\"\(word)\" is not an amount of whole NT$" + (zeroAllowed ? "" : " from 1"),
-                               usage: usage)
+            throw CommandError(.notAnAmount(word, zeroAllowed: zeroAllowed), usage: usage)
         }
         return value
     }

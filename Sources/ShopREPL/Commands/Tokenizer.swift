@@ -74,7 +74,7 @@ enum Tokenizer {
                 }
             }
         }
-        if quote != nil { throw .syntax("unterminated quote starting at column \(quoteColumn)") }
+        if quote != nil { throw CommandError(.unterminatedQuote(column: quoteColumn)) }
         if inToken { finish() }
         return tokens
     }
@@ -92,17 +92,5 @@ extension String {
     var compatibilityNormalized: String {
         let stable = unicodeScalars.allSatisfy { $0.value < 0x80 || (0x4E00...0x9FFF).contains($0.value) }
         return stable ? self : precomposedStringWithCompatibilityMapping
-    }
-}
-
-/// A command line that could not be understood: what is wrong, and the usage of the command if known.
-public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
-    public var usage: String?
-
-    static func syntax(_ message: String) -> CommandError { CommandError(message: message, usage: nil) }
-
-    public var description: String {
-        usage.map { "\(message)\nusage: \($0)" } ?? message
     }
 }

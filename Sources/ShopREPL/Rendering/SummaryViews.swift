@@ -109,7 +109,7 @@ enum HelpView {
             return table.render(style: style, width: width) + "Type help <command> for details. Chinese or English options both work.\n"
         }
         guard let info = CommandName.find(topic)?.info else {
-            throw .syntax("no command \"\(topic)\"; type help for the list")
+            throw CommandError(.noHelpTopic(topic))
         }
         let shell = CommandName.find(topic)?.runsFromTheShell == true
         var out = style.paint((shell ? "drinkshop " : "") + info.usage, .bold) + (shell ? "  (from the shell)" : "") + "\n  \(info.summary)\n"
