@@ -68,25 +68,28 @@ import Testing
 
     /// Each bad file names where it is wrong, and the store is exactly as before.
     @Test(arguments: [
-        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":50,}}]}", "line 1, column 63", "invalid JSON"),
-        ("{\"records\":[{\"fields\":{\"category\":\"歐蕾\",\"medium\":50}}]}", "records[0].fields.name", "missing"),
-        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"咖啡\",\"medium\":50}}]}", "records[0].fields.category", "unknown category"),
-        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":0}}]}", "records[0].fields.medium", "positive"),
-        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":-5}}]}", "records[0].fields.medium", "positive"),
-        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":50,\"large\":40}}]}", "records[0].fields.large", "below"),
-        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":50}},{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":55}}]}", "records[1].fields.name", "duplicate"),
-        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":50,\"colour\":\"red\"}}]}", "records[0].fields.colour", "unknown field"),
-        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":\"50\"}}]}", "records[0].fields.medium", "number"),
-        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":50.5}}]}", "records[0].fields.medium", "whole"),
-        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":50,\"hotAvailable\":\"yes\"}}]}", "records[0].fields.hotAvailable", "true or false"),
-        ("{\"drinks\":[]}", "drinks", "unknown top-level key"),
-        ("42", "top level", "object"),
-        ("{\"promotions\":[{\"fields\":{\"name\":\"P\",\"kind\":\"halfOff\"}}]}", "promotions[0].fields.kind", "unknown"),
-        ("{\"promotions\":[{\"fields\":{\"name\":\"P\",\"kind\":\"percentOff\",\"percent\":150}}]}", "promotions[0].fields.percent", "100"),
-        ("{\"promotions\":[{\"fields\":{\"name\":\"P\",\"kind\":\"buyOneGetOne\",\"drink\":\"咖啡\"}}]}", "promotions[0].fields.drink", "not on the menu"),
-        ("{\"promotions\":[{\"fields\":{\"name\":\"P\",\"kind\":\"buyOneGetOne\",\"startsAt\":\"soon\"}}]}", "promotions[0].fields.startsAt", "not a date"),
+        ("{\"records\":[{\"fields\":{\"category\":\"歐蕾\",\"medium\":50}}]}", "records[0].fields.name", SeedProblem.field(.missingDrinkName)),
+        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"咖啡\",\"medium\":50}}]}", "records[0].fields.category", .field(.unknownCategory("咖啡"))),
+        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":0}}]}", "records[0].fields.medium", .field(.priceNotPositive(0))),
+        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":-5}}]}", "records[0].fields.medium", .field(.priceNotPositive(-5))),
+        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":50,\"large\":40}}]}", "records[0].fields.large",
+         .field(.drink(.largeBelowMedium(medium: 50, large: 40)))),
+        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":50}},{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":55}}]}", "records[1].fields.name",
+         .duplicateName(.drink, "A", firstAt: 0)),
+        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":50,\"colour\":\"red\"}}]}", "records[0].fields.colour",
+         .field(.unknownField(of: .drink, known: ["available", "category", "description", "englishName", "hotAvailable", "image", "large",
+                                                  "medium", "name", "soldOut"]))),
+        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":\"50\"}}]}", "records[0].fields.medium", .field(.priceNotANumber(found: "a string"))),
+        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":50.5}}]}", "records[0].fields.medium", .field(.priceNotWhole(50.5))),
+        ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":50,\"hotAvailable\":\"yes\"}}]}", "records[0].fields.hotAvailable", .field(.notTrueOrFalse)),
+        ("{\"drinks\":[]}", "drinks", .unknownTopLevelKey(expected: ["records", "promotions", "adjustments", "passes", "stampCard"])),
+        ("42", "top level", .topLevelNotAnObject(found: "a number")),
+        ("{\"promotions\":[{\"fields\":{\"name\":\"P\",\"kind\":\"halfOff\"}}]}", "promotions[0].fields.kind", .field(.promotion(.unknownKind("halfOff")))),
+        ("{\"promotions\":[{\"fields\":{\"name\":\"P\",\"kind\":\"percentOff\",\"percent\":150}}]}", "promotions[0].fields.percent", .field(.promotion(.percentOutOfRange(150)))),
+        ("{\"promotions\":[{\"fields\":{\"name\":\"P\",\"kind\":\"buyOneGetOne\",\"drink\":\"咖啡\"}}]}", "promotions[0].fields.drink", .field(.drinkNotOnMenu("咖啡"))),
+        ("{\"promotions\":[{\"fields\":{\"name\":\"P\",\"kind\":\"buyOneGetOne\",\"startsAt\":\"soon\"}}]}", "promotions[0].fields.startsAt", .field(.notADate("soon"))),
     ])
-    func refusesBadFilesWhole(file contents: String, location: String, problem: String) async throws {
+    func refusesBadFilesWhole(file contents: String, location: String, problem: SeedProblem) async throws {
         let fixture = try await ShopFixture()
         let before = try await fixture.records("Drink")
         let promotionsBefore = try await fixture.records("Promotion")
@@ -100,14 +103,39 @@ import Testing
                 Issue.record("unexpected error \(error)")
                 return
             }
-            #expect(seedError.location == location)
-            #expect(seedError.problem.contains(problem), "\(seedError.problem)")
-            // The message names the file, where in it, and what is wrong.
-            #expect(seedError.path == file
-                && error.description == "seed refused, nothing changed: \(file): \(location): \(seedError.problem)")
+            #expect(seedError == SeedError(path: file, location: location, problem: problem))
         }
         #expect(try await fixture.records("Drink") == before)
         #expect(try await fixture.records("Promotion") == promotionsBefore)
+    }
+
+    /// The messages name the file, where in it, and what is wrong, in the words of the file.
+    @Test func aRefusedFileSaysWhereAndWhat() async throws {
+        let fixture = try await ShopFixture()
+        let directory = try TemporaryDirectory()
+        let file = try directory.file("bad.json", contents: "{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":50,}}]}")
+        do {
+            _ = try await fixture.shop.seeder.seed(contentsOf: file)
+            Issue.record("the bad file was accepted")
+        } catch {
+            guard case .seed(let seedError) = error, case .invalidJSON = seedError.problem else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(seedError.location == "line 1, column 63")
+            #expect(error.description.hasPrefix("seed refused, nothing changed: \(file): line 1, column 63: invalid JSON: "))
+        }
+        let messages: [(SeedProblem, String)] = [
+            (.field(.priceNotWhole(50.5)), "must be a whole number of NT$, not 50.5"),
+            (.field(.drink(.largeBelowMedium(medium: 50, large: 40))), "the large price (40) is below the medium price (50)"),
+            (.field(.promotion(.percentOutOfRange(150))), "the percentage must be from 1 to 100, not 150"),
+            (.duplicateName(.drink, "A", firstAt: 0), "duplicate drink name \"A\" (first at record 0)"),
+            (.field(.unknownField(of: .adjustment, known: ["code", "name"])), "unknown field; an adjustment has code, name"),
+            (.unknownTopLevelKey(expected: ["records", "promotions"]), "unknown top-level key; expected records, promotions"),
+        ]
+        for (problem, message) in messages { #expect(problem.description == message) }
+        #expect(SeedError(path: "menu.json", location: "records[0].fields.medium", problem: .field(.priceNotPositive(0))).description
+            == "menu.json: records[0].fields.medium: must be a positive number of NT$, not 0")
     }
 
     @Test func aMissingFileSaysSo() async throws {

@@ -30,50 +30,50 @@ enum PromotionRecord {
     }
 
     /// A promotion from its cells; the error names the field.
-    static func promotion(from cells: Fields, knownDrinks: Set<String>) throws(PromotionFieldError) -> Promotion {
+    static func promotion(from cells: Fields, knownDrinks: Set<String>) throws(FieldProblem) -> Promotion {
         for key in cells.keys.sorted() where !keys.contains(key) {
-            throw PromotionFieldError(field: key, problem: "unknown field; a promotion has " + keys.sorted().joined(separator: ", "))
+            throw FieldProblem(field: key, problem: .unknownField(of: .promotion, known: keys.sorted()))
         }
-        func text(_ field: PromotionField) throws(PromotionFieldError) -> String? {
+        func text(_ field: PromotionField) throws(FieldProblem) -> String? {
             let key = field.rawValue
             guard let value = cells[key], !value.isNull else { return nil }
-            guard let string = value.stringValue else { throw PromotionFieldError(field: key, problem: "must be text") }
+            guard let string = value.stringValue else { throw FieldProblem(field: key, problem: .notText) }
             return string.isEmpty ? nil : string
         }
-        func date(_ field: PromotionField) throws(PromotionFieldError) -> Date? {
+        func date(_ field: PromotionField) throws(FieldProblem) -> Date? {
             let key = field.rawValue
             guard let string = try text(field) else { return nil }
             guard let date = AirtableTimestamp.parse(string) else {
-                throw PromotionFieldError(field: key, problem: "\"\(string)\" is not a date like 2026-12-01 or 2026-12-01T09:00:00+08:00")
+                throw FieldProblem(field: key, problem: .notADate(string))
             }
             return date
         }
-        guard let name = try text(.name) else { throw PromotionFieldError(field: PromotionField.name.rawValue, problem: "missing") }
-        guard let kindText = try text(.kind) else { throw PromotionFieldError(field: PromotionField.kind.rawValue, problem: "missing") }
+        guard let name = try text(.name) else { throw FieldProblem(field: PromotionField.name.rawValue, problem: .missing) }
+        guard let kindText = try text(.kind) else { throw FieldProblem(field: PromotionField.kind.rawValue, problem: .missing) }
         var percent: Int?
         if let value = cells[PromotionField.percent], !value.isNull {
             guard let whole = value.intValue else {
-                throw PromotionFieldError(field: PromotionField.percent.rawValue, problem: "must be a whole number from 1 to 100")
+                throw FieldProblem(field: PromotionField.percent.rawValue, problem: .percentNotWhole)
             }
             percent = whole
         }
         let kind: PromotionKind
         do { kind = try PromotionKind(code: kindText, percent: percent) } catch {
-            throw PromotionFieldError(field: error.field, problem: error.description)
+            throw FieldProblem(field: error.field, problem: .promotion(error))
         }
         var scope: PromotionScope?
         if let categoryText = try text(.category) {
             guard let category = DrinkCategory(parsing: categoryText) else {
-                throw PromotionFieldError(field: PromotionField.category.rawValue, problem: "unknown category \"\(categoryText)\"")
+                throw FieldProblem(field: PromotionField.category.rawValue, problem: .unknownCategory(categoryText))
             }
             scope = .category(category)
         }
         if let drink = try text(.drink) {
             guard scope == nil else {
-                throw PromotionFieldError(field: PromotionField.drink.rawValue, problem: "give a category or a drink, not both")
+                throw FieldProblem(field: PromotionField.drink.rawValue, problem: .categoryAndDrink)
             }
             guard knownDrinks.contains(drink) else {
-                throw PromotionFieldError(field: PromotionField.drink.rawValue, problem: "\"\(drink)\" is not on the menu")
+                throw FieldProblem(field: PromotionField.drink.rawValue, problem: .drinkNotOnMenu(drink))
             }
             scope = .drink(drink)
         }
@@ -83,15 +83,7 @@ enum PromotionRecord {
         do {
             return try Promotion(name: name, kind: kind, scope: scope, startsAt: startsAt, endsAt: endsAt, banner: banner)
         } catch {
-            throw PromotionFieldError(field: error.field, problem: error.description)
+            throw FieldProblem(field: error.field, problem: .promotion(error))
         }
     }
-}
-
-/// A promotion field that cannot be used.
-public struct PromotionFieldError: Error, Sendable, CustomStringConvertible {
-    public var field: String
-    public var problem: String
-
-    public var description: String { "\(field): \(problem)" }
 }

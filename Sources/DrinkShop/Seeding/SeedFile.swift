@@ -49,8 +49,7 @@ public struct SeedFile: Sendable {
             // A UTF-8 byte-order mark, as Windows editors write, is not part of the JSON.
             json = try JSONParser.parse(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes)
         } catch {
-            throw SeedError(path: path, location: "line \(error.line), column \(error.column)",
-                            problem: "invalid JSON: \(error.message)")
+            throw SeedError(path: path, location: "line \(error.line), column \(error.column)", problem: .invalidJSON(error))
         }
         var drinkItems: [JSONValue] = []
         var promotionItems: [JSONValue] = []
@@ -63,28 +62,26 @@ public struct SeedFile: Sendable {
         case .object(let object):
             for key in object.keys.sorted() where key != "records" && key != "promotions" && !TillSeed.sectionKeys.contains(key) {
                 throw SeedError(path: path, location: key,
-                                problem: "unknown top-level key; expected records, promotions, "
-                                    + TillSeed.sectionKeys.sorted().joined(separator: ", "))
+                                problem: .unknownTopLevelKey(expected: ["records", "promotions"] + TillSeed.sectionKeys.sorted()))
             }
             till = try TillSeed.parse(object, path: path)
             if let records = object["records"] {
                 guard let items = records.arrayValue else {
-                    throw SeedError(path: path, location: "records", problem: "must be an array of records")
+                    throw SeedError(path: path, location: "records", problem: .notAList(of: "records"))
                 }
                 drinkItems = items
             }
             if let promotions = object["promotions"] {
                 guard let items = promotions.arrayValue else {
-                    throw SeedError(path: path, location: "promotions", problem: "must be an array of promotions")
+                    throw SeedError(path: path, location: "promotions", problem: .notAList(of: "promotions"))
                 }
                 promotionItems = items
             }
             if object["records"] == nil && object["promotions"] == nil && TillSeed.sectionKeys.isDisjoint(with: object.keys) {
-                throw SeedError(path: path, location: "top level", problem: "has neither records nor promotions")
+                throw SeedError(path: path, location: "top level", problem: .neitherRecordsNorPromotions)
             }
         default:
-            throw SeedError(path: path, location: "top level",
-                            problem: "must be an object with records, or an array of drinks, not \(json.kindDescription)")
+            throw SeedError(path: path, location: "top level", problem: .topLevelNotAnObject(found: json.kindDescription))
         }
 
         var drinks: [Drink] = []
@@ -96,8 +93,7 @@ public struct SeedFile: Sendable {
             let (fields, fieldsLocation) = try cells(of: item, at: location, path: path)
             let drink = try drink(from: fields, at: fieldsLocation, path: path)
             if let first = seen[drink.name] {
-                throw SeedError(path: path, location: "\(fieldsLocation).name",
-                                problem: "duplicate drink name \"\(drink.name)\" (first at record \(first))")
+                throw SeedError(path: path, location: "\(fieldsLocation).name", problem: .duplicateName(.drink, drink.name, firstAt: first))
             }
             seen[drink.name] = index
             drinks.append(drink)
@@ -109,21 +105,15 @@ public struct SeedFile: Sendable {
         let drinkNames = knownDrinks.union(drinks.map(\.name))
         for (index, item) in promotionItems.enumerated() {
             let (fields, location) = try cells(of: item, at: "promotions[\(index)]", path: path)
-            do {
-                let promotion = try PromotionRecord.promotion(from: fields, knownDrinks: drinkNames)
-                guard promotionNames.insert(promotion.name).inserted else {
-                    throw SeedError(path: path, location: "\(location).name",
-                                    problem: "duplicate promotion name \"\(promotion.name)\"")
-                }
-                promotions.append(promotion)
-                givenPromotions[promotion.name] = storedPromotionFields(fields.keys)
-            } catch let error as PromotionFieldError {
-                throw SeedError(path: path, location: "\(location).\(error.field)", problem: error.problem)
-            } catch let error as SeedError {
-                throw error
-            } catch {
-                throw SeedError(path: path, location: location, problem: "\(error)")
+            let promotion: Promotion
+            do { promotion = try PromotionRecord.promotion(from: fields, knownDrinks: drinkNames) } catch {
+                throw SeedError(path: path, location: "\(location).\(error.field)", problem: .field(error.problem))
             }
+            guard promotionNames.insert(promotion.name).inserted else {
+                throw SeedError(path: path, location: "\(location).name", problem: .duplicateName(.promotion, promotion.name, firstAt: nil))
+            }
+            promotions.append(promotion)
+            givenPromotions[promotion.name] = storedPromotionFields(fields.keys)
         }
         var file = SeedFile(drinks: drinks, promotions: promotions)
         file.till = till
@@ -137,14 +127,14 @@ public struct SeedFile: Sendable {
         -> (Fields, String)
     {
         guard case .object(let object) = item else {
-            throw SeedError(path: path, location: location, problem: "must be an object, not \(item.kindDescription)")
+            throw SeedError(path: path, location: location, problem: .recordNotAnObject(found: item.kindDescription))
         }
         if let fields = object["fields"] {
             guard case .object(let cells) = fields else {
-                throw SeedError(path: path, location: "\(location).fields", problem: "must be an object")
+                throw SeedError(path: path, location: "\(location).fields", problem: .fieldsNotAnObject)
             }
             for key in object.keys.sorted() where !["fields", "id", "createdTime"].contains(key) {
-                throw SeedError(path: path, location: "\(location).\(key)", problem: "unknown key beside \"fields\"")
+                throw SeedError(path: path, location: "\(location).\(key)", problem: .unknownKeyBesideFields)
             }
             return (cells, "\(location).fields")
         }
@@ -152,41 +142,40 @@ public struct SeedFile: Sendable {
     }
 
     private static func drink(from fields: Fields, at location: String, path: String) throws(SeedError) -> Drink {
-        func fail(_ field: String, _ problem: String) -> SeedError {
-            SeedError(path: path, location: "\(location).\(field)", problem: problem)
+        func fail(_ field: String, _ problem: RecordFieldProblem) -> SeedError {
+            SeedError(path: path, location: "\(location).\(field)", problem: .field(problem))
         }
         for key in fields.keys.sorted() where !drinkKeys.contains(key) {
-            throw fail(key, "unknown field; a drink has " + drinkKeys.sorted().joined(separator: ", "))
+            throw fail(key, .unknownField(of: .drink, known: drinkKeys.sorted()))
         }
-        guard let nameValue = fields[DrinkField.name] else { throw fail("name", "missing: every drink needs a name") }
-        guard let name = nameValue.stringValue else { throw fail("name", "must be a string") }
-        guard let categoryValue = fields[DrinkField.category] else { throw fail("category", "missing") }
-        guard let categoryText = categoryValue.stringValue else { throw fail("category", "must be a string") }
+        guard let nameValue = fields[DrinkField.name] else { throw fail("name", .missingDrinkName) }
+        guard let name = nameValue.stringValue else { throw fail("name", .notText) }
+        guard let categoryValue = fields[DrinkField.category] else { throw fail("category", .missing) }
+        guard let categoryText = categoryValue.stringValue else { throw fail("category", .notText) }
         // Full-width letters (`Ｓｅａｓｏｎａｌ`) read as typed on an English keyboard (NFKC).
         guard let category = DrinkCategory(parsing: categoryText.precomposedStringWithCompatibilityMapping) else {
-            throw fail("category", "unknown category \"\(categoryText)\"; expected one of "
-                + DrinkCategory.allCases.map(\.rawValue).joined(separator: ", "))
+            throw fail("category", .unknownCategory(categoryText))
         }
-        guard let mediumValue = fields[DrinkField.medium] else { throw fail("medium", "missing: every drink needs a medium price") }
+        guard let mediumValue = fields[DrinkField.medium] else { throw fail("medium", .missingMediumPrice) }
         let medium = try price(mediumValue, fail: { fail("medium", $0) })
         var large: Int?
         if let largeValue = fields[DrinkField.large], !largeValue.isNull { large = try price(largeValue, fail: { fail("large", $0) }) }
         let text = { (key: String) throws(SeedError) -> String? in
             guard let value = fields[key], !value.isNull else { return nil }
-            guard let string = value.stringValue else { throw fail(key, "must be a string") }
+            guard let string = value.stringValue else { throw fail(key, .notText) }
             return string
         }
         let flag = { (key: String) throws(SeedError) -> Bool? in
             guard let value = fields[key], !value.isNull else { return nil }
-            guard let bool = value.boolValue else { throw fail(key, "must be true or false") }
+            guard let bool = value.boolValue else { throw fail(key, .notTrueOrFalse) }
             return bool
         }
         var images: [String] = []
         if let image = fields[DrinkField.image], !image.isNull {
-            guard let items = image.arrayValue else { throw fail("image", "must be an array of {\"url\": …}") }
+            guard let items = image.arrayValue else { throw fail("image", .imageNotAList) }
             for (i, item) in items.enumerated() {
                 guard let url = item["url"]?.stringValue ?? item.stringValue, url.hasPrefix("http") else {
-                    throw fail("image[\(i)]", "must be {\"url\": \"https://…\"}")
+                    throw fail("image[\(i)]", .imageNotAURL)
                 }
                 images.append(url)
             }
@@ -194,7 +183,7 @@ public struct SeedFile: Sendable {
         let available = try flag("available")
         let soldOut = try flag("soldOut")
         if let available, let soldOut, available == soldOut {
-            throw fail("soldOut", "contradicts available")
+            throw fail("soldOut", .soldOutContradictsAvailable)
         }
         let englishName = try text("englishName")
         let description = try text("description") ?? ""
@@ -204,26 +193,14 @@ public struct SeedFile: Sendable {
                              mediumPrice: medium, largePrice: large, imageURLs: images, hotAvailable: hot,
                              available: available ?? !(soldOut ?? false))
         } catch {
-            let prefix = error.field + ": "
-            let text = error.description
-            throw fail(error.field, text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text)
+            throw fail(error.field, .drink(error))
         }
     }
 
-    private static func price(_ value: JSONValue, fail: (String) -> SeedError) throws(SeedError) -> Int {
-        guard let number = value.numberValue else { throw fail("must be a number of NT$, not \(value.kindDescription)") }
-        guard let whole = value.intValue else { throw fail("must be a whole number of NT$, not \(number)") }
-        guard whole > 0 else { throw fail("must be a positive number of NT$, not \(whole)") }
+    private static func price(_ value: JSONValue, fail: (RecordFieldProblem) -> SeedError) throws(SeedError) -> Int {
+        guard let number = value.numberValue else { throw fail(.priceNotANumber(found: value.kindDescription)) }
+        guard let whole = value.intValue else { throw fail(.priceNotWhole(number)) }
+        guard whole > 0 else { throw fail(.priceNotPositive(whole)) }
         return whole
     }
-}
-
-/// Why a seed file was refused: the file, where in it, and what is wrong. Nothing was written.
-public struct SeedError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    /// e.g. `records[3].fields.medium`, or `line 4, column 12` for bad JSON.
-    public var location: String
-    public var problem: String
-
-    public var description: String { "\(path): \(location): \(problem)" }
 }

@@ -47,8 +47,8 @@ public struct Seeder: Sendable {
     ///   the records it names (fields it leaves out are cleared). Records it does not name stay either way.
     public func seed(contentsOf path: String, replace: Bool = false) async throws(ShopError) -> SeedReport {
         guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
-            throw .seed(SeedError(path: path, location: "file", problem: reason))
+            let problem: SeedProblem = FileManager.default.fileExists(atPath: path) ? .fileUnreadable : .fileMissing
+            throw .seed(SeedError(path: path, location: "file", problem: problem))
         }
         // One read of the Drink table serves both the names promotions may refer to and the comparison.
         let stored = try await drinks.all()

@@ -26,48 +26,38 @@ enum AdjustmentRecord {
     /// An adjustment from its cells; the error names the field.
     static func adjustment(from cells: Fields) throws(FieldProblem) -> Adjustment {
         for key in cells.keys.sorted() where !keys.contains(key) {
-            throw FieldProblem(field: key, problem: "unknown field; an adjustment has " + keys.sorted().joined(separator: ", "))
+            throw FieldProblem(field: key, problem: .unknownField(of: .adjustment, known: keys.sorted()))
         }
         func text(_ key: String) throws(FieldProblem) -> String? {
             guard let value = cells[key], !value.isNull else { return nil }
-            guard let string = value.stringValue else { throw FieldProblem(field: key, problem: "must be text") }
+            guard let string = value.stringValue else { throw FieldProblem(field: key, problem: .notText) }
             return string.isEmpty ? nil : string
         }
         func whole(_ key: String) throws(FieldProblem) -> Int? {
             guard let value = cells[key], !value.isNull else { return nil }
             guard let number = value.intValue else {
                 let given = value.numberValue.map { "\($0)" } ?? value.kindDescription
-                throw FieldProblem(field: key, problem: "must be a whole number, not \(given)")
+                throw FieldProblem(field: key, problem: .notWholeNumber(found: given))
             }
             return number
         }
-        guard let name = try text("name") else { throw FieldProblem(field: "name", problem: "missing") }
+        guard let name = try text("name") else { throw FieldProblem(field: "name", problem: .missing) }
         guard let code = try text("code") else {
-            throw FieldProblem(field: "code", problem: "missing: the word typed at the counter, like cup or bag")
+            throw FieldProblem(field: "code", problem: .missingAdjustmentCode)
         }
-        guard let kindText = try text("kind") else { throw FieldProblem(field: "kind", problem: "missing") }
+        guard let kindText = try text("kind") else { throw FieldProblem(field: "kind", problem: .missing) }
         var needsManager = false
         if let value = cells["needsManager"], !value.isNull {
-            guard let flag = value.boolValue else { throw FieldProblem(field: "needsManager", problem: "must be true or false") }
+            guard let flag = value.boolValue else { throw FieldProblem(field: "needsManager", problem: .notTrueOrFalse) }
             needsManager = flag
         }
+        let amount = try whole("amount")
+        let percent = try whole("percent")
         do {
-            let kind = try AdjustmentValidationError.kind(code: kindText, amount: whole("amount"), percent: whole("percent"))
+            let kind = try AdjustmentValidationError.kind(code: kindText, amount: amount, percent: percent)
             return try Adjustment(name: name, code: code, kind: kind, needsManager: needsManager)
-        } catch let error as AdjustmentValidationError {
-            throw FieldProblem(field: error.field, problem: error.problem)
-        } catch let error as FieldProblem {
-            throw error
         } catch {
-            throw FieldProblem(field: "kind", problem: "\(error)")
+            throw FieldProblem(field: error.field, problem: .adjustment(error))
         }
     }
-}
-
-/// A field of a stored or seeded record that cannot be used, and why.
-public struct FieldProblem: Error, Sendable, Equatable, CustomStringConvertible {
-    public var field: String
-    public var problem: String
-
-    public var description: String { "\(field): \(problem)" }
 }

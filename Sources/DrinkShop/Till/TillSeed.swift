@@ -37,7 +37,7 @@ public struct TillSeed: Sendable, Equatable {
         var seed = TillSeed()
         if let section = object["adjustments"] {
             guard let items = section.arrayValue else {
-                throw SeedError(path: path, location: "adjustments", problem: "must be an array of adjustments")
+                throw SeedError(path: path, location: "adjustments", problem: .notAList(of: "adjustments"))
             }
             var names: Set<String> = []
             var codes: Set<String> = []
@@ -45,13 +45,13 @@ public struct TillSeed: Sendable, Equatable {
                 let (cells, location) = try record(item, at: "adjustments[\(index)]", path: path)
                 let adjustment: Adjustment
                 do { adjustment = try AdjustmentRecord.adjustment(from: cells) } catch {
-                    throw SeedError(path: path, location: "\(location).\(error.field)", problem: error.problem)
+                    throw SeedError(path: path, location: "\(location).\(error.field)", problem: .field(error.problem))
                 }
                 guard names.insert(adjustment.name).inserted else {
-                    throw SeedError(path: path, location: "\(location).name", problem: "duplicate adjustment name \"\(adjustment.name)\"")
+                    throw SeedError(path: path, location: "\(location).name", problem: .duplicateName(.adjustment, adjustment.name, firstAt: nil))
                 }
                 guard codes.insert(adjustment.code).inserted else {
-                    throw SeedError(path: path, location: "\(location).code", problem: "duplicate adjustment code \"\(adjustment.code)\"")
+                    throw SeedError(path: path, location: "\(location).code", problem: .duplicateAdjustmentCode(adjustment.code))
                 }
                 seed.adjustments.append(adjustment)
             }
@@ -61,14 +61,14 @@ public struct TillSeed: Sendable, Equatable {
         }
         if let section = object["passes"] {
             guard let items = section.arrayValue else {
-                throw SeedError(path: path, location: "passes", problem: "must be an array of passes")
+                throw SeedError(path: path, location: "passes", problem: .notAList(of: "passes"))
             }
             var names: Set<String> = []
             for (index, item) in items.enumerated() {
                 let (cells, location) = try record(item, at: "passes[\(index)]", path: path)
                 let pass = try passProduct(cells, at: location, path: path)
                 guard names.insert(pass.name).inserted else {
-                    throw SeedError(path: path, location: "\(location).name", problem: "duplicate pass name \"\(pass.name)\"")
+                    throw SeedError(path: path, location: "\(location).name", problem: .duplicateName(.pass, pass.name, firstAt: nil))
                 }
                 seed.passes.append(pass)
             }
@@ -78,73 +78,73 @@ public struct TillSeed: Sendable, Equatable {
 
     private static func record(_ item: JSONValue, at location: String, path: String) throws(SeedError) -> (Fields, String) {
         guard case .object(let object) = item else {
-            throw SeedError(path: path, location: location, problem: "must be an object, not \(item.kindDescription)")
+            throw SeedError(path: path, location: location, problem: .recordNotAnObject(found: item.kindDescription))
         }
         guard let fields = object["fields"] else { return (object, location) }
         guard case .object(let cells) = fields else {
-            throw SeedError(path: path, location: "\(location).fields", problem: "must be an object")
+            throw SeedError(path: path, location: "\(location).fields", problem: .fieldsNotAnObject)
         }
         for key in object.keys.sorted() where !["fields", "id", "createdTime"].contains(key) {
-            throw SeedError(path: path, location: "\(location).\(key)", problem: "unknown key beside \"fields\"")
+            throw SeedError(path: path, location: "\(location).\(key)", problem: .unknownKeyBesideFields)
         }
         return (cells, "\(location).fields")
     }
 
     private static func stampPolicy(_ section: JSONValue, path: String) throws(SeedError) -> StampPolicy {
         guard case .object(let cells) = section else {
-            throw SeedError(path: path, location: "stampCard", problem: "must be an object like {\"stampsPerReward\": 10, \"rewardSize\": \"中杯\"}")
+            throw SeedError(path: path, location: "stampCard", problem: .stampCardNotAnObject)
         }
         for key in cells.keys.sorted() where !stampKeys.contains(key) {
-            throw SeedError(path: path, location: "stampCard.\(key)", problem: "unknown field; a stamp card has rewardSize, stampsPerReward")
+            throw SeedError(path: path, location: "stampCard.\(key)", problem: .field(.unknownField(of: .stampCard, known: stampKeys.sorted())))
         }
         guard let count = cells["stampsPerReward"]?.intValue else {
-            throw SeedError(path: path, location: "stampCard.stampsPerReward", problem: "missing or not a whole number")
+            throw SeedError(path: path, location: "stampCard.stampsPerReward", problem: .field(.missingOrNotWholeNumber))
         }
         guard let sizeText = cells["rewardSize"]?.stringValue else {
-            throw SeedError(path: path, location: "stampCard.rewardSize", problem: "missing: 中杯 or 大杯")
+            throw SeedError(path: path, location: "stampCard.rewardSize", problem: .field(.missingRewardSize))
         }
         guard let size = CupSize.allCases.first(where: {
             $0.rawValue == sizeText.trimmingSpaces || $0.englishLabel.lowercased() == sizeText.trimmingSpaces.lowercased()
                 || String($0.englishLabel.prefix(1)) == sizeText.trimmingSpaces.uppercased()
         }) else {
-            throw SeedError(path: path, location: "stampCard.rewardSize", problem: "unknown size \"\(sizeText)\"; expected 中杯 or 大杯")
+            throw SeedError(path: path, location: "stampCard.rewardSize", problem: .field(.unknownSize(sizeText)))
         }
         do { return try StampPolicy(stampsPerReward: count, rewardSize: size) } catch {
-            throw SeedError(path: path, location: "stampCard.stampsPerReward", problem: error.description)
+            throw SeedError(path: path, location: "stampCard.stampsPerReward", problem: .field(.member(error)))
         }
     }
 
     private static func passProduct(_ cells: Fields, at location: String, path: String) throws(SeedError) -> PassProduct {
-        func fail(_ field: String, _ problem: String) -> SeedError {
-            SeedError(path: path, location: "\(location).\(field)", problem: problem)
+        func fail(_ field: String, _ problem: RecordFieldProblem) -> SeedError {
+            SeedError(path: path, location: "\(location).\(field)", problem: .field(problem))
         }
         for key in cells.keys.sorted() where !passKeys.contains(key) {
-            throw fail(key, "unknown field; a pass has " + passKeys.sorted().joined(separator: ", "))
+            throw fail(key, .unknownField(of: .pass, known: passKeys.sorted()))
         }
-        guard let name = cells["name"]?.stringValue else { throw fail("name", "missing or not text") }
-        guard let days = cells["days"]?.intValue else { throw fail("days", "missing or not a whole number") }
-        guard let price = cells["price"]?.intValue else { throw fail("price", "missing or not a whole number of NT$") }
+        guard let name = cells["name"]?.stringValue else { throw fail("name", .missingOrNotText) }
+        guard let days = cells["days"]?.intValue else { throw fail("days", .missingOrNotWholeNumber) }
+        guard let price = cells["price"]?.intValue else { throw fail("price", .missingOrNotWholeMoney) }
         let percent = cells["percentOff"].flatMap { $0.isNull ? nil : $0 }
         let perCup = cells["perCupOff"].flatMap { $0.isNull ? nil : $0 }
         let benefit: PassBenefit
         switch (percent, perCup) {
         case (let value?, nil):
-            guard let whole = value.intValue else { throw fail("percentOff", "must be a whole number from 1 to 100") }
+            guard let whole = value.intValue else { throw fail("percentOff", .percentNotWhole) }
             benefit = .percentOff(whole)
         case (nil, let value?):
-            guard let whole = value.intValue else { throw fail("perCupOff", "must be a whole number of NT$") }
+            guard let whole = value.intValue else { throw fail("perCupOff", .moneyNotWhole) }
             benefit = .perCupOff(whole)
         case (nil, nil):
-            throw fail("percentOff", "missing: give percentOff or perCupOff")
+            throw fail("percentOff", .missingPassBenefit)
         case (_?, _?):
-            throw fail("perCupOff", "give percentOff or perCupOff, not both")
+            throw fail("perCupOff", .bothPassBenefits)
         }
         // Checked here first so each error names its own field; PassProduct checks them again.
-        guard !name.trimmingSpaces.isEmpty else { throw fail("name", "a pass needs a name") }
-        guard (1...366).contains(days) else { throw fail("days", "a pass lasts 1 to 366 days, not \(days)") }
-        guard price >= 0 else { throw fail("price", "a pass's price cannot be below zero (\(price))") }
+        guard !name.trimmingSpaces.isEmpty else { throw fail("name", .passNeedsName) }
+        guard (1...366).contains(days) else { throw fail("days", .passDays(days)) }
+        guard price >= 0 else { throw fail("price", .passPriceBelowZero(price)) }
         do { return try PassProduct(name: name, days: days, price: price, benefit: benefit) } catch {
-            throw fail(percent != nil ? "percentOff" : "perCupOff", error.description)
+            throw fail(percent != nil ? "percentOff" : "perCupOff", .member(error))
         }
     }
 }
