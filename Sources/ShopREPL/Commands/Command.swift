@@ -34,6 +34,17 @@ public enum Command: Sendable, Equatable {
     case till(TillCommand)
 }
 
+extension Command {
+    /// Whether the shared settings and PINs are read again before the command runs: all but help and quit.
+    var followsSharedSettings: Bool {
+        switch self {
+        case .help, .quit: false
+        case .menu, .order, .orders, .watchOrders, .edit, .advance, .cancel, .delete, .label, .receipt, .void, .seed, .banner,
+             .promos, .printer, .online, .report, .log, .login, .logout, .till: true
+        }
+    }
+}
+
 /// A manual move of the banner.
 public enum BannerMove: Sendable, Equatable {
     case next

@@ -39,8 +39,21 @@ extension Command {
         switch self {
         case .menu(_, let json), .orders(_, let json, _), .report(let json, _): !json
         case .log, .help, .order, .edit, .promos: true
-        case .till(.staffList): true
-        default: false
+        case .till(let till): till.isScreenView
+        case .watchOrders, .advance, .cancel, .delete, .label, .receipt, .void, .seed, .banner, .printer, .online,
+             .login, .logout, .quit: false
+        }
+    }
+}
+
+extension TillCommand {
+    /// The staff list is a table to read; the till's other commands answer in a line or two (or are JSON,
+    /// or ask a question midway).
+    var isScreenView: Bool {
+        switch self {
+        case .staffList: true
+        case .pay, .adjust, .invoice, .soldOut, .restock, .price, .staffAdd, .staffPIN, .staffNoPIN, .staffRemove, .shiftShow,
+             .shiftOpen, .close, .archive, .export, .member, .redeem, .buyPass: false
         }
     }
 }

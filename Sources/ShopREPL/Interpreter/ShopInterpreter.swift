@@ -122,10 +122,7 @@ public final class ShopInterpreter {
         // Another counter's changes to the shared settings and PINs count from this command on (said before
         // the command's own output, never held with a view).
         screenWidth = screen.map { max(20, $0.size.columns) }
-        switch command {
-        case .help, .quit: break
-        default: await followSharedSettings()
-        }
+        if command.followsSharedSettings { await followSharedSettings() }
         if let screen, let width = screenWidth, command.isScreenView {
             return await showingOnScreen(screen, width: width) { await runCatching(command) }
         }
