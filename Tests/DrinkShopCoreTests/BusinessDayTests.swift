@@ -22,7 +22,7 @@ private func parse(_ text: String) throws(BusinessDayError) -> BusinessDay { try
     }
 
     @Test func namesTheBadTextInItsMessage() {
-        #expect(BusinessDayError.notADate("2026-02-30").description == "'2026-02-30' is not a date; give one like 2026-11-30")
+        #expect(BusinessDayError.notADate("2026-02-30").description == "'2026-02-30' is not a date; give one like 2026-11-30 (日期格式錯誤)")
         #expect(throws: BusinessDayError.noSuchDate(year: 2026, month: 2, day: 30)) {
             try BusinessDay(year: 2026, month: 2, day: 30)
         }
@@ -89,6 +89,6 @@ private func parse(_ text: String) throws(BusinessDayError) -> BusinessDay { try
         let first = try parse("2026-12-02"), last = try parse("2026-12-01")
         #expect(throws: BusinessDayError.reversed(first: first, last: last)) { try DayRange(first, through: last) }
         #expect(BusinessDayError.reversed(first: first, last: last).description
-            == "2026-12-02 to 2026-12-01: the first day is after the last")
+            == "2026-12-02 to 2026-12-01: the first day is after the last (日期前後顛倒)")
     }
 }

@@ -143,7 +143,7 @@ import Testing
             try menu.resolve("白玉歐雷")
         }
         #expect(DrinkLookupError.unknownDrink("白玉歐雷", suggestions: ["白玉歐蕾"]).description
-            == "no drink called \"白玉歐雷\" on the menu; did you mean 白玉歐蕾?")
+            == "no drink called \"白玉歐雷\" on the menu (菜單上沒有這個飲品); did you mean 白玉歐蕾?")
         #expect(throws: DrinkLookupError.ambiguousDrink("歐蕾", candidates: ["白玉歐蕾", "熟成歐蕾", "冷露歐蕾"])) {
             try menu.resolve("歐蕾")
         }

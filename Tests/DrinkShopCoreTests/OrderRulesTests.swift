@@ -114,6 +114,6 @@ import Testing
         #expect(throws: OrderRuleViolation.self) { try picked.choose(.sugar(.full)) }
         #expect(picked == DrinkChoices(size: .large, ice: .less, sugar: .free, addOns: [.whiteTapioca, .agarPearl]))
         #expect(OrderRuleViolation.conflictingChoice(.size, first: "大杯", second: "中杯").description
-            == "size given twice: 大杯 and 中杯; choose one")
+            == "size given twice: 大杯 and 中杯 (尺寸只能選一個); choose one")
     }
 }

@@ -86,7 +86,7 @@ import Testing
         }
         #expect(placed == before)
         #expect(OrderError.lineOutOfRange(order: 12, line: 3, count: 2).description
-            == "order #12 has 2 lines; there is no line 3")
+            == "order #12 has 2 lines; there is no line 3 (沒有第 3 項)")
     }
 
     @Test func editsOnlyWhilePlaced() throws {

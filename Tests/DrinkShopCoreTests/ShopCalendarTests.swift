@@ -46,8 +46,8 @@ private func parse(_ text: String) throws(BusinessDayError) -> BusinessDay { try
             try pass.usableBenefit(at: lateNight, calendar: utc)
         }
         #expect(MemberError.passExpired(pass: "月卡", expiredAt: lateNight, calendar: utc).description
-            == "the 月卡 pass expired on 2026-12-01; renew it to use it")
+            == "the 月卡 pass expired on 2026-12-01 (已過期); renew it to use it")
         #expect(MemberError.passExpired(pass: "月卡", expiredAt: lateNight, calendar: .taiwan).description
-            == "the 月卡 pass expired on 2026-12-02; renew it to use it")
+            == "the 月卡 pass expired on 2026-12-02 (已過期); renew it to use it")
     }
 }

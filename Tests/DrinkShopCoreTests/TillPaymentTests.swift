@@ -57,7 +57,7 @@ struct TillPaymentTests {
         let error = PaymentError.overpaymentNotCash(method: .card, offered: 100, due: 70)
         // What staff read, whole: why the card is not charged the 100 offered.
         #expect(error.description
-            == "\(PaymentMethod.card.label) is charged exactly what is due: 100 is more than the 70 due (only cash gives change)")
+            == "\(PaymentMethod.card.label) is charged exactly what is due: 100 is more than the 70 due (only cash gives change) (非現金須付剛好金額)")
     }
 
     @Test("zero or negative amounts, voided orders and paid orders take no money")

@@ -70,13 +70,13 @@ import Testing
         await #expect { try await fixture.shop.orders.place(typo, placedBy: "Ken") } throws: { error in
             guard case ShopError.drink(.unknownDrink("白玉歐雷", let suggestions), line: nil) = error else { return false }
             return suggestions.contains("白玉歐蕾")
-                && "\(error)" == "no drink called \"白玉歐雷\" on the menu; did you mean \(suggestions.joined(separator: " or "))?"
+                && "\(error)" == "no drink called \"白玉歐雷\" on the menu (菜單上沒有這個飲品); did you mean \(suggestions.joined(separator: " or "))?"
         }
         let vague = OrderDraft(lines: [fixture.line("熟成", [.size(.large), .sugar(.half), .ice(.less)])])
         await #expect { try await fixture.shop.orders.place(vague, placedBy: "Ken") } throws: { error in
             guard case ShopError.drink(.ambiguousDrink("熟成", let candidates), line: nil) = error else { return false }
             return candidates.contains("熟成紅茶") && candidates.contains("熟成歐蕾")
-                && "\(error)" == "\"熟成\" matches several drinks: \(candidates.joined(separator: ", ")); type more of the name"
+                && "\(error)" == "\"熟成\" matches several drinks: \(candidates.joined(separator: ", ")) (符合的飲品不只一個); type more of the name"
         }
         #expect(try await fixture.records("OrderDrink").isEmpty)
     }

@@ -74,7 +74,7 @@ struct TillSeedTests {
     @Test("a wrong stamp card or pass names its field",
           arguments: [
               (#"{"stampCard": {"stampsPerReward": 1, "rewardSize": "中杯"}}"#,
-               "menu.json: stampCard.stampsPerReward: a free drink must need at least 2 stamps, not 1"),
+               "menu.json: stampCard.stampsPerReward: a free drink must need at least 2 stamps, not 1 (兌換一杯至少要 2 點)"),
               (#"{"stampCard": {"stampsPerReward": 10, "rewardSize": "特大杯"}}"#,
                "menu.json: stampCard.rewardSize: unknown size \"特大杯\"; expected 中杯 or 大杯"),
               (#"{"passes": [{"name": "月卡", "days": 0, "price": 299, "percentOff": 10}]}"#,
@@ -84,7 +84,7 @@ struct TillSeedTests {
               (#"{"passes": [{"name": "月卡", "days": 30, "price": 299, "percentOff": 10, "perCupOff": 5}]}"#,
                "menu.json: passes[0].perCupOff: give percentOff or perCupOff, not both"),
               (#"{"passes": [{"name": "月卡", "days": 30, "price": 299, "percentOff": 150}]}"#,
-               "menu.json: passes[0].percentOff: a pass's percentage must be from 1 to 100, not 150"),
+               "menu.json: passes[0].percentOff: a pass's percentage must be from 1 to 100, not 150 (會員卡設定有誤)"),
           ])
     func otherErrors(text: String, message: String) {
         #expect(error(text) == message)

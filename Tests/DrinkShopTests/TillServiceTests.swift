@@ -287,7 +287,7 @@ import Testing
             return await group.reduce(into: []) { $0.append($1) }
         }
         let left = refusals.filter { $0.contains("left before a lockout") }
-        #expect(Set(left) == Set([4, 3, 2].map { "wrong PIN; \($0) tries left before a lockout" } + ["wrong PIN; 1 try left before a lockout"]))
+        #expect(Set(left) == Set([4, 3, 2].map { "wrong PIN; \($0) tries left before a lockout (PIN 錯誤)" } + ["wrong PIN; 1 try left before a lockout (PIN 錯誤)"]))
         #expect(left.count == 4)
         #expect(refusals.filter { $0.contains("locked") }.count == 16)
         await #expect(throws: TillError.self) { try await shop.staff.verify(try PIN("1357"), for: "Amy", at: now) }

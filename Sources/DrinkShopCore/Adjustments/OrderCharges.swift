@@ -168,17 +168,17 @@ public enum ChargeError: Error, Sendable, Hashable, CustomStringConvertible, Loc
     public var description: String {
         switch self {
         case .usedTwice(let name):
-            return "\(name) is applied once per order; give the number of cups or items instead"
+            return "\(name) is applied once per order (每張訂單限用一次); give the number of cups or items instead"
         case .countBelowOne(let name, let count):
-            return "\(name) needs a count of at least 1, not \(count)"
+            return "\(name) needs a count of at least 1, not \(count) (數量至少為 1)"
         case .moreThanCups(let name, let count, let cups):
-            return "\(name) for \(count) cups, but the order has \(cups)"
+            return "\(name) for \(count) cups, but the order has \(cups) (超過訂單杯數)"
         case .noStampPolicy:
-            return "the shop has no stamp card configured"
+            return "the shop has no stamp card configured (未設定集點卡)"
         case .notEnoughRewardCups(let size, let wanted, let available):
-            return "\(wanted) free \(size.rawValue) cup(s) asked, but the order has \(available) \(size.rawValue) cup(s)"
+            return "\(wanted) free \(size.rawValue) cup(s) asked, but the order has \(available) \(size.rawValue) cup(s) (\(size.rawValue)杯數不足)"
         case .totalBelowZero(let total):
-            return "these discounts bring the total to \(total); a price cannot go below zero"
+            return "these discounts bring the total to \(total); a price cannot go below zero (折扣後金額不可低於 0)"
         }
     }
 

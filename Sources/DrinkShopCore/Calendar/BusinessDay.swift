@@ -103,9 +103,9 @@ public enum BusinessDayError: Error, Sendable, Hashable, CustomStringConvertible
 
     public var description: String {
         switch self {
-        case .notADate(let text): "'\(String(text.prefix(40)))' is not a date; give one like 2026-11-30"
-        case .noSuchDate(let year, let month, let day): "there is no day \(day) in month \(month) of \(year)"
-        case .reversed(let first, let last): "\(first) to \(last): the first day is after the last"
+        case .notADate(let text): "'\(String(text.prefix(40)))' is not a date; give one like 2026-11-30 (日期格式錯誤)"
+        case .noSuchDate(let year, let month, let day): "there is no day \(day) in month \(month) of \(year) (沒有這一天)"
+        case .reversed(let first, let last): "\(first) to \(last): the first day is after the last (日期前後顛倒)"
         }
     }
 }

@@ -94,9 +94,9 @@ public enum DrawerError: Error, Sendable, Hashable, CustomStringConvertible, Loc
 
     public var description: String {
         switch self {
-        case .negativeAmount(let field, let amount): "the \(field) cannot be below zero (\(amount))"
-        case .noOpenShift: "no shift is open; open one with its cash float first"
-        case .shiftAlreadyOpen(let who): "a shift is already open (opened by \(who)); close it first"
+        case .negativeAmount(let field, let amount): "the \(field) cannot be below zero (\(amount)) (金額不可為負)"
+        case .noOpenShift: "no shift is open (未開班); open one with its cash float first"
+        case .shiftAlreadyOpen(let who): "a shift is already open (opened by \(who)) (已開班); close it first"
         case .noShiftForCash:
             "no shift is open, so the drawer takes no cash (未開班): open one with its float first (shift open FLOAT), "
                 + "then take the cash; nothing recorded"

@@ -86,10 +86,10 @@ public enum MenuChangeError: Error, Sendable, Hashable, CustomStringConvertible,
 
     public var description: String {
         switch self {
-        case .priceNotPositive(let price): "a price must be at least NT$1, not \(price)"
-        case .sizeNotSold(let drink, let size): "\(drink) does not come in \(size.rawValue) \(size.englishLabel)"
-        case .nothingToChange(let drink, let state): "\(drink) is \(state); nothing changed"
-        case .invalidPrice(let problem): problem
+        case .priceNotPositive(let price): "a price must be at least NT$1, not \(price) (價格至少 1 元)"
+        case .sizeNotSold(let drink, let size): "\(drink) does not come in \(size.rawValue) \(size.englishLabel) (\(drink)沒有\(size.rawValue))"
+        case .nothingToChange(let drink, let state): "\(drink) is \(state); nothing changed (未變更)"
+        case .invalidPrice(let problem): "\(problem) (價格不合規則)"
         }
     }
 

@@ -20,16 +20,16 @@ public enum OrderError: Error, Sendable, Hashable, CustomStringConvertible, Loca
     public var description: String {
         switch self {
         case .noLines:
-            return "an order needs at least one drink"
+            return "an order needs at least one drink (至少要點一杯)"
         case .invalidPickupNumber(let number):
-            return "pickup numbers start at 1, not \(number)"
+            return "pickup numbers start at 1, not \(number) (取餐號從 1 開始)"
         case .lineOutOfRange(let order, let line, let count):
             let lines = count == 1 ? "1 line" : "\(count) lines"
-            return "order #\(order) has \(lines); there is no line \(line)"
+            return "order #\(order) has \(lines); there is no line \(line) (沒有第 \(line) 項)"
         case .wrongDrink(let line, let given):
-            return "this line is \(line), not \(given); to change the drink, remove the line and add a new one"
+            return "this line is \(line), not \(given) (不能換飲品); to change the drink, remove the line and add a new one"
         case .nothingToChange(let order):
-            return "say what to change in order #\(order) (size, ice, sugar, add-ons, cups or note)"
+            return "say what to change in order #\(order) (size, ice, sugar, add-ons, cups or note) (請說要改什麼)"
         }
     }
 

@@ -33,12 +33,12 @@ public enum OrderStatusError: Error, Sendable, Hashable, CustomStringConvertible
         case .notEditable(let order, let status):
             return "order #\(order) is \(status.stateDescription); only placed orders can be edited (只有已下單的訂單可以修改)"
         case .voidNotNeeded(let order):
-            return "order #\(order) is only placed, nothing was made yet: cancel it (cancel #\(order) REASON) or delete it"
+            return "order #\(order) is only placed, nothing was made yet: cancel it (cancel #\(order) REASON) or delete it (尚未製作，請取消或刪單)"
         case .missingCancelReason(let order):
-            return "cancelling order #\(order) needs a reason"
+            return "cancelling order #\(order) needs a reason (取消須填寫原因)"
         case .cancelReasonTooLong(let order, let length):
             return "the reason for cancelling order #\(order) is \(length) characters long; "
-                + "at most \(Order.maximumCancelReasonLength) are allowed"
+                + "at most \(Order.maximumCancelReasonLength) are allowed (取消原因最多 \(Order.maximumCancelReasonLength) 字)"
         }
     }
 

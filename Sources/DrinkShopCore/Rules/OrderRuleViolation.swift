@@ -67,7 +67,7 @@ public enum OrderRuleViolation: Error, Sendable, Hashable, CustomStringConvertib
             let chinese = groups.map(\.chineseName).joined(separator: "、")
             return "\(english) \(verb) required (\(chinese)為必填)"
         case .conflictingChoice(let group, let first, let second):
-            return "\(group.englishName) given twice: \(first) and \(second); choose one"
+            return "\(group.englishName) given twice: \(first) and \(second) (\(group.chineseName)只能選一個); choose one"
         case .sizeUnavailable(let drink, let size):
             return "\(drink) does not come in \(size.rawValue) \(size.englishLabel) (\(drink)沒有\(size.rawValue))"
         case .notServedHot(let drink, let ice):
@@ -75,16 +75,16 @@ public enum OrderRuleViolation: Error, Sendable, Hashable, CustomStringConvertib
         case .tooManyAddOns(let count):
             return "at most \(OrderRules.maximumAddOns) add-ons per cup, not \(count) (加料最多選擇\(OrderRules.maximumAddOns)項)"
         case .duplicateAddOn(let addOn):
-            return "\(addOn.shortName) is chosen twice; each add-on at most once per cup"
+            return "\(addOn.shortName) is chosen twice (\(addOn.shortName)重複了); each add-on at most once per cup"
         case .addOnNotServedHot(let addOn, _):
             return "\(addOn.shortName) cannot be served warm or hot (\(addOn.shortName)不可做溫熱飲)"
         case .quantityOutOfRange(let quantity):
             let range = OrderRules.quantityRange
-            return "the number of cups must be from \(range.lowerBound) to \(range.upperBound), not \(quantity)"
+            return "the number of cups must be from \(range.lowerBound) to \(range.upperBound), not \(quantity) (杯數須為 \(range.lowerBound) 到 \(range.upperBound))"
         case .noteTooLong(let length):
-            return "the note is \(length) characters long; at most \(OrderRules.maximumNoteLength) are allowed"
+            return "the note is \(length) characters long; at most \(OrderRules.maximumNoteLength) are allowed (備註最多 \(OrderRules.maximumNoteLength) 字)"
         case .noteHasControlCharacters:
-            return "the note must be one line of text (no newlines or tabs)"
+            return "the note must be one line of text (no newlines or tabs) (備註只能一行)"
         }
     }
 

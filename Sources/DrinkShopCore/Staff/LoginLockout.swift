@@ -77,16 +77,16 @@ public enum LoginError: Error, Sendable, Hashable, CustomStringConvertible, Loca
     public var description: String {
         switch self {
         case .wrongPIN(let left):
-            return "wrong PIN; \(left) \(left == 1 ? "try" : "tries") left before a lockout"
+            return "wrong PIN; \(left) \(left == 1 ? "try" : "tries") left before a lockout (PIN 錯誤)"
         case .locked(_, let seconds):
             let minutes = (seconds + 59) / 60
-            return "too many wrong PINs: locked for \(minutes) more minute\(minutes == 1 ? "" : "s")"
+            return "too many wrong PINs: locked for \(minutes) more minute\(minutes == 1 ? "" : "s") (PIN 錯誤太多次，暫時鎖定)"
         case .unknownStaff(let name):
-            return "no staff member called \(name)"
+            return "no staff member called \(name) (沒有這位店員)"
         case .noPINSet(let name):
-            return "\(name) has no PIN; a manager sets one with staff pin"
+            return "\(name) has no PIN (尚未設定 PIN); a manager sets one with staff pin"
         case .invalidPolicy:
-            return "a lockout needs at least 1 failure and 1 second"
+            return "a lockout needs at least 1 failure and 1 second (鎖定設定有誤)"
         }
     }
 

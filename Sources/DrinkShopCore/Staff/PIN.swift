@@ -35,9 +35,9 @@ public enum PINError: Error, Sendable, Hashable, CustomStringConvertible, Locali
     public var description: String {
         switch self {
         case .notDigits:
-            "a PIN is digits only (0-9)"
+            "a PIN is digits only (0-9) (PIN 只能是數字)"
         case .wrongLength(let length):
-            "a PIN has \(PIN.lengthRange.lowerBound) to \(PIN.lengthRange.upperBound) digits, not \(length)"
+            "a PIN has \(PIN.lengthRange.lowerBound) to \(PIN.lengthRange.upperBound) digits, not \(length) (PIN 須為 \(PIN.lengthRange.lowerBound) 到 \(PIN.lengthRange.upperBound) 位數字)"
         }
     }
 

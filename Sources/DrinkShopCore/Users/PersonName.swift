@@ -48,9 +48,9 @@ public enum PersonNameError: Error, Sendable, Hashable, CustomStringConvertible,
         case .empty(let field):
             return "\(field): a name is required (請輸入名稱)"
         case .tooLong(let field, let length):
-            return "\(field): the name is \(length) characters long; at most \(PersonName.maximumLength) are allowed"
+            return "\(field): the name is \(length) characters long; at most \(PersonName.maximumLength) are allowed (名稱最多 \(PersonName.maximumLength) 字)"
         case .controlCharacters(let field):
-            return "\(field): the name must be one line of text (no newlines or tabs)"
+            return "\(field): the name must be one line of text (no newlines or tabs) (名稱只能一行)"
         }
     }
 
