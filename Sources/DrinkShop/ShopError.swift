@@ -65,61 +65,61 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .store(let error): return error.description
         case .storedData(let detail): return "unusable data in the store: \(detail)"
-        case .seed(let error): return "seed refused, nothing changed: \(error)"
+        case .seed(let error): return "seed refused, nothing changed: \(error) (匯入失敗，未變更)"
         case .drink(let error, let line): return prefix(line) + error.description
         case .rule(let violation, let drink, let line): return prefix(line) + "\(drink): \(violation)"
         case .status(let error): return error.description
         case .order(let error): return error.description
         case .name(let error): return error.description
         case .whichLine(let number, let count):
-            return "order \(number) has \(count) drinks; say which: edit \(number) <1-\(count)> …"
+            return "order \(number) has \(count) drinks (請指定第幾項); say which: edit \(number) <1-\(count)> …"
         case .noSuchLine(let number, let line, let count):
-            return "order \(number) has \(count) drink\(count == 1 ? "" : "s"); there is no drink \(line)"
-        case .drinkNoLongerOnMenu(let name): return "\(name) is no longer on the menu, so its line cannot be repriced"
-        case .noSuchOrder(.onDay(let pickup, let day)): return "there is no order #\(pickup) on \(day)"
+            return "order \(number) has \(count) drink\(count == 1 ? "" : "s"); there is no drink \(line) (沒有第 \(line) 項)"
+        case .drinkNoLongerOnMenu(let name): return "\(name) is no longer on the menu (已下架), so its line cannot be repriced"
+        case .noSuchOrder(.onDay(let pickup, let day)): return "there is no order #\(pickup) on \(day) (查無此單)"
         case .noSuchOrder(.pickup(let pickup)):
-            return "there is no order #\(pickup) today, nor an open one from an earlier day "
+            return "there is no order #\(pickup) today, nor an open one from an earlier day (查無此單) "
                 + "(an earlier day's finished order is named with its day: #\(pickup)@YYYY-MM-DD)"
-        case .noSuchOrder(let number): return "there is no order \(number) today"
+        case .noSuchOrder(let number): return "there is no order \(number) today (查無此單)"
         case .ambiguousOrder(let number, let choices):
             return "there is no order \(number) today, and \(choices.count) earlier days left one open: "
-                + choices.map(\.description).joined(separator: ", ") + "; say which, e.g. \(choices[0])"
+                + choices.map(\.description).joined(separator: ", ") + " (同號的訂單不只一張); say which, e.g. \(choices[0])"
         case .notDeletable(let number, let status):
             return "order \(number) is \(status == .pickedUp ? "picked up" : status == .cancelled ? "cancelled" : "being made or ready"); "
-                + "only placed orders can be deleted. "
+                + "only placed orders can be deleted (只有已下單的訂單可以刪除). "
                 + (status == .cancelled ? "It is kept for the report." : "Void it instead, with a reason: void \(number) REASON")
         case .notUnderstood(let words, let drink, let line):
             let shown = words.map { "\"\(String($0.prefix(40)))\"" }.joined(separator: ", ")
-            return prefix(line) + "\(drink): \(shown) \(words.count == 1 ? "is" : "are") not understood. After a drink come: "
+            return prefix(line) + "\(drink): \(shown) \(words.count == 1 ? "is" : "are") not understood (看不懂). After a drink come: "
                 + "a size (" + CupSize.allCases.map(\.rawValue).joined(separator: ", ") + "), "
                 + "a sugar (" + SugarLevel.allCases.map(\.rawValue).joined(separator: ", ") + "), "
                 + "an ice or temperature (" + IceLevel.allCases.map(\.rawValue).joined(separator: ", ") + "), "
                 + "add-ons (" + AddOn.allCases.map { "\($0.rawValue)/\($0.englishLabel)" }.joined(separator: ", ")
                 + " +$\(AddOn.price)), xN, note \"…\", for NAME"
         case .auditNotWritten(let entry, let error):
-            return "\(entry.subject) was changed, but the audit trail could not record it (\(error)); tell the manager"
+            return "\(entry.subject) was changed, but the audit trail could not record it (\(error)); tell the manager (已變更但未記錄，請告知店長)"
         case .auditNotWrittenNothingChanged(let entry, let error):
             return "\(entry.subject) was not changed: the audit trail could not record it (\(error)); "
-                + "try again, or tell the manager"
-        case .notADay(let text): return "'\(String(text.prefix(40)))' is not a date; give one like 2026-11-30"
-        case .dayRange(let first, let last, let problem): return "\(first) to \(last): \(problem)"
+                + "try again, or tell the manager (未變更，請重試或告知店長)"
+        case .notADay(let text): return "'\(String(text.prefix(40)))' is not a date; give one like 2026-11-30 (日期格式錯誤)"
+        case .dayRange(let first, let last, let problem): return "\(first) to \(last): \(problem) (日期範圍有誤)"
         case .notFoundWhileOffline(let number, let error):
-            return "order \(number) is not among this counter's unsent orders, and the store cannot be reached (\(error))"
-        case .notStaff(let name, let role): return "\(name) is a \(role.rawValue), not staff"
+            return "order \(number) is not among this counter's unsent orders, and the store cannot be reached (\(error)) (連不上資料庫，找不到這張單)"
+        case .notStaff(let name, let role): return "\(name) is a \(role.rawValue), not staff (不是店員)"
         case .pickupNumbersExhausted(let attempts):
-            return "could not claim a pickup number after \(attempts) tries; is another counter claiming numbers in a loop?"
+            return "could not claim a pickup number after \(attempts) tries (取不到取餐號); is another counter claiming numbers in a loop?"
         case .setting(let error): return error.description
         case .archive(let error): return error.description
         case .dueAtHandover(let number, let due):
             return "order \(number) has $\(due) due (未付款): take the payment first (pay \(number) cash), "
                 + "or hand it over unpaid with: advance \(number) --unpaid"
         case .movedElsewhere(let number, .cancelled):
-            return "order \(number) was cancelled at another counter meanwhile; it stays cancelled (nothing changed)"
+            return "order \(number) was cancelled at another counter meanwhile; it stays cancelled (nothing changed) (已在其他櫃台取消)"
         case .movedElsewhere(let number, let status):
-            return "order \(number) was moved on at another counter meanwhile: it is \(status.rawValue) (nothing else changed)"
+            return "order \(number) was moved on at another counter meanwhile: it is \(status.rawValue) (nothing else changed) (已在其他櫃台變更)"
         case .missingSchema(let missing):
             return "the base lacks what the shop needs: " + missing.joined(separator: "; ")
-                + " (run `drinkshop setup`)"
+                + " (run `drinkshop setup`) (資料表不齊全)"
         }
     }
 

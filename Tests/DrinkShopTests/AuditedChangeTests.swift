@@ -210,7 +210,7 @@ import TestSupport
         } catch {
             guard case .shop(.auditNotWritten(let entry, let failure)) = error else { throw error }
             #expect(error.description
-                == "\(entry.subject) was changed, but the audit trail could not record it (\(failure)); tell the manager")
+                == "\(entry.subject) was changed, but the audit trail could not record it (\(failure)); tell the manager (已變更但未記錄，請告知店長)")
         }
         #expect(try await fixture.shop.members.member(mobile).pass?.name == "月卡")
         _ = try await fixture.shop.drawer.open(float: 0, by: "Amy")

@@ -80,7 +80,7 @@ import Testing
         } catch {
             guard case .notDeletable(.pickup(2), status: .pickedUp) = error else { throw error }
             // What staff are told to do instead, whole.
-            #expect(error.description == "order #2 is picked up; only placed orders can be deleted. "
+            #expect(error.description == "order #2 is picked up; only placed orders can be deleted (只有已下單的訂單可以刪除). "
                 + "Void it instead, with a reason: void #2 REASON")
         }
         do {
@@ -88,7 +88,7 @@ import Testing
             Issue.record("a placed order was voided")
         } catch {
             guard case .status(.voidNotNeeded(order: 3)) = error else { throw error }
-            #expect(error.description == "order #3 is only placed, nothing was made yet: cancel it (cancel #3 REASON) or delete it")
+            #expect(error.description == "order #3 is only placed, nothing was made yet: cancel it (cancel #3 REASON) or delete it (尚未製作，請取消或刪單)")
         }
         let voided = try await shop.orders.void(.pickup(2), reason: "spilled", by: "Mei")
         #expect(voided.order.isVoided && voided.order.voidedBy == "Mei" && voided.order.cancelReason == "spilled")

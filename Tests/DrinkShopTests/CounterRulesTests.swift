@@ -145,7 +145,7 @@ import TestSupport
             guard case .shop(.auditNotWrittenNothingChanged(let entry, let failure)) = error else { throw error }
             // The words staff read, whole: nothing changed, the trail could not record it, and what to do.
             #expect(entry.subject == "Lin" && error.description
-                == "Lin was not changed: the audit trail could not record it (\(failure)); try again, or tell the manager")
+                == "Lin was not changed: the audit trail could not record it (\(failure)); try again, or tell the manager (未變更，請重試或告知店長)")
         }
         #expect(try await fixture.shop.staff.accounts().isEmpty)
     }

@@ -124,9 +124,9 @@ import Testing
         _ = try await fixture.shop.orders.advance(.pickup(1))
         _ = try await fixture.shop.orders.cancel(.pickup(2), reason: "customer left", by: "Mei")
         let first = await #expect(throws: ShopError.self) { _ = try await remote.orders.advance(.pickup(1)) }
-        #expect(first?.description == "order #1 was moved on at another counter meanwhile: it is ready (nothing else changed)")
+        #expect(first?.description == "order #1 was moved on at another counter meanwhile: it is ready (nothing else changed) (已在其他櫃台變更)")
         let second = await #expect(throws: ShopError.self) { _ = try await remote.orders.advance(.pickup(2)) }
-        #expect(second?.description == "order #2 was cancelled at another counter meanwhile; it stays cancelled (nothing changed)")
+        #expect(second?.description == "order #2 was cancelled at another counter meanwhile; it stays cancelled (nothing changed) (已在其他櫃台取消)")
         let now = try await fixture.shop.orders.today().orders
         #expect(now.map(\.order.status) == [.ready, .cancelled])
         #expect(now.last?.order.cancelReason == "customer left")

@@ -55,10 +55,10 @@ public enum TillError: Error, Sendable, CustomStringConvertible {
         case .invoice(let error): return error.description
         case .charge(let error): return error.description
         case .unsentOrder(let number):
-            return "order \(number) has not reached the store yet; take payment once it has a pickup number"
-        case .noSuchStaff(let name): return "nobody called \(name) is on the staff"
-        case .pinRequired(let name, let hint): return "\(name) has a PIN: \(hint)"
-        case .badDate(let text): return "\"\(text)\" is not a date like 2026-12-01 (or today, yesterday)"
+            return "order \(number) has not reached the store yet (尚未送出); take payment once it has a pickup number"
+        case .noSuchStaff(let name): return "nobody called \(name) is on the staff (沒有這位店員)"
+        case .pinRequired(let name, let hint): return "\(name) has a PIN (需輸入 PIN): \(hint)"
+        case .badDate(let text): return "\"\(text)\" is not a date like 2026-12-01 (or today, yesterday) (日期格式錯誤)"
         case .order(let refusal): return refusal.description
         case .unknownAdjustment(let code, let known):
             return "no adjustment \"\(code)\" (沒有這個折讓); "
@@ -67,15 +67,15 @@ public enum TillError: Error, Sendable, CustomStringConvertible {
         case .noSuchPass(let name, let known):
             return "no pass \"\(name)\" (沒有這種卡)"
                 + (known.isEmpty ? "; none are set up (seed a file with \"passes\")" : "; passes: \(known.joined(separator: ", "))")
-        case .periodReversed(let first, let last): return "\(first) is after \(last); give the earlier day first"
-        case .exportNotWritten(let path, let reason): return "could not write \(path): \(reason); nothing was exported"
+        case .periodReversed(let first, let last): return "\(first) is after \(last); give the earlier day first (日期前後顛倒)"
+        case .exportNotWritten(let path, let reason): return "could not write \(path): \(reason); nothing was exported (未匯出)"
         case .paidWhileCancelled(let order, let refunds):
             let given = refunds.map { "$\($0.amount) by \($0.method.label)" }.joined(separator: ", ")
             return "order #\(order) was cancelled at another counter while this payment was taken: it is recorded and "
                 + "refunded at once (\(given.isEmpty ? "nothing to give back" : given)); give it back to the customer (已取消，請退款)"
         case .archiveStopped(let error, let afterClose):
             return (afterClose ? "the drawer count is recorded, but archiving stopped: " : "archiving stopped: ")
-                + "\(error); what was archived stays archived, run archive now again to finish"
+                + "\(error); what was archived stays archived, run archive now again to finish (封存未完成)"
         }
     }
 }
