@@ -17,7 +17,7 @@ import Testing
         #expect(throws: CommandError(.unterminatedQuote(column: 14))) {
             try Tokenizer.tokenize(#"order x note "oops"#)
         }
-        #expect(CommandError(.unterminatedQuote(column: 14)).description == "unterminated quote starting at column 14")
+        #expect(CommandError(.unterminatedQuote(column: 14)).description == "unterminated quote starting at column 14 (引號沒有結束)")
     }
 }
 
@@ -152,11 +152,11 @@ import Testing
         #expect(throws: CommandError(.watchWithStatus, usage: CommandName.orders.info.usage)) { try parse("orders ready --watch") }
         // The messages say what was wrong and where, in the words typed, and the command's usage after.
         #expect(CommandError(.notACupNumber("0"), usage: CommandName.label.info.usage).description
-            == "\"0\" is not a cup number like 2\nusage: \(CommandName.label.info.usage)")
-        #expect(CommandProblem.unexpected(["extra", "words"]).description == "unexpected \"extra words\"")
-        #expect(CommandProblem.noPickupNumber.description == "which order? give its pickup number, e.g. #12")
-        #expect(CommandProblem.noDrink(line: 2).description == "which drink? (drink 2) name it before or after its options")
+            == "\"0\" is not a cup number like 2 (不是杯號)\nusage: \(CommandName.label.info.usage)")
+        #expect(CommandProblem.unexpected(["extra", "words"]).description == "unexpected \"extra words\" (多了看不懂的字)")
+        #expect(CommandProblem.noPickupNumber.description == "which order? give its pickup number, e.g. #12 (請給取餐號)")
+        #expect(CommandProblem.noDrink(line: 2).description == "which drink? (drink 2) name it before or after its options (請說飲品名稱)")
         #expect(CommandProblem.unknownCommand("ordr", near: ["order", "orders"]).description
-            == "unknown command \"ordr\"; did you mean order or orders?")
+            == "unknown command \"ordr\" (沒有這個指令); did you mean order or orders?")
     }
 }

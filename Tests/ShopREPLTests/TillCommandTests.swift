@@ -61,12 +61,12 @@ import TestSupport
     }
 
     @Test func theTillsRefusalsSayWhatWasWrongInTheWordsTyped() {
-        #expect(CommandProblem.notAnAmount("-5", zeroAllowed: false).description == "\"-5\" is not an amount of whole NT$ from 1")
-        #expect(CommandProblem.notAnAmount("-1", zeroAllowed: true).description == "\"-1\" is not an amount of whole NT$")
+        #expect(CommandProblem.notAnAmount("-5", zeroAllowed: false).description == "\"-5\" is not an amount of whole NT$ from 1 (金額須為整數)")
+        #expect(CommandProblem.notAnAmount("-1", zeroAllowed: true).description == "\"-1\" is not an amount of whole NT$ (金額須為整數)")
         #expect(CommandProblem.payment(.unknownMethod("bitcoin")).description.contains("unknown payment method \"bitcoin\""))
         #expect(CommandProblem.notASize("XL").description == "\"XL\" is not a size (M/中杯 or L/大杯)")
-        #expect(CommandProblem.notADate("2026-13-01").description == "\"2026-13-01\" is not a date like 2026-12-01 (or today, yesterday)")
-        #expect(CommandProblem.reversedDays("2026-12-05", "2026-12-01").description == "2026-12-05 is after 2026-12-01")
+        #expect(CommandProblem.notADate("2026-13-01").description == "\"2026-13-01\" is not a date like 2026-12-01 (or today, yesterday) (日期格式錯誤)")
+        #expect(CommandProblem.reversedDays("2026-12-05", "2026-12-01").description == "2026-12-05 is after 2026-12-01 (日期前後顛倒)")
         #expect(CommandProblem.noStaffName(.pin).description.contains("the PIN is asked for, never typed on the line"))
     }
 
