@@ -9,10 +9,10 @@ public enum ArchiveError: Error, Sendable, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .noArchive:
-            return "this store has no archive: use `close COUNTED --archive` or `archive` to start one"
+            return "this store has no archive: use `close COUNTED --archive` or `archive` to start one (這家店沒有封存檔)"
         case .copyDiffers(let table, let record, let location):
             return "the archive \(location) does not hold an exact copy of \(table) record \(record); "
-                + "nothing of it was removed from the base (run archive again; if it repeats, check the file)"
+                + "nothing of it was removed from the base (run archive again; if it repeats, check the file) (封存副本不符，原紀錄保留)"
         }
     }
 }

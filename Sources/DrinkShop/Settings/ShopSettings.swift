@@ -293,8 +293,8 @@ public enum SettingError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownTimeZone(let name, let source):
-            return "\(source): '\(name)' is not a time zone; give one like Asia/Taipei or UTC"
-        case .dayStart(let error, let source): return "\(source): \(error)"
+            return "\(source): '\(name)' is not a time zone; give one like Asia/Taipei or UTC (時區錯誤)"
+        case .dayStart(let error, let source): return "\(source): \(error) (營業日開始時間錯誤)"
         }
     }
 }
