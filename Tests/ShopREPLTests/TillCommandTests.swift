@@ -61,8 +61,8 @@ import TestSupport
     }
 
     @Test func theTillsRefusalsSayWhatWasWrongInTheWordsTyped() {
-        #expect(CommandProblem.notAnAmount("-5", zeroAllowed: false).description == "\"-5\" is not an amount of whole NT$ from 1 (金額須為整數)")
-        #expect(CommandProblem.notAnAmount("-1", zeroAllowed: true).description == "\"-1\" is not an amount of whole NT$ (金額須為整數)")
+        #expect(CommandProblem.notAnAmount("-5", zeroAllowed: false).description == "\"-5\" is not an amount of whole NT$ from 1 (不是有效的金額)")
+        #expect(CommandProblem.notAnAmount("-1", zeroAllowed: true).description == "\"-1\" is not an amount of whole NT$ (不是有效的金額)")
         #expect(CommandProblem.payment(.unknownMethod("bitcoin")).description.contains("unknown payment method \"bitcoin\""))
         #expect(CommandProblem.notASize("XL").description == "\"XL\" is not a size (M/中杯 or L/大杯)")
         #expect(CommandProblem.notADate("2026-13-01").description == "\"2026-13-01\" is not a date like 2026-12-01 (or today, yesterday) (日期格式錯誤)")

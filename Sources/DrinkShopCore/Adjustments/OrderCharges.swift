@@ -176,7 +176,8 @@ public enum ChargeError: Error, Sendable, Hashable, CustomStringConvertible, Loc
         case .noStampPolicy:
             return "the shop has no stamp card configured (未設定集點卡)"
         case .notEnoughRewardCups(let size, let wanted, let available):
-            return "\(wanted) free \(size.rawValue) cup(s) asked, but the order has \(available) \(size.rawValue) cup(s) (\(size.rawValue)杯數不足)"
+            return "\(wanted) free \(size.rawValue) cup(s) asked, but the order has \(available) \(size.rawValue) cup(s) "
+                + "(\(size.rawValue)杯數不足)"
         case .totalBelowZero(let total):
             return "these discounts bring the total to \(total); a price cannot go below zero (折扣後金額不可低於 0)"
         }

@@ -25,7 +25,8 @@ public enum DrinkLookupError: Error, Sendable, Hashable, CustomStringConvertible
             let hint = suggestions.isEmpty ? "" : "; did you mean \(suggestions.joined(separator: " or "))?"
             return "no drink called \"\(Self.excerpt(text))\" on the menu (菜單上沒有這個飲品)\(hint)"
         case .ambiguousDrink(let text, let candidates):
-            return "\"\(Self.excerpt(text))\" matches several drinks: \(candidates.joined(separator: ", ")) (符合的飲品不只一個); type more of the name"
+            return "\"\(Self.excerpt(text))\" matches several drinks: \(candidates.joined(separator: ", ")) "
+                + "(符合的飲品不只一個); type more of the name"
         }
     }
 

@@ -80,9 +80,11 @@ public enum OrderRuleViolation: Error, Sendable, Hashable, CustomStringConvertib
             return "\(addOn.shortName) cannot be served warm or hot (\(addOn.shortName)不可做溫熱飲)"
         case .quantityOutOfRange(let quantity):
             let range = OrderRules.quantityRange
-            return "the number of cups must be from \(range.lowerBound) to \(range.upperBound), not \(quantity) (杯數須為 \(range.lowerBound) 到 \(range.upperBound))"
+            return "the number of cups must be from \(range.lowerBound) to \(range.upperBound), not \(quantity) "
+                + "(杯數須為 \(range.lowerBound) 到 \(range.upperBound))"
         case .noteTooLong(let length):
-            return "the note is \(length) characters long; at most \(OrderRules.maximumNoteLength) are allowed (備註最多 \(OrderRules.maximumNoteLength) 字)"
+            let most = OrderRules.maximumNoteLength
+            return "the note is \(length) characters long; at most \(most) are allowed (備註最多 \(most) 字)"
         case .noteHasControlCharacters:
             return "the note must be one line of text (no newlines or tabs) (備註只能一行)"
         }

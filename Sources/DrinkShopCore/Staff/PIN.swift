@@ -37,7 +37,8 @@ public enum PINError: Error, Sendable, Hashable, CustomStringConvertible, Locali
         case .notDigits:
             "a PIN is digits only (0-9) (PIN 只能是數字)"
         case .wrongLength(let length):
-            "a PIN has \(PIN.lengthRange.lowerBound) to \(PIN.lengthRange.upperBound) digits, not \(length) (PIN 須為 \(PIN.lengthRange.lowerBound) 到 \(PIN.lengthRange.upperBound) 位數字)"
+            "a PIN has \(PIN.lengthRange.lowerBound) to \(PIN.lengthRange.upperBound) digits, not \(length) "
+                + "(PIN 須為 \(PIN.lengthRange.lowerBound) 到 \(PIN.lengthRange.upperBound) 位數字)"
         }
     }
 

@@ -28,11 +28,13 @@ public enum PaymentError: Error, Sendable, Hashable, CustomStringConvertible, Lo
         case .nonPositiveAmount(let amount):
             return "an amount must be at least NT$1, not \(amount) (金額至少 1 元)"
         case .overpaymentNotCash(let method, let offered, let due):
-            return "\(method.label) is charged exactly what is due: \(offered) is more than the \(due) due (only cash gives change) (非現金須付剛好金額)"
+            return "\(method.label) is charged exactly what is due: \(offered) is more than the \(due) due "
+                + "(only cash gives change) (非現金須付剛好金額)"
         case .tenderedBelowAmount(let tendered, let amount):
             return "the customer handed over \(tendered), less than the \(amount) applied (收款少於入帳金額)"
         case .orderChanged(let order):
-            return "order #\(order) was being paid at another counter at the same moment (其他櫃台正在收款); nothing recorded here, look at it again (orders)"
+            return "order #\(order) was being paid at another counter at the same moment (其他櫃台正在收款); "
+                + "nothing recorded here, look at it again (orders)"
         case .alreadyPaid(let order, let total):
             return "order #\(order) is already paid (\(total)) (已付清)"
         case .orderVoided(let order):

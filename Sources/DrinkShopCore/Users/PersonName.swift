@@ -48,7 +48,8 @@ public enum PersonNameError: Error, Sendable, Hashable, CustomStringConvertible,
         case .empty(let field):
             return "\(field): a name is required (請輸入名稱)"
         case .tooLong(let field, let length):
-            return "\(field): the name is \(length) characters long; at most \(PersonName.maximumLength) are allowed (名稱最多 \(PersonName.maximumLength) 字)"
+            let most = PersonName.maximumLength
+            return "\(field): the name is \(length) characters long; at most \(most) are allowed (名稱最多 \(most) 字)"
         case .controlCharacters(let field):
             return "\(field): the name must be one line of text (no newlines or tabs) (名稱只能一行)"
         }

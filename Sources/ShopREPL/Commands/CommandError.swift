@@ -116,7 +116,8 @@ public enum CommandProblem: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .unterminatedQuote(let column): return "unterminated quote starting at column \(column) (引號沒有結束)"
         case .unknownCommand(let word, let near):
-            return "unknown command \"\(word)\" (沒有這個指令); " + (near.isEmpty ? "type help for the list" : "did you mean \(near.joined(separator: " or "))?")
+            return "unknown command \"\(word)\" (沒有這個指令); "
+                + (near.isEmpty ? "type help for the list" : "did you mean \(near.joined(separator: " or "))?")
         case .noHelpTopic(let word): return "no command \"\(word)\" (沒有這個指令); type help for the list"
         case .runsFromTheShell(let name):
             return "\(name.rawValue) runs from the shell, not at the prompt: drinkshop \(name.info.usage) (請在終端機的命令列執行)"
@@ -163,7 +164,7 @@ public enum CommandProblem: Error, Sendable, Equatable, CustomStringConvertible 
         case .noPaymentMethod(let number): return "how is it paid? e.g. pay \(number) cash 500 (請說付款方式)"
         case .payment(let error): return error.description
         case .notAnAmount(let word, let zeroAllowed):
-            return "\"\(word)\" is not an amount of whole NT$" + (zeroAllowed ? "" : " from 1") + " (金額須為整數)"
+            return "\"\(word)\" is not an amount of whole NT$" + (zeroAllowed ? "" : " from 1") + " (不是有效的金額)"
         case .noAdjustment(let number): return "which adjustment? e.g. adjust \(number) cup 2 (請說哪一種折讓)"
         case .countWithoutCode(let word): return "\"\(word)\" is a count without an adjustment code before it (數量前要有折讓代碼)"
         case .countOutOfRange(let count): return "a count is 0 to 99, not \(count) (數量須為 0 到 99)"
