@@ -84,6 +84,30 @@ import Testing
         #expect(try await remote.auditEntries(in: DayRange(today)).count == 1)
     }
 
+    /// `report`'s one listing per day tells its records apart as the two queries it stands for: in their
+    /// order, with a line created today for an earlier day's order, another client's line of yesterday,
+    /// and lines at the very first and last millisecond of the day.
+    @Test func theReportsReadingOfADayIsTheDaysRecordsAndThoseCreatedInIt() async throws {
+        try await addOrders()
+        _ = try await base.createRecord(in: ShopSchema.orderTable, ["drinkName": "熟成紅茶", "businessDay": "2026-11-28",
+                                                                   "orderRef": "2026-11-28#1", "pickupNumber": 1])
+        let (start, end) = clock.shopClock.dayBounds(of: clock.now)
+        for at in [start, end.addingTimeInterval(-0.001), end, start.addingTimeInterval(-86_400 / 2)] {
+            clock.set(at)
+            _ = try await base.createRecord(in: ShopSchema.orderTable, ["drinkName": "冷露歐蕾", "orderName": "app"])
+        }
+        for day: BusinessDay in ["2026-11-27", "2026-11-28", "2026-11-29", "2026-11-30"] {
+            let (dayStart, dayEnd) = clock.shopClock.bounds(of: day)
+            let one = try await embedded.onDayAndCreated(day, from: dayStart, to: dayEnd)
+            #expect(one.onDay.map(\.id) == (try await embedded.onDay(day)).map(\.id))
+            #expect(one.created.map(\.id) == (try await embedded.created(from: dayStart, to: dayEnd)).map(\.id))
+            let two = try await remote.onDayAndCreated(day, from: dayStart, to: dayEnd)
+            #expect(one.onDay.map(\.id) == two.onDay.map(\.id) && one.created.map(\.id) == two.created.map(\.id))
+        }
+        let today = try await embedded.onDayAndCreated("2026-11-29", from: start, to: end)
+        #expect(today.onDay.count == 7 && today.created.count == 8)  // four lines and three of the app's; the 28th's line too
+    }
+
     @Test func todaysListIsTheSameFreshAndFromTheRemoteCopy() async throws {
         try await addOrders()
         let today: BusinessDay = "2026-11-29"

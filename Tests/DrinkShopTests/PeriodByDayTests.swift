@@ -38,6 +38,30 @@ import Testing
         #expect(days == [[1, 2, 3], [1, 2, 3], []])
     }
 
+    /// `report`'s one reading a day gives the sales and the till's report its two readings give, with two
+    /// lines another client wrote on the second day (one unreadable) and an order placed on the fourth, unpaid.
+    @Test func oneReadingADayGivesTheSalesAndTheTillsReportOfTwo() async throws {
+        let (fixture, period) = try await threeDays()
+        let (start, _) = fixture.clock.shopClock.bounds(of: period.from.advanced(by: 1))
+        fixture.clock.set(start.addingTimeInterval(3_600))
+        _ = try await fixture.base.createRecord(in: ShopSchema.orderTable, ["drinkName": "熟成紅茶", "orderName": "app", "price": 35,
+                                                                           "size": "中杯", "ice": "少冰", "sugar": "半糖"])
+        _ = try await fixture.base.createRecord(in: ShopSchema.orderTable, ["drinkName": "熟成紅茶", "orderName": "app"])  // no size: a problem
+        fixture.clock.set(start.addingTimeInterval(2 * 86_400 + 3_600))
+        let line = fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.iceFree)], quantity: 1)
+        _ = try await fixture.shop.orders.place(OrderDraft(lines: [line]), placedBy: "Ken")
+        let days = try fixture.shop.till.period(period.from, through: period.to.advanced(by: 1))
+        for period in [period, days, try fixture.shop.till.period(period.to, through: period.to)] {
+            let one = try await fixture.shop.till.salesAndReport(period, audit: [])
+            let sales = try await fixture.shop.orders.orders(from: period.from, through: period.to)
+            #expect(one.orders.map(\.order) == sales.orders.map(\.order) && one.orders.map(\.orderRef) == sales.orders.map(\.orderRef))
+            #expect(one.problems == sales.problems)
+            #expect(try one.till.get() == (try await fixture.shop.till.report(period)))
+        }
+        let all = try await fixture.shop.till.salesAndReport(days, audit: [])
+        #expect(all.orders.count == 8 && all.orders.filter(\.isForeign).count == 1 && all.problems.count == 1)
+    }
+
     @Test func theExportHandedOverADayAtATimeHasTheWholePeriodsRows() async throws {
         let (fixture, period) = try await threeDays()
         let whole = try await fixture.shop.till.export(period)

@@ -24,6 +24,37 @@ struct EmbeddedOrderQueries: OrderQueries {
         return found
     }
 
+    /// One listing for both (a month's report read each day's lines twice, parsing each record each time):
+    /// the records of the day or created in its hours, by the indexes of days and of creation times, then
+    /// told apart here by the rules LocalBase applies to those formulas (text equal to the day's, blank
+    /// cell; creation bounds at a whole second compare to the millisecond). Each list keeps the listing's
+    /// order, `onDay`'s as its two listings gave it. A day whose hours are not the piece's, or not whole
+    /// seconds, is read as the two queries.
+    func onDayAndCreated(_ day: BusinessDay, from start: Date, to end: Date) async throws(ShopError)
+        -> (onDay: [Record], created: [Record])
+    {
+        let bounds = records.clock.bounds(of: day)
+        let whole = { (date: Date) in date.timeIntervalSince1970.rounded() == date.timeIntervalSince1970 }
+        guard bounds.start == start, bounds.end == end, whole(start), whole(end) else {
+            return (try await onDay(day), try await created(from: start, to: end))
+        }
+        let text = day.description
+        let read = try await records.list(.or([.field(OrderField.businessDay) == .text(text),
+                                               .and(FormulaExpression.inRange(.createdTime, from: start, to: end))]))
+        var ofDay: [Record] = [], blank: [Record] = [], created: [Record] = []
+        for record in read {
+            let cell = record.fields[OrderField.businessDay]
+            let inHours = record.createdTime >= start && record.createdTime < end
+            if cell?.stringValue == text {
+                ofDay.append(record)
+            } else if inHours, cell == nil || cell?.stringValue == "" {
+                blank.append(record)
+            }
+            if inHours { created.append(record) }
+        }
+        return (ofDay + blank, created)
+    }
+
     func copyOfToday(_ today: BusinessDay) -> TodaysCopy { .readAgain }
     func keep(_ written: [Record], day: BusinessDay, sent: Date?, answered: Date?) {}
     func forget(_ ids: [String]) {}

@@ -62,16 +62,29 @@ extension OrderDesk {
         let days = try days(from: first, through: last)
         let menu = try await catalog.snapshot(refresh: false).menu
         var records: [Record] = []
-        var problems: [String] = []
+        var failure: ShopError?
         do throws(ShopError) {
             for day in days { records += try await queries.onDay(day) }
         } catch {
-            guard delivery.outbox(after: error, at: clock.now()) != nil else { throw error }
-            problems.append("the store cannot be reached (\(error)); showing only this counter's unsent orders")
+            failure = error
         }
         let read = OrderRecord.orders(from: unique(records), menu: menu, clock: clock)
-        problems += read.problems
-        var orders = read.orders
+        return try await sales(read.orders, problems: read.problems, of: days, failure: failure, menu: menu)
+    }
+
+    /// The orders of `days` as `orders(from:through:)` answers, from the stored orders read of them (`queries.onDay`)
+    /// and their problems: with this counter's unsent ones of those days, or, when the reading stopped at
+    /// `failure`, an error unless there is an outbox to show instead.
+    func sales(_ stored: [StoredOrder], problems readProblems: [String], of days: DayRange, failure: ShopError?, menu: Menu)
+        async throws(ShopError) -> (orders: [StoredOrder], problems: [String])
+    {
+        var problems: [String] = []
+        if let failure {
+            guard delivery.outbox(after: failure, at: clock.now()) != nil else { throw failure }
+            problems.append("the store cannot be reached (\(failure)); showing only this counter's unsent orders")
+        }
+        problems += readProblems
+        var orders = stored
         if let outbox = delivery.outbox {
             let wanted = Set(days)
             let unsent = try await outbox.unsentOrders(menu: menu, clock: clock).filter { wanted.contains($0.businessDay) }

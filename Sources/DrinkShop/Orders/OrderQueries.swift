@@ -25,6 +25,11 @@ protocol OrderQueries: Sendable {
     /// The records holding audit entries of the business days `days` (more than one).
     func auditedRecords(in days: DayRange) async throws(ShopError) -> [Record]
 
+    /// `report`'s reading of business day `day`: the records `onDay(day)` gives and those `created(from:to:)`
+    /// gives for the day's piece `start` to `end` of the till's period, each list as that query answers it.
+    func onDayAndCreated(_ day: BusinessDay, from start: Date, to end: Date) async throws(ShopError)
+        -> (onDay: [Record], created: [Record])
+
     /// What this counter holds of today's list without asking the store.
     func copyOfToday(_ today: BusinessDay) -> TodaysCopy
 
@@ -73,6 +78,13 @@ extension OrderQueries {
         found += try await records.list(.and(FormulaExpression.inRange(.createdTime, from: start, to: end)
                                              + [.field(OrderField.businessDay) == .blank]))
         return found
+    }
+
+    /// `onDayAndCreated` as the two queries it stands for, one after the other.
+    func onDayAndCreated(_ day: BusinessDay, from start: Date, to end: Date) async throws(ShopError)
+        -> (onDay: [Record], created: [Record])
+    {
+        (try await onDay(day), try await created(from: start, to: end))
     }
 
     /// The records of every open order (placed, being made, ready), of any day.

@@ -19,17 +19,24 @@ extension Till {
     /// `eachDay` before the till's views: each business day's piece of `period` and the orders first seen in it.
     func eachStoredDay(of period: Period, _ body: (Period, [StoredOrder]) async throws(TillError) -> Void) async throws(TillError) {
         var handed = Set<String>()
+        for piece in dayPieces(of: period) {
+            let stored = try await storedOrders(in: piece).filter { handed.insert($0.orderRef).inserted }
+            try await body(piece, stored)
+        }
+    }
+
+    /// Each business day's piece of `period`, oldest first.
+    func dayPieces(of period: Period) -> [Period] {
+        var pieces: [Period] = []
         var start = period.start
         while start < period.end {
             let end = min(clock.dayBounds(of: start).end, period.end)
             // A day's bounds always move on; should a clock ever give an empty day, the rest is one piece.
             let pieceEnd = end > start ? end : period.end
-            let day = clock.businessDay(of: start)
-            let piece = Period(days: DayRange(day), start: start, end: pieceEnd)
-            let stored = try await storedOrders(in: piece).filter { handed.insert($0.orderRef).inserted }
-            try await body(piece, stored)
+            pieces.append(Period(days: DayRange(clock.businessDay(of: start)), start: start, end: pieceEnd))
             start = pieceEnd
         }
+        return pieces
     }
 
     /// The orders, lines and payments CSV tables of `period`, handed to `write` a business day at a time

@@ -55,20 +55,24 @@ extension ShopInterpreter {
     func showReport(json: Bool, days: DaySpan?) async throws {
         let period = try shop.till.period(from: days?.first ?? "today", to: days.map { $0.last ?? "today" } ?? "today")
         let (first, last) = (period.from, period.to)
-        let (orders, problems) = try await shop.orders.orders(from: first, through: last)
+        _ = try shop.orders.days(from: first, through: last)  // a range too long is refused before any reading
+        // The audit trail read once for both sections; each day's lines read once for both (`salesAndReport`).
         let audit = try await shop.audit.entries(fromDay: first, throughDay: last)
+        let reading = try await shop.till.salesAndReport(period, audit: audit)
+        let (orders, problems) = (reading.orders, reading.problems)
         let report = DailyReport(days: period.days, orders: orders.map(\.order),
                                  moneyReturned: orders.map { !($0.till?.refundedBy.isEmpty ?? true) }, audit: audit)
         if json {
-            let till = try await shop.till.report(period, audit: audit)
+            let till = try reading.till.get()
             say("{\"sales\":\(report.json),\"till\":\(TillView.json(till, period: period))}\n")
             for problem in problems { warn(problem) }
             return
         }
         // One computation of the money: the till's report heads the day's sales and is the till section.
         let till: TillReport?
-        // The audit trail read above (a month's read once, not again for the till's section).
-        do { till = try await shop.till.report(period, audit: audit) } catch {
+        switch reading.till {
+        case .success(let made): till = made
+        case .failure(let error):
             warn("the till report could not be made: \(error)")
             till = nil
         }
