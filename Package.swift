@@ -48,7 +48,15 @@ let package = Package(
             name: "DrinkShopCLI",
             dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "Airtable", "LocalBase", "AirtableServer", "HTTPServer",
                            "PickupDisplay", "OrderPage"],
-            swiftSettings: strict
+            swiftSettings: strict,
+            // On Linux the release binary carries the Swift runtime and Foundation (SQLite, libcrypto and
+            // libcurl stay the system's; the link needs libcurl.so, from libcurl4-openssl-dev): a start no
+            // longer binds some 20,000 symbols across a dozen Swift libraries (BENCHMARKS.md §10).
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+                // The modules were compiled against the shared Foundation, which names only its own libraries;
+                // its static archives need these beside them.
+                + ["CoreFoundation", "_FoundationICU", "_FoundationCShims", "_FoundationCollections", "_CFURLSessionInterface", "curl"]
+                .map { .linkedLibrary($0, .when(platforms: [.linux], configuration: .release)) }
         ),
 
         // Test targets, one per source target (each added with its first tests).
