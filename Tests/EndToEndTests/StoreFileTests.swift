@@ -42,6 +42,14 @@ import Testing
         // The run noted the state it left the file in as checked, so the next start need not read every
         // page; a change from outside (below) is a new state, checked again.
         #expect(FileManager.default.fileExists(atPath: folder.database + ".checked"))
+        // A command that changes nothing leaves the note as it is (not written again, with its fsync).
+        let note = { () throws -> Int? in
+            try FileManager.default.attributesOfItem(atPath: folder.database + ".checked")[.systemFileNumber] as? Int
+        }
+        let noted = try #require(try note())
+        let shown = await runDrinkshop(["--db", folder.database, "orders"], environment: environment)
+        #expect(shown.status == 0)
+        #expect(try note() == noted)
         // Damage one page in the middle of the file, where the 300 orders' pages are (the process has
         // ended, so the WAL is checkpointed).
         let handle = try #require(FileHandle(forUpdatingAtPath: folder.database))

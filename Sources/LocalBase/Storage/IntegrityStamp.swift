@@ -49,6 +49,9 @@ public enum IntegrityStamp {
         let note = notePath(for: path)
         let temporary = note + ".tmp-\(getpid())"
         let text = current + "\n" + String(checkedAt.timeIntervalSince1970) + "\n"
+        // A process that changed nothing (a report, a listing) finds its note already written: writing it
+        // again cost every command a temporary file, an fsync and two renames.
+        if (try? String(contentsOfFile: note, encoding: .utf8)) == text { return }
         guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else { return }
         if rename(temporary, note) != 0 { unlink(temporary) }
     }
