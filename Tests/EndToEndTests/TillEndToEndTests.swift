@@ -75,7 +75,7 @@ import Testing
         #expect(try await shop.run(["soldout", "熟成紅茶"]).status == 0)
         #expect(try await shop.run(["staff", "add", "Amy", "manager"]).status == 0)
         let noPIN = try await shop.run(["staff", "pin", "Amy"])
-        #expect(noPIN.status == 1 && noPIN.stderr.contains("DRINKSHOP_PIN"))
+        #expect(noPIN.status == 1 && noPIN.stderr.contains("DRINKSHOP_NEW_PIN"))
         let setPIN = try await shop.run(["staff", "pin", "Amy"], environment: ["DRINKSHOP_NEW_PIN": "13579"])
         #expect(setPIN.status == 0, "\(setPIN.stderr)")
         // Now a manager action needs Amy's PIN.
@@ -88,6 +88,14 @@ import Testing
         let right = try await shop.run(["restock", "熟成紅茶"], environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"])
         #expect(right.status == 0, "\(right.stderr)")
         #expect(right.stdout.contains("back on sale"))
+        // A one-shot `staff pin` never takes the manager's own login PIN as the new one: without
+        // DRINKSHOP_NEW_PIN it is refused and Ken keeps no PIN.
+        let amy = ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"]
+        #expect(try await shop.run(["staff", "add", "Ken", "staff"], environment: amy).status == 0)
+        let kensPIN = try await shop.run(["staff", "pin", "Ken"], environment: amy)
+        #expect(kensPIN.status == 1 && kensPIN.stderr.contains("DRINKSHOP_NEW_PIN"), "\(kensPIN.stderr)")
+        let asKen = try await shop.run(["orders"], environment: ["DRINKSHOP_STAFF": "Ken"])
+        #expect(asKen.status == 0, "\(asKen.stderr)")
         // The PIN proven, the next commands for a few minutes check a quick hash kept (0600) in the state folder.
         let grants = shop.directory + "/state/drinkshop/grants"
         let kept = try FileManager.default.contentsOfDirectory(atPath: grants)

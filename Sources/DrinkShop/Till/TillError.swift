@@ -21,6 +21,9 @@ public enum TillError: Error, Sendable, CustomStringConvertible {
     case noSuchStaff(String)
     /// A PIN is needed and there was no way to ask for it.
     case pinRequired(name: String, hint: String)
+    /// A new PIN for `name` was to be set where nobody can type it twice unseen and none was given: the
+    /// login's own PIN is never taken for it.
+    case newPINNotGiven(name: String, hint: String)
     /// A date or range that could not be read.
     case badDate(String)
     /// What an order's state and money do not allow (`MoneyGuard`).
@@ -58,6 +61,7 @@ public enum TillError: Error, Sendable, CustomStringConvertible {
             return "order \(number) has not reached the store yet (尚未送出); take payment once it has a pickup number"
         case .noSuchStaff(let name): return "nobody called \(name) is on the staff (沒有這位店員)"
         case .pinRequired(let name, let hint): return "\(name) has a PIN (需輸入 PIN): \(hint)"
+        case .newPINNotGiven(let name, let hint): return "no new PIN for \(name) was given (未輸入新 PIN); nothing changed: \(hint)"
         case .badDate(let text): return "\"\(text)\" is not a date like 2026-12-01 (or today, yesterday) (日期格式錯誤)"
         case .order(let refusal): return refusal.description
         case .unknownAdjustment(let code, let known):

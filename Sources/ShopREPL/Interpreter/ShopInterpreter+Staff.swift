@@ -52,7 +52,12 @@ extension ShopInterpreter {
         let acting = try await acting()
         let account = try await shop.staff.account(named: name)
         let pin: PIN
-        if let text = environmentNewPIN, readSecret == nil {
+        if readSecret == nil {
+            // Never the login's own PIN (DRINKSHOP_PIN): a new one is typed, or brought on purpose.
+            guard let text = environmentNewPIN else {
+                throw TillError.newPINNotGiven(name: account.name,
+                                               hint: "at a terminal staff pin asks for it twice; a one-shot command takes DRINKSHOP_NEW_PIN")
+            }
             do { pin = try PIN(text) } catch { throw TillError.pin(error) }
         } else {
             pin = try await askPIN(for: account.name, prompt: "New PIN for \(account.name) (4–8 digits): ")
