@@ -61,24 +61,40 @@ import TestSupport
 }
 
 /// A loopback port free a moment ago, for a child that must be told its port before it prints anything.
+///
+/// Taken below the kernel's ephemeral range (`ip_local_port_range`, 32768–60999 by default): a port the
+/// kernel hands out (a bind to port 0, any outgoing connection of the suite's other tests) comes from that
+/// range, so one chosen from it could be taken again between this check and the child's bind (seen in a
+/// stress run: "Address already in use"). Below it, only another test choosing the same way competes.
 enum FreePort {
     static func reserve() throws -> Int {
+        let low = ephemeralLow()
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let port = Int.random(in: 20_000..<max(20_001, low), using: &generator)
+            if try binds(port) { return port }
+        }
+        throw POSIXError(.EADDRINUSE)
+    }
+
+    /// The first port of the kernel's ephemeral range (32768 when it cannot be read).
+    private static func ephemeralLow() -> Int {
+        let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        return text.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32_768
+    }
+
+    /// Whether a loopback socket can bind `port` now.
+    private static func binds(_ port: Int) throws -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EMFILE) }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return bound == 0
     }
 }
