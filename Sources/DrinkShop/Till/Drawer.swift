@@ -43,13 +43,14 @@ public struct Drawer: Sendable {
 
     /// `close`, with the audit entry `entry` makes of the count. On the embedded store one commit: the open
     /// shift, the cash since it opened, the close and its entry (an entry that cannot be written leaves the
-    /// shift open). Over the API the close, then the entry; a close is not undone, so an entry that cannot
-    /// be written is the command's error with the drawer closed (`ShopError.auditNotWritten`).
+    /// shift open). Over the API the close, then the entry; an entry that cannot be written opens the shift
+    /// again (its close cells emptied: `ShopError.auditNotWrittenNothingChanged`), or, when that fails too, is
+    /// the command's error with the drawer closed (`ShopError.auditNotWritten`).
     func close(counted: Int, by staff: String, trail: AuditTrail?,
                entry: @escaping @Sendable (DrawerCount) -> AuditEntry?) async throws(TillError) -> DrawerCount {
         guard counted >= 0 else { throw .drawer(.negativeAmount(field: "counted", counted)) }
         let (store, shifts, payments, clock) = (shifts.store, shifts, payments, clock)
-        let change = AuditedChange<Result<DrawerCount, TillError>>(inCommit: { (transaction) throws(AirtableError) in
+        let change = AuditedChange<Result<ClosedShift, TillError>>(inCommit: { (transaction) throws(AirtableError) in
             // One commit: the open shift, the cash since it opened and the close, so a cash payment another
             // counter takes at the same moment is either counted here or refused for want of a shift.
             guard let stored = try ShiftRecords.open(in: transaction) else { return .failure(.drawer(.noOpenShift)) }
@@ -58,7 +59,7 @@ public struct Drawer: Sendable {
                                                       closedBy: staff, at: clock.now())
             else { return .failure(.drawer(.noOpenShift)) }
             _ = try RecordWrite.update(table: ShopSchema.shiftTable, id: stored.id, ShiftRecords.closing(count)).apply(in: transaction)
-            return .success(count)
+            return .success(ClosedShift(count: count, recordID: stored.id))
         }, overTheAPI: { () throws(ShopError) in
             let stored: ShiftRecords.Stored
             let money: [MoneyRecord]
@@ -78,22 +79,31 @@ public struct Drawer: Sendable {
                 return .failure(.drawer(error))
             }
             _ = try await RecordWrite.apply([.update(table: ShopSchema.shiftTable, id: stored.id, ShiftRecords.closing(count))], to: store)
-            return .success(count)
+            return .success(ClosedShift(count: count, recordID: stored.id))
+        }, undo: { (closed) async throws(ShopError) in
+            guard case .success(let shift) = closed else { return }
+            _ = try await RecordWrite.apply([.update(table: ShopSchema.shiftTable, id: shift.recordID, ShiftRecords.reopening)], to: store)
         })
-        let closed: Result<DrawerCount, TillError>
+        let closed: Result<ClosedShift, TillError>
         do throws(ShopError) {
             closed = try await change.write(to: store, trail: trail) { closed in
-                guard case .success(let count) = closed, let made = entry(count) else { return [] }
+                guard case .success(let shift) = closed, let made = entry(shift.count) else { return [] }
                 return [made]
             }
         } catch {
             throw .shop(error)
         }
-        return try closed.get()
+        return try closed.get().count
     }
 
     /// Drawer counts closed in `start..<end`.
     public func counts(from start: Date, to end: Date) async throws(TillError) -> [DrawerCount] {
         try await shifts.closed(from: start, to: end)
     }
+}
+
+/// A close as written: the count and the shift's record (which an undo opens again).
+struct ClosedShift: Sendable {
+    let count: DrawerCount
+    let recordID: String
 }

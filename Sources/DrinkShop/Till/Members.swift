@@ -135,8 +135,9 @@ public struct Members: Sendable {
 
     /// `buyPass`, with the audit entry `entry` makes of the pass sold. On the embedded store the member's
     /// pass and the entry are one commit (an entry that cannot be written sells nothing). Over the API the
-    /// pass, then the entry: a sale is not undone, so an entry that cannot be written is the command's
-    /// error with the pass sold (`ShopError.auditNotWritten`).
+    /// pass, then the entry: an entry that cannot be written puts the member's cells back as they were
+    /// (`ShopError.auditNotWrittenNothingChanged`), or, when that fails too, is the command's error with the
+    /// pass sold (`ShopError.auditNotWritten`).
     func buyPass(_ name: String, for mobile: MobileNumber, trail: AuditTrail?,
                  entry: @escaping @Sendable (PassProduct) -> AuditEntry?) async throws(TillError) -> (Member, PassProduct) {
         let program = try await program()
@@ -148,7 +149,7 @@ public struct Members: Sendable {
         do { pass = try product.purchase(held: member.pass, at: clock.now(), calendar: clock.calendar) } catch { throw .member(error) }
         let after = Member(mobile: mobile, card: member.card, pass: pass)
         do {
-            _ = try await AuditedChange([records.write(of: after)], to: records.store)
+            _ = try await AuditedChange([records.write(of: after)], to: records.store, undo: { [records] _ in [records.write(of: member)] })
                 .write(to: records.store, trail: trail) { _ in entry(product).map { [$0] } ?? [] }
         } catch {
             throw .shop(error)

@@ -22,12 +22,14 @@ public struct MenuControl: Sendable {
 
     /// Applies `request` to the drink `name` names (as `order` resolves names) and writes the drink with
     /// the audit entry `entry` makes of the change: on the embedded store in one commit (both or neither);
-    /// over the API the drink, then the entry (`ShopError.auditNotWritten` when only the entry failed).
+    /// over the API the drink, then the entry: an entry that cannot be written puts the drink's cells back
+    /// (`ShopError.auditNotWrittenNothingChanged`), or, when that fails too, is the command's error with the
+    /// change made (`ShopError.auditNotWritten`).
     /// - Returns: the change made and the drink after it.
     func change(_ name: String, _ request: Request, audit: AuditTrail,
                 entry: @Sendable (MenuChange) -> AuditEntry) async throws(TillError) -> (MenuChange, Drink)
     {
-        let (change, drink) = try await changed(name, request)
+        let (change, drink, before) = try await changed(name, request)
         let record = entry(change)
         let drinkCells = DrinkRecord.fields(of: drink)
         if let atomic = drinks.store.atomicStore {
@@ -45,8 +47,13 @@ public struct MenuControl: Sendable {
         } else {
             do { try await drinks.upsertOnName([drinkCells]) } catch { throw .shop(error) }
             do { try await audit.record(record) } catch {
+                let notWritten = error
+                do { try await drinks.upsertOnName([DrinkRecord.fields(of: before)]) } catch {
+                    await catalog.forget()
+                    throw .shop(.auditNotWritten(record, notWritten))
+                }
                 await catalog.forget()
-                throw .shop(.auditNotWritten(record, error))
+                throw .shop(.auditNotWrittenNothingChanged(record, notWritten))
             }
         }
         await catalog.forget()
@@ -55,14 +62,14 @@ public struct MenuControl: Sendable {
 
     /// `change` without its audit entry (tests of the change itself).
     func change(_ name: String, _ request: Request) async throws(TillError) -> (MenuChange, Drink) {
-        let (change, drink) = try await changed(name, request)
+        let (change, drink, _) = try await changed(name, request)
         do { try await drinks.upsertOnName([DrinkRecord.fields(of: drink)]) } catch { throw .shop(error) }
         await catalog.forget()
         return (change, drink)
     }
 
-    /// The change `request` makes to the drink `name` names, checked; nothing written.
-    private func changed(_ name: String, _ request: Request) async throws(TillError) -> (MenuChange, Drink) {
+    /// The change `request` makes to the drink `name` names, checked, and the drink before it; nothing written.
+    private func changed(_ name: String, _ request: Request) async throws(TillError) -> (MenuChange, Drink, before: Drink) {
         let menu: Menu
         do { menu = try await catalog.menu(refresh: true) } catch { throw .shop(error) }
         let drink: Drink
@@ -77,6 +84,6 @@ public struct MenuControl: Sendable {
         } catch {
             throw .menu(error)
         }
-        return result
+        return (result.0, result.1, drink)
     }
 }

@@ -39,6 +39,11 @@ struct ShiftRecords: Sendable {
         ])
     }
 
+    /// The cells that open a closed shift again (its close cells emptied): an undone close.
+    static let reopening = Fields([
+        ShiftField.closedBy: .null, .closedAt: .null, .expected: .null, .counted: .null, .difference: .null,
+    ])
+
     private static func latest(_ records: [Record]) throws(TillError) -> Stored? {
         var shifts: [Stored] = []
         for record in records {
