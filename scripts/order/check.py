@@ -220,6 +220,9 @@ def main():
 
         # Amy sends one order; every page shows its pickup number.
         amy.submit("function () { return document.getElementById('send'); }", "send the order")
+        # The page the send answers with may be one the group's own update reloaded while the order was still
+        # being placed ("訂單送出中，請稍候"): it then shows the number by itself when the counter answers.
+        amy.wait("!!document.getElementById('pickup-number')", 10)
         number = amy.js("document.getElementById('pickup-number') && Number(document.getElementById('pickup-number').textContent)")
         if not number:
             raise SystemExit(f"no pickup number after sending: {amy.text('.notice')!r}")
