@@ -69,6 +69,13 @@ def run(bin_dir, workdir, day_orders=300):
         day_seconds = time.monotonic() - started
         day = datetime.datetime.now(datetime.timezone(datetime.timedelta(hours=-12))).date().isoformat()
         before = table_counts(server, day)
+        # Once the later zone is adopted every date before Kiritimati's today is closed: besides the bench's day,
+        # the UTC date that `serve` dated its first setting entry by, when the bench runs after 10:00 UTC. The job
+        # archives those days too, so the least counts them.
+        kiritimati_today = datetime.datetime.now(datetime.timezone(datetime.timedelta(hours=14))).date()
+        first = datetime.date.fromisoformat(day)
+        others = [(first + datetime.timedelta(days=i)).isoformat() for i in range(1, (kiritimati_today - first).days)]
+        before_others = {other: table_counts(server, other) for other in others}
         orders_before = one_shot(["orders", "all", "--date", day])
         one_shot(["export", "--csv", os.path.join(run_dir, "before"), day])
 
@@ -80,6 +87,7 @@ def run(bin_dir, workdir, day_orders=300):
         archived_text = one_shot(["archive", "now"], env=paced)
         archive = proxy.stats()
         after = table_counts(server, day)
+        after_others = {other: table_counts(server, other) for other in others}
         proxy.reset()
         again_text = one_shot(["archive", "now"], env=paced)
         again = proxy.stats()["requests"]
@@ -90,7 +98,12 @@ def run(bin_dir, workdir, day_orders=300):
                           == open(os.path.join(run_dir, f"after-{kind}.csv"), "rb").read()
                           for kind in ("orders", "lines", "payments"))
         moved = {table: before[table] - after[table] for table in DAY_TABLES}
-        least = sum(max(1, math.ceil(before[table] / 100)) + math.ceil(moved[table] / 10) for table in DAY_TABLES)
+        moved_others = {other: {table: before_others[other][table] - after_others[other][table] for table in DAY_TABLES}
+                        for other in others}
+        # One listing of each table for every closed day, one DELETE per 10 records of each day.
+        least = sum(max(1, math.ceil((before[table] + sum(before_others[o][table] for o in others)) / 100))
+                    + math.ceil(moved[table] / 10) + sum(math.ceil(moved_others[o][table] / 10) for o in others)
+                    for table in DAY_TABLES)
         return {"day_orders": day_orders, "day": day, "day_seconds": day_seconds, "before": before, "after": after,
                 "moved": moved, "records": sum(moved.values()), "archive": archive, "overhead": overhead,
                 "least": least, "again": again, "same_orders": orders_before == orders_after,
