@@ -13,7 +13,7 @@ import TestSupport
         let counterToken = "pat" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
         let (database, directory) = (shop.database, shop.directory)
         // The gateway's port first: the upstream allows it as a local webhook receiver.
-        let gatewayPort = try FreePort.reserve()
+        let gatewayPort = try await offThePool { try FreePort.reserve() }
         let upstream = try await offThePool {
             try ServeProcess(database: database, directory: directory, token: upstreamToken,
                              arguments: ["--webhook-allow", "http://127.0.0.1:\(gatewayPort)"])

@@ -108,26 +108,7 @@ extension AuditedChange {
                entries: @escaping @Sendable (Outcome) -> [AuditEntry] = { _ in [] }) async throws(ShopError) -> Outcome
     {
         if let atomic = store.atomicStore {
-            let refused = AuditRefusal()
-            let inCommit = inCommit
-            do throws(AirtableError) {
-                return try await atomic.atomically { (transaction) throws(AirtableError) -> Outcome in
-                    let outcome = try inCommit(transaction)
-                    let made = entries(outcome)
-                    guard let trail, !made.isEmpty else { return outcome }
-                    do throws(AirtableError) {
-                        _ = try transaction.createRecords(in: ShopSchema.auditTable, made.map(trail.cells(of:)),
-                                                          options: WriteOptions(typecast: true))
-                    } catch {
-                        refused.note(made[0], error)
-                        throw error
-                    }
-                    return outcome
-                }
-            } catch {
-                if let (entry, failure) = refused.noted { throw .auditNotWrittenNothingChanged(entry, .store(failure)) }
-                throw .store(error)
-            }
+            return try await commit(on: atomic, trail: trail, inCommit, entries: entries)
         }
         let outcome = try await overTheAPI()
         let made = entries(outcome)
@@ -142,8 +123,36 @@ extension AuditedChange {
     }
 }
 
+/// Runs `work` and creates the audit entries `entries` makes of its outcome in one commit of `atomic`: both are
+/// kept or neither (with no entries or no `trail`, `work` alone).
+/// - Throws: `.auditNotWrittenNothingChanged` when the entries could not be written; `.store` when `work` failed.
+func commit<Outcome: Sendable>(on atomic: any AtomicRecordStore, trail: AuditTrail?,
+                               _ work: @escaping @Sendable (any RecordTransaction) throws(AirtableError) -> Outcome,
+                               entries: @escaping @Sendable (Outcome) -> [AuditEntry]) async throws(ShopError) -> Outcome
+{
+    let refused = AuditRefusal()
+    do throws(AirtableError) {
+        return try await atomic.atomically { (transaction) throws(AirtableError) -> Outcome in
+            let outcome = try work(transaction)
+            let made = entries(outcome)
+            guard let trail, !made.isEmpty else { return outcome }
+            do throws(AirtableError) {
+                _ = try transaction.createRecords(in: ShopSchema.auditTable, made.map(trail.cells(of:)),
+                                                  options: WriteOptions(typecast: true))
+            } catch {
+                refused.note(made[0], error)
+                throw error
+            }
+            return outcome
+        }
+    } catch {
+        if let (entry, failure) = refused.noted { throw .auditNotWrittenNothingChanged(entry, .store(failure)) }
+        throw .store(error)
+    }
+}
+
 /// The entry a commit could not write, handed out of the commit that it undid.
-final class AuditRefusal: Sendable {
+private final class AuditRefusal: Sendable {
     private let refusal = Mutex<(AuditEntry, AirtableError)?>(nil)
     func note(_ entry: AuditEntry, _ error: AirtableError) { refusal.withLock { $0 = (entry, error) } }
     var noted: (AuditEntry, AirtableError)? { refusal.withLock { $0 } }

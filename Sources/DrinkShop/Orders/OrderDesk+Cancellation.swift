@@ -47,8 +47,8 @@ extension OrderDesk {
         var extra = onTheOrder ?? [:]
         if let till { extra.merge(OrderRecord.cells(of: till)) { $1 } }
         // An earlier day's order: its entries go to AuditLog, in the same commit on the embedded store.
-        let logging = onTheOrder == nil ? entries.map { ($0, audit.cells(of: $0)) } : []
-        let (answered, written, logged) = try await records.writeStatus(of: stored, extra: extra, logging: logging)
+        let logging = onTheOrder == nil ? entries : []
+        let (answered, written, logged) = try await records.writeStatus(of: stored, extra: extra, logging: logging, trail: audit)
         if written, let till { stored.till = till }
         // The till's copy as the store holds it after this write: another counter's payment may have written
         // its copy since this one was read (the till then gives that money back too).

@@ -373,8 +373,8 @@ public final class OrderDesk: Sendable {
             let onTheOrder = entries.isEmpty ? nil : auditCells(entries, on: stored)
             let extra = onTheOrder ?? [:]
             // An earlier day's order: its entries go to AuditLog, in the same commit on the embedded store.
-            let logging = onTheOrder == nil ? entries.map { ($0, audit.cells(of: $0)) } : []
-            let (_, written, logged) = try await records.writeStatus(of: stored, extra: extra, logging: logging)
+            let logging = onTheOrder == nil ? entries : []
+            let (_, written, logged) = try await records.writeStatus(of: stored, extra: extra, logging: logging, trail: audit)
             if !logged { try await settle(entries, on: &stored, written: written && !extra.isEmpty) }
         }
     }

@@ -75,12 +75,12 @@ struct OrderRecords: Sendable {
     /// audit entry, the till's copy); returns the records as the store answered (every cell, other
     /// counters' steps included) and whether `extra`'s new fields were written (see `write`).
     ///
-    /// `logging` are AuditLog records of the change that cannot go on the order (an order of an earlier business
-    /// day): on the embedded store they are created in the same commit as the status (`logged` is then true;
+    /// `logging` are audit entries of the change that cannot go on the order (an order of an earlier business
+    /// day): on the embedded store `trail` writes them in the same commit as the status (`logged` is then true;
     /// entries that cannot be written leave the order as it was: `ShopError.auditNotWrittenNothingChanged`);
     /// elsewhere they are left to the caller, to write after.
-    func writeStatus(of stored: StoredOrder, extra: Fields, logging: [(entry: AuditEntry, cells: Fields)] = []) async throws(ShopError)
-        -> (records: [Record], extraWritten: Bool, logged: Bool)
+    func writeStatus(of stored: StoredOrder, extra: Fields, logging: [AuditEntry] = [], trail: AuditTrail? = nil)
+        async throws(ShopError) -> (records: [Record], extraWritten: Bool, logged: Bool)
     {
         var fields = Fields([OrderField.status: .string(stored.order.status.rawValue)])
         if stored.order.status == .cancelled {
@@ -91,26 +91,13 @@ struct OrderRecords: Sendable {
         if let step { fields[step] = .string(AirtableTimestamp.format(clock.now())) }
         // A remote base set up by an earlier version may lack the step fields (`drinkshop setup` adds them):
         // `tolerating` leaves out whatever of this version's fields the base's schema lacks.
-        if !logging.isEmpty, let atomic = store.atomicStore {
-            let ids = stored.recordIDs, cells = fields.merging(extra) { $1 }, options = WriteOptions(typecast: true)
-            let refused = AuditRefusal()
-            do throws(AirtableError) {
-                let records = try await atomic.atomically { (transaction) throws(AirtableError) -> [Record] in
-                    let records = try transaction.updateRecords(in: ShopSchema.orderTable, ids.map { RecordUpdate(id: $0, fields: cells) },
-                                                                replace: false, options: options)
-                    do throws(AirtableError) {
-                        _ = try transaction.createRecords(in: ShopSchema.auditTable, logging.map(\.cells), options: options)
-                    } catch {
-                        refused.note(logging[0].entry, error)
-                        throw error
-                    }
-                    return records
-                }
-                return (records, true, true)
-            } catch {
-                if let (entry, failure) = refused.noted { throw .auditNotWrittenNothingChanged(entry, .store(failure)) }
-                throw .store(error)
-            }
+        if let trail, !logging.isEmpty, let atomic = store.atomicStore {
+            let ids = stored.recordIDs, cells = fields.merging(extra) { $1 }
+            let records = try await commit(on: atomic, trail: trail, { (transaction) throws(AirtableError) -> [Record] in
+                try transaction.updateRecords(in: ShopSchema.orderTable, ids.map { RecordUpdate(id: $0, fields: cells) },
+                                              replace: false, options: WriteOptions(typecast: true))
+            }, entries: { _ in logging })
+            return (records, true, true)
         }
         let written = try await tolerating(fields.merging(extra) { $1 }) { (cells) throws(AirtableError) -> [Record] in
             try await update(stored.recordIDs, cells)
