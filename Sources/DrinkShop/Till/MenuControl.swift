@@ -31,30 +31,14 @@ public struct MenuControl: Sendable {
     {
         let (change, drink, before) = try await changed(name, request)
         let record = entry(change)
-        let drinkCells = DrinkRecord.fields(of: drink)
-        if let atomic = drinks.store.atomicStore {
-            let auditCells = audit.cells(of: record)
-            do {
-                try await atomic.atomically { (transaction) throws(AirtableError) in
-                    _ = try transaction.upsertRecords(in: ShopSchema.drinkTable, [UpsertRecord(fields: drinkCells)],
-                                                      mergeOn: [CatalogTable.nameField], replace: false,
-                                                      options: WriteOptions(typecast: true))
-                    _ = try transaction.createRecords(in: ShopSchema.auditTable, [auditCells], options: WriteOptions(typecast: true))
-                }
-            } catch {
-                throw .shop(.store(error))
-            }
-        } else {
-            do { try await drinks.upsertOnName([drinkCells]) } catch { throw .shop(error) }
-            do { try await audit.record(record) } catch {
-                let notWritten = error
-                do { try await drinks.upsertOnName([DrinkRecord.fields(of: before)]) } catch {
-                    await catalog.forget()
-                    throw .shop(.auditNotWritten(record, notWritten))
-                }
-                await catalog.forget()
-                throw .shop(.auditNotWrittenNothingChanged(record, notWritten))
-            }
+        let upsert = { (drink: Drink) in
+            RecordWrite.upsert(table: ShopSchema.drinkTable, [DrinkRecord.fields(of: drink)], mergeOn: [CatalogTable.nameField])
+        }
+        let putBack = upsert(before)
+        let written = AuditedChange([upsert(drink)], to: drinks.store, undo: { _ in [putBack] })
+        do { _ = try await written.write(to: drinks.store, trail: audit) { _ in [record] } } catch {
+            await catalog.forget()
+            throw .shop(error)
         }
         await catalog.forget()
         return (change, drink)
