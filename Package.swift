@@ -18,7 +18,13 @@ let package = Package(
         // The Airtable record API as a library: JSON, records, errors, formulas, RecordStore, client.
         // One proleptic Gregorian date algorithm (days since 1970 <-> year, month, day) for every module.
         .target(name: "CivilDate", swiftSettings: strict),
-        .target(name: "Airtable", dependencies: ["CivilDate"], swiftSettings: strict),
+        .target(name: "Airtable", dependencies: ["CivilDate"],
+                // In the static release link, libcurl is CurlOnDemand's to load: not a start-time dependency.
+                swiftSettings: strict + [.unsafeFlags(["-Xfrontend", "-disable-autolink-library", "-Xfrontend", "curl"],
+                                                      .when(platforms: [.linux], configuration: .release))]),
+        // libcurl's functions for the static release drinkshop on Linux, loading libcurl.so.4 on first use
+        // (a start without it skips some thirty libraries); empty elsewhere.
+        .target(name: "CurlOnDemand", cSettings: [.define("CURL_ON_DEMAND", .when(platforms: [.linux], configuration: .release))]),
         // An Airtable base stored in SQLite. Knows nothing of drinks.
         .target(name: "LocalBase", dependencies: ["Airtable", "CSQLite"], swiftSettings: strict),
         // HTTP/1.1 on POSIX sockets: a pure parser and a threaded server.
@@ -47,15 +53,15 @@ let package = Package(
         .executableTarget(
             name: "DrinkShopCLI",
             dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "Airtable", "LocalBase", "AirtableServer", "HTTPServer",
-                           "PickupDisplay", "OrderPage"],
+                           "PickupDisplay", "OrderPage", "CurlOnDemand"],
             swiftSettings: strict,
-            // On Linux the release binary carries the Swift runtime and Foundation (SQLite, libcrypto and
-            // libcurl stay the system's; the link needs libcurl.so, from libcurl4-openssl-dev): a start no
-            // longer binds some 20,000 symbols across a dozen Swift libraries (BENCHMARKS.md §10).
+            // On Linux the release binary carries the Swift runtime and Foundation (SQLite and libcrypto stay
+            // the system's, and libcurl is loaded by CurlOnDemand on the first request): a start no longer
+            // binds some 20,000 symbols across a dozen Swift libraries, nor maps libcurl's thirty (BENCHMARKS.md §10).
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
                 // The modules were compiled against the shared Foundation, which names only its own libraries;
                 // its static archives need these beside them.
-                + ["CoreFoundation", "_FoundationICU", "_FoundationCShims", "_FoundationCollections", "_CFURLSessionInterface", "curl"]
+                + ["CoreFoundation", "_FoundationICU", "_FoundationCShims", "_FoundationCollections", "_CFURLSessionInterface"]
                 .map { .linkedLibrary($0, .when(platforms: [.linux], configuration: .release)) }
         ),
 
