@@ -57,3 +57,21 @@ extension RecordStore {
         return (self as? any WrappingRecordStore)?.underlying.schemaVersions
     }
 }
+
+/// A store that makes an index the first time a listing filters by it (the embedded base), and can make
+/// the ones listings by given formulas would need without listing anything: an owner that must not
+/// write inside a command it may refuse asks for them when it opens the store.
+public protocol IndexPreparing: Sendable {
+    /// Makes whatever indexes listings of `table` filtered by `formulas` read through, when missing and
+    /// the store may be written (a store that may not is read without them, as its listings are).
+    func prepareIndexes(in table: String, for formulas: [String]) async throws(AirtableError)
+}
+
+extension RecordStore {
+    /// The store itself or the one it wraps (through `WrappingRecordStore`s) when that one indexes on
+    /// first use: the embedded base. Nil for a base over the API.
+    public var indexPreparing: (any IndexPreparing)? {
+        if let preparing = self as? any IndexPreparing { return preparing }
+        return (self as? any WrappingRecordStore)?.underlying.indexPreparing
+    }
+}

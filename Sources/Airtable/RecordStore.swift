@@ -29,12 +29,24 @@ public protocol SchemaEditing: RecordStore {
     func createField(in table: String, _ spec: FieldSpec) async throws(AirtableError) -> FieldSchema
 }
 
+/// A store that answers a whole listing in one call, where page after page would cost a round trip each
+/// (the embedded base: one read of one snapshot, no cursor kept between pages). `allRecords` uses it.
+public protocol WholeListing: RecordStore {
+    /// Every record matching `query` (its `offset` ignored), as `allRecords` would gather them.
+    func listAllRecords(in table: String, query: ListQuery) async throws(AirtableError) -> [Record]
+}
+
 extension RecordStore {
-    /// Every record matching `query`, page after page. An expired cursor restarts the listing from
-    /// the beginning, at most `restarts` times.
+    /// Every record matching `query`, page after page (or in one call, from a `WholeListing` store). An
+    /// expired cursor restarts the listing from the beginning, at most `restarts` times.
     public func allRecords(in table: String, query: ListQuery = ListQuery(), restarts: Int = 3)
         async throws(AirtableError) -> [Record]
     {
+        if let whole = self as? any WholeListing {
+            var query = query
+            query.offset = nil
+            return try await whole.listAllRecords(in: table, query: query)
+        }
         var attempt = 0
         while true {
             var page = query

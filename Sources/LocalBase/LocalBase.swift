@@ -31,7 +31,7 @@ private final class Answer<T: Sendable>: Sendable {
 /// bridged back with a continuation, so a slow disk never stalls other tasks. Several instances (in one
 /// process or several) may share a file: writes take SQLite's write lock up front (`BEGIN IMMEDIATE`),
 /// wait for each other (busy timeout), and commit durably (WAL with `synchronous=FULL`).
-public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unchecked Sendable {
+public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, WholeListing, IndexPreparing, @unchecked Sendable {
     // Only `queue` touches `context`: that confinement is what @unchecked Sendable stands for here.
     private let queue: DispatchQueue
     private let context: BaseContext
@@ -186,6 +186,18 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, @unche
 
     public func getRecord(in table: String, id: String, options: ReadOptions) async throws(AirtableError) -> Record {
         try await perform { try $0.getRecord(in: table, id: id, options: options) }
+    }
+
+    /// Makes the indexes listings of `table` by `formulas` read through (`IndexPreparing`), as their
+    /// first listing would, without reading a record.
+    public func prepareIndexes(in table: String, for formulas: [String]) async throws(AirtableError) {
+        try await perform { try $0.prepareIndexes(in: table, for: formulas) }
+    }
+
+    /// Every matching record from one read of the file (`WholeListing`): what the pages would give, with
+    /// no cursor and no hop to the base's thread between them.
+    public func listAllRecords(in table: String, query: ListQuery) async throws(AirtableError) -> [Record] {
+        try await perform { try $0.listAllRecords(in: table, query: query) }
     }
 
     public func createRecords(in table: String, _ records: [Fields], options: WriteOptions)

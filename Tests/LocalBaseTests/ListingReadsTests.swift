@@ -54,6 +54,10 @@ import TestSupport
         "{status}=BLANK()",
         "{price}=35",
         "{status}!='picked up'",
+        // A stored cell at all (`!= BLANK()` narrows to the records that have one), then evaluated.
+        "{note}!=BLANK()",
+        "AND({businessDay}='2026-11-21', {status}!=BLANK())",
+        "BLANK()!={addOns}",
         // Nothing pushed down.
         "FIND('加白玉', ARRAYJOIN({addOns}))",
         "{price}>32",
@@ -86,10 +90,59 @@ import TestSupport
                 }
             }
         }
-        // Without fields[], every cell, as before.
+        // Without fields[], every cell, as before; whole (one call) and page by page alike.
         let all = try await base.allRecords(in: "Line", query: ListQuery(filterByFormula: formula, pageSize: 7))
         #expect(all.map(\.id) == full.map(\.id))
         #expect(all.map(\.fields) == full.map(\.fields))
+        let paged = try await Self.pageByPage(base, ListQuery(filterByFormula: formula, pageSize: 7))
+        #expect(paged.map(\.id) == full.map(\.id))
+        #expect(paged.map(\.fields) == full.map(\.fields))
+    }
+
+    /// Every page of a listing, following its offsets (what a client over the API does).
+    private static func pageByPage(_ base: LocalBase, _ query: ListQuery) async throws -> [Record] {
+        var query = query
+        var records: [Record] = []
+        while true {
+            let page = try await base.listRecords(in: "Line", query: query)
+            records += page.records
+            guard let offset = page.offset else { return records }
+            query.offset = offset
+        }
+    }
+
+    /// `allRecords` on the embedded base reads the whole listing in one call: the records the pages give,
+    /// in their order, with `maxRecords`, a sort, a view-less filter and `fields[]` as the pages apply them.
+    @Test func aWholeListingIsItsPagesTogether() async throws {
+        let clock = TestClock(Self.start)
+        let base = try await linesBase(clock: clock)
+        let queries = [
+            ListQuery(),
+            ListQuery(maxRecords: 9),
+            ListQuery(filterByFormula: "{price}>32", pageSize: 4),
+            ListQuery(filterByFormula: "OR({businessDay}='2026-11-21', {businessDay}='2026-11-23')", maxRecords: 25),
+            ListQuery(sort: [SortKey(field: "price", direction: .descending), SortKey(field: "drinkName", direction: .ascending)],
+                      fields: ["drinkName", "price"], maxRecords: 31),
+            ListQuery(filterByFormula: "{status}!=BLANK()", sort: [SortKey(field: "status", direction: .ascending)]),
+            ListQuery(pageSize: 0),
+            ListQuery(maxRecords: 0),
+            ListQuery(returnFieldsByFieldId: true),
+        ]
+        for query in queries {
+            let whole = try await base.listAllRecords(in: "Line", query: query)
+            let pages = try await Self.pageByPage(base, query)
+            #expect(whole.map(\.id) == pages.map(\.id), "\(query)")
+            #expect(whole.map(\.fields) == pages.map(\.fields), "\(query)")
+            #expect(whole.map(\.createdTime) == pages.map(\.createdTime), "\(query)")
+        }
+        #expect(try await base.listAllRecords(in: "Line", query: ListQuery()).count == 60)
+        // Refused as a page is: an unknown field, a page size over 100.
+        await #expect(throws: AirtableError.self) {
+            _ = try await base.listAllRecords(in: "Line", query: ListQuery(fields: ["nope"]))
+        }
+        await #expect(throws: AirtableError.self) {
+            _ = try await base.listAllRecords(in: "Line", query: ListQuery(pageSize: 101))
+        }
     }
 
     @Test func aFormulaIsSkippedOnlyWhenItsIndexConditionsSayAllOfIt() async throws {
@@ -111,6 +164,7 @@ import TestSupport
         #expect(try !exact("{day}='2026-11-22'"))
         #expect(try !exact("{businessDay}=BLANK()"))
         #expect(try !exact("{businessDay}!='2026-11-22'"))
+        #expect(try !exact("AND({businessDay}='2026-11-22', {price}!=BLANK())"))
         #expect(try !exact("AND(OR({businessDay}='a', {businessDay}='b'), OR({businessDay}='c', {businessDay}='d'))"))
         #expect(try !exact("OR({businessDay}='a', OR({businessDay}='b', {businessDay}='c'))"))
         #expect(try !exact("AND({businessDay}='a', {price}>3)"))

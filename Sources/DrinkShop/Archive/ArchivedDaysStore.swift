@@ -8,18 +8,20 @@ import Airtable
 /// Such a listing answers in one page (the base's pages are read through), with the archive's records
 /// after the base's, each part in the query's order. Listings that page or cap by hand (`maxRecords`, an
 /// offset, a view) and every other table go to the base alone.
-struct ArchivedDaysStore: WrappingRecordStore {
+struct ArchivedDaysStore: WrappingRecordStore, WholeListing {
     let base: any RecordStore
     let archive: DayArchive
     /// Writes go to the base unchanged (today's tickets and lines are never in the archive).
     var underlying: any RecordStore { base }
 
+    /// Whether a listing reads the archive too: a day table's, in one page, as the base's pages read it.
+    private func readsBack(_ table: String, _ query: ListQuery) -> Bool {
+        DayTables.readBack.contains(table) && query.maxRecords == nil && query.offset == nil && query.view == nil
+            && query.cellFormat == .json && !query.returnFieldsByFieldId && archive.isStarted
+    }
+
     func listRecords(in table: String, query: ListQuery) async throws(AirtableError) -> RecordPage {
-        guard DayTables.readBack.contains(table), query.maxRecords == nil, query.offset == nil, query.view == nil,
-              query.cellFormat == .json, !query.returnFieldsByFieldId, archive.isStarted
-        else {
-            return try await base.listRecords(in: table, query: query)
-        }
+        guard readsBack(table, query) else { return try await base.listRecords(in: table, query: query) }
         let fromBase = try await base.allRecords(in: table, query: query)
         var archiveQuery = query
         archiveQuery.pageSize = nil
@@ -28,6 +30,12 @@ struct ArchivedDaysStore: WrappingRecordStore {
         guard !archived.isEmpty else { return RecordPage(records: fromBase) }
         let seen = Set(fromBase.map(\.id))
         return RecordPage(records: fromBase + archived.filter { !seen.contains($0.id) })
+    }
+
+    /// A listing that reads the archive is one page already; any other is the base's, whole when it can.
+    func listAllRecords(in table: String, query: ListQuery) async throws(AirtableError) -> [Record] {
+        guard readsBack(table, query) else { return try await base.allRecords(in: table, query: query) }
+        return try await listRecords(in: table, query: query).records
     }
 
     func getRecord(in table: String, id: String, options: ReadOptions) async throws(AirtableError) -> Record {

@@ -175,8 +175,14 @@ extension OrderDesk {
 }
 
 extension RecordStore {
-    /// Lists at most one record of `table` by each formula (see `OrderRecords.prepareLookups`).
+    /// Makes the indexes listings of `table` by each formula read through (see `OrderRecords.prepareLookups`):
+    /// asked of a store that indexes on first use, else by listing at most one record by each formula.
     func listOnce(in table: String, by formulas: [FormulaExpression]) async throws(ShopError) {
+        if let preparing = indexPreparing {
+            do { return try await preparing.prepareIndexes(in: table, for: formulas.map(\.description)) } catch {
+                throw .store(error)
+            }
+        }
         for formula in formulas {
             do {
                 _ = try await listRecords(in: table, query: ListQuery(filterByFormula: formula.description,

@@ -56,7 +56,7 @@ enum FormulaFilter {
     /// `NOT`, with a full UTC timestamp literal (`YYYY-MM-DDTHH:MM:SS.sssZ`), which is an exact instant.
     ///
     /// `{f} != 'x'` on a text-like field qualifies as "the stored value is not x" (a blank cell is not x
-    /// either, as in the evaluator), and an `OR` whose every branch is narrowed by an index qualifies as
+    /// either, as in the evaluator), `{f} != BLANK()` on a field kept in the cells as "the cell is there", and an `OR` whose every branch is narrowed by an index qualifies as
     /// `anyOf` (`#6 of today or still open`; a day range written as one `OR` per day): the rows are then
     /// found branch by branch (`RecordRows.scan`).
     static func requiredConditions(_ expression: FormulaExpression, table: TableSchema) -> [CandidateCondition] {
@@ -134,7 +134,10 @@ enum FormulaFilter {
             guard let value = storedValue(literal, for: field) else { return [] }
             return [.cellEquals(fieldID: field.id, value: value)]
         case .binary(.notEqual, .field(let name), let literal), .binary(.notEqual, let literal, .field(let name)):
-            guard let field = table.field(name), case .text(let text)? = storedValue(literal, for: field) else { return [] }
+            guard let field = table.field(name) else { return [] }
+            // An absent cell is blank, so it is never != BLANK(); computed fields have no stored cell.
+            if isBlank(literal) { return field.type.isComputed ? [] : [.cellPresent(fieldID: field.id)] }
+            guard case .text(let text)? = storedValue(literal, for: field) else { return [] }
             return [.cellDiffers(fieldID: field.id, text: text)]
         case .call(let name, let arguments) where name.uppercased() == "NOT" && arguments.count == 1:
             return createdBound(arguments[0], negated: true).map { [$0] } ?? []

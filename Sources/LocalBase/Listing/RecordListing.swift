@@ -13,6 +13,57 @@ extension BaseContext {
         return try file.connection.readTransaction { try page(plan, query: query) }
     }
 
+    /// Makes the indexes a listing by each formula would make on its first page (see `listRecords`).
+    func prepareIndexes(in tableName: String, for formulas: [String]) throws {
+        let table = try table(tableName)
+        let computed = try ComputedCells(context: self)
+        for formula in formulas {
+            let filter = try FormulaFilter.make(formula, table: table, now: clock(), linkNames: computed.linkNames,
+                                                computed: computed)
+            try? file.ensureIndexes(tableID: table.id, for: filter.conditions)
+        }
+    }
+
+    /// Every record a listing's pages would give, in their order, from one snapshot (`maxRecords` kept).
+    func listAllRecords(in tableName: String, query: ListQuery) throws -> [Record] {
+        let plan = try ListPlan(query: query, table: table(tableName), now: clock(),
+                                computed: try ComputedCells(context: self))
+        try? file.ensureIndexes(tableID: plan.table.id, for: plan.filter.conditions)
+        let limit = query.maxRecords ?? Int.max
+        guard plan.pageSize > 0, limit > 0 else { return [] }
+        return try file.connection.readTransaction {
+            var rows = RecordRows(file: file, tableID: plan.table.id)
+            rows.cellsRead = plan.cellsRead
+            let found: [StoredRecord]
+            if plan.order.keys.isEmpty {
+                found = try creationOrderRecords(ceiling: rows.maxSeq(), limit: limit, plan, rows)
+            } else {
+                let entries = try sortedEntries(plan, rows)
+                found = try sortedPage(entries, from: 0, take: min(limit, entries.count), rows: rows).0
+            }
+            return found.map(plan.output.record)
+        }
+    }
+
+    /// The first `limit` matching records in creation order, read a chunk of rows at a time.
+    private func creationOrderRecords(ceiling: Int64, limit: Int, _ plan: ListPlan, _ rows: RecordRows) throws
+        -> [StoredRecord]
+    {
+        var found: [StoredRecord] = []
+        var cursor: Int64 = 0
+        let chunk = 500
+        while found.count < limit {
+            let read = try rows.scan(after: cursor, ceiling: ceiling, limit: chunk, conditions: plan.filter.conditions)
+            for record in read where plan.filter.keeps(record) {
+                found.append(record)
+                if found.count == limit { break }
+            }
+            guard read.count == chunk, let last = read.last else { break }
+            cursor = last.seq
+        }
+        return found
+    }
+
     private func page(_ plan: ListPlan, query: ListQuery) throws -> RecordPage {
         let now = clock()
         var rows = RecordRows(file: file, tableID: plan.table.id)
@@ -97,10 +148,10 @@ extension BaseContext {
         throws -> ([StoredRecord], ListIterators.Position?, String?)
     {
         let end = min(entries.count, start + take)
-        var page: [StoredRecord] = []
-        for entry in entries[min(start, end)..<end] {
-            if let record = try rows.find(seq: entry.seq) { page.append(record) }
-        }
+        let slice = entries[min(start, end)..<end]
+        var read: [Int64: StoredRecord] = [:]
+        for record in try rows.rows(seqs: slice.map(\.seq).sorted()) { read[record.seq] = record }
+        let page = slice.compactMap { read[$0.seq] }
         guard end < entries.count else { return (page, nil, nil) }
         return (page, .sorted(entries: entries, next: end), entries[end].id)
     }

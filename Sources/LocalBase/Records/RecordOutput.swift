@@ -25,10 +25,18 @@ struct RecordOutput {
         self.only = only
         self.linkNames = linkNames
         shown = table.fields.filter { only?.contains($0.id) ?? true }
+        var keys: [String: String] = [:]
+        for field in shown where !field.type.isComputed { keys[field.id] = byFieldID ? field.id : field.name }
+        storedKeys = keys
+        computedShown = shown.filter(\.type.isComputed)
     }
 
     /// The fields written, in the table's order (`only` applied once, not per record).
     private let shown: [FieldSchema]
+    /// The output key (name or id) of each shown field whose value is a stored cell, by field id.
+    private let storedKeys: [String: String]
+    /// The shown fields worked out when read (autoNumber, createdTime, formulas, lookups…).
+    private let computedShown: [FieldSchema]
 
     /// Checks a read's format options: `string` needs a known time zone and a locale.
     static func cellText(format: CellFormat, timeZone: String?, userLocale: String?) throws -> CellText? {
@@ -43,23 +51,35 @@ struct RecordOutput {
     }
 
     func record(_ stored: StoredRecord) -> Record {
+        guard text == nil else { return textRecord(stored) }
+        // A record's stored cells are fewer than its table's fields: each is looked up once, by id.
+        var fields = Fields(minimumCapacity: min(stored.cells.count, storedKeys.count) + computedShown.count)
+        for (id, value) in stored.cells {
+            guard let key = storedKeys[id], !value.isEmptyCell else { continue }
+            fields[key] = value
+        }
+        for field in computedShown {
+            guard let value = computed.map({ $0.cell(field, of: stored, in: table) }) ?? stored.value(of: field),
+                  !value.isEmptyCell
+            else { continue }
+            fields[byFieldID ? field.id : field.name] = value
+        }
+        return Record(id: stored.id, createdTime: stored.createdTime, fields: fields)
+    }
+
+    /// `record` for `cellFormat=string`: every shown field's cell as the text Airtable shows.
+    private func textRecord(_ stored: StoredRecord) -> Record {
         var fields = Fields(minimumCapacity: only?.count ?? stored.cells.count)
         for field in shown {
             let cell = field.type.isComputed
                 ? computed.map { $0.cell(field, of: stored, in: table) } ?? stored.value(of: field)
                 : stored.cells[field.id]
-            guard let value = cell, !value.isEmptyCell else { continue }
-            let key = byFieldID ? field.id : field.name
-            if let text {
-                var value = value
-                if field.type == .multipleRecordLinks, let linkNames, let ids = value.arrayValue?.compactMap(\.stringValue) {
-                    value = .array(linkNames(field, ids).map { .string($0.stringValue ?? JSONWriter.string($0)) })
-                }
-                let rendered = text.render(value, field: field)
-                if !rendered.isEmpty { fields[key] = .string(rendered) }
-            } else {
-                fields[key] = value
+            guard let text, var value = cell, !value.isEmptyCell else { continue }
+            if field.type == .multipleRecordLinks, let linkNames, let ids = value.arrayValue?.compactMap(\.stringValue) {
+                value = .array(linkNames(field, ids).map { .string($0.stringValue ?? JSONWriter.string($0)) })
             }
+            let rendered = text.render(value, field: field)
+            if !rendered.isEmpty { fields[byFieldID ? field.id : field.name] = .string(rendered) }
         }
         return Record(id: stored.id, createdTime: stored.createdTime, fields: fields)
     }

@@ -10,6 +10,9 @@ enum CandidateCondition {
     /// The field's stored value is not non-empty text (absent, empty, or not text at all): what a
     /// text-like field equal to BLANK() needs. Not indexed; it spares the records' parsing only.
     case cellNotText(fieldID: String)
+    /// The field has a stored value at all: what `{f} != BLANK()` needs of a field kept in the cells (an
+    /// absent cell is blank). Not indexed; it spares parsing the records whose cell is absent.
+    case cellPresent(fieldID: String)
     /// The record's creation time (milliseconds since 1970) compares so with this bound.
     case createdTime(Comparison, milliseconds: Double)
     /// At least one of these groups holds in full (a formula's `OR`). The rows are found group by group,
@@ -31,6 +34,7 @@ enum CandidateCondition {
         case .cellNotText(let fieldID):
             let path = "'$.\(fieldID)'"
             return "(json_type(cells, \(path)) IS NOT 'text' OR json_extract(cells, \(path)) = '')"
+        case .cellPresent(let fieldID): return "json_type(cells, '$.\(fieldID)') IS NOT NULL"
         case .createdTime(let comparison, _): return "created_ms \(comparison.rawValue) ?\(parameter)"
         case .anyOf: return "1"  // never reaches SQL: `branches` splits it first
         }
@@ -41,7 +45,7 @@ enum CandidateCondition {
         switch self {
         case .cellEquals(_, let value): return value
         case .createdTime(_, let milliseconds): return .real(milliseconds)
-        case .cellDiffers, .cellNotText, .anyOf: return nil
+        case .cellDiffers, .cellNotText, .cellPresent, .anyOf: return nil
         }
     }
 
@@ -49,7 +53,7 @@ enum CandidateCondition {
     var isIndexed: Bool {
         switch self {
         case .cellEquals, .createdTime: return true
-        case .cellDiffers, .cellNotText, .anyOf: return false
+        case .cellDiffers, .cellNotText, .cellPresent, .anyOf: return false
         }
     }
 

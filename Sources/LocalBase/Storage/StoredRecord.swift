@@ -98,14 +98,6 @@ struct RecordRows {
         return found
     }
 
-    func find(seq: Int64) throws -> StoredRecord? {
-        var found: StoredRecord?
-        try file.connection.query("SELECT \(Self.columns) FROM \(name) WHERE seq = ?1", [.integer(seq)]) { row in
-            found = try Self.read(row, keeping: cellsRead)
-        }
-        return found
-    }
-
     /// The largest seq so far (0 for an empty table): a listing's snapshot ceiling.
     func maxSeq() throws -> Int64 {
         try file.connection.integerValue("SELECT coalesce(max(seq), 0) FROM \(name)") ?? 0
@@ -129,7 +121,21 @@ struct RecordRows {
             CandidateCondition.append(branch, to: &sql, values: &values)
             try file.connection.query(sql + " ORDER BY seq LIMIT ?3", values) { row in seqs.insert(row.int64(0)) }
         }
-        return try seqs.sorted().prefix(limit).compactMap { try find(seq: $0) }
+        return try rows(seqs: seqs.sorted().prefix(limit))
+    }
+
+    /// The rows of these seqs (ascending), in seq order, read by one statement; a seq whose row is gone
+    /// is skipped.
+    func rows(seqs: some Collection<Int64>) throws -> [StoredRecord] {
+        guard !seqs.isEmpty else { return [] }
+        var list = "["
+        for seq in seqs { list += (list.utf8.count > 1 ? "," : "") + String(seq) }
+        var records: [StoredRecord] = []
+        records.reserveCapacity(seqs.count)
+        try file.connection.query(
+            "SELECT \(Self.columns) FROM \(name) WHERE seq IN (SELECT value FROM json_each(?1)) ORDER BY seq",
+            [.text(list + "]")]) { row in records.append(try Self.read(row, keeping: cellsRead)) }
+        return records
     }
 
     private func scanBranch(after: Int64, ceiling: Int64, limit: Int, _ conditions: [CandidateCondition])
