@@ -20,6 +20,7 @@ import TestSupport
             .singleSelect("status", ["placed", "ready", "picked up"]),
             .multipleSelects("addOns", ["加白玉", "加水玉"]),
             FieldSpec(name: "number", type: .autoNumber),
+            FieldSpec(name: "readyAt", type: .dateTime, options: ["timeZone": "Asia/Taipei"]),
         ]))
         let names = ["熟成紅茶", "雪花冷露", "say \"hi\"", "back\\slash", "tab\there", "plain"]
         for n in 0..<60 {
@@ -28,6 +29,8 @@ import TestSupport
             if n % 3 == 0 { fields["note"] = .string("少冰 \u{00e9}\n第二行 \(n)") }
             if n % 4 != 0 { fields["status"] = .string(["placed", "ready", "picked up"][n % 3]) }
             if n % 2 == 0 { fields["addOns"] = .array([.string("加白玉")]) }
+            // Ready a while after creation (not in creation order), or not yet.
+            if n % 7 != 3 { fields["readyAt"] = .string(Self.at(Double((n * 37) % 60) + 0.5)) }
             _ = try await base.createRecords(in: "Line", [fields], options: WriteOptions())
             clock.advance(by: 1)
         }
@@ -58,6 +61,11 @@ import TestSupport
         "{note}!=BLANK()",
         "AND({businessDay}='2026-11-21', {status}!=BLANK())",
         "BLANK()!={addOns}",
+        // A dateTime field against an instant: bounds on the stored text, blank cells let through, evaluated.
+        "IS_BEFORE({readyAt}, DATETIME_PARSE('\(at(20))'))",
+        "AND(NOT(IS_BEFORE({readyAt}, DATETIME_PARSE('\(at(10))'))), IS_BEFORE({readyAt}, DATETIME_PARSE('\(at(40))')))",
+        "IS_AFTER(DATETIME_PARSE('\(at(30.5))'), {readyAt})",
+        "NOT(IS_AFTER({readyAt}, DATETIME_PARSE('\(at(44.5))')))",
         // Nothing pushed down.
         "FIND('加白玉', ARRAYJOIN({addOns}))",
         "{price}>32",

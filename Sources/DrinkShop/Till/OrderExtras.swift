@@ -151,8 +151,11 @@ public struct OrderExtras: Sendable {
 
     /// The bills of many orders, by orderRef, with two reads.
     public func charges(of stored: [StoredOrder]) async throws(TillError) -> [String: OrderCharges] {
-        let days = Set(stored.map(\.businessDay)).sorted()
-        let extras = days.isEmpty ? [:] : try await extras(formula: .or(days.map { .field(OrderTillField.businessDay) == .text($0.description) }))
+        try await charges(of: stored, extras: try await extras(days: Set(stored.map(\.businessDay)).sorted()))
+    }
+
+    /// The bills of many orders, by orderRef, from their days' extras (`extras(days:)`) already read.
+    func charges(of stored: [StoredOrder], extras: [String: OrderExtra]) async throws(TillError) -> [String: OrderCharges] {
         let known = extras.values.contains { !$0.adjustments.isEmpty } ? try await adjustments() : []
         var result: [String: OrderCharges] = [:]
         for order in stored {

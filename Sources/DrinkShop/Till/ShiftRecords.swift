@@ -81,10 +81,16 @@ struct ShiftRecords: Sendable {
         var count: DrawerCount?
     }
 
-    /// Every shift whose opening can be read (a record without one is left out, as the report leaves it).
-    func all() async throws(TillError) -> [Recorded] {
+    /// Every shift whose opening can be read (a record without one is left out, as the report leaves it),
+    /// or only those `formula` keeps.
+    func all(_ formula: FormulaExpression? = nil) async throws(TillError) -> [Recorded] {
         let records: [Record]
-        do { records = try await store.allRecords(in: ShopSchema.shiftTable) } catch { throw .shop(.store(error)) }
+        do {
+            records = try await store.allRecords(in: ShopSchema.shiftTable,
+                                                 query: ListQuery(filterByFormula: formula?.description))
+        } catch {
+            throw .shop(.store(error))
+        }
         var result: [Recorded] = []
         for record in records {
             let c = record.fields
@@ -103,8 +109,10 @@ struct ShiftRecords: Sendable {
         return result.sorted { $0.shift.openedAt < $1.shift.openedAt }
     }
 
-    /// Shifts closed in `start..<end` (for the report).
+    /// Shifts closed in `start..<end` (for the report): asked by their close time, so a report reads the
+    /// period's shifts, not every shift the store has kept.
     func closed(from start: Date, to end: Date) async throws(TillError) -> [DrawerCount] {
-        try await all().compactMap(\.count).filter { $0.closedAt >= start && $0.closedAt < end }.sorted { $0.closedAt < $1.closedAt }
+        try await all(.and(FormulaExpression.inRange(.field(ShiftField.closedAt), from: start, to: end)))
+            .compactMap(\.count).filter { $0.closedAt >= start && $0.closedAt < end }.sorted { $0.closedAt < $1.closedAt }
     }
 }

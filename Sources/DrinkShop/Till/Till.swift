@@ -201,10 +201,16 @@ public final class Till: Sendable {
 
     /// The money of many orders of `days` from the ledger (two reads): who took what, when, and the change.
     public func ledgerMoney(of stored: [StoredOrder], days: [BusinessDay]) async throws(TillError) -> [String: OrderPayments] {
+        try await ledgerMoney(of: stored, days: days, bills: try await extras.charges(of: stored))
+    }
+
+    /// `ledgerMoney(of:days:)` with the orders' bills already worked out.
+    func ledgerMoney(of stored: [StoredOrder], days: [BusinessDay], bills: [String: OrderCharges]) async throws(TillError)
+        -> [String: OrderPayments]
+    {
         let records: [MoneyRecord]
         do { records = try await payments.forDays(days) } catch { throw .shop(error) }
         let byOrder = Dictionary(grouping: records, by: \.orderRef)
-        let bills = try await extras.charges(of: stored)
         var result: [String: OrderPayments] = [:]
         for order in stored {
             let total = bills[order.orderRef]?.total ?? order.order.total

@@ -50,9 +50,9 @@ extension Till {
     public func tillOrders(_ stored: [StoredOrder]) async throws(TillError) -> [TillOrder] {
         let days = Set(stored.map(\.businessDay)).sorted()
         // The ledger, not the orders' copies: the report and the export need who took what, when, and the change.
-        let money = try await ledgerMoney(of: stored, days: days)
-        let bills = try await extras.charges(of: stored)
         let extra = try await extras.extras(days: days)
+        let bills = try await extras.charges(of: stored, extras: extra)
+        let money = try await ledgerMoney(of: stored, days: days, bills: bills)
         return stored.compactMap { order in
             guard let bill = bills[order.orderRef], let paid = money[order.orderRef] else { return nil }
             let till = extra[order.orderRef]

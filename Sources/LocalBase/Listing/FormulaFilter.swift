@@ -140,10 +140,45 @@ enum FormulaFilter {
             guard case .text(let text)? = storedValue(literal, for: field) else { return [] }
             return [.cellDiffers(fieldID: field.id, text: text)]
         case .call(let name, let arguments) where name.uppercased() == "NOT" && arguments.count == 1:
-            return createdBound(arguments[0], negated: true).map { [$0] } ?? []
+            return (createdBound(arguments[0], negated: true) ?? cellTimeBound(arguments[0], negated: true, table: table))
+                .map { [$0] } ?? []
         default:
-            return createdBound(expression, negated: false).map { [$0] } ?? []
+            return (createdBound(expression, negated: false) ?? cellTimeBound(expression, negated: false, table: table))
+                .map { [$0] } ?? []
         }
+    }
+
+    /// `IS_BEFORE`/`IS_AFTER` between a dateTime field and an exact instant, as a bound on the stored text
+    /// (a dateTime cell is kept as UTC `YYYY-MM-DDTHH:MM:SS.sssZ`, whose text order is time order). Only a
+    /// candidate condition: a blank cell or a text of another shape is let through for the evaluator.
+    private static func cellTimeBound(_ expression: FormulaExpression, negated: Bool, table: TableSchema) -> CandidateCondition? {
+        guard case .call(let name, let arguments) = expression, arguments.count == 2 else { return nil }
+        let isBefore: Bool
+        switch name.uppercased() {
+        case "IS_BEFORE": isBefore = true
+        case "IS_AFTER": isBefore = false
+        default: return nil
+        }
+        let fieldFirst: Bool
+        let field: FieldSchema
+        let instant: Double
+        if case .field(let fieldName) = arguments[0], let found = table.field(fieldName), let value = exactInstant(arguments[1]) {
+            (fieldFirst, field, instant) = (true, found, value)
+        } else if case .field(let fieldName) = arguments[1], let found = table.field(fieldName), let value = exactInstant(arguments[0]) {
+            (fieldFirst, field, instant) = (false, found, value)
+        } else {
+            return nil
+        }
+        guard field.type == .dateTime else { return nil }
+        let below = isBefore == fieldFirst
+        let comparison: CandidateCondition.Comparison = switch (below, negated) {
+        case (true, false): .less
+        case (true, true): .greaterOrEqual
+        case (false, false): .greater
+        case (false, true): .lessOrEqual
+        }
+        return .cellTime(fieldID: field.id, comparison,
+                         text: AirtableTimestamp.format(Date(timeIntervalSince1970: instant / 1000)))
     }
 
     /// `IS_BEFORE`/`IS_AFTER` between CREATED_TIME() and an exact instant, as a bound on created_ms.

@@ -13,6 +13,9 @@ enum CandidateCondition {
     /// The field has a stored value at all: what `{f} != BLANK()` needs of a field kept in the cells (an
     /// absent cell is blank). Not indexed; it spares parsing the records whose cell is absent.
     case cellPresent(fieldID: String)
+    /// The field's stored dateTime text compares so with this instant's (`YYYY-MM-DDTHH:MM:SS.sssZ`), or
+    /// the cell is blank or not of that shape (left to the evaluator). Not indexed; it spares parsing.
+    case cellTime(fieldID: String, Comparison, text: String)
     /// The record's creation time (milliseconds since 1970) compares so with this bound.
     case createdTime(Comparison, milliseconds: Double)
     /// At least one of these groups holds in full (a formula's `OR`). The rows are found group by group,
@@ -35,6 +38,10 @@ enum CandidateCondition {
             let path = "'$.\(fieldID)'"
             return "(json_type(cells, \(path)) IS NOT 'text' OR json_extract(cells, \(path)) = '')"
         case .cellPresent(let fieldID): return "json_type(cells, '$.\(fieldID)') IS NOT NULL"
+        case .cellTime(let fieldID, let comparison, let text):
+            let cell = BaseFile.cellExpression(fieldID)
+            return "(json_type(cells, '$.\(fieldID)') IS NOT 'text' OR \(cell) NOT GLOB '\(Self.timestampShape)' "
+                + "OR \(cell) \(comparison.rawValue) \(Self.literal(text)))"
         case .createdTime(let comparison, _): return "created_ms \(comparison.rawValue) ?\(parameter)"
         case .anyOf: return "1"  // never reaches SQL: `branches` splits it first
         }
@@ -45,7 +52,7 @@ enum CandidateCondition {
         switch self {
         case .cellEquals(_, let value): return value
         case .createdTime(_, let milliseconds): return .real(milliseconds)
-        case .cellDiffers, .cellNotText, .cellPresent, .anyOf: return nil
+        case .cellDiffers, .cellNotText, .cellPresent, .cellTime, .anyOf: return nil
         }
     }
 
@@ -53,9 +60,12 @@ enum CandidateCondition {
     var isIndexed: Bool {
         switch self {
         case .cellEquals, .createdTime: return true
-        case .cellDiffers, .cellNotText, .cellPresent, .anyOf: return false
+        case .cellDiffers, .cellNotText, .cellPresent, .cellTime, .anyOf: return false
         }
     }
+
+    /// The GLOB pattern of a dateTime cell as stored: UTC to the millisecond.
+    static let timestampShape = "[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9][0-9][0-9]Z"
 
     /// A SQL text literal; the quote is the only character that needs doubling.
     static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }

@@ -23,7 +23,7 @@ struct ConditionIndex: Equatable {
             case .cellEquals(let fieldID, _): equal.insert(fieldID)
             case .cellDiffers: differs.insert(condition.sql(parameter: 0))
             case .createdTime: return nil
-            case .anyOf, .cellNotText, .cellPresent: continue
+            case .anyOf, .cellNotText, .cellPresent, .cellTime: continue
             }
         }
         guard !equal.isEmpty, equal.count > 1 || !differs.isEmpty else { return nil }
