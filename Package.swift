@@ -24,6 +24,8 @@ let package = Package(
                                                       .when(platforms: [.linux], configuration: .release))]),
         // libcurl's functions for the static release drinkshop on Linux, loading libcurl.so.4 on first use
         // (a start without it skips some thirty libraries); empty elsewhere.
+        // glibc's malloc tuning (mallopt), which Swift's Glibc module does not export.
+        .target(name: "CAllocator"),
         .target(name: "CurlOnDemand", cSettings: [.define("CURL_ON_DEMAND", .when(platforms: [.linux], configuration: .release))]),
         // An Airtable base stored in SQLite. Knows nothing of drinks.
         .target(name: "LocalBase", dependencies: ["Airtable", "CSQLite"], swiftSettings: strict),
@@ -53,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "DrinkShopCLI",
             dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "Airtable", "LocalBase", "AirtableServer", "HTTPServer",
-                           "PickupDisplay", "OrderPage", "CurlOnDemand"],
+                           "PickupDisplay", "OrderPage", "CurlOnDemand", "CAllocator"],
             swiftSettings: strict,
             // On Linux the release binary carries the Swift runtime and Foundation (SQLite and libcrypto stay
             // the system's, and libcurl is loaded by CurlOnDemand on the first request): a start no longer

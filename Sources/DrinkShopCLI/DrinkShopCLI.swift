@@ -11,6 +11,11 @@ import ShopREPL
 enum DrinkShopCLI {
     static let version = "0.1.0"
 
+    /// Whether the command line runs the server (read before `run`, to tune the process for it).
+    static func serves(_ arguments: [String]) -> Bool {
+        (try? Invocation.parse(arguments)).map { Program($0.words) == .serve } ?? false
+    }
+
     static func run(arguments: [String], environment: [String: String]) async -> Int32 {
         LocalBase.recordFailureDetails(in: environment["DRINKSHOP_DEBUG_LOG"])
         let invocation: Invocation
