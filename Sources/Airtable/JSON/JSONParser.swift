@@ -13,11 +13,11 @@ public struct JSONParser {
     /// The deepest nesting accepted; deeper input is rejected, not recursed into.
     public static let maximumDepth = 256
 
-    private let bytes: [UInt8]
-    private var index = 0
+    let bytes: [UInt8]
+    var index = 0
     private var depth = 0
 
-    private init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// Parses one JSON value that makes up the whole text (surrounding whitespace allowed).
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
@@ -97,6 +97,56 @@ public struct JSONParser {
                 try skipValue()
             } else {
                 members[key] = try parseValue()
+            }
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; depth -= 1; return members
+            case nil: throw error("unexpected end of input, expected ',' or '}'")
+            case let byte?: throw error("unexpected character \(describe(byte)), expected ',' or '}'")
+            }
+        }
+    }
+
+    /// `parseMembers` for `parseObject(_:renaming:droppingEmptyCells:)`: a member name without escapes is
+    /// looked up by its bytes, never built.
+    mutating func parseMembers(renaming names: JSONMemberNames, droppingEmptyCells: Bool) throws(JSONSyntaxError)
+        -> [String: JSONValue]
+    {
+        try enter()
+        index += 1
+        var members = [String: JSONValue](minimumCapacity: names.count)
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return members
+        }
+        while true {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes") }
+            let start = index + 1
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+                end += 1
+            }
+            let name: String?
+            if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+                name = bytes.withUnsafeBufferPointer { names.name(of: UnsafeBufferPointer(rebasing: $0[start..<end])) }
+                index = end + 1
+            } else {
+                let key = Array(try parseString().utf8)
+                name = key.withUnsafeBufferPointer { names.name(of: $0) }
+            }
+            skipWhitespace()
+            guard peek() == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
+            index += 1
+            skipWhitespace()
+            if let name {
+                let value = try parseValue()
+                if !droppingEmptyCells || !value.isEmptyCell { members[name] = value }
+            } else {
+                try skipValue()
             }
             skipWhitespace()
             switch peek() {
@@ -302,11 +352,11 @@ public struct JSONParser {
 
     // MARK: - Bytes
 
-    private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+    func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
     private func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -321,7 +371,7 @@ public struct JSONParser {
     }
 
     /// An error at the current position; columns count characters, not bytes, so CJK text lines up.
-    private func error(_ message: String) -> JSONSyntaxError {
+    func error(_ message: String) -> JSONSyntaxError {
         var line = 1
         var lineStart = 0
         let end = min(index, bytes.count)

@@ -12,6 +12,8 @@ struct ListPlan {
     /// The stored cells a read must build (by field id): the asked `fields[]`, what the formula and the
     /// sort read. Nil (all cells) when no fields are asked for or a computed field needs others.
     let cellsRead: Set<String>?
+    /// The output's names for reading cells straight into records (`RecordOutput.directNames`), made once.
+    let directNames: JSONMemberNames?
 
     /// - Parameter computed: the cells of computed fields, and what a formula sees of a link cell (the
     ///   linked records' primary values).
@@ -57,6 +59,7 @@ struct ListPlan {
             filter = filter.and(viewFilter)
         }
         self.filter = filter
+        directNames = filter.evaluates ? nil : output.directNames
         if let only {
             let needed = only.union(filter.fieldIDs).union(keys.map(\.field.id))
             let computedNeeded = table.fields.contains { needed.contains($0.id) && !$0.type.isStoredInRow }

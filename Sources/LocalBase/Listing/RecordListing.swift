@@ -36,10 +36,10 @@ extension BaseContext {
             rows.cellsRead = plan.cellsRead
             let found: [StoredRecord]
             if plan.order.keys.isEmpty {
-                found = try creationOrderRecords(ceiling: rows.maxSeq(), limit: limit, plan, rows)
+                found = try creationOrderRecords(ceiling: rows.maxSeq(), limit: limit, plan, answering(plan, rows))
             } else {
                 let entries = try sortedEntries(plan, rows)
-                found = try sortedPage(entries, from: 0, take: min(limit, entries.count), rows: rows).0
+                found = try sortedPage(entries, from: 0, take: min(limit, entries.count), rows: answering(plan, rows)).0
             }
             return found.map(plan.output.record)
         }
@@ -84,14 +84,16 @@ extension BaseContext {
         var nextID: String?
         switch resumed?.iterator.position {
         case .sorted(let entries, let start)?:
-            (page, next, nextID) = try sortedPage(entries, from: start, take: take, rows: rows)
+            (page, next, nextID) = try sortedPage(entries, from: start, take: take, rows: answering(plan, rows))
         case .creationOrder(let after, let ceiling)?:
-            (page, next, nextID) = try creationOrderPage(after: after, ceiling: ceiling, take: take, plan, rows)
+            (page, next, nextID) = try creationOrderPage(after: after, ceiling: ceiling, take: take, plan,
+                                                         answering(plan, rows))
         case nil where plan.order.keys.isEmpty:
-            (page, next, nextID) = try creationOrderPage(after: 0, ceiling: rows.maxSeq(), take: take, plan, rows)
+            (page, next, nextID) = try creationOrderPage(after: 0, ceiling: rows.maxSeq(), take: take, plan,
+                                                         answering(plan, rows))
         case nil:
             let entries = try sortedEntries(plan, rows)
-            (page, next, nextID) = try sortedPage(entries, from: 0, take: take, rows: rows)
+            (page, next, nextID) = try sortedPage(entries, from: 0, take: take, rows: answering(plan, rows))
         }
 
         let left = remaining.map { $0 - take }
@@ -104,6 +106,15 @@ extension BaseContext {
             iterators.finish(resumed?.key)
         }
         return RecordPage(records: page.map(plan.output.record), offset: offset)
+    }
+
+    /// `rows` reading a listing's answer: straight into the records' fields when no formula looks at the
+    /// rows read (the filter is its SQL conditions, or none) and the fields are stored cells renamed.
+    private func answering(_ plan: ListPlan, _ rows: RecordRows) -> RecordRows {
+        guard !plan.filter.evaluates, let names = plan.directNames else { return rows }
+        var direct = rows
+        direct.outputNames = names
+        return direct
     }
 
     /// Up to `take` matching records after `after` in creation order, and where the next page starts.

@@ -50,7 +50,15 @@ struct RecordOutput {
         return CellText(timeZone: zone, locale: locale)
     }
 
+    /// The names a reading may parse cells straight into (`RecordRows.outputNames`): nil when a record's
+    /// fields are more than its stored cells renamed (computed fields shown, or `cellFormat=string`).
+    var directNames: JSONMemberNames? {
+        guard text == nil, computedShown.isEmpty else { return nil }
+        return JSONMemberNames(storedKeys)
+    }
+
     func record(_ stored: StoredRecord) -> Record {
+        if stored.cellsAreOutput { return Record(id: stored.id, createdTime: stored.createdTime, fields: stored.cells) }
         guard text == nil else { return textRecord(stored) }
         // A record's stored cells are fewer than its table's fields: each is looked up once, by id.
         var fields = Fields(minimumCapacity: min(stored.cells.count, storedKeys.count) + computedShown.count)

@@ -9,6 +9,9 @@ struct StoredRecord {
     var createdMillis: Int64
     var modifiedMillis: Int64
     var cells: [String: JSONValue]
+    /// Whether `cells` are already the API record's fields (read through `RecordRows.outputNames`): keyed
+    /// by the listing's output names, only the fields it shows, no empty cell.
+    var cellsAreOutput = false
 
     var createdTime: Date { Date(timeIntervalSince1970: Double(createdMillis) / 1000) }
     var modifiedTime: Date { Date(timeIntervalSince1970: Double(modifiedMillis) / 1000) }
@@ -55,6 +58,9 @@ struct RecordRows {
     /// The cells the reads build (by field id); the others are stepped over in the stored JSON, so a
     /// listing that asks for a few fields does not build every cell of every record. Nil builds all.
     var cellsRead: Set<String>? = nil
+    /// Set when the records read are a listing's answer as they are (no formula looks at them): the cells
+    /// are parsed straight into the record's fields under these names (`StoredRecord.cellsAreOutput`).
+    var outputNames: JSONMemberNames? = nil
 
     private var name: String { BaseFile.recordTable(tableID) }
 
@@ -134,7 +140,7 @@ struct RecordRows {
         records.reserveCapacity(seqs.count)
         try file.connection.query(
             "SELECT \(Self.columns) FROM \(name) WHERE seq IN (SELECT value FROM json_each(?1)) ORDER BY seq",
-            [.text(list + "]")]) { row in records.append(try Self.read(row, keeping: cellsRead)) }
+            [.text(list + "]")]) { row in records.append(try read(row)) }
         return records
     }
 
@@ -146,7 +152,7 @@ struct RecordRows {
         CandidateCondition.append(conditions, to: &sql, values: &values)
         sql += " ORDER BY seq LIMIT ?3"
         var records: [StoredRecord] = []
-        try file.connection.query(sql, values) { row in records.append(try Self.read(row, keeping: cellsRead)) }
+        try file.connection.query(sql, values) { row in records.append(try read(row)) }
         return records
     }
 
@@ -194,6 +200,20 @@ struct RecordRows {
             if row.isText(column) { return row.text(column).map(JSONValue.string) }
             return .number(row.double(column))
         }
+    }
+
+    /// A row as this reading builds it: its cells by field id (only `cellsRead`), or its record's fields.
+    private func read(_ row: SQLiteStatement) throws -> StoredRecord {
+        guard let outputNames else { return try Self.read(row, keeping: cellsRead) }
+        let id = row.text(1) ?? ""
+        let fields: [String: JSONValue]
+        do {
+            fields = try JSONParser.parseObject(row.text(4) ?? "{}", renaming: outputNames, droppingEmptyCells: true)
+        } catch {
+            throw SQLiteError(code: 11, message: "record \(id) has unreadable cells: \(error)", sql: nil)
+        }
+        return StoredRecord(seq: row.int64(0), id: id, createdMillis: row.int64(2), modifiedMillis: row.int64(3),
+                            cells: fields, cellsAreOutput: true)
     }
 
     static func read(_ row: SQLiteStatement, keeping: Set<String>? = nil) throws -> StoredRecord {
