@@ -1,5 +1,6 @@
 import Airtable
 @testable import DrinkShop
+import DrinkShopCore
 import Foundation
 import LocalBase
 import Testing
@@ -40,5 +41,12 @@ import Testing
         // The still-open #6 of an earlier day is found through them, as before.
         let found = try await shop.orders.queries.withNumber(6, today: "2026-12-01")
         #expect(found.map(\.id) == [line.id])
+        // A day's lines with audit entries: a partial index of the lines that have one, by day.
+        #expect(orderIndexes.contains { $0.hasPrefix("index_\(order.id)_\(day)_where") })
+        #expect(try await shop.orders.queries.auditedRecords(in: DayRange(try BusinessDay("2026-11-30"))).isEmpty)
+        _ = try await reopened.updateRecords(in: ShopSchema.orderTable, [RecordUpdate(id: line.id, fields: [
+            "audit": .string(#"[{"at":"2026-11-30T05:00:00.000Z","by":"Amy","what":"edit"}]"#),
+        ])], replace: false, options: WriteOptions())
+        #expect(try await shop.orders.queries.auditedRecords(in: DayRange(try BusinessDay("2026-11-30"))).map(\.id) == [line.id])
     }
 }

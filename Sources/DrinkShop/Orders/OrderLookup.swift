@@ -27,6 +27,7 @@ extension OrderRecords {
             .field(OrderField.pickupNumber) == .int(1), .field(OrderField.businessDay) == .text("0000-00-00"),
             .field(OrderField.status) == .text(OrderStatus.placed.rawValue),
             Self.withNumberFormula(1, today: "0000-00-00"),
+            EmbeddedOrderQueries.audited(onDay: "0000-00-00"),
         ])
         // The pickup claim on the embedded store looks its next ticket up by key.
         try await store.listOnce(in: ShopSchema.ticketTable, by: [.field(TicketField.key) == .text("0000-00-00#0")])

@@ -117,8 +117,12 @@ extension OrderQueries {
     static var auditFields: [String] { [OrderField.orderRef.rawValue, OrderField.audit.rawValue] }
 
     /// The records of `day` with audit entries.
-    static func audited(onDay day: BusinessDay) -> FormulaExpression {
-        .and([.field(OrderField.businessDay) == .text(day.description), .field(OrderField.audit) != .blank])
+    static func audited(onDay day: BusinessDay) -> FormulaExpression { audited(onDay: day.description) }
+
+    /// The records of the day written `day` with audit entries (`prepareLookups` asks with a day no record has:
+    /// on the embedded store a partial index of the lines with entries answers it).
+    static func audited(onDay day: String) -> FormulaExpression {
+        .and([.field(OrderField.businessDay) == .text(day), .field(OrderField.audit) != .blank])
     }
 
     /// The records of `days` with audit entries, in one formula.

@@ -4,7 +4,8 @@ import Airtable
 /// not: one over every field the conjunction holds equal (`#6 of today` is `pickupNumber` and
 /// `businessDay` together, where either alone finds a row per stored day), made partial by the
 /// conjunction's `IS NOT` terms (`#6 still open` is an index of only the orders not picked up or
-/// cancelled, which stays small however many days the file holds).
+/// cancelled, which stays small however many days the file holds) and its stored-cell terms (a day's
+/// orders with audit entries is an index of only the lines that have one).
 ///
 /// Its name is made from its shape, so every process and every start finds the same index, and the
 /// listing names it (`INDEXED BY`): with no statistics gathered, SQLite cannot tell it beats the
@@ -21,9 +22,9 @@ struct ConditionIndex: Equatable {
         for condition in conditions {
             switch condition {
             case .cellEquals(let fieldID, _): equal.insert(fieldID)
-            case .cellDiffers: differs.insert(condition.sql(parameter: 0))
+            case .cellDiffers, .cellPresent: differs.insert(condition.sql(parameter: 0))
             case .createdTime: return nil
-            case .anyOf, .cellNotText, .cellPresent, .cellTime: continue
+            case .anyOf, .cellNotText, .cellTime: continue
             }
         }
         guard !equal.isEmpty, equal.count > 1 || !differs.isEmpty else { return nil }
