@@ -57,14 +57,8 @@ extension JSONParser {
     public static func parseObject(_ text: String, renaming names: JSONMemberNames, droppingEmptyCells: Bool)
         throws(JSONSyntaxError) -> [String: JSONValue]
     {
-        var parser = JSONParser(Array(text.utf8))
-        parser.skipWhitespace()
-        guard parser.peek() == UInt8(ascii: "{") else { throw parser.error("expected an object") }
-        let members = try parser.parseMembers(renaming: names, droppingEmptyCells: droppingEmptyCells)
-        parser.skipWhitespace()
-        if parser.index < parser.bytes.count {
-            throw parser.error("unexpected text after the JSON value")
+        try wholeObject(text) { (parser) throws(JSONSyntaxError) in
+            try parser.parseMembers(renaming: names, droppingEmptyCells: droppingEmptyCells)
         }
-        return members
     }
 }

@@ -13,11 +13,11 @@ public struct JSONParser {
     /// The deepest nesting accepted; deeper input is rejected, not recursed into.
     public static let maximumDepth = 256
 
-    let bytes: [UInt8]
-    var index = 0
+    private let bytes: [UInt8]
+    private var index = 0
     private var depth = 0
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    private init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// Parses one JSON value that makes up the whole text (surrounding whitespace allowed).
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
@@ -43,15 +43,23 @@ public struct JSONParser {
     public static func parseObject(_ text: String, keeping: Set<String>?, capacity: Int = 0)
         throws(JSONSyntaxError) -> [String: JSONValue]
     {
+        try wholeObject(text) { (parser) throws(JSONSyntaxError) in try parser.parseMembers(keeping: keeping, capacity: capacity) }
+    }
+
+    /// The members `members` reads of `text`, which must be one object and nothing else.
+    static func wholeObject(_ text: String,
+                            _ members: (inout JSONParser) throws(JSONSyntaxError) -> [String: JSONValue])
+        throws(JSONSyntaxError) -> [String: JSONValue]
+    {
         var parser = JSONParser(Array(text.utf8))
         parser.skipWhitespace()
         guard parser.peek() == UInt8(ascii: "{") else { throw parser.error("expected an object") }
-        let members = try parser.parseMembers(keeping: keeping, capacity: capacity)
+        let read = try members(&parser)
         parser.skipWhitespace()
         if parser.index < parser.bytes.count {
             throw parser.error("unexpected text after the JSON value")
         }
-        return members
+        return read
     }
 
     // MARK: - Values
@@ -76,36 +84,18 @@ public struct JSONParser {
     }
 
     private mutating func parseMembers(keeping: Set<String>?, capacity: Int = 0) throws(JSONSyntaxError) -> [String: JSONValue] {
-        try enter()
-        index += 1
         var members = [String: JSONValue](minimumCapacity: capacity)
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return members
-        }
-        while true {
-            skipWhitespace()
-            guard peek() == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes") }
-            let key = try parseString()
-            skipWhitespace()
-            guard peek() == UInt8(ascii: ":") else { throw error("expected ':' after the member name \"\(key)\"") }
-            index += 1
-            skipWhitespace()
+        guard try openObject() else { return members }
+        repeat {
+            let key = try memberName()
+            try memberColon(after: key)
             if let keeping, !keeping.contains(key) {
                 try skipValue()
             } else {
                 members[key] = try parseValue()
             }
-            skipWhitespace()
-            switch peek() {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; depth -= 1; return members
-            case nil: throw error("unexpected end of input, expected ',' or '}'")
-            case let byte?: throw error("unexpected character \(describe(byte)), expected ',' or '}'")
-            }
-        }
+        } while try memberFollows()
+        return members
     }
 
     /// `parseMembers` for `parseObject(_:renaming:droppingEmptyCells:)`: a member name without escapes is
@@ -113,16 +103,9 @@ public struct JSONParser {
     mutating func parseMembers(renaming names: JSONMemberNames, droppingEmptyCells: Bool) throws(JSONSyntaxError)
         -> [String: JSONValue]
     {
-        try enter()
-        index += 1
         var members = [String: JSONValue](minimumCapacity: names.count)
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return members
-        }
-        while true {
+        guard try openObject() else { return members }
+        repeat {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes") }
             let start = index + 1
@@ -138,23 +121,53 @@ public struct JSONParser {
                 let key = Array(try parseString().utf8)
                 name = key.withUnsafeBufferPointer { names.name(of: $0) }
             }
-            skipWhitespace()
-            guard peek() == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
-            index += 1
-            skipWhitespace()
+            try memberColon(after: nil)
             if let name {
                 let value = try parseValue()
                 if !droppingEmptyCells || !value.isEmptyCell { members[name] = value }
             } else {
                 try skipValue()
             }
-            skipWhitespace()
-            switch peek() {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; depth -= 1; return members
-            case nil: throw error("unexpected end of input, expected ',' or '}'")
-            case let byte?: throw error("unexpected character \(describe(byte)), expected ',' or '}'")
-            }
+        } while try memberFollows()
+        return members
+    }
+
+    /// Steps into the object at `{`: false when it is empty (its `}` read too), else true at its first member.
+    private mutating func openObject() throws(JSONSyntaxError) -> Bool {
+        try enter()
+        index += 1
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "}") else { return true }
+        index += 1
+        depth -= 1
+        return false
+    }
+
+    /// A member's name, in double quotes.
+    private mutating func memberName() throws(JSONSyntaxError) -> String {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes") }
+        return try parseString()
+    }
+
+    /// The `:` after a member's name (named in the error when known), and the space before its value.
+    private mutating func memberColon(after key: String?) throws(JSONSyntaxError) {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: ":") else {
+            throw error("expected ':' after the member name" + (key.map { " \"\($0)\"" } ?? ""))
+        }
+        index += 1
+        skipWhitespace()
+    }
+
+    /// After a member's value: true at `,` (another member follows), false at the object's closing `}`.
+    private mutating func memberFollows() throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        switch peek() {
+        case UInt8(ascii: ","): index += 1; return true
+        case UInt8(ascii: "}"): index += 1; depth -= 1; return false
+        case nil: throw error("unexpected end of input, expected ',' or '}'")
+        case let byte?: throw error("unexpected character \(describe(byte)), expected ',' or '}'")
         }
     }
 
@@ -352,11 +365,11 @@ public struct JSONParser {
 
     // MARK: - Bytes
 
-    func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+    private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
     private func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
 
-    mutating func skipWhitespace() {
+    private mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -371,7 +384,7 @@ public struct JSONParser {
     }
 
     /// An error at the current position; columns count characters, not bytes, so CJK text lines up.
-    func error(_ message: String) -> JSONSyntaxError {
+    private func error(_ message: String) -> JSONSyntaxError {
         var line = 1
         var lineStart = 0
         let end = min(index, bytes.count)

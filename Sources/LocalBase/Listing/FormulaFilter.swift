@@ -104,9 +104,9 @@ enum FormulaFilter {
             guard let field = table.field(name), case .text? = storedValue(literal, for: field) else { return false }
             return field.type != .date
         case .call(let name, let arguments) where name.uppercased() == "NOT" && arguments.count == 1:
-            return isWholeSecond(createdBound(arguments[0], negated: true))
+            return isWholeSecond(timeBound(arguments[0], negated: true))
         default:
-            return isWholeSecond(createdBound(expression, negated: false))
+            return isWholeSecond(timeBound(expression, negated: false))
         }
     }
 
@@ -140,18 +140,19 @@ enum FormulaFilter {
             guard case .text(let text)? = storedValue(literal, for: field) else { return [] }
             return [.cellDiffers(fieldID: field.id, text: text)]
         case .call(let name, let arguments) where name.uppercased() == "NOT" && arguments.count == 1:
-            return (createdBound(arguments[0], negated: true) ?? cellTimeBound(arguments[0], negated: true, table: table))
-                .map { [$0] } ?? []
+            return timeBound(arguments[0], negated: true, table: table).map { [$0] } ?? []
         default:
-            return (createdBound(expression, negated: false) ?? cellTimeBound(expression, negated: false, table: table))
-                .map { [$0] } ?? []
+            return timeBound(expression, negated: false, table: table).map { [$0] } ?? []
         }
     }
 
-    /// `IS_BEFORE`/`IS_AFTER` between a dateTime field and an exact instant, as a bound on the stored text
-    /// (a dateTime cell is kept as UTC `YYYY-MM-DDTHH:MM:SS.sssZ`, whose text order is time order). Only a
-    /// candidate condition: a blank cell or a text of another shape is let through for the evaluator.
-    private static func cellTimeBound(_ expression: FormulaExpression, negated: Bool, table: TableSchema) -> CandidateCondition? {
+    /// `IS_BEFORE`/`IS_AFTER` between a time and an exact instant, as a candidate bound: CREATED_TIME() as a
+    /// bound on created_ms; a dateTime field as a bound on its stored text (a dateTime cell is kept as UTC
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ`, whose text order is time order; a blank cell or a text of another shape is
+    /// let through for the evaluator). Without `table`, only CREATED_TIME().
+    private static func timeBound(_ expression: FormulaExpression, negated: Bool, table: TableSchema? = nil)
+        -> CandidateCondition?
+    {
         guard case .call(let name, let arguments) = expression, arguments.count == 2 else { return nil }
         let isBefore: Bool
         switch name.uppercased() {
@@ -159,55 +160,32 @@ enum FormulaFilter {
         case "IS_AFTER": isBefore = false
         default: return nil
         }
-        let fieldFirst: Bool
-        let field: FieldSchema
+        // The time compared (nil: CREATED_TIME(), else the dateTime field), on which side, and the instant.
+        func time(_ operand: FormulaExpression) -> FieldSchema?? {
+            if isCreatedTime(operand) { return .some(nil) }
+            guard case .field(let fieldName) = operand, let field = table?.field(fieldName), field.type == .dateTime else { return nil }
+            return .some(field)
+        }
+        let timeFirst: Bool
+        let field: FieldSchema?
         let instant: Double
-        if case .field(let fieldName) = arguments[0], let found = table.field(fieldName), let value = exactInstant(arguments[1]) {
-            (fieldFirst, field, instant) = (true, found, value)
-        } else if case .field(let fieldName) = arguments[1], let found = table.field(fieldName), let value = exactInstant(arguments[0]) {
-            (fieldFirst, field, instant) = (false, found, value)
+        if let found = time(arguments[0]), let value = exactInstant(arguments[1]) {
+            (timeFirst, field, instant) = (true, found, value)
+        } else if let found = time(arguments[1]), let value = exactInstant(arguments[0]) {
+            (timeFirst, field, instant) = (false, found, value)
         } else {
             return nil
         }
-        guard field.type == .dateTime else { return nil }
-        let below = isBefore == fieldFirst
+        // time < t when the time is before t (or t is after it); the rest follows.
+        let below = isBefore == timeFirst
         let comparison: CandidateCondition.Comparison = switch (below, negated) {
         case (true, false): .less
         case (true, true): .greaterOrEqual
         case (false, false): .greater
         case (false, true): .lessOrEqual
         }
-        return .cellTime(fieldID: field.id, comparison,
-                         text: AirtableTimestamp.format(Date(timeIntervalSince1970: instant / 1000)))
-    }
-
-    /// `IS_BEFORE`/`IS_AFTER` between CREATED_TIME() and an exact instant, as a bound on created_ms.
-    private static func createdBound(_ expression: FormulaExpression, negated: Bool) -> CandidateCondition? {
-        guard case .call(let name, let arguments) = expression, arguments.count == 2 else { return nil }
-        let isBefore: Bool
-        switch name.uppercased() {
-        case "IS_BEFORE": isBefore = true
-        case "IS_AFTER": isBefore = false
-        default: return nil
-        }
-        let createdFirst: Bool
-        let instant: Double
-        if isCreatedTime(arguments[0]), let value = exactInstant(arguments[1]) {
-            (createdFirst, instant) = (true, value)
-        } else if isCreatedTime(arguments[1]), let value = exactInstant(arguments[0]) {
-            (createdFirst, instant) = (false, value)
-        } else {
-            return nil
-        }
-        // created < t when CREATED_TIME() is before t (or t is after it); the rest follows.
-        let createdBelow = isBefore == createdFirst
-        let comparison: CandidateCondition.Comparison = switch (createdBelow, negated) {
-        case (true, false): .less
-        case (true, true): .greaterOrEqual
-        case (false, false): .greater
-        case (false, true): .lessOrEqual
-        }
-        return .createdTime(comparison, milliseconds: instant)
+        guard let field else { return .createdTime(comparison, milliseconds: instant) }
+        return .cellTime(fieldID: field.id, comparison, text: AirtableTimestamp.format(Date(timeIntervalSince1970: instant / 1000)))
     }
 
     private static func isCreatedTime(_ expression: FormulaExpression) -> Bool {
