@@ -15,11 +15,10 @@
 
 #define _GNU_SOURCE  // program_invocation_short_name
 #include <dlfcn.h>
-#include <errno.h>
+#include <errno.h>  // program_invocation_short_name
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #define HIDDEN __attribute__((visibility("hidden")))

@@ -12,7 +12,8 @@ struct ListPlan {
     /// The stored cells a read must build (by field id): the asked `fields[]`, what the formula and the
     /// sort read. Nil (all cells) when no fields are asked for or a computed field needs others.
     let cellsRead: Set<String>?
-    /// The output's names for reading cells straight into records (`RecordOutput.directNames`), made once.
+    /// The output's names for reading cells straight into records (`RecordOutput.directNames`), made once;
+    /// nil when the filter evaluates the rows read (it reads their cells by field id).
     let directNames: JSONMemberNames?
 
     /// - Parameter computed: the cells of computed fields, and what a formula sees of a link cell (the

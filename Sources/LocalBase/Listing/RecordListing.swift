@@ -4,13 +4,19 @@ import Foundation
 /// List records (reference §2): parameters checked, then one page read from one snapshot of the file.
 extension BaseContext {
     func listRecords(in tableName: String, query: ListQuery) throws -> RecordPage {
+        let plan = try checkedPlan(tableName, query)
+        return try file.connection.readTransaction { try page(plan, query: query) }
+    }
+
+    /// The listing's plan, with the indexes it reads through made. They are made before the read
+    /// transaction: creating one writes, and a read transaction that tries to upgrade fails at once when
+    /// another connection writes. An index only speeds the read up: a file that may not be written
+    /// (read-only, or a writer holding it) is read without.
+    private func checkedPlan(_ tableName: String, _ query: ListQuery) throws -> ListPlan {
         let plan = try ListPlan(query: query, table: table(tableName), now: clock(),
                                 computed: try ComputedCells(context: self))
-        // Indexes are made before the read transaction: creating one writes, and a read transaction
-        // that tries to upgrade fails at once when another connection writes. An index only speeds the
-        // read up: a file that may not be written (read-only, or a writer holding it) is read without.
         try? file.ensureIndexes(tableID: plan.table.id, for: plan.filter.conditions)
-        return try file.connection.readTransaction { try page(plan, query: query) }
+        return plan
     }
 
     /// Makes the indexes a listing by each formula would make on its first page (see `listRecords`).
@@ -26,42 +32,22 @@ extension BaseContext {
 
     /// Every record a listing's pages would give, in their order, from one snapshot (`maxRecords` kept).
     func listAllRecords(in tableName: String, query: ListQuery) throws -> [Record] {
-        let plan = try ListPlan(query: query, table: table(tableName), now: clock(),
-                                computed: try ComputedCells(context: self))
-        try? file.ensureIndexes(tableID: plan.table.id, for: plan.filter.conditions)
-        let limit = query.maxRecords ?? Int.max
+        let plan = try checkedPlan(tableName, query)
+        // At most one below Int.max: a page reads one record past the ones it takes.
+        let limit = min(query.maxRecords ?? Int.max, Int.max - 1)
         guard plan.pageSize > 0, limit > 0 else { return [] }
         return try file.connection.readTransaction {
             var rows = RecordRows(file: file, tableID: plan.table.id)
             rows.cellsRead = plan.cellsRead
             let found: [StoredRecord]
             if plan.order.keys.isEmpty {
-                found = try creationOrderRecords(ceiling: rows.maxSeq(), limit: limit, plan, answering(plan, rows))
+                found = try creationOrderPage(after: 0, ceiling: rows.maxSeq(), take: limit, plan, answering(plan, rows)).0
             } else {
                 let entries = try sortedEntries(plan, rows)
                 found = try sortedPage(entries, from: 0, take: min(limit, entries.count), rows: answering(plan, rows)).0
             }
             return found.map(plan.output.record)
         }
-    }
-
-    /// The first `limit` matching records in creation order, read a chunk of rows at a time.
-    private func creationOrderRecords(ceiling: Int64, limit: Int, _ plan: ListPlan, _ rows: RecordRows) throws
-        -> [StoredRecord]
-    {
-        var found: [StoredRecord] = []
-        var cursor: Int64 = 0
-        let chunk = 500
-        while found.count < limit {
-            let read = try rows.scan(after: cursor, ceiling: ceiling, limit: chunk, conditions: plan.filter.conditions)
-            for record in read where plan.filter.keeps(record) {
-                found.append(record)
-                if found.count == limit { break }
-            }
-            guard read.count == chunk, let last = read.last else { break }
-            cursor = last.seq
-        }
-        return found
     }
 
     private func page(_ plan: ListPlan, query: ListQuery) throws -> RecordPage {
@@ -111,19 +97,20 @@ extension BaseContext {
     /// `rows` reading a listing's answer: straight into the records' fields when no formula looks at the
     /// rows read (the filter is its SQL conditions, or none) and the fields are stored cells renamed.
     private func answering(_ plan: ListPlan, _ rows: RecordRows) -> RecordRows {
-        guard !plan.filter.evaluates, let names = plan.directNames else { return rows }
+        guard let names = plan.directNames else { return rows }
         var direct = rows
         direct.outputNames = names
         return direct
     }
 
-    /// Up to `take` matching records after `after` in creation order, and where the next page starts.
+    /// Up to `take` matching records after `after` in creation order, and where the next page starts. Rows
+    /// are read at most 500 at a time, so a whole listing with a formula to run holds no more candidates.
     private func creationOrderPage(after: Int64, ceiling: Int64, take: Int, _ plan: ListPlan, _ rows: RecordRows)
         throws -> ([StoredRecord], ListIterators.Position?, String?)
     {
         var found: [StoredRecord] = []
         var cursor = after
-        let batch = max(64, take + 1)
+        let batch = min(max(64, take + 1), 500)
         scanning: while true {
             let chunk = try rows.scan(after: cursor, ceiling: ceiling, limit: batch, conditions: plan.filter.conditions)
             for record in chunk {

@@ -134,13 +134,12 @@ struct RecordRows {
     /// is skipped.
     func rows(seqs: some Collection<Int64>) throws -> [StoredRecord] {
         guard !seqs.isEmpty else { return [] }
-        var list = "["
-        for seq in seqs { list += (list.utf8.count > 1 ? "," : "") + String(seq) }
+        let list = "[" + seqs.map(String.init).joined(separator: ",") + "]"
         var records: [StoredRecord] = []
         records.reserveCapacity(seqs.count)
         try file.connection.query(
             "SELECT \(Self.columns) FROM \(name) WHERE seq IN (SELECT value FROM json_each(?1)) ORDER BY seq",
-            [.text(list + "]")]) { row in records.append(try read(row)) }
+            [.text(list)]) { row in records.append(try read(row)) }
         return records
     }
 
@@ -204,24 +203,21 @@ struct RecordRows {
 
     /// A row as this reading builds it: its cells by field id (only `cellsRead`), or its record's fields.
     private func read(_ row: SQLiteStatement) throws -> StoredRecord {
-        guard let outputNames else { return try Self.read(row, keeping: cellsRead) }
-        let id = row.text(1) ?? ""
-        let fields: [String: JSONValue]
-        do {
-            fields = try JSONParser.parseObject(row.text(4) ?? "{}", renaming: outputNames, droppingEmptyCells: true)
-        } catch {
-            throw SQLiteError(code: 11, message: "record \(id) has unreadable cells: \(error)", sql: nil)
-        }
-        return StoredRecord(seq: row.int64(0), id: id, createdMillis: row.int64(2), modifiedMillis: row.int64(3),
-                            cells: fields, cellsAreOutput: true)
+        try Self.read(row, keeping: cellsRead, outputNames: outputNames)
     }
 
-    static func read(_ row: SQLiteStatement, keeping: Set<String>? = nil) throws -> StoredRecord {
+    /// A stored row: its cells by field id (only those in `keeping`, when given), or, with `outputNames`, its
+    /// record's fields under those names (`StoredRecord.cellsAreOutput`).
+    static func read(_ row: SQLiteStatement, keeping: Set<String>? = nil, outputNames: JSONMemberNames? = nil) throws
+        -> StoredRecord
+    {
         let id = row.text(1) ?? ""
         let text = row.text(4) ?? "{}"
         let cells: [String: JSONValue]
         do {
-            if keeping != nil || text.utf8.first == UInt8(ascii: "{") {
+            if let outputNames {
+                cells = try JSONParser.parseObject(text, renaming: outputNames, droppingEmptyCells: true)
+            } else if keeping != nil || text.utf8.first == UInt8(ascii: "{") {
                 // Room for a record's cells made once (a shop record has about twenty).
                 cells = try JSONParser.parseObject(text, keeping: keeping, capacity: keeping?.count ?? 24)
             } else {
@@ -231,6 +227,6 @@ struct RecordRows {
             throw SQLiteError(code: 11, message: "record \(id) has unreadable cells: \(error)", sql: nil)
         }
         return StoredRecord(seq: row.int64(0), id: id, createdMillis: row.int64(2), modifiedMillis: row.int64(3),
-                            cells: cells)
+                            cells: cells, cellsAreOutput: outputNames != nil)
     }
 }
