@@ -141,7 +141,9 @@ extension AccessTokens.Access {
 
 /// Tables an application keeps apart from tokens without their scope: each table with the scope name that
 /// guards it (`User` → `drinkshop.staff`): reading it needs `<scope>:read`, writing it `<scope>:write`,
-/// besides Airtable's record scopes. The server knows nothing of what they are for; whoever starts it names them.
+/// besides Airtable's record scopes (writing needs reading too: a write answers with the records). The server
+/// knows nothing of what they are for; whoever starts it names them. A request's table is resolved to the
+/// store's table before its scope is looked up (`TokenReach`), never by the path's text.
 public struct TableScopes: Sendable, Hashable {
     public private(set) var scopeByTable: [String: String]
 
@@ -149,11 +151,6 @@ public struct TableScopes: Sendable, Hashable {
 
     /// Every table scope name with `:read` and `:write`.
     public var scopeNames: Set<String> { Set(scopeByTable.values.flatMap { ["\($0):read", "\($0):write"] }) }
-
-    /// The scope a table needs to be read (`writes` false) or written, if it is kept apart.
-    func scope(forTable name: String, writes: Bool) -> String? {
-        scopeByTable[name].map { "\($0):\(writes ? "write" : "read")" }
-    }
 }
 
 /// A token file that cannot be used; names the file and line, never a token.

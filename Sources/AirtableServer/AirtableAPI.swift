@@ -86,7 +86,16 @@ public final class AirtableAPI: Sendable {
             }
         }
         let writes = isWrite(method: method, route: route)
-        if let refusal = await refusal(of: access, route: route, writes: writes) { return .error(refusal) }
+        // What this token reaches, decided once, on the tables as the store resolves them, before anything else.
+        let reach: TokenReach?
+        do {
+            reach = try await self.reach(of: access)
+        } catch let error as AirtableError {
+            return .error(apiError(for: error))
+        } catch {
+            return .error(APIError(status: 500, type: "SERVER_ERROR", message: "\(error)"))
+        }
+        if let refusal = refusal(of: access, route: route, writes: writes, reach: reach) { return .error(refusal) }
         if let limiter = rateLimiter {
             let decision = limiter.admit(base: baseID)
             if !decision.allowed { return .error(.rateLimitReached, retryAfter: decision.retryAfter) }
@@ -98,7 +107,8 @@ public final class AirtableAPI: Sendable {
         }
         do {
             let query = try QueryString(raw: rawQuery)
-            let response = try await dispatch(method: method, route: route, query: query, request: request, access: access)
+            let response = try await dispatch(method: method, route: route, query: query, request: request, access: access,
+                                              reach: reach)
             if writes, response.status == 200, notifier != nil { _ = notifyWebhooks() }
             return response
         } catch let error as APIError {
@@ -111,14 +121,14 @@ public final class AirtableAPI: Sendable {
     }
 
     private func dispatch(method: String, route: Route, query: QueryString, request: APIRequest,
-                          access: AccessTokens.Access) async throws -> APIResponse {
+                          access: AccessTokens.Access, reach: TokenReach?) async throws -> APIResponse {
         switch (method, route) {
         case ("GET", .whoami): return whoami(access: access)
         case ("GET", .listBases): return .json(["bases": [["id": .string(baseID), "name": .string(baseName),
                                                             "permissionLevel": access.writes ? "create" : "read"]]])
         case ("GET", .tables): return try await tableSchemas(query: query)
-        case ("POST", .tables): return try await createTable(body: request.body)
-        case ("POST", .fields(_, let table)): return try await createField(in: table, body: request.body)
+        case ("POST", .tables): return try await createTable(body: request.body, reach: reach)
+        case ("POST", .fields(_, let table)): return try await createField(in: table, body: request.body, reach: reach)
         case ("PATCH", .metaTable(_, let table)): return try await updateTable(table, body: request.body)
         case ("PATCH", .metaField(_, let table, let field)):
             return try await updateField(in: table, field: field, body: request.body)
@@ -130,21 +140,24 @@ public final class AirtableAPI: Sendable {
             return try await updateComment(table, record, id: id, body: request.body)
         case ("DELETE", .comment(_, let table, let record, let id)):
             return try await deleteComment(table, record, id: id)
-        case ("POST", .webhooks): return try await createWebhook(body: request.body)
+        case ("POST", .webhooks): return try await createWebhook(body: request.body, reach: reach)
         case ("GET", .webhooks): return try await listWebhooks()
         case ("DELETE", .webhook(_, let id)): return try await deleteWebhook(id)
         case (_, .webhookAction(_, let id, let action)):
-            return try await webhookAction(id, action: action, method: method, query: query, body: request.body)
-        case ("GET", .table(_, let table)): return try await list(table, ListParameters.fromQuery(query))
+            return try await webhookAction(id, action: action, method: method, query: query, body: request.body,
+                                         reach: reach)
+        case ("GET", .table(_, let table)): return try await list(table, ListParameters.fromQuery(query), reach: reach)
         case ("POST", .listRecords(_, let table)):
-            return try await list(table, ListParameters.fromBody(try parseBody(request.body, emptyAs: [:]), query: query))
-        case ("POST", .table(_, let table)): return try await create(in: table, request: request, query: query)
+            return try await list(table, ListParameters.fromBody(try parseBody(request.body, emptyAs: [:]), query: query),
+                                  reach: reach)
+        case ("POST", .table(_, let table)): return try await create(in: table, request: request, query: query, reach: reach)
         case ("PATCH", .table(_, let table)), ("PUT", .table(_, let table)):
-            return try await updateBatch(in: table, replace: method == "PUT", request: request, query: query)
+            return try await updateBatch(in: table, replace: method == "PUT", request: request, query: query, reach: reach)
         case ("DELETE", .table(_, let table)): return try await deleteBatch(in: table, query: query)
-        case ("GET", .record(_, let table, let id)): return try await get(table, id: id, query: query)
+        case ("GET", .record(_, let table, let id)): return try await get(table, id: id, query: query, reach: reach)
         case ("PATCH", .record(_, let table, let id)), ("PUT", .record(_, let table, let id)):
-            return try await updateOne(table, id: id, replace: method == "PUT", request: request, query: query)
+            return try await updateOne(table, id: id, replace: method == "PUT", request: request, query: query,
+                                       reach: reach)
         case ("DELETE", .record(_, let table, let id)): return try await deleteOne(table, id: id, query: query)
         default: return .error(.notFound)
         }
@@ -193,15 +206,24 @@ public final class AirtableAPI: Sendable {
         return (target[..<mark], String(target[target.index(after: mark)...]))
     }
 
+    /// What `access` reaches of the base, or nil when it reaches everything (a read-write token, or a server
+    /// that keeps no table apart). Read from the store's schema for every request, so a table renamed or
+    /// added meanwhile is judged as it is now; a schema that cannot be read refuses the request.
+    private func reach(of access: AccessTokens.Access) async throws -> TokenReach? {
+        guard !access.isFull, !tableScopes.scopeByTable.isEmpty else { return nil }
+        return TokenReach(schema: try await store.schema(), access: access, scopes: tableScopes)
+    }
+
     /// Why `access` may not make this request (the scope it lacks), or nil when it may. A table kept apart
-    /// (`tableScopes`) needs its own scope besides Airtable's, whether named or given by id.
-    private func refusal(of access: AccessTokens.Access, route: Route, writes: Bool) async -> APIError? {
+    /// (`tableScopes`) needs its own scope besides Airtable's, however the path names it (`TokenReach`).
+    private func refusal(of access: AccessTokens.Access, route: Route, writes: Bool, reach: TokenReach?) -> APIError? {
         typealias Scope = AccessTokens.Scope
         let needed: String?, table: String?
         switch route {
         case .whoami: (needed, table) = (nil, nil)
-        case .listBases, .tables, .baseInfo, .fields, .metaTable, .metaField:
-            (needed, table) = (writes ? Scope.schemaWrite : Scope.schemaRead, nil)
+        case .listBases, .tables, .baseInfo: (needed, table) = (writes ? Scope.schemaWrite : Scope.schemaRead, nil)
+        case .fields(_, let name), .metaTable(_, let name), .metaField(_, let name, _):
+            (needed, table) = (writes ? Scope.schemaWrite : Scope.schemaRead, name)
         case .comments(_, let name, _), .comment(_, let name, _, _):
             (needed, table) = (writes ? Scope.commentsWrite : Scope.commentsRead, name)
         case .webhooks, .webhook, .webhookAction: (needed, table) = (Scope.webhookManage, nil)
@@ -210,16 +232,8 @@ public final class AirtableAPI: Sendable {
         }
         // Airtable's own answer, word for word, for a scope of its own the token lacks.
         if let needed, !access.allows(needed) { return .invalidPermissions }
-        guard let table, !access.isFull, !tableScopes.scopeByTable.isEmpty else { return nil }
-        // The table's name when the path gives its id (read only for a token that lacks a table scope).
-        var name = table
-        if table.hasPrefix("tbl"), let schema = try? await store.schema(), let found = schema.tables.first(where: { $0.id == table }) {
-            name = found.name
-        }
-        if let scope = tableScopes.scope(forTable: name, writes: writes), !access.allows(scope) {
-            return .invalidPermissions("table \"\(name)\" needs the \(scope) scope, which this token does not have")
-        }
-        return nil
+        guard let table, let reach else { return nil }
+        return reach.refusal(table: table, writes: writes)
     }
 
     private func isWrite(method: String, route: Route) -> Bool {

@@ -34,7 +34,7 @@ extension AirtableAPI {
         return .json(["tables": .array(tables)])
     }
 
-    func createTable(body: [UInt8]) async throws -> APIResponse {
+    func createTable(body: [UInt8], reach: TokenReach?) async throws -> APIResponse {
         guard let editor = store as? any SchemaEditing else { throw APIError.invalidPermissions }
         let json = try parseBody(body, emptyAs: [:])
         guard let name = json["name"]?.stringValue, !name.isEmpty else {
@@ -48,14 +48,17 @@ extension AirtableAPI {
         }
         var fields: [FieldSpec] = []
         for (index, field) in fieldList.enumerated() { fields.append(try fieldSpec(field, at: "fields[\(index)]")) }
+        for field in fields { try reach?.checkNewField(field, in: nil) }
         let table = try await editor.createTable(TableSpec(name: name, description: description,
                                                            fields: fields))
         return .json(table.json)
     }
 
-    func createField(in table: String, body: [UInt8]) async throws -> APIResponse {
+    func createField(in table: String, body: [UInt8], reach: TokenReach?) async throws -> APIResponse {
         guard let editor = store as? any SchemaEditing else { throw APIError.invalidPermissions }
-        let field = try await editor.createField(in: table, try fieldSpec(try parseBody(body, emptyAs: [:]), at: "body"))
+        let spec = try fieldSpec(try parseBody(body, emptyAs: [:]), at: "body")
+        if let reach { try reach.checkNewField(spec, in: reach.table(table)) }
+        let field = try await editor.createField(in: table, spec)
         return .json(field.json)
     }
 

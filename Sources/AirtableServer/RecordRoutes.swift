@@ -4,8 +4,15 @@ import Airtable
 /// and delete, one record or a batch. Each checks the whole request before the store sees it; the
 /// store applies a batch wholly or not at all.
 extension AirtableAPI {
-    func list(_ table: String, _ query: ListQuery) async throws -> APIResponse {
-        let page = try await store.listRecords(in: table, query: query)
+    func list(_ table: String, _ query: ListQuery, reach: TokenReach?) async throws -> APIResponse {
+        let limited = try limitedReach(reach, table)
+        if let (reach, schema) = limited {
+            try reach.checkNames(query.fields ?? [], in: schema, place: "fields[]")
+            try reach.checkNames(query.sort.map(\.field), in: schema, place: "sort")
+            try reach.checkFormula(query.filterByFormula, in: schema, place: "filterByFormula")
+        }
+        var page = try await store.listRecords(in: table, query: query)
+        page.records = page.records.map { visible($0, limited) }
         var counts: [String: Int]?
         if query.includeCommentCount {
             counts = try await (store as? any CommentStore)?.commentCounts(in: table, records: page.records.map(\.id)) ?? [:]
@@ -17,7 +24,7 @@ extension AirtableAPI {
         return .json(.object(body))
     }
 
-    func get(_ table: String, id: String, query: QueryString) async throws -> APIResponse {
+    func get(_ table: String, id: String, query: QueryString, reach: TokenReach?) async throws -> APIResponse {
         guard AirtableID.isValid(id, prefix: "rec") else { return .error(.notFound) }
         var options = ReadOptions()
         for (name, value) in query.items {
@@ -35,51 +42,58 @@ extension AirtableAPI {
                     + "cellFormat, timeZone, userLocale and returnFieldsByFieldId")
             }
         }
-        return .json(render(try await store.getRecord(in: table, id: id, options: options)))
+        let limited = try limitedReach(reach, table)
+        return .json(render(visible(try await store.getRecord(in: table, id: id, options: options), limited)))
     }
 
-    func create(in table: String, request: APIRequest, query: QueryString) async throws -> APIResponse {
+    func create(in table: String, request: APIRequest, query: QueryString, reach: TokenReach?) async throws
+        -> APIResponse
+    {
         try refuseQuery(query)
         let body = try WriteBody(json: try parseBody(request.body, emptyAs: [:]), allowsUpsert: false, requiresID: false,
                                  allowsSingle: true)
         if body.records.contains(where: { $0.id != nil }) {
             throw APIError.invalidRequest("records to create may not carry an id")
         }
+        let limited = try limitedReach(reach, table, writing: body.records.map(\.fields))
         let records = try await store.createRecords(in: table, body.records.map(\.fields), options: body.options)
+            .map { visible($0, limited) }
         if body.isSingle, let record = records.first { return .json(render(record)) }
         return .json(["records": .array(records.map { render($0) })])
     }
 
-    func updateBatch(in table: String, replace: Bool, request: APIRequest, query: QueryString) async throws
-        -> APIResponse
+    func updateBatch(in table: String, replace: Bool, request: APIRequest, query: QueryString, reach: TokenReach?)
+        async throws -> APIResponse
     {
         try refuseQuery(query)
         let body = try WriteBody(json: try parseBody(request.body, emptyAs: [:]), allowsUpsert: true, requiresID: true,
                                  allowsSingle: false)
+        let limited = try limitedReach(reach, table, writing: body.records.map(\.fields), mergeOn: body.mergeOn ?? [])
         if let mergeOn = body.mergeOn {
             let result = try await store.upsertRecords(
                 in: table, body.records.map { UpsertRecord(id: $0.id, fields: $0.fields) }, mergeOn: mergeOn,
                 replace: replace, options: body.options)
-            return .json(["records": .array(result.records.map { render($0) }),
+            return .json(["records": .array(result.records.map { render(visible($0, limited)) }),
                           "createdRecords": .array(result.createdRecords.map(JSONValue.string)),
                           "updatedRecords": .array(result.updatedRecords.map(JSONValue.string))])
         }
         let updates = body.records.map { RecordUpdate(id: $0.id ?? "", fields: $0.fields) }
         let records = try await store.updateRecords(in: table, updates, replace: replace, options: body.options)
-        return .json(["records": .array(records.map { render($0) })])
+        return .json(["records": .array(records.map { render(visible($0, limited)) })])
     }
 
-    func updateOne(_ table: String, id: String, replace: Bool, request: APIRequest, query: QueryString)
-        async throws -> APIResponse
+    func updateOne(_ table: String, id: String, replace: Bool, request: APIRequest, query: QueryString,
+                   reach: TokenReach?) async throws -> APIResponse
     {
         try refuseQuery(query)
         guard AirtableID.isValid(id, prefix: "rec") else { return .error(.notFound) }
         let (fields, options) = try WriteBody.singleUpdate(try parseBody(request.body, emptyAs: [:]))
+        let limited = try limitedReach(reach, table, writing: [fields])
         do {
             let records = try await store.updateRecords(in: table, [RecordUpdate(id: id, fields: fields)],
                                                         replace: replace, options: options)
             guard let record = records.first else { throw AirtableError.decoding("the store updated no record") }
-            return .json(render(record))
+            return .json(render(visible(record, limited)))
         } catch {
             if (error as? AirtableError)?.apiError?.type == "ROW_DOES_NOT_EXIST" { throw APIError.modelNotFound }
             throw error
@@ -110,5 +124,25 @@ extension AirtableAPI {
             if error.apiError?.status == 404 { throw APIError.modelNotFound }
             throw error
         }
+    }
+
+    /// The token's reach and the table, when the token may not see some field of it; nil when it sees all.
+    /// Refuses a write that names a hidden field (a link into a table the token may not read writes that
+    /// table's inverse link, and with typecast may create its records), or merges on one.
+    private func limitedReach(_ reach: TokenReach?, _ table: String, writing: [Fields] = [], mergeOn: [String] = [])
+        throws(APIError) -> (TokenReach, TableSchema)?
+    {
+        guard let reach, let schema = reach.table(table), !reach.hidden(in: schema).isEmpty else { return nil }
+        for fields in writing { try reach.checkNames(fields.keys, in: schema, place: "the write") }
+        try reach.checkNames(mergeOn, in: schema, place: "fieldsToMergeOn")
+        return (reach, schema)
+    }
+
+    /// `record` without the fields its reader may not see.
+    private func visible(_ record: Record, _ limited: (TokenReach, TableSchema)?) -> Record {
+        guard let (reach, schema) = limited else { return record }
+        var record = record
+        record.fields = reach.visible(record.fields, in: schema)
+        return record
     }
 }

@@ -13,7 +13,7 @@ extension AirtableAPI {
         }
     }
 
-    func createWebhook(body: [UInt8]) async throws -> APIResponse {
+    func createWebhook(body: [UInt8], reach: TokenReach?) async throws -> APIResponse {
         let json = try parseBody(body, emptyAs: [:])
         guard let object = json.objectValue else { throw APIError.invalidRequest("the body must be a JSON object") }
         if let key = object.keys.sorted().first(where: { $0 != "notificationUrl" && $0 != "specification" }) {
@@ -30,6 +30,11 @@ extension AirtableAPI {
         guard let specification = object["specification"] else {
             throw APIError.invalidRequest("a webhook needs a \"specification\"")
         }
+        // A webhook watching one table is a way to read it: it needs that table's read scope.
+        if let reach, let scope = specification["options"]?["filters"]?["recordChangeScope"]?.stringValue,
+           let refusal = reach.refusal(table: scope, writes: false) {
+            throw refusal
+        }
         let hook = try await hooks.createWebhook(notificationURL: url, specification: specification, by: user)
         return .json(["id": .string(hook.id), "macSecretBase64": .string(hook.macSecretBase64),
                       "expirationTime": .string(AirtableTimestamp.format(hook.expirationTime))])
@@ -39,8 +44,8 @@ extension AirtableAPI {
         .json(["webhooks": .array(try await hooks.webhooks().map(\.json))])
     }
 
-    func webhookAction(_ id: String, action: String, method: String, query: QueryString, body: [UInt8])
-        async throws -> APIResponse
+    func webhookAction(_ id: String, action: String, method: String, query: QueryString, body: [UInt8],
+                       reach: TokenReach?) async throws -> APIResponse
     {
         switch (method, action) {
         case ("POST", "refresh"):
@@ -66,7 +71,9 @@ extension AirtableAPI {
                     throw APIError.invalidRequest("unknown query parameter \"\(name)\"; payloads take cursor and limit")
                 }
             }
-            return .json(try await hooks.webhookPayloads(id, cursor: cursor, limit: limit).json)
+            // Payloads name tables and fields by id: those the reader may not see are struck out.
+            let payloads = try await hooks.webhookPayloads(id, cursor: cursor, limit: limit).json
+            return .json(reach?.redacted(payloads) ?? payloads)
         default:
             return .error(.notFound)
         }
