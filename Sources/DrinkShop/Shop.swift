@@ -44,7 +44,7 @@ public final class Shop: Sendable {
     public let counter: Counter
     /// Moves closed days to the archive; nil when this store has none (see `DayArchiver`).
     public let archiver: DayArchiver?
-    private let store: any RecordStore
+    let store: any RecordStore
 
     /// - Parameters:
     ///   - outbox: where orders wait while a remote store cannot be reached; nil for a local store.

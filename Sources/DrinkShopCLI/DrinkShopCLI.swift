@@ -58,6 +58,8 @@ enum DrinkShopCLI {
                 printError("drinkshop: \(error)")
                 return 2
             }
+        case .backups(let command):
+            return await command.run(path: path, words: rest, environment: environment)
         case .help, .serve, .shop:
             break
         }
@@ -234,6 +236,7 @@ enum DrinkShopCLI {
 enum Program: Equatable {
     case help, setup, usage, serve, shop
     case storeFile(StoreFileCommand)
+    case backups(BackupCommand)
 
     init(_ words: [String]) {
         guard let first = words.first, let name = CommandName.find(first) else {
@@ -248,6 +251,9 @@ enum Program: Equatable {
         case .initialize: self = .storeFile(.initialize)
         case .check: self = .storeFile(.check)
         case .recover: self = .storeFile(.recover)
+        case .backup: self = .backups(.backup)
+        case .backups: self = .backups(.backups)
+        case .restore: self = .backups(.restore)
         case .menu, .order, .orders, .edit, .advance, .cancel, .void, .delete, .label, .receipt, .printer, .online, .seed,
              .banner, .promos, .report, .log, .login, .logout, .quit, .pay, .adjust, .invoice, .soldout, .restock, .price,
              .staff, .shift, .close, .archive, .export, .member, .redeem, .pass:

@@ -16,12 +16,12 @@ public enum CommandName: String, CaseIterable, Sendable {
     // The till (`TillGrammar.swift`).
     case pay, adjust, invoice, soldout, restock, price, staff, shift, close, archive, export, member, redeem, pass
     // From the shell only (DrinkShopCLI runs them; the prompt says how).
-    case setup, serve, usage, initialize = "init", check, recover
+    case setup, serve, usage, initialize = "init", check, recover, backup, backups, restore
 
     /// Whether the command runs only from the shell (`drinkshop setup`), not at the prompt.
     public var runsFromTheShell: Bool {
         switch self {
-        case .setup, .serve, .usage, .initialize, .check, .recover: true
+        case .setup, .serve, .usage, .initialize, .check, .recover, .backup, .backups, .restore: true
         case .menu, .order, .orders, .edit, .advance, .cancel, .void, .delete, .label, .receipt, .printer, .online, .seed,
              .banner, .promos, .report, .log, .login, .logout, .help, .quit, .pay, .adjust, .invoice, .soldout, .restock,
              .price, .staff, .shift, .close, .archive, .export, .member, .redeem, .pass: false
@@ -34,7 +34,8 @@ public enum CommandName: String, CaseIterable, Sendable {
         case .orders, .report, .log: true
         case .menu, .order, .edit, .advance, .cancel, .void, .delete, .label, .receipt, .printer, .online, .seed, .banner,
              .promos, .login, .logout, .help, .quit, .pay, .adjust, .invoice, .soldout, .restock, .price, .staff, .shift,
-             .close, .archive, .export, .member, .redeem, .pass, .setup, .serve, .usage, .initialize, .check, .recover: false
+             .close, .archive, .export, .member, .redeem, .pass, .setup, .serve, .usage, .initialize, .check, .recover,
+             .backup, .backups, .restore: false
         }
     }
 
@@ -178,6 +179,19 @@ public enum CommandName: String, CaseIterable, Sendable {
         case .recover:
             return CommandInfo(name: rawValue, aliases: [], usage: "recover [--db PATH] --into NEW.sqlite",
                                summary: "copy every readable record of a damaged store into a new file", details: [])
+        case .backup:
+            return CommandInfo(name: rawValue, aliases: [], usage: "backup [--db PATH] [--to DIR] [--copy-to DIR] [--keep ROTATION]",
+                               summary: "a checked, consistent copy of the live store and its archive, named by the time",
+                               details: ["DIR: --to, else DRINKSHOP_BACKUP_DIR, else backups/ beside the store",
+                                         "--copy-to DIR (or DRINKSHOP_BACKUP_COPY): a second place, e.g. a share on another machine",
+                                         "--keep hourly=24,daily=31,monthly=12 (or DRINKSHOP_BACKUP_KEEP): which backups stay"])
+        case .backups:
+            return CommandInfo(name: rawValue, aliases: [], usage: "backups [--db PATH] [--to DIR]",
+                               summary: "the backups kept, newest first, with each one's last order and last close", details: [])
+        case .restore:
+            return CommandInfo(name: rawValue, aliases: [], usage: "restore BACKUP [--db NEW.sqlite] [--skip 100]",
+                               summary: "a backup into a new store (never over one); today's pickup numbers skip ahead",
+                               details: ["BACKUP: a name drinkshop backups lists, or the backup's folder"])
         }
     }
 }

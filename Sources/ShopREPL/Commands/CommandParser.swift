@@ -153,7 +153,8 @@ public enum CommandParser {
         case .quit: return .quit
         case .pay, .adjust, .invoice, .soldout, .restock, .price, .staff, .shift, .close, .archive, .export, .member, .redeem, .pass:
             return .till(try TillGrammar.parse(name, arguments, usage: usage))
-        case .setup, .serve, .usage, .initialize, .check, .recover:
+        case .setup, .serve, .usage, .initialize, .check, .recover,
+             .backup, .backups, .restore:
             throw fail(.runsFromTheShell(name))
         }
     }

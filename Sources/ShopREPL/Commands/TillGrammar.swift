@@ -97,7 +97,8 @@ extension CommandName {
             return CommandInfo(name: rawValue, aliases: [], usage: "pass 09XXXXXXXX <pass name>",
                                summary: "sell a member pass (refused while theirs is still active)", details: [])
         case .menu, .order, .orders, .edit, .advance, .cancel, .void, .delete, .label, .receipt, .printer, .online, .seed, .banner, .promos,
-             .report, .log, .login, .logout, .help, .quit, .setup, .serve, .usage, .initialize, .check, .recover:
+             .report, .log, .login, .logout, .help, .quit, .setup, .serve, .usage, .initialize, .check, .recover,
+             .backup, .backups, .restore:
             return info  // not the till's: `CommandName.info` says it
         }
     }
@@ -227,7 +228,8 @@ enum TillGrammar {
             guard words.count >= 2 else { throw fail(.passWords) }
             return .buyPass(mobile: words[0], pass: words.dropFirst().joined(separator: " "))
         case .menu, .order, .orders, .edit, .advance, .cancel, .void, .delete, .label, .receipt, .printer, .online, .seed, .banner, .promos,
-             .report, .log, .login, .logout, .help, .quit, .setup, .serve, .usage, .initialize, .check, .recover:
+             .report, .log, .login, .logout, .help, .quit, .setup, .serve, .usage, .initialize, .check, .recover,
+             .backup, .backups, .restore:
             throw fail(.notATillCommand(name))
         }
     }

@@ -95,7 +95,8 @@ public final class ShopCompleter: Sendable {
             return previous.count == 1 ? matching(PrinterRole.allCases.map(\.rawValue)) : matching(["none"])
         case .online:
             return previous.isEmpty ? matching(["on", "off"]) : []
-        case .promos, .login, .logout, .quit, .member, .pass, .setup, .serve, .usage, .initialize, .check, .recover:
+        case .promos, .login, .logout, .quit, .member, .pass, .setup, .serve, .usage, .initialize, .check, .recover,
+             .backup, .backups, .restore:
             return []
         }
     }
