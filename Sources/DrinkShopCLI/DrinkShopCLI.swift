@@ -2,6 +2,7 @@ import Airtable
 import DrinkShop
 import DrinkShopCore
 import Foundation
+import Synchronization
 import LineEditor
 import LocalBase
 import ShopREPL
@@ -112,7 +113,8 @@ enum DrinkShopCLI {
             // instead of hopping to its queue and back (see DedicatedThreadExecutor).
             let status = await withTaskExecutorPreference(DedicatedThreadExecutor(name: "counter")) {
                 await runShop(shop, invocation: invocation, books: books, storeDescription: description,
-                              environment: environment)
+                              environment: environment, afterClose: Self.backupAfterClose(storePath: store.path, shop: shop,
+                                                                                          environment: environment))
             }
             await store.finish()
             return status
@@ -124,7 +126,8 @@ enum DrinkShopCLI {
 
     /// The REPL when no command is given, otherwise the one command (`books`: the books check).
     private static func runShop(_ shop: Shop, invocation: Invocation, books: BooksCommand?, storeDescription: String,
-                                environment: [String: String]) async -> Int32 {
+                                environment: [String: String],
+                                afterClose: (@Sendable () async -> String?)? = nil) async -> Int32 {
         // The time zone and business-day start every counter shares (DRINKSHOP_TIME_ZONE and
         // DRINKSHOP_DAY_STARTS are written to the store's settings when set).
         do {
@@ -160,6 +163,8 @@ enum DrinkShopCLI {
                                               environmentPrinters: environment.filter { $0.key.hasSuffix("_PRINTER") })
             interpreter.makeLineScreen = FullScreenTerminal()
             interpreter.errorHint = StoreFailureHint.after
+        interpreter.afterClose = afterClose
+            interpreter.afterClose = afterClose
             // At a terminal, views fit its width and long ones page; piped, they stay whole.
             interpreter.screen = TerminalPager(environment: environment)
             // Orders an earlier run kept while the store was down go first, then the command; unless reading the
@@ -194,6 +199,7 @@ enum DrinkShopCLI {
                                           environmentPrinters: environment.filter { $0.key.hasSuffix("_PRINTER") })
         interpreter.makeLineScreen = FullScreenTerminal()
         interpreter.errorHint = StoreFailureHint.after
+        interpreter.afterClose = afterClose
         interpreter.screen = TerminalPager(environment: environment)
         let drinkCount = (try? await shop.catalog.menu().count) ?? 0
         var header = style.paint("可不可熟成紅茶 KEBUKE · DrinkShop", .bold) + "\n"
@@ -223,6 +229,24 @@ enum DrinkShopCLI {
     static func isYes(_ answer: String?) -> Bool {
         let word = (answer ?? "").precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespaces)
         return ["y", "yes", "是"].contains(word.lowercased())
+    }
+
+    /// A counter on the store file backs it up after each close (`DRINKSHOP_BACKUP_AFTER_CLOSE=0` turns it off).
+    private static func backupAfterClose(storePath: String, shop: Shop, environment: [String: String])
+        -> (@Sendable () async -> String?)?
+    {
+        guard environment["DRINKSHOP_BACKUP_AFTER_CLOSE"] != "0",
+              let rotation = try? ServeCommand.rotation(environment) else { return nil }
+        let backups = Backups(folder: Backups.folder(option: nil, storePath: storePath, environment: environment),
+                              rotation: rotation, timeZone: shop.clock.timeZone)
+        return {
+            let lines = Mutex<[String]>([])
+            let status = await BackupCommand.takeAndReport(
+                backups, copyTo: environment["DRINKSHOP_BACKUP_COPY"], storePath: storePath, environment: environment,
+                say: { line in lines.withLock { $0.append(line) } }, complain: { line in lines.withLock { $0.append(line) } })
+            let said = lines.withLock { $0 }.joined(separator: "\n")
+            return status == 0 ? said : said + " (the close itself is saved)"
+        }
     }
 
     static func printError(_ text: String) {

@@ -3,6 +3,7 @@ import AirtableServer
 import Dispatch
 import Foundation
 import DrinkShop
+import DrinkShopCore
 import HTTPServer
 import LocalBase
 import OrderPage
@@ -30,6 +31,10 @@ struct ServeCommand {
     /// `--webhook-allow http://127.0.0.1:PORT` (repeatable): local receivers webhooks may notify, beside
     /// public https URLs.
     var webhookReceivers = WebhookReceivers()
+    /// Minutes between `serve`'s own backups of a store that changes (0: none; a close at a counter still is
+    /// backed up by that counter only if it runs on the file itself).
+    var backupEvery = 60
+    var backupTo: String?
     private var webhookAllowances: [String] = []
 
     static func parse(_ words: [String]) throws(UsageError) -> ServeCommand {
@@ -51,6 +56,13 @@ struct ServeCommand {
                 }
                 command.port = port
             case "--tokens": command.tokenFile = try value(word)
+            case "--backup-to": command.backupTo = try value(word)
+            case "--backup-every":
+                let text = try value(word)
+                guard let minutes = Int(text), minutes >= 0, minutes <= 10_080 else {
+                    throw UsageError("--backup-every takes minutes between backups (0 for none, at most a week), not \(text.prefix(20))")
+                }
+                command.backupEvery = minutes
             case "--views": command.viewsFile = try value(word)
             case "--webhook-allow":
                 command.webhookAllowances.append(try value(word))
@@ -127,11 +139,17 @@ struct ServeCommand {
         let board = ServedPickupBoard(queue: shop.queue)
         let display = PickupDisplay(source: board)
         let orderPage = OrderPage(shop: shop, storeChanges: { board.boardChanges() }, placed: { board.changed() })
-        let server = HTTPServer(configuration: configuration, handler: display.handler(otherRoutes: orderPage.handler { request in
+        let backups = Backups(folder: Backups.folder(option: backupTo, storePath: store.path, environment: environment),
+                              rotation: try Self.rotation(environment), timeZone: shop.clock.timeZone)
+        let schedule = backupEvery == 0 ? nil : BackupSchedule(
+            backups: backups, copyTo: environment["DRINKSHOP_BACKUP_COPY"], storePath: store.path,
+            interval: TimeInterval(backupEvery * 60), environment: environment)
+        let health = HealthRoute(store: store.base, backups: backupEvery == 0 && backupTo == nil ? nil : backups)
+        let server = HTTPServer(configuration: configuration, handler: health.handler(otherRoutes: display.handler(otherRoutes: orderPage.handler { request in
             let response = await api.handle(request)
             if ServedPickupBoard.isWrite(request, response) { board.changed() }
             return response
-        }))
+        })))
         let bound = try server.start()
         let shownHost = host.contains(":") ? "[\(host)]" : host
         print("DrinkShop is serving \(store.path)")
@@ -143,6 +161,10 @@ struct ServeCommand {
         let online = (try? await shop.counter.isOnlineOrderingOpen()) == true
         print("  order     http://\(shownHost):\(bound)\(OrderPage.path)   (customers order here; no token; online ordering is "
             + (online ? "on" : "off: a manager opens it with `online on`") + ")")
+        print("  health    http://\(shownHost):\(bound)\(HealthRoute.path)   (the store and its last backup's age; no token)")
+        if let schedule {
+            print("  backups   \(schedule.backups.folder), every \(backupEvery) min while orders come in and after each close")
+        }
         if let limiter { print("  rate limit \(limiter.requestsPerSecond) requests/s per base") }
         if !webhookReceivers.allowed.isEmpty {
             print("  webhooks  may also notify " + webhookReceivers.allowed.map(\.description).sorted().joined(separator: ", "))
@@ -164,7 +186,9 @@ struct ServeCommand {
                 board.changed()
             }
         }
+        let backing = Task { await schedule?.run(shop: shop) }
         defer {
+            backing.cancel()
             signals.cancel()
             tick.cancel()
             board.finish()
@@ -173,6 +197,12 @@ struct ServeCommand {
         try await server.run()
         print("Stopped.")
         return 0
+    }
+
+    /// `DRINKSHOP_BACKUP_KEEP`, else the standard rotation.
+    static func rotation(_ environment: [String: String]) throws(UsageError) -> BackupRotation {
+        guard let text = environment["DRINKSHOP_BACKUP_KEEP"] else { return .standard }
+        do { return try BackupRotation(parsing: text) } catch { throw UsageError("DRINKSHOP_BACKUP_KEEP: \(error)") }
     }
 
     /// The tables and fields the shop reads by name: the API refuses to rename them while `serve` runs (a renamed

@@ -51,7 +51,7 @@ import TestSupport
         case .redeem: ["redeem #1"]
         case .pass: ["pass 0912345678 月卡"]
         // From the shell only: the prompt refuses them, saying so (below).
-        case .setup, .serve, .usage, .initialize, .check, .recover: []
+        case .setup, .serve, .usage, .initialize, .check, .recover, .backup, .backups, .restore: []
         }
     }
 

@@ -44,6 +44,7 @@ extension ShopInterpreter {
             say(TillView.report(try await shop.till.report(period, audit: await auditEntries(period)), period: period,
                                 counts: try await shop.drawer.counts(from: period.start, to: period.end), style: style, width: screenWidth))
             try await archiveAfterClose(asked: archive, by: acting)
+            if let afterClose, let line = await afterClose() { say(line + "\n") }
         case .archive(let request): try await runArchive(request)
         case .member(let text):
             let mobile = try mobileNumber(text)

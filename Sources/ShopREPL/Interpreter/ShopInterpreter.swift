@@ -45,6 +45,9 @@ public final class ShopInterpreter {
     /// What the program adds after a failed command's message (its own commands to run next, such as for a
     /// damaged store file); nothing by default.
     public var errorHint: (any Error) -> String? = { _ in nil }
+    /// What the program does once a drawer is closed here (the embedded store's backup), and the line it says;
+    /// nothing by default.
+    public var afterClose: (@Sendable () async -> String?)?
     /// The terminal the counter's views are fitted to and paged on; nil (pipes, files, tests that read
     /// the whole output) keeps every table whole and never pages.
     public var screen: (any CounterScreen)?
