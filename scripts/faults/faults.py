@@ -10,6 +10,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 sys.path.insert(0, os.path.dirname(__file__))
 
 import auth_and_http  # noqa: E402
+import backups  # noqa: E402
 import bad_input  # noqa: E402
 import crash  # noqa: E402
 import drinkshop_harness as harness  # noqa: E402
@@ -144,6 +145,14 @@ def main():
 
     # 16. A burst of wrong PINs from many processes at once
     item(16, "PIN burst", lambda: money.pin_burst(binary, workdir, env))
+
+    # 17-20. Backups that restore
+    item(17, "Backup killed at every fsync", lambda: backups.killed_at_every_fsync(binary, workdir, env))
+    item(18, "Backup onto a full disk", lambda: backups.full_disk(binary, workdir, env))
+    item(19, "Restore on another machine's folder, the next day there",
+         lambda: backups.restore_elsewhere_next_day(binary, workdir, env))
+    item(20, "Backup while three counters place orders",
+         lambda: backups.during_three_counters(binary, workdir, env, 4 if quick else 15))
 
     shutil.rmtree(workdir, ignore_errors=True)
     failed = [r for r in results if r[2] != "PASS"]
