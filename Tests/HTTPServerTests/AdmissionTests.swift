@@ -1,36 +1,50 @@
 import Testing
 @testable import HTTPServer
 
-/// One address cannot hold the server: per-address caps on connections and streams, in the pure policy and
-/// live (127.0.0.1 holding connections, the screen on 127.0.0.2 still served).
+/// One network cannot hold the server: per-network caps and fair shares of connections and streams, in the pure
+/// policy and live (127.0.0.x holding connections, the screen on another /24, 127.1.0.1, still served).
 @Suite(.timeLimit(.minutes(2))) struct AdmissionTests {
-    private static let limits = AdmissionPolicy.Limits(connections: 10, connectionsPerAddress: 3, streams: 4,
-                                                       streamsPerAddress: 2)
+    private static let limits = AdmissionPolicy.Limits(connections: 10, connectionsPerNetwork: 3, streams: 4,
+                                                       streamsPerNetwork: 2)
 
-    @Test func anAddressAtItsCapIsRefusedWhileOthersAreServed() {
+    @Test func aNetworkAtItsCapIsRefusedWhileOthersAreServed() {
         var policy = AdmissionPolicy(limits: Self.limits)
-        for _ in 0..<3 { #expect(policy.admitConnection(from: "127.0.0.1") == .admit) }
-        guard case .refuse(let reason) = policy.admitConnection(from: "127.0.0.1") else {
-            Issue.record("a fourth connection from one address was admitted")
+        for _ in 0..<3 { #expect(policy.admitConnection(from: "127.0.0.0/24") == .admit) }
+        guard case .refuse(let reason) = policy.admitConnection(from: "127.0.0.0/24") else {
+            Issue.record("a fourth connection from one network was admitted")
             return
         }
-        #expect(reason.contains("from your address"))
-        #expect(policy.admitConnection(from: "127.0.0.2") == .admit)
-        #expect(policy.connections(from: "127.0.0.1") == 3 && policy.connections == 4)
-        // One closes: that address may connect again.
-        policy.connectionClosed(from: "127.0.0.1")
-        #expect(policy.admitConnection(from: "127.0.0.1") == .admit)
+        #expect(reason.contains("from your network"))
+        #expect(policy.admitConnection(from: "127.1.0.0/24") == .admit)
+        #expect(policy.connections(from: "127.0.0.0/24") == 3 && policy.connections == 4)
+        // One closes: that network may connect again.
+        policy.connectionClosed(from: "127.0.0.0/24")
+        #expect(policy.admitConnection(from: "127.0.0.0/24") == .admit)
     }
 
     @Test func theTotalCapStillHolds() {
         var policy = AdmissionPolicy(limits: Self.limits)
-        for address in 0..<10 { #expect(policy.admitConnection(from: "10.0.0.\(address)") == .admit) }
-        #expect(policy.admitConnection(from: "10.0.0.99") == .refuse("the server is at its connection limit; try again shortly"))
-        policy.connectionClosed(from: "10.0.0.3")
-        #expect(policy.admitConnection(from: "10.0.0.99") == .admit)
+        for network in 0..<10 { #expect(policy.admitConnection(from: "10.0.\(network).0/24") == .admit) }
+        #expect(policy.admitConnection(from: "10.0.99.0/24") == .full("the server is at its connection limit; try again shortly"))
+        policy.connectionClosed(from: "10.0.3.0/24")
+        #expect(policy.admitConnection(from: "10.0.99.0/24") == .admit)
     }
 
-    @Test func streamsAreCappedPerAddressAndInTotal() {
+    @Test func aNetworkTakesNoMoreThanItsFairShareWhateverItsOwnCap() {
+        var policy = AdmissionPolicy(limits: .init(connections: 10, connectionsPerNetwork: 100, streams: 4, streamsPerNetwork: 100))
+        var admitted = 0
+        while policy.admitConnection(from: "a") == .admit { admitted += 1 }
+        #expect(admitted == 5, "half of the ten")
+        // The next network gets half of what is left, and so on: the first one never fills the server.
+        #expect(policy.admitConnection(from: "b") == .admit)
+        #expect(policy.admitConnection(from: "b") == .admit)
+        #expect(policy.admitConnection(from: "b") == .admit)
+        #expect(policy.admitConnection(from: "b") != .admit)
+        #expect(policy.admitConnection(from: "c") == .admit)
+        #expect(policy.connections == 9)
+    }
+
+    @Test func streamsAreCappedPerNetworkAndInTotal() {
         var policy = AdmissionPolicy(limits: Self.limits)
         #expect(policy.admitStream(from: "a") == .admit)
         #expect(policy.admitStream(from: "a") == .admit)
@@ -43,9 +57,42 @@ import Testing
         #expect(policy.admitStream(from: "d") == .admit)
     }
 
-    @Test(arguments: [("127.0.0.1:51234", "127.0.0.1"), ("[::1]:8080", "[::1]"), ("", "")])
-    func theClientIsTheHostWithoutItsPort(_ address: String, _ client: String) {
-        #expect(AdmissionPolicy.client(of: address) == client)
+    @Test func manyAddressesOfOneNetworkAreOneNetworkLive() async throws {
+        var configuration = HTTPServer.Configuration(port: 0)
+        configuration.timeouts.header = .seconds(120)  // the silent ones stay for the whole test
+        configuration.maxConnectionsPerNetwork = 6
+        try await withServer(configuration) { _, port in
+            var silent: [TestClient] = []
+            for host in 2..<8 { silent.append(try TestClient(port: port, source: "127.0.0.\(host)")) }
+            // A seventh address of the same /24 is refused; an address of another /24 is served.
+            let more = try TestClient(port: port, source: "127.0.0.9")
+            try await more.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            let refused = try await more.readResponse()
+            #expect(refused.status == 503)
+            #expect(refused.text.contains("from your network"))
+            let other = try TestClient(port: port, readTimeout: 5, source: "127.1.0.1")
+            try await other.send("GET /screen HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await other.readResponse().status == 200)
+            _ = silent.count
+        }
+    }
+
+    @Test func whenEverySlotIsTakenAnIdleConnectionOfTheBiggestNetworkMakesRoom() async throws {
+        var configuration = HTTPServer.Configuration(port: 0)
+        configuration.timeouts.header = .seconds(120)
+        configuration.maxConnections = 10
+        var held: [TestClient] = []
+        try await withServer(configuration) { _, port in
+            // Fair shares of ten: 5, then 3, 1 and 1 from four networks fill the server with silent connections.
+            for (network, count) in [(0, 5), (1, 3), (2, 1), (3, 1)] {
+                for host in 0..<count { held.append(try TestClient(port: port, source: "127.0.\(network).\(host + 2)")) }
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            let late = try TestClient(port: port, readTimeout: 5, source: "127.0.9.1")
+            try await late.send("GET /late HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await late.readResponse().status == 200)
+            _ = held.count
+        }
     }
 
     @Test func silentConnectionsFromOneAddressDoNotKeepAnotherOut() async throws {
@@ -53,7 +100,7 @@ import Testing
         configuration.timeouts.header = .seconds(120)  // the silent ones stay for the whole test
         try await withServer(configuration) { _, port in
             let silent = try await TestClient.many(100, port: port, sending: "", source: "127.0.0.1")
-            let other = try TestClient(port: port, readTimeout: 5, source: "127.0.0.2")
+            let other = try TestClient(port: port, readTimeout: 5, source: "127.1.0.2")
             try await other.send("GET /screen HTTP/1.1\r\nHost: x\r\n\r\n")
             let answer = try await other.readResponse()
             #expect(answer.status == 200)
@@ -63,14 +110,14 @@ import Testing
             try await more.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
             let refused = try await more.readResponse()
             #expect(refused.status == 503)
-            #expect(refused.text.contains("from your address"))
+            #expect(refused.text.contains("from your network"))
             _ = silent.count
         }
     }
 
     @Test func streamsFromOneAddressLeaveRoomForTheScreen() async throws {
         var configuration = HTTPServer.Configuration(port: 0)
-        configuration.maxStreamsPerAddress = 2
+        configuration.maxStreamsPerNetwork = 2
         let handler: @Sendable (HTTPRequest) async -> HTTPResponse = { _ in
             let stream = HTTPResponseStream()
             stream.send(Array("data: hello\n\n".utf8))
@@ -87,7 +134,7 @@ import Testing
             let third = try TestClient(port: port, source: "127.0.0.1")
             try await third.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await third.readResponse().status == 503)
-            let screen = try TestClient(port: port, source: "127.0.0.2")
+            let screen = try TestClient(port: port, source: "127.1.0.2")
             try await screen.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await screen.readUntil("data: hello")?.hasPrefix("HTTP/1.1 200") == true)
             _ = held.count
@@ -96,12 +143,12 @@ import Testing
 
     @Test func aStreamWhoseClientDoesNotReadIsClosedAndItsPlaceFreed() async throws {
         var configuration = HTTPServer.Configuration(port: 0)
-        configuration.maxStreamsPerAddress = 1
+        configuration.maxStreamsPerNetwork = 1
         configuration.timeouts.write = .milliseconds(300)
         let handler: @Sendable (HTTPRequest) async -> HTTPResponse = { request in
             let stream = HTTPResponseStream()
             // More than the kernel's buffers hold for a client that never reads, less than the server's backlog cap.
-            if request.target == "/flood" { stream.send([UInt8](repeating: 0x61, count: 900 * 1_024)) }
+            if request.target == "/flood" { stream.send([UInt8](repeating: 0x61, count: 48 * 1_024)) }
             stream.send(Array("data: hello\n\n".utf8))
             return .eventStream(stream)
         }

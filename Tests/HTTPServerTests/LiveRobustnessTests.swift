@@ -73,13 +73,14 @@ import Testing
         configuration.maxConnections = 2
         try await withServer(configuration) { _, port in
             var held: [TestClient] = []
+            // From two networks: one alone may hold only its fair share, half of the two.
             for index in 0..<2 {
-                let client = try TestClient(port: port)
+                let client = try TestClient(port: port, source: "127.0.\(index + 1).1")
                 try await client.send("GET /\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(try await client.readResponse().status == 200)
                 held.append(client)
             }
-            let extra = try TestClient(port: port)
+            let extra = try TestClient(port: port, source: "127.0.5.1")
             try await extra.send("GET /extra HTTP/1.1\r\nHost: x\r\n\r\n")
             let refused = try await extra.readResponse()
             #expect(refused.status == 503)
@@ -90,7 +91,7 @@ import Testing
             // slot is free once the client sees the server's close.
             held[0].shutdownWrite()
             #expect(await held[0].isClosedByServer())
-            let again = try TestClient(port: port)
+            let again = try TestClient(port: port, source: "127.0.5.2")
             try await again.send("GET /again HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await again.readResponse().status == 200)
         }
@@ -102,7 +103,7 @@ import Testing
         var configuration = HTTPServer.Configuration(port: 0)
         configuration.timeouts.header = .seconds(120)
         // All from one address here: the per-address cap has its own tests (AdmissionTests).
-        configuration.maxConnectionsPerAddress = 200
+        configuration.maxConnectionsPerNetwork = 200
         try await withServer(configuration) { _, port in
             let tricklers = try await TestClient.many(100, port: port, sending: "GET /slow HTTP/1.1\r\nHo")
             for index in 0..<5 {

@@ -33,8 +33,9 @@ struct ConnectionStateMachine: Sendable {
     /// Input drained while lingering, at most; a client still sending after that is simply cut off.
     static let maxLingerBytes = 1 << 20
     /// Streamed bytes waiting for a client that reads too slowly, at most; past this it is cut off
-    /// rather than let one stalled page hold the server's memory.
-    static let maxStreamBacklog = 1 << 20
+    /// rather than let one stalled page hold the server's memory. A live page's events are small (a board's
+    /// change, a group's version), so a client this far behind has stopped reading.
+    static let maxStreamBacklog = 64 * 1_024
 
     let timeouts: ConnectionTimeouts
     let remoteAddress: String?
@@ -98,6 +99,13 @@ struct ConnectionStateMachine: Sendable {
         case .handling, .closed:
             nil
         }
+    }
+
+    /// Nothing of a request has arrived: kept alive between requests, or silent since it was accepted. Closing it
+    /// loses no one's request, so the server may when it needs the slot.
+    var isIdle: Bool {
+        if case .awaitingRequest = phase { return true }
+        return false
     }
 
     var isStreaming: Bool {

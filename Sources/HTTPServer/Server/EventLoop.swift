@@ -15,8 +15,8 @@ final class EventLoop: @unchecked Sendable {
         var machine: ConnectionStateMachine
         /// Accepted over a cap and only being told 503: not counted as a served connection.
         let isRejection: Bool
-        /// The client's host, as `AdmissionPolicy` counts it.
-        let client: String
+        /// The client's network (``ClientNetwork``), as `AdmissionPolicy` counts it.
+        let network: String
     }
 
     private enum StreamEvent {
@@ -50,7 +50,7 @@ final class EventLoop: @unchecked Sendable {
     // Loop-thread state.
     private var listener: Int32?
     private var connections: [UInt64: Connection] = [:]
-    /// What is open, by client address; asked before serving a connection or a stream.
+    /// What is open, by client network; asked before serving a connection or a stream.
     private var admission: AdmissionPolicy
     /// The streams of connections relaying one (see `HTTPResponse.stream`).
     private var streams: [UInt64: HTTPResponseStream] = [:]
@@ -71,8 +71,8 @@ final class EventLoop: @unchecked Sendable {
         self.handler = handler
         self.onFinish = onFinish
         admission = AdmissionPolicy(limits: .init(
-            connections: configuration.maxConnections, connectionsPerAddress: configuration.maxConnectionsPerAddress,
-            streams: configuration.maxStreams, streamsPerAddress: configuration.maxStreamsPerAddress))
+            connections: configuration.maxConnections, connectionsPerNetwork: configuration.maxConnectionsPerNetwork,
+            streams: configuration.maxStreams, streamsPerNetwork: configuration.maxStreamsPerNetwork))
     }
 
     /// Asks the loop to stop accepting, finish what is under way and exit. Safe from any thread.
@@ -214,23 +214,43 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func admit(fd: Int32, remoteAddress: String?, now: ContinuousClock.Instant) {
-        let client = AdmissionPolicy.client(of: remoteAddress)
+        let network = ClientNetwork(remoteAddress: remoteAddress).key
         let id = nextID
         nextID += 1
-        let decision = admission.admitConnection(from: client)
-        if case .refuse(let reason) = decision, connections.count - admission.connections < Self.maxRejections {
+        var decision = admission.admitConnection(from: network)
+        if case .full = decision, evictIdleConnection(toAdmit: network) {
+            decision = admission.admitConnection(from: network)
+        }
+        if let reason = decision.reason, connections.count - admission.connections < Self.maxRejections {
             let machine = ConnectionStateMachine.rejecting(
                 timeouts: configuration.timeouts, remoteAddress: remoteAddress, now: now, date: date(), message: reason)
-            connections[id] = Connection(fd: fd, machine: machine, isRejection: true, client: client)
+            connections[id] = Connection(fd: fd, machine: machine, isRejection: true, network: network)
             configuration.log?(HTTPRequestLogEntry(method: "-", path: "-", status: 503, milliseconds: 0))
             flush(id, now: now)
-        } else if decision == .admit {
+        } else if decision.isAdmitted {
             let machine = ConnectionStateMachine(
                 limits: configuration.limits, timeouts: configuration.timeouts, remoteAddress: remoteAddress, now: now)
-            connections[id] = Connection(fd: fd, machine: machine, isRejection: false, client: client)
+            connections[id] = Connection(fd: fd, machine: machine, isRejection: false, network: network)
         } else {
             POSIXSocket.close(fd)
         }
+    }
+
+    /// Every slot is taken and `network` asks for one: closes the oldest idle connection (nothing of a request
+    /// arrived: kept alive between requests, or silent since accepted) of the network holding the most, when that
+    /// network holds more than `network` does. So connections left open for nothing cannot keep anyone out.
+    private func evictIdleConnection(toAdmit network: String) -> Bool {
+        let asking = admission.connections(from: network)
+        var chosen: (id: UInt64, held: Int)?
+        for (id, connection) in connections where !connection.isRejection && connection.machine.isIdle {
+            let held = admission.connections(from: connection.network)
+            guard held > asking + 1 else { continue }
+            if let best = chosen, best.held > held || (best.held == held && best.id < id) { continue }
+            chosen = (id, held)
+        }
+        guard let chosen else { return false }
+        closeConnection(chosen.id)
+        return true
     }
 
     // MARK: Applying the state machine's actions
@@ -264,11 +284,11 @@ final class EventLoop: @unchecked Sendable {
     private func closeConnection(_ id: UInt64) {
         guard let connection = connections.removeValue(forKey: id) else { return }
         POSIXSocket.close(connection.fd)
-        if !connection.isRejection { admission.connectionClosed(from: connection.client) }
+        if !connection.isRejection { admission.connectionClosed(from: connection.network) }
         // The producer learns the page has gone and stops.
         if let stream = streams.removeValue(forKey: id) {
             stream.close()
-            admission.streamClosed(from: connection.client)
+            admission.streamClosed(from: connection.network)
         }
     }
 
@@ -316,16 +336,16 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Hands a handler's response to its connection; a streamed one is attached to the connection, or
-    /// refused with 503 when `maxStreams` are open already, or `maxStreamsPerAddress` from its client.
+    /// refused with 503 when `maxStreams` are open already, or its network holds its share of them.
     private func finishHandling(_ id: UInt64, _ response: HTTPResponse, now: ContinuousClock.Instant) {
-        guard let stream = response.stream, let client = connections[id]?.client else {
+        guard let stream = response.stream, let network = connections[id]?.network else {
             response.stream?.close()  // the client already left
             apply(id) { $0.handlerFinished(response, now: now, date: $1) }
             return
         }
         var response = response
-        let decision = admission.admitStream(from: client)
-        if case .refuse(let reason) = decision {
+        let decision = admission.admitStream(from: network)
+        if let reason = decision.reason {
             stream.close()
             response = ResponseEncoder.errorResponse(status: 503, message: reason)
             response.headers.replaceOrAdd(name: "Retry-After", value: "5")
@@ -333,7 +353,7 @@ final class EventLoop: @unchecked Sendable {
         apply(id) { $0.handlerFinished(response, now: now, date: $1) }
         guard response.stream != nil, connections[id]?.machine.isStreaming == true else {
             stream.close()  // a HEAD request, a refused stream, or the client already left
-            if decision == .admit { admission.streamClosed(from: client) }
+            if decision.isAdmitted { admission.streamClosed(from: network) }
             return
         }
         streams[id] = stream

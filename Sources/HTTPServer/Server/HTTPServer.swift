@@ -30,12 +30,14 @@ public final class HTTPServer: Sendable {
         public var maxConnections: Int
         /// Streamed responses (live pages) open at once, within `maxConnections`; one more is answered 503.
         public var maxStreams: Int
-        /// Connections served at once from one client address (the host, whatever its port), well below
-        /// `maxConnections` so that one address cannot hold the server; one more is answered 503 and closed.
-        public var maxConnectionsPerAddress: Int
-        /// Streamed responses open at once to one client address, well below `maxStreams` so that the pickup
-        /// screen on another address always gets one; one more is answered 503.
-        public var maxStreamsPerAddress: Int
+        /// Connections served at once from one client network (``ClientNetwork``: its /24 or /64), well below
+        /// `maxConnections`, and never more than its ``FairShare`` of them, so that one machine cannot hold the
+        /// server; one more is answered 503 and closed. When every slot is taken, a new connection from a network
+        /// holding fewer closes an idle one of the network holding the most.
+        public var maxConnectionsPerNetwork: Int
+        /// Streamed responses open at once to one client network, well below `maxStreams` (and within its
+        /// ``FairShare`` of them) so that the pickup screen on another network always gets one; one more is answered 503.
+        public var maxStreamsPerNetwork: Int
         /// The kernel's queue of connections not yet accepted.
         public var backlog: Int32
         /// How long `shutdown()` lets requests under way finish before closing what remains.
@@ -54,7 +56,7 @@ public final class HTTPServer: Sendable {
         public init(
             host: String = "127.0.0.1", port: Int = 8080, limits: HTTPParserLimits = HTTPParserLimits(),
             timeouts: ConnectionTimeouts = ConnectionTimeouts(), maxConnections: Int = 512, maxStreams: Int = 32,
-            maxConnectionsPerAddress: Int = 64, maxStreamsPerAddress: Int = 8, backlog: Int32 = 512,
+            maxConnectionsPerNetwork: Int = 64, maxStreamsPerNetwork: Int = 8, backlog: Int32 = 512,
             shutdownGracePeriod: Duration = .seconds(10), log: (@Sendable (HTTPRequestLogEntry) -> Void)? = nil,
             handlerPriority: TaskPriority = .high
         ) {
@@ -64,8 +66,8 @@ public final class HTTPServer: Sendable {
             self.timeouts = timeouts
             self.maxConnections = maxConnections
             self.maxStreams = maxStreams
-            self.maxConnectionsPerAddress = maxConnectionsPerAddress
-            self.maxStreamsPerAddress = maxStreamsPerAddress
+            self.maxConnectionsPerNetwork = maxConnectionsPerNetwork
+            self.maxStreamsPerNetwork = maxStreamsPerNetwork
             self.backlog = backlog
             self.shutdownGracePeriod = shutdownGracePeriod
             self.log = log
