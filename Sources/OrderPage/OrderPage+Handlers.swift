@@ -68,8 +68,8 @@ extension OrderPage {
             let name = form["name"] ?? "", mobile = form["mobile"] ?? ""
             do throws(OrderPageRefusal) {
                 try await requireOpen()
-                try guards.take(.groups, for: exchange.address)
-                let id = try book.start(by: browser, name: name, mobile: mobile)
+                try guards.take(.groups, for: exchange.network)
+                let id = try book.start(by: browser, from: exchange.network, name: name, mobile: mobile)
                 return redirect(GroupPaths.base(id))
             } catch {
                 let open = error != .closed && error != .storeUnavailable
@@ -114,7 +114,7 @@ extension OrderPage {
         do throws(OrderPageRefusal) {
             try await requireOpen()
             try memberOfOpenGroup(id, exchange)
-            try guards.take(.lines, for: exchange.address)
+            try guards.take(.lines, for: exchange.network)
             drink = try await drinkOnMenu(form["drink"] ?? "")
         } catch {
             return refusal(error, exchange, back: back(to: id, error))
@@ -166,15 +166,18 @@ extension OrderPage {
         let draft: OrderDraft, member: MobileNumber?
         do throws(OrderPageRefusal) {
             try await requireOpen()
-            try guards.take(.sends, for: exchange.address)
+            try guards.take(.sends, for: exchange.network)
             (draft, member) = try book.beginSendingWithMember(id, by: browser)
         } catch {
             return retrying(await groupPage(id, exchange, message: error.description, status: error.status), error)
         }
-        let counter = shop.counter, openLimit = limits.openOnlineOrders
+        let counter = shop.counter, guards = guards, network = exchange.network
+        let bounds = OnlineOrderBounds(orders: limits.openOnlineOrders, cups: limits.openOnlineCups, unpaid: limits.openOnlineUnpaid)
         let result = await guards.sends.run { () async -> Result<OnlineTicket, OnlineRefusal> in
             do throws(OnlineRefusal) {
-                return .success(try await counter.placeOnline(draft, member: member, openLimit: openLimit))
+                let ticket = try await counter.placeOnline(draft, member: member, within: bounds, from: guards.sender(network))
+                guards.placed(ticket.orderRef, by: network)
+                return .success(ticket)
             } catch {
                 return .failure(error)
             }
@@ -188,7 +191,7 @@ extension OrderPage {
             book.notSent(id)
             let refusal: OrderPageRefusal = switch error {
             case .closed: .closed
-            case .tooManyOpen(let limit): .tooManyOpenOrders(limit: limit)
+            case .tooManyOpen(let bound, let yourShare): .tooManyOpenOrders(bound, network: yourShare)
             case .refused(let shopError): .notPlaced(CustomerWords.notPlaced(shopError))
             }
             return await groupPage(id, exchange, message: refusal.description, status: refusal.status)

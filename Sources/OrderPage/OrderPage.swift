@@ -30,7 +30,7 @@ public struct OrderPage: PathRoutes {
     ///   - storeChanges: a new subscription to "the store may have changed" (the server's writes and tick);
     ///     a sent group's page reads its order's status again on each.
     ///   - placed: told after each order the page places (the pickup screen shows it at once).
-    ///   - seconds: monotonic seconds for the per-address quotas (tests move it).
+    ///   - seconds: monotonic seconds for the per-network quotas (tests move it).
     public init(shop: Shop, book: GroupBook? = nil, storeChanges: @escaping @Sendable () -> AsyncStream<Void>,
                 placed: @escaping @Sendable () -> Void = {}, heartbeat: Duration = .seconds(15), title: String = "可不可熟成紅茶",
                 seconds: (@Sendable () -> Double)? = nil)
@@ -98,7 +98,8 @@ public struct OrderPage: PathRoutes {
         var browser: BrowserKey?
         var newCookie: BrowserKey?
 
-        var address: String { PageGuards.client(of: request.remoteAddress) }
+        /// The client's network, which every quota counts.
+        var network: ClientNetwork { ClientNetwork(remoteAddress: request.remoteAddress) }
         /// `http://host` as the browser reached the server.
         var origin: String { "http://" + (request.headers["Host"] ?? "127.0.0.1") }
     }

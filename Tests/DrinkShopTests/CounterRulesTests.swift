@@ -220,14 +220,14 @@ import TestSupport
         try await fixture.shop.counter.setOnlineOrdering(true, by: Acting("Amy", role: nil))
         let draft = OrderDraft(orderName: "Amy \(mobile.masked)",
                                lines: [fixture.line("熟成紅茶", [.size(.large), .sugar(.free), .ice(.iceFree)], quantity: 3)])
-        let ticket = try await fixture.shop.counter.placeOnline(draft, member: mobile, openLimit: 20)
+        let ticket = try await fixture.shop.counter.placeOnline(draft, member: mobile, within: .init(orders: 20))
         #expect(ticket.stamps == 3)
         #expect(try await fixture.shop.members.member(mobile).card.stamps == 3)
         // The bill is the order's own: no pass discount from the page.
         let stored = try await fixture.shop.orders.find(.pickup(ticket.number))
         #expect(try await fixture.shop.extras.charges(of: stored).total == stored.order.total)
         // Without a number, no member is touched.
-        let plain = try await fixture.shop.counter.placeOnline(OrderDraft(lines: draft.lines), openLimit: 20)
+        let plain = try await fixture.shop.counter.placeOnline(OrderDraft(lines: draft.lines), within: .init(orders: 20))
         #expect(plain.stamps == nil)
     }
 }

@@ -16,9 +16,9 @@ import Testing
         let fixture = try await ShopFixture()
         let counter = fixture.shop.counter
         #expect(try await counter.isOnlineOrderingOpen() == false)
-        await #expect(throws: OnlineRefusal.self) { try await counter.placeOnline(draft(fixture), openLimit: 5) }
+        await #expect(throws: OnlineRefusal.self) { try await counter.placeOnline(draft(fixture), within: .init(orders: 5)) }
         try await counter.setOnlineOrdering(true, by: mia)
-        let ticket = try await counter.placeOnline(draft(fixture), openLimit: 5)
+        let ticket = try await counter.placeOnline(draft(fixture), within: .init(orders: 5))
         #expect(ticket.number == 1 && ticket.total == 35 && ticket.day == fixture.shop.clock.today)
         let (orders, _) = try await fixture.shop.orders.today()
         #expect(orders.map(\.order.placedBy) == [Counter.onlineFront])
@@ -35,37 +35,93 @@ import Testing
         await #expect(throws: TillError.self) { try await counter.setOnlineOrdering(true, by: Acting("till", role: nil)) }
         try await counter.setOnlineOrdering(true, by: mia)
         // A customer places an order without logging in: the front's table is its own.
-        #expect(try await counter.placeOnline(draft(fixture), openLimit: 5).number == 1)
+        #expect(try await counter.placeOnline(draft(fixture), within: .init(orders: 5)).number == 1)
     }
 
     @Test func openOnlineOrdersAreBoundedUntilCollected() async throws {
         let fixture = try await ShopFixture()
         let counter = fixture.shop.counter
         try await counter.setOnlineOrdering(true, by: mia)
-        let first = try await counter.placeOnline(draft(fixture), openLimit: 2)
-        _ = try await counter.placeOnline(draft(fixture), openLimit: 2)
+        let first = try await counter.placeOnline(draft(fixture), within: .init(orders: 2))
+        _ = try await counter.placeOnline(draft(fixture), within: .init(orders: 2))
         // An order placed at the counter does not count against the page's bound.
         _ = try await counter.place(draft(fixture, name: "Walk-in"), by: mia)
         do {
-            _ = try await counter.placeOnline(draft(fixture), openLimit: 2)
+            _ = try await counter.placeOnline(draft(fixture), within: .init(orders: 2))
             Issue.record("a third open online order was placed")
         } catch {
-            guard case .tooManyOpen(let limit) = error else { throw error }
+            guard case .tooManyOpen(.orders(let limit), yourShare: false) = error else { throw error }
             #expect(limit == 2)
         }
-        #expect(try await counter.openOnlineOrders() == 2)
+        #expect(try await counter.openOnlineOrders().count == 2)
         for _ in 0..<2 { _ = try await counter.advance(.pickup(first.number), by: mia) }
         #expect(try await counter.onlineOrderStatus(first) == .ready)
         _ = try await counter.advance(.pickup(first.number), unpaid: true, by: mia)
-        #expect(try await counter.openOnlineOrders() == 1)
-        #expect(try await counter.placeOnline(draft(fixture), openLimit: 2).number == 4)
+        #expect(try await counter.openOnlineOrders().count == 1)
+        #expect(try await counter.placeOnline(draft(fixture), within: .init(orders: 2)).number == 4)
+    }
+
+    /// The bound a refusal names, and whether it was the sender's share (nil when not refused on a bound).
+    private func overBound(_ refusal: OnlineRefusal?) -> OverBound? {
+        guard case .tooManyOpen(let bound, let yourShare) = refusal else { return nil }
+        return OverBound(bound: bound, yourShare: yourShare)
+    }
+
+    private struct OverBound: Equatable {
+        let bound: OnlineBound
+        let yourShare: Bool
+    }
+
+    @Test func theBoundsCountCupsAndUnpaidMoneyInAllAndPerSender() {
+        let bounds = OnlineOrderBounds(orders: 20, cups: 100, unpaid: 5_000)
+        let half: @Sendable (Int, Int) -> Int = { cap, others in let free = max(0, cap - others); return free / 2 + free % 2 }
+        let open = [OpenOnlineOrder(orderRef: "a1", cups: 30, unpaid: 1_500), OpenOnlineOrder(orderRef: "a2", cups: 15, unpaid: 600),
+                    OpenOnlineOrder(orderRef: "b1", cups: 10, unpaid: 0)]
+        let a = OnlineOrderBounds.Sender(orderRefs: ["a1", "a2", "gone"], share: half)
+        let c = OnlineOrderBounds.Sender(orderRefs: [], share: half)
+        // In all: 55 cups and NT$2,100 are open.
+        #expect(overBound(bounds.refusal(cups: 46, amount: 10, open: open, from: nil)) == OverBound(bound: .cups(100), yourShare: false))
+        #expect(overBound(bounds.refusal(cups: 1, amount: 2_901, open: open, from: nil)) == OverBound(bound: .unpaid(5_000), yourShare: false))
+        #expect(bounds.refusal(cups: 45, amount: 2_900, open: open, from: nil) == nil)
+        // Sender a holds 45 cups and NT$2,100; the others 10 cups: a's share of cups is half of the 90 they leave, 45.
+        #expect(overBound(bounds.refusal(cups: 1, amount: 10, open: open, from: a)) == OverBound(bound: .cups(45), yourShare: true))
+        // b holds 10 of the 55 cups: half of the 55 the others leave is 28, so 18 more and no more.
+        let b = OnlineOrderBounds.Sender(orderRefs: ["b1"], share: half)
+        #expect(bounds.refusal(cups: 18, amount: 10, open: open, from: b) == nil)
+        #expect(overBound(bounds.refusal(cups: 19, amount: 10, open: open, from: b)) == OverBound(bound: .cups(28), yourShare: true))
+        // Someone new gets half of what is left of each: cups (45 free) and unpaid NT$ (2,900 free).
+        #expect(bounds.refusal(cups: 20, amount: 1_000, open: open, from: c) == nil)
+        #expect(overBound(bounds.refusal(cups: 24, amount: 10, open: open, from: c)) == OverBound(bound: .cups(23), yourShare: true))
+        #expect(overBound(bounds.refusal(cups: 1, amount: 1_451, open: open, from: c)) == OverBound(bound: .unpaid(1_450), yourShare: true))
+    }
+
+    @Test func anOrderOverTheCupsBoundIsRefusedBeforeItIsPlaced() async throws {
+        let fixture = try await ShopFixture()
+        let counter = fixture.shop.counter
+        try await counter.setOnlineOrdering(true, by: mia)
+        let big = OrderDraft(orderName: "Amy", lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.iceFree)], quantity: 20)])
+        do {
+            _ = try await counter.placeOnline(big, within: .init(orders: 5, cups: 10))
+            Issue.record("20 cups were placed under a bound of 10")
+        } catch {
+            guard case .tooManyOpen(.cups(10), yourShare: false) = error else { throw error }
+        }
+        #expect(try await fixture.shop.orders.today().orders.isEmpty, "nothing placed, no pickup number spent")
+        let ticket = try await counter.placeOnline(draft(fixture), within: .init(orders: 5, cups: 10, unpaid: 35))
+        #expect(try await counter.openOnlineOrders() == [OpenOnlineOrder(orderRef: ticket.orderRef, cups: 1, unpaid: 35)])
+        do {
+            _ = try await counter.placeOnline(draft(fixture), within: .init(orders: 5, cups: 10, unpaid: 35))
+            Issue.record("NT$70 left unpaid under a bound of NT$35")
+        } catch {
+            #expect(overBound(error) == OverBound(bound: .unpaid(35), yourShare: false))
+        }
     }
 
     @Test func aStatusIsReadOnlyWithTheOrdersKey() async throws {
         let fixture = try await ShopFixture()
         let counter = fixture.shop.counter
         try await counter.setOnlineOrdering(true, by: mia)
-        let ticket = try await counter.placeOnline(draft(fixture), openLimit: 5)
+        let ticket = try await counter.placeOnline(draft(fixture), within: .init(orders: 5))
         let guessed = OnlineTicket(number: ticket.number, day: ticket.day, orderRef: "ordGuessedGuessed", total: 0)
         await #expect(throws: ShopError.self) { try await counter.onlineOrderStatus(guessed) }
     }
@@ -76,7 +132,7 @@ import Testing
         try await counter.setOnlineOrdering(true, by: mia)
         let hot = OrderDraft(orderName: "Amy", lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.hot), .addOn(.fruitJelly)])])
         do {
-            _ = try await counter.placeOnline(hot, openLimit: 5)
+            _ = try await counter.placeOnline(hot, within: .init(orders: 5))
             Issue.record("菓玉 in a hot drink was placed")
         } catch {
             guard case .refused(.rule(.addOnNotServedHot(.fruitJelly, _), _, _)) = error else { throw error }

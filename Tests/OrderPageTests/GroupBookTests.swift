@@ -1,6 +1,7 @@
 import DrinkShop
 import DrinkShopCore
 import Foundation
+import HTTPServer
 import Testing
 import TestSupport
 @testable import OrderPage
@@ -13,6 +14,11 @@ import TestSupport
     static let blackTea = (try? Drink(name: "熟成紅茶", category: .classicTea, mediumPrice: 35, largePrice: 40, hotAvailable: true))!
     static let lemon = (try? Drink(name: "熟成檸果", category: .mixedTea, mediumPrice: 60, largePrice: nil, hotAvailable: false))!
     static let soldOut = (try? Drink(name: "草莓檸果", category: .seasonal, mediumPrice: 65, largePrice: 75, available: false))!
+
+    /// Each person on a network of their own (the network's share of the groups has its own test).
+    func network(_ browser: BrowserKey) -> ClientNetwork {
+        ClientNetwork(host: browser == amy ? "192.0.2.1" : browser == ben ? "198.51.100.1" : "203.0.113.1")
+    }
 
     func book(_ change: (inout OrderPageLimits) -> Void = { _ in }) -> GroupBook {
         var limits = OrderPageLimits()
@@ -29,7 +35,7 @@ import TestSupport
 
     @Test func onlyTheBrowserThatAddedALineMayChangeOrDeleteIt() throws {
         let book = book()
-        let id = try book.start(by: amy, name: "Amy", mobile: nil)
+        let id = try book.start(by: amy, from: network(amy), name: "Amy", mobile: nil)
         try book.join(id, by: ben, name: "Ben")
         let line = try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup())
         #expect(throws: OrderPageRefusal.notYourLine) {
@@ -51,7 +57,7 @@ import TestSupport
 
     @Test func onlyTheOrganiserSendsAndNothingChangesOnceSent() throws {
         let book = book()
-        let id = try book.start(by: amy, name: "Amy", mobile: "0912-345-678")
+        let id = try book.start(by: amy, from: network(amy), name: "Amy", mobile: "0912-345-678")
         try book.join(id, by: ben, name: "Ben")
         #expect(throws: OrderPageRefusal.emptyGroup) { try book.beginSending(id, by: amy) }
         let line = try book.addLine(id, by: ben, drink: Self.blackTea, choices: Self.cup(note: "少一點冰"))
@@ -76,9 +82,9 @@ import TestSupport
 
     @Test func aGroupExpiresAndASentOneIsKeptToFollowIt() throws {
         let book = book { $0.groupLifetime = 60 * 60; $0.sentLifetime = 30 * 60 }
-        let stale = try book.start(by: amy, name: "Amy", mobile: nil)
+        let stale = try book.start(by: amy, from: network(amy), name: "Amy", mobile: nil)
         clock.advance(by: 50 * 60)
-        let sent = try book.start(by: ben, name: "Ben", mobile: nil)
+        let sent = try book.start(by: ben, from: network(ben), name: "Ben", mobile: nil)
         try book.addLine(sent, by: ben, drink: Self.blackTea, choices: Self.cup())
         clock.advance(by: 9 * 60)
         #expect(try book.snapshot(stale, for: amy).isOrganiser)
@@ -97,7 +103,7 @@ import TestSupport
 
     @Test func theShopsRulesAreCheckedWhenALineIsAdded() throws {
         let book = book()
-        let id = try book.start(by: amy, name: "Amy", mobile: nil)
+        let id = try book.start(by: amy, from: network(amy), name: "Amy", mobile: nil)
         // 菓玉 never hot: refused with the shop's words, then the corrected line is taken.
         #expect(throws: OrderPageRefusal.rule(.addOnNotServedHot(.fruitJelly, ice: .hot), drink: "熟成紅茶")) {
             try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(.large, .hot, addOns: [.fruitJelly]))
@@ -125,12 +131,12 @@ import TestSupport
 
     @Test func namesNotesCupsAndSizesAreBounded() throws {
         let book = book { $0.linesPerGroup = 2; $0.peoplePerGroup = 2; $0.groups = 2; $0.nameLength = 5; $0.noteLength = 8 }
-        #expect(throws: OrderPageRefusal.name(.empty)) { try book.start(by: amy, name: "  ", mobile: nil) }
-        #expect(throws: OrderPageRefusal.name(.tooLong(max: 5))) { try book.start(by: amy, name: "Amelia", mobile: nil) }
-        #expect(throws: OrderPageRefusal.name(.controlCharacters)) { try book.start(by: amy, name: "A\nmy", mobile: nil) }
-        #expect(throws: OrderPageRefusal.name(.looksLikePhoneNumber)) { try book.start(by: amy, name: "0912345678", mobile: nil) }
-        #expect(throws: OrderPageRefusal.mobile("0912")) { try book.start(by: amy, name: "Amy", mobile: "0912") }
-        let id = try book.start(by: amy, name: "Amy", mobile: "")
+        #expect(throws: OrderPageRefusal.name(.empty)) { try book.start(by: amy, from: network(amy), name: "  ", mobile: nil) }
+        #expect(throws: OrderPageRefusal.name(.tooLong(max: 5))) { try book.start(by: amy, from: network(amy), name: "Amelia", mobile: nil) }
+        #expect(throws: OrderPageRefusal.name(.controlCharacters)) { try book.start(by: amy, from: network(amy), name: "A\nmy", mobile: nil) }
+        #expect(throws: OrderPageRefusal.name(.looksLikePhoneNumber)) { try book.start(by: amy, from: network(amy), name: "0912345678", mobile: nil) }
+        #expect(throws: OrderPageRefusal.mobile("0912")) { try book.start(by: amy, from: network(amy), name: "Amy", mobile: "0912") }
+        let id = try book.start(by: amy, from: network(amy), name: "Amy", mobile: "")
         try book.join(id, by: ben, name: "Ben")
         #expect(throws: OrderPageRefusal.tooManyPeople(2)) { try book.join(id, by: cara, name: "Cara") }
         #expect(throws: OrderPageRefusal.cups(21, allowed: 1...20)) {
@@ -149,8 +155,29 @@ import TestSupport
         try book.addLine(id, by: ben, drink: Self.blackTea, choices: Self.cup())
         #expect(throws: OrderPageRefusal.groupFull(lines: 2)) { try book.addLine(id, by: ben, drink: Self.blackTea, choices: Self.cup()) }
         #expect(try book.snapshot(id, for: amy).lines.first?.line.note == "少冰")
-        _ = try book.start(by: ben, name: "Ben", mobile: nil)
-        #expect(throws: OrderPageRefusal.tooManyGroups) { try book.start(by: cara, name: "Cara", mobile: nil) }
+        _ = try book.start(by: ben, from: network(ben), name: "Ben", mobile: nil)
+        #expect(throws: OrderPageRefusal.tooManyGroups) { try book.start(by: cara, from: network(cara), name: "Cara", mobile: nil) }
+    }
+
+    @Test func oneNetworkTakesNoMoreThanItsFairShareOfTheGroupsAndAnotherStillStartsOne() throws {
+        let book = book { $0.groups = 10 }
+        // Every address of one machine is one network: 127.0.0.2, .3, ... each a new browser.
+        var started = 0
+        var refusal: OrderPageRefusal?
+        for host in 2..<40 where refusal == nil {
+            do {
+                _ = try book.start(by: BrowserKey.make(), from: ClientNetwork(remoteAddress: "127.0.0.\(host):5000"), name: "Bot", mobile: nil)
+                started += 1
+            } catch {
+                refusal = error
+            }
+        }
+        #expect(started == 5, "half of the ten")
+        #expect(refusal == .tooManyGroupsFromNetwork)
+        #expect(refusal?.status == 429)
+        // Someone on another network still starts a group.
+        _ = try book.start(by: cara, from: ClientNetwork(remoteAddress: "127.1.0.1:5000"), name: "Cara", mobile: nil)
+        #expect(book.count == 6)
     }
 
     @Test func groupIdsAndBrowserKeysAre128RandomBits() {
@@ -169,7 +196,7 @@ import TestSupport
 
     @Test func aChangeWakesTheGroupsPages() async throws {
         let book = book()
-        let id = try book.start(by: amy, name: "Amy", mobile: nil)
+        let id = try book.start(by: amy, from: network(amy), name: "Amy", mobile: nil)
         let changes = book.changes()
         let version = try book.snapshot(id, for: amy).version
         try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup())

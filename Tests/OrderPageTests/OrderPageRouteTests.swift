@@ -113,9 +113,9 @@ import Testing
 
     @Test func eachAddressIsLimitedInGroupsLinesAndSends() async throws {
         try await LiveOrderServer.run(limits: {
-            $0.groupsPerAddress = .init(burst: 2, every: 600)
-            $0.linesPerAddress = .init(burst: 3, every: 60)
-            $0.sendsPerAddress = .init(burst: 1, every: 300)
+            $0.groupsPerNetwork = .init(burst: 2, every: 600)
+            $0.linesPerNetwork = .init(burst: 3, every: 60)
+            $0.sendsPerNetwork = .init(burst: 1, every: 300)
         }) { live in
             let amy = live.browser()
             _ = try await amy.get("/order")

@@ -1,9 +1,9 @@
 import Testing
 @testable import OrderPage
 
-@Suite struct AddressQuotaTests {
+@Suite struct NetworkQuotaTests {
     @Test func aBurstThenOneMorePerInterval() {
-        var quota = AddressQuota(.init(burst: 3, every: 60))
+        var quota = NetworkQuota(.init(burst: 3, every: 60))
         for _ in 0..<3 { #expect(quota.take("10.0.0.1", now: 0) == .allowed) }
         #expect(quota.take("10.0.0.1", now: 0) == .wait(seconds: 60))
         // Another address has its own bucket.
@@ -17,14 +17,14 @@ import Testing
     }
 
     @Test func addressesWhoseBucketsAreFullAgainAreForgotten() {
-        var quota = AddressQuota(.init(burst: 2, every: 10), pruneAbove: 100)
+        var quota = NetworkQuota(.init(burst: 2, every: 10), pruneAbove: 100)
         for index in 0..<100 { _ = quota.take("10.0.\(index / 256).\(index % 256)", now: 0) }
         #expect(quota.count == 100)
         // Much later every bucket is full again: the next new address drops them.
         _ = quota.take("192.168.0.1", now: 1_000)
         #expect(quota.count <= 1)
         // An address still short of tokens is kept (forgetting it would hand it a fresh burst).
-        var busy = AddressQuota(.init(burst: 1, every: 1_000), pruneAbove: 2)
+        var busy = NetworkQuota(.init(burst: 1, every: 1_000), pruneAbove: 2)
         _ = busy.take("a", now: 0)
         _ = busy.take("b", now: 0)
         _ = busy.take("c", now: 1)

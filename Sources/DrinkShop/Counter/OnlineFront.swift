@@ -25,23 +25,28 @@ extension Counter {
         do { try await settings.setOnlineOrdering(on, by: who) } catch { throw .shop(error) }
     }
 
-    /// Places an order from the page. Refused when online ordering is closed, when `openLimit` of the
-    /// page's orders are still open, or by any rule the counter's orders obey (`ShopError`).
+    /// Places an order from the page. Refused when online ordering is closed, when the page's open orders would
+    /// go past `bounds` (their number, cups or unpaid NT$, in all or `sender`'s share of them), or by any rule the
+    /// counter's orders obey (`ShopError`).
     ///
     /// Not atomic across processes: the page's server is the only one placing online orders, and it sends
-    /// one at a time, so the bound holds.
+    /// one at a time, so the bounds hold.
     ///
     /// With `member` (the number the organiser gave), the order earns that member's stamps, a stamp per cup
     /// as at the counter. Nothing else of the member is used: the page proves nobody's number, so a pass's
     /// discount and free cups stay at the counter (`redeem`), where staff see the member; a typed number
     /// can only give stamps away. A stamp the card cannot take (no stamp card set up) leaves the order as it is.
-    public func placeOnline(_ draft: OrderDraft, member: MobileNumber? = nil, openLimit: Int) async throws(OnlineRefusal)
-        -> OnlineTicket
+    public func placeOnline(_ draft: OrderDraft, member: MobileNumber? = nil, within bounds: OnlineOrderBounds,
+                            from sender: OnlineOrderBounds.Sender? = nil) async throws(OnlineRefusal) -> OnlineTicket
     {
         do {
             guard try await settings.onlineOrderingOpen() else { throw OnlineRefusal.closed }
+            // Priced (every rule checked) before it is weighed: its cups and what it costs.
+            let priced = try await orders.priced(draft, placedBy: Self.onlineFront)
             let open = try await openOnlineOrders()
-            guard open < openLimit else { throw OnlineRefusal.tooManyOpen(limit: openLimit) }
+            if let refusal = bounds.refusal(cups: priced.cupCount, amount: priced.total, open: open, from: sender) {
+                throw refusal
+            }
             let stored = try await orders.place(draft, placedBy: Self.onlineFront)
             var stamps: Int?
             if let member, !stored.isUnsent,
@@ -69,12 +74,16 @@ extension Counter {
         return stored.order.status
     }
 
-    /// How many orders placed from the page are open (placed, being made or ready), of any day.
-    public func openOnlineOrders() async throws(ShopError) -> Int {
+    /// The orders placed from the page that are open (placed, being made or ready), of any day, with their cups
+    /// and what is still to be paid.
+    public func openOnlineOrders() async throws(ShopError) -> [OpenOnlineOrder] {
         let menu = try await orders.catalog.snapshot(refresh: false).menu
         let records = try await orders.queries.open()
         let open = OrderRecord.orders(from: records, menu: menu, clock: clock).orders
-        return open.filter { $0.order.placedBy == Self.onlineFront && !$0.order.status.isFinal }.count
+        return open.filter { $0.order.placedBy == Self.onlineFront && !$0.order.status.isFinal }.map { stored in
+            let paid = (stored.till?.paid ?? 0) - (stored.till?.refunded ?? 0)
+            return OpenOnlineOrder(orderRef: stored.orderRef, cups: stored.order.cupCount, unpaid: max(0, stored.order.total - paid))
+        }
     }
 }
 
@@ -104,15 +113,24 @@ public struct OnlineTicket: Sendable, Hashable {
 public enum OnlineRefusal: Error, Sendable, CustomStringConvertible {
     /// A manager has closed online ordering (`online off`), or never opened it.
     case closed
-    /// `limit` orders from the page are still open; the shop takes more once some are collected.
-    case tooManyOpen(limit: Int)
+    /// The page's open orders would go past `bound` (in all, or the sender's share of it); the shop takes more
+    /// once some are collected or paid.
+    case tooManyOpen(OnlineBound, yourShare: Bool)
     /// The order itself was refused (a rule, a drink sold out meanwhile, the store failing…).
     case refused(ShopError)
 
     public var description: String {
         switch self {
         case .closed: "online ordering is closed (目前未開放網路點餐)"
-        case .tooManyOpen(let limit): "\(limit) online orders are still open; try again once some are collected"
+        case .tooManyOpen(let bound, let yourShare):
+            switch (bound, yourShare) {
+            case (.orders(let limit), false): "\(limit) online orders are still open; try again once some are collected (網路訂單已滿)"
+            case (.cups(let limit), false): "online orders hold \(limit) cups at most at once; try again once some are collected (網路訂單杯數已滿)"
+            case (.unpaid(let limit), false): "online orders may leave NT$\(limit) unpaid at most; try again once some are paid (網路訂單未付金額已滿)"
+            case (.orders(let limit), true): "your network has \(limit) online orders open, its share; try again once some are collected (同一網路訂單過多)"
+            case (.cups(let limit), true): "your network's open online orders hold \(limit) cups, its share (同一網路杯數過多)"
+            case (.unpaid(let limit), true): "your network's open online orders leave NT$\(limit) unpaid, its share (同一網路未付金額過多)"
+            }
         case .refused(let error): error.description
         }
     }

@@ -40,29 +40,9 @@ public final class OrderDesk: Sendable {
     /// a pickup number and writes one record per line. When the store cannot be reached and there is an
     /// outbox, the order is kept there (unsent) and staff go on.
     public func place(_ draft: OrderDraft, placedBy: String) async throws(ShopError) -> StoredOrder {
-        guard !draft.lines.isEmpty else { throw .order(.noLines) }
-        var snapshot = try await catalog.snapshot(refresh: false)
-        let lines: [OrderLine]
-        do {
-            lines = try orderLines(draft, menu: snapshot.menu)
-        } catch {
-            // Restocked, or given a large size, at another counter since this copy was read: the menu is read
-            // again before the order is refused (only then, so a refusal costs no read when the copy is new).
-            guard case .rule(let rule, _, _) = error, rule.mayBeAStaleMenu,
-                  clock.now().timeIntervalSince(snapshot.loadedAt) >= 1 else { throw error }
-            snapshot = try await catalog.snapshot(refresh: true)
-            lines = try orderLines(draft, menu: snapshot.menu)
-        }
-        let now = clock.now()
+        let (unnumbered, snapshot) = try await pricedWithMenu(draft, placedBy: placedBy)
+        let now = unnumbered.createdAt
         let day = clock.businessDay(of: now)
-        // Checks names and the rest before a pickup number is spent on a doomed order.
-        let unnumbered: Order
-        do {
-            unnumbered = try Order.place(orderName: draft.orderName ?? placedBy, placedBy: placedBy, createdAt: now,
-                                         lines: lines, promotions: snapshot.promotions)
-        } catch {
-            throw .wrap(error)
-        }
         let orderRef = makeOrderRef()
         var order = unnumbered
         let outbox: Outbox
@@ -303,6 +283,35 @@ public final class OrderDesk: Sendable {
     }
 
     /// The same order under a real pickup number.
+    /// The order `draft` makes now, every rule checked and priced with the best promotion, without a pickup
+    /// number and without writing anything: what the order would be (its cups, its total).
+    public func priced(_ draft: OrderDraft, placedBy: String) async throws(ShopError) -> Order {
+        try await pricedWithMenu(draft, placedBy: placedBy).order
+    }
+
+    private func pricedWithMenu(_ draft: OrderDraft, placedBy: String) async throws(ShopError) -> (order: Order, snapshot: Catalog.Snapshot) {
+        guard !draft.lines.isEmpty else { throw .order(.noLines) }
+        var snapshot = try await catalog.snapshot(refresh: false)
+        let lines: [OrderLine]
+        do {
+            lines = try orderLines(draft, menu: snapshot.menu)
+        } catch {
+            // Restocked, or given a large size, at another counter since this copy was read: the menu is read
+            // again before the order is refused (only then, so a refusal costs no read when the copy is new).
+            guard case .rule(let rule, _, _) = error, rule.mayBeAStaleMenu,
+                  clock.now().timeIntervalSince(snapshot.loadedAt) >= 1 else { throw error }
+            snapshot = try await catalog.snapshot(refresh: true)
+            lines = try orderLines(draft, menu: snapshot.menu)
+        }
+        // Checks names and the rest before a pickup number is spent on a doomed order.
+        do {
+            return (try Order.place(orderName: draft.orderName ?? placedBy, placedBy: placedBy, createdAt: clock.now(),
+                                    lines: lines, promotions: snapshot.promotions), snapshot)
+        } catch {
+            throw .wrap(error)
+        }
+    }
+
     func numbered(_ order: Order, _ number: Int) throws(ShopError) -> Order {
         do { return try order.numbered(number) } catch { throw .order(error) }
     }

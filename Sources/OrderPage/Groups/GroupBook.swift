@@ -1,6 +1,7 @@
 import DrinkShop
 import DrinkShopCore
 import Foundation
+import HTTPServer
 import Synchronization
 
 /// The open group orders (揪團), held in memory by the server's process: a server restart forgets them (a
@@ -26,9 +27,12 @@ public final class GroupBook: Sendable {
 
     // MARK: - Groups
 
-    /// Starts a group with `browser` as its organiser (the only one who may send it), named `name`, for the
-    /// member with `mobile` when one is given.
-    public func start(by browser: BrowserKey, name: String, mobile: String?) throws(OrderPageRefusal) -> GroupID {
+    /// Starts a group with `browser` (on `network`) as its organiser (the only one who may send it), named `name`,
+    /// for the member with `mobile` when one is given. Refused when the book holds `limits.groups`, or `network`
+    /// holds its fair share of them (`FairShare`), so one network never fills the book.
+    public func start(by browser: BrowserKey, from network: ClientNetwork, name: String, mobile: String?) throws(OrderPageRefusal)
+        -> GroupID
+    {
         let name = try checkedName(name)
         var member: MobileNumber?
         if let mobile = mobile?.trimmingCharacters(in: .whitespaces), !mobile.isEmpty {
@@ -38,11 +42,15 @@ public final class GroupBook: Sendable {
         }
         let started = now()
         let id = GroupID.make()
-        let group = GroupOrder(id: id, organiser: browser, mobile: member, startedAt: started,
+        let group = GroupOrder(id: id, organiser: browser, network: network.key, mobile: member, startedAt: started,
                                expiresAt: started.addingTimeInterval(limits.groupLifetime), people: [browser: name])
         try state.withLock { (state) throws(OrderPageRefusal) in
             Self.prune(&state, at: started)
             guard state.groups.count < limits.groups else { throw .tooManyGroups }
+            let held = state.groups.values.reduce(0) { $0 + ($1.network == network.key ? 1 : 0) }
+            guard FairShare.allows(holding: held, total: state.groups.count, cap: limits.groups) else {
+                throw .tooManyGroupsFromNetwork
+            }
             state.groups[id] = group
         }
         return id

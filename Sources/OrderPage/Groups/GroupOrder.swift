@@ -55,6 +55,8 @@ public struct GroupSnapshot: Sendable {
 struct GroupOrder {
     let id: GroupID
     let organiser: BrowserKey
+    /// The organiser's network (`ClientNetwork`'s key), which the group counts against.
+    let network: String
     let mobile: MobileNumber?
     let startedAt: Date
     var expiresAt: Date

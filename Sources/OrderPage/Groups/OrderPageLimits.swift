@@ -1,4 +1,5 @@
-/// The ordering page's bounds: how long groups live, how big they grow, how much one address may do.
+/// The ordering page's bounds: how long groups live, how big they grow, how much one client network may do
+/// (a network never takes more than its fair share of a bound held in all: `FairShare`).
 /// Every number a street could push on has one here; tests make them small.
 public struct OrderPageLimits: Sendable {
     /// How long an unsent group is kept (in memory, in the server's process) after it was started.
@@ -19,12 +20,16 @@ public struct OrderPageLimits: Sendable {
     public var noteLength = 50
     /// Orders from the page still open (placed, being made, ready) before the next is refused.
     public var openOnlineOrders = 20
-    /// Groups one address may start: a burst, then one more each `every` seconds.
-    public var groupsPerAddress = AddressQuota.Rate(burst: 6, every: 10 * 60)
-    /// Lines one address may add or change (refused attempts count too).
-    public var linesPerAddress = AddressQuota.Rate(burst: 60, every: 20)
-    /// Orders one address may send.
-    public var sendsPerAddress = AddressQuota.Rate(burst: 6, every: 5 * 60)
+    /// Cups in the page's open orders, at most (a group order holds up to 40 lines of 20 cups).
+    public var openOnlineCups = 200
+    /// NT$ the page's open orders may leave unpaid, at most: what the shop makes before anyone has paid.
+    public var openOnlineUnpaid = 12_000
+    /// Groups one network may start: a burst, then one more each `every` seconds.
+    public var groupsPerNetwork = NetworkQuota.Rate(burst: 6, every: 10 * 60)
+    /// Lines one network may add or change (refused attempts count too).
+    public var linesPerNetwork = NetworkQuota.Rate(burst: 60, every: 20)
+    /// Orders one network may send.
+    public var sendsPerNetwork = NetworkQuota.Rate(burst: 6, every: 5 * 60)
 
     public init() {}
 }

@@ -28,6 +28,8 @@ public enum OrderPageRefusal: Error, Sendable, CustomStringConvertible, Equatabl
     case mobile(String)
     /// The server holds as many open groups as it will.
     case tooManyGroups
+    /// This network holds its fair share of the groups the server holds.
+    case tooManyGroupsFromNetwork
     /// The group holds as many lines as one order may.
     case groupFull(lines: Int)
     /// The group has as many people as it may.
@@ -40,10 +42,11 @@ public enum OrderPageRefusal: Error, Sendable, CustomStringConvertible, Equatabl
     case cups(Int, allowed: ClosedRange<Int>)
     /// A note too long, or of several lines.
     case note(NoteProblem)
-    /// This address did too much of `kind` lately.
+    /// This network did too much of `kind` lately.
     case quota(QuotaKind, retryAfterSeconds: Int)
-    /// As many orders from the page are open as the shop takes at once.
-    case tooManyOpenOrders(limit: Int)
+    /// The page's open orders would go past a bound (their number, cups or unpaid NT$), in all or for this
+    /// network (its fair share of it).
+    case tooManyOpenOrders(OnlineBound, network: Bool)
     /// The counter refused the order while sending (a drink sold out meanwhile, the store failing…).
     case notPlaced(String)
     /// The browser sent no key (cookies are off): it cannot prove which lines are its own.
@@ -63,7 +66,7 @@ public enum OrderPageRefusal: Error, Sendable, CustomStringConvertible, Equatabl
         case tooLong(length: Int, max: Int), controlCharacters
     }
 
-    /// What an address is limited in.
+    /// What a network is limited in.
     public enum QuotaKind: String, Sendable, Equatable {
         case groups, lines, sends
     }
@@ -75,7 +78,7 @@ public enum OrderPageRefusal: Error, Sendable, CustomStringConvertible, Equatabl
         case .noSuchGroup, .noSuchLine: 404
         case .notMember, .notOrganiser, .notYourLine, .cookiesNeeded, .foreignOrigin: 403
         case .alreadySent, .sending: 409
-        case .quota: 429
+        case .quota, .tooManyGroupsFromNetwork: 429
         case .badForm: 400
         case .notPlaced: 502
         case .emptyGroup, .name, .mobile, .groupFull, .tooManyPeople, .unknownDrink, .rule, .cups, .note: 422
@@ -114,6 +117,8 @@ public enum OrderPageRefusal: Error, Sendable, CustomStringConvertible, Equatabl
             return "會員手機號碼不對：\(problem)（09 開頭共 10 碼）。Not a mobile number: \(problem) (09 and 8 more digits)."
         case .tooManyGroups:
             return "目前揪團太多，請稍後再試。Too many groups are open; try again later."
+        case .tooManyGroupsFromNetwork:
+            return "你的網路已開了太多揪團，請稍後再試。Your network has too many groups open; try again later."
         case .groupFull(let lines):
             return "一張訂單最多 \(lines) 項。One order holds at most \(lines) lines."
         case .tooManyPeople(let count):
@@ -136,9 +141,19 @@ public enum OrderPageRefusal: Error, Sendable, CustomStringConvertible, Equatabl
             case .lines: ("加點", "added drinks")
             case .sends: ("送單", "sent orders")
             }
-            return "這個網路位址\(what.0)太頻繁，請 \(wait) 後再試。Your address \(what.1) too often; try again in \(waitEnglish)."
-        case .tooManyOpenOrders(let limit):
+            return "你的網路\(what.0)太頻繁，請 \(wait) 後再試。Your network \(what.1) too often; try again in \(waitEnglish)."
+        case .tooManyOpenOrders(.orders(let limit), false):
             return "店裡已有 \(limit) 張網路訂單在製作，請稍後再送或至櫃台點餐。\(limit) online orders are being made; send later or order at the counter."
+        case .tooManyOpenOrders(.cups(let limit), false):
+            return "網路訂單同時最多 \(limit) 杯，請稍後再送或至櫃台點餐。Online orders hold \(limit) cups at most at once; send later or order at the counter."
+        case .tooManyOpenOrders(.unpaid(let limit), false):
+            return "尚未付款的網路訂單已達 NT$\(limit)，請稍後再送或至櫃台點餐。Unpaid online orders have reached NT$\(limit); send later or order at the counter."
+        case .tooManyOpenOrders(.orders(let limit), true):
+            return "你的網路已有 \(limit) 張訂單在製作，請取餐後再送。Your network has \(limit) orders being made; send more once they are collected."
+        case .tooManyOpenOrders(.cups(let limit), true):
+            return "你的網路的訂單同時最多 \(limit) 杯，請取餐後再送。Your network's open orders may hold \(limit) cups; send more once they are collected."
+        case .tooManyOpenOrders(.unpaid(let limit), true):
+            return "你的網路尚未付款的訂單最多 NT$\(limit)，請付款後再送。Your network's unpaid orders may come to NT$\(limit); send more once they are paid."
         case .notPlaced(let why):
             return "訂單沒有送出：\(why)"
         case .cookiesNeeded:

@@ -1,14 +1,14 @@
-/// How much one client address may do of one kind (start groups, add lines, send orders): a token bucket
-/// per address, full at `burst`, refilled by one every `every` seconds. A pure ledger: the time comes in
-/// with each call. Addresses whose bucket is full again are forgotten once many are held, so a street of
+/// How much one client network may do of one kind (start groups, add lines, send orders): a token bucket
+/// per network (`ClientNetwork`'s key: the socket peer's /24 or /64, so one machine's many addresses share
+/// one bucket), full at `burst`, refilled by one every `every` seconds. A pure ledger: the time comes in
+/// with each call. Networks whose bucket is full again are forgotten once many are held, so a street of
 /// passing phones does not grow it without bound.
 ///
-/// The address is the socket's peer. Behind a proxy every customer would share the proxy's address; the
-/// page does not trust `X-Forwarded-For` (anyone can send one), so put it before no proxy, or size `burst`
-/// for the proxy.
-public struct AddressQuota: Sendable {
+/// Behind a proxy every customer would share the proxy's network; the page does not trust `X-Forwarded-For`
+/// (anyone can send one), so put it before no proxy, or size `burst` for the proxy.
+public struct NetworkQuota: Sendable {
     public struct Rate: Sendable, Equatable {
-        /// Actions allowed at once from a fresh address.
+        /// Actions allowed at once from a fresh network.
         public var burst: Int
         /// Seconds until one more is allowed.
         public var every: Double
@@ -31,7 +31,7 @@ public struct AddressQuota: Sendable {
     }
 
     public let rate: Rate
-    /// Addresses held before full buckets are dropped.
+    /// Networks held before full buckets are dropped.
     let pruneAbove: Int
     private var buckets: [String: Bucket] = [:]
 
@@ -40,10 +40,10 @@ public struct AddressQuota: Sendable {
         self.pruneAbove = pruneAbove
     }
 
-    /// Takes one action's token for `address` at `now` (seconds on any monotonic scale).
-    public mutating func take(_ address: String, now: Double) -> Decision {
+    /// Takes one action's token for `network` at `now` (seconds on any monotonic scale).
+    public mutating func take(_ network: String, now: Double) -> Decision {
         let capacity = Double(max(0, rate.burst))
-        var bucket = buckets[address] ?? Bucket(tokens: capacity, updated: now)
+        var bucket = buckets[network] ?? Bucket(tokens: capacity, updated: now)
         if rate.every > 0 {
             bucket.tokens = min(capacity, bucket.tokens + max(0, now - bucket.updated) / rate.every)
         } else {
@@ -51,7 +51,7 @@ public struct AddressQuota: Sendable {
         }
         bucket.updated = now
         defer {
-            buckets[address] = bucket
+            buckets[network] = bucket
             if buckets.count > pruneAbove { prune(now: now) }
         }
         guard bucket.tokens >= 1 else {
@@ -62,7 +62,7 @@ public struct AddressQuota: Sendable {
         return .allowed
     }
 
-    /// Addresses held now.
+    /// Networks held now.
     public var count: Int { buckets.count }
 
     private mutating func prune(now: Double) {
