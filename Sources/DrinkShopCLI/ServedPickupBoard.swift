@@ -9,13 +9,17 @@ import Synchronization
 /// numeric order, earlier days apart, the newest ready), and it changes when the server's own store is written. Each
 /// successful write request the server answers is a change signal (`noteWrite`); a slow tick catches
 /// what no request announces (a new business day, a counter writing the database file directly).
-/// Boards are computed once per change however many screens are open.
+/// Boards are computed once per change however many screens are open: the first screen to ask after a change
+/// reads the day, and every other screen asking meanwhile waits for that one reading (never a reading each,
+/// which with a hundred screens is a hundred copies of the day in memory at once).
 final class ServedPickupBoard: PickupBoardSource {
     private struct State {
         var subscribers: [Int: AsyncStream<Void>.Continuation] = [:]
         var nextID = 0
         var generation = 0
         var cached: (generation: Int, board: PickupBoard)?
+        /// The reading under way, and the generation it answers.
+        var reading: (generation: Int, task: Task<PickupBoard, any Error>)?
     }
 
     private let queue: OrderQueue
@@ -26,17 +30,40 @@ final class ServedPickupBoard: PickupBoardSource {
     }
 
     func currentBoard() async throws -> PickupBoard {
-        let generation = state.withLock { $0.generation }
-        if let cached = state.withLock({ $0.cached }), cached.generation == generation { return cached.board }
+        enum Answer {
+            case board(PickupBoard)
+            case reading(Task<PickupBoard, any Error>)
+        }
+        let answer = state.withLock { state -> Answer in
+            if let cached = state.cached, cached.generation == state.generation { return .board(cached.board) }
+            if let reading = state.reading, reading.generation == state.generation { return .reading(reading.task) }
+            let queue = queue
+            let task = Task<PickupBoard, any Error> { try await Self.read(queue) }
+            state.reading = (state.generation, task)
+            return .reading(task)
+        }
+        let task: Task<PickupBoard, any Error>
+        switch answer {
+        case .board(let board): return board
+        case .reading(let reading): task = reading
+        }
+        let result = await task.result
+        state.withLock { state in
+            guard let reading = state.reading, reading.task == task else { return }
+            state.reading = nil
+            if case .success(let board) = result, (state.cached?.generation ?? -1) <= reading.generation {
+                state.cached = (reading.generation, board)
+            }
+        }
+        return try result.get()
+    }
+
+    private static func read(_ queue: OrderQueue) async throws -> PickupBoard {
         let (today, tickets) = try await queue.pickupTickets()
-        let shown = PickupBoard(tickets: tickets.map {
+        return PickupBoard(tickets: tickets.map {
             PickupTicket(number: $0.number, businessDay: $0.businessDay.description, stage: $0.isReady ? .ready : .preparing,
                          readyAt: $0.readyAt, formerNumber: $0.provisionalNumber.map { "P\($0)" })
         }, today: today.description)
-        state.withLock { state in
-            if (state.cached?.generation ?? -1) <= generation { state.cached = (generation, shown) }
-        }
-        return shown
     }
 
     func boardChanges() -> AsyncStream<Void> {

@@ -194,14 +194,23 @@ import TestSupport
         #expect(Secret128(String(repeating: "g", count: 32)) == nil)
     }
 
-    @Test func aChangeWakesTheGroupsPages() async throws {
+    @Test func aChangeWakesTheGroupsPagesAndNoOtherGroups() async throws {
         let book = book()
         let id = try book.start(by: amy, from: network(amy), name: "Amy", mobile: nil)
-        let changes = book.changes()
+        let other = try book.start(by: ben, from: network(ben), name: "Ben", mobile: nil)
+        let changes = book.changes(of: id)
+        let otherChanges = book.changes(of: other)
         let version = try book.snapshot(id, for: amy).version
+        try book.join(id, by: cara, name: "Cara")
         try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup())
-        var iterator = changes.makeAsyncIterator()
-        #expect(await iterator.next() != nil)
         #expect(try book.snapshot(id, for: amy).version > version)
+        book.finish()
+        var woken = 0
+        for await _ in changes { woken += 1 }
+        #expect(woken == 1)
+        // Ben's page was not woken by Amy's group.
+        var otherWoken = 0
+        for await _ in otherChanges { otherWoken += 1 }
+        #expect(otherWoken == 0)
     }
 }

@@ -104,13 +104,14 @@ import Testing
     @Test func streamsPastTheLimitAre503AndTheOthersKeepGoing() async throws {
         let feed = PickupBoardFeed()
         try await withDisplayServer(feed: feed, maxStreams: 2) { port, _ in
-            let a = try StreamClient(port: port)
-            let b = try StreamClient(port: port)
+            // Two networks: one alone may hold only its fair share, one of the two.
+            let a = try StreamClient(port: port, source: "127.0.1.1")
+            let b = try StreamClient(port: port, source: "127.0.2.1")
             a.get("/display/events")
             b.get("/display/events")
             _ = await a.read(until: "event: board")
             _ = await b.read(until: "event: board")
-            let c = try StreamClient(port: port)
+            let c = try StreamClient(port: port, source: "127.0.3.1")
             c.get("/display/events")
             let refused = try #require(await c.read(until: "\r\n\r\n"))
             #expect(refused.hasPrefix("HTTP/1.1 503"))

@@ -15,8 +15,18 @@ final class StreamClient: @unchecked Sendable {
     private var received: [UInt8] = []
     private var ended = false
 
-    init(port: Int) throws {
+    /// - Parameter source: the loopback address to connect from (127.x.y.z all reach the server on Linux): another
+    ///   /24 is another network to the server's caps.
+    init(port: Int, source: String? = nil) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            _ = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")

@@ -12,7 +12,8 @@ import Synchronization
 public final class GroupBook: Sendable {
     private struct State {
         var groups: [GroupID: GroupOrder] = [:]
-        var subscribers: [Int: AsyncStream<Void>.Continuation] = [:]
+        /// Each open page's subscription, with the one group it follows.
+        var subscribers: [Int: (group: GroupID, continuation: AsyncStream<Void>.Continuation)] = [:]
         var nextSubscriber = 0
     }
 
@@ -165,12 +166,13 @@ public final class GroupBook: Sendable {
 
     // MARK: - Changes
 
-    /// A signal on every change of any group (each open page then compares its group's version).
-    public func changes() -> AsyncStream<Void> {
+    /// A signal on every change of the group `id` (its open pages then compare its version): a change of one
+    /// group wakes only that group's pages, not every page open on the server.
+    public func changes(of id: GroupID) -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let key = state.withLock { state in
             state.nextSubscriber += 1
-            state.subscribers[state.nextSubscriber] = continuation
+            state.subscribers[state.nextSubscriber] = (id, continuation)
             return state.nextSubscriber
         }
         continuation.onTermination = { [weak self] _ in
@@ -183,7 +185,7 @@ public final class GroupBook: Sendable {
     public func finish() {
         let subscribers = state.withLock { state in
             defer { state.subscribers = [:] }
-            return Array(state.subscribers.values)
+            return state.subscribers.values.map(\.continuation)
         }
         for subscriber in subscribers { subscriber.finish() }
     }
@@ -198,7 +200,7 @@ public final class GroupBook: Sendable {
             let result = try body(&group)
             group.version += 1
             state.groups[id] = group
-            return (result, Array(state.subscribers.values))
+            return (result, state.subscribers.values.filter { $0.group == id }.map(\.continuation))
         }
         for subscriber in subscribers { subscriber.yield() }
         return result
