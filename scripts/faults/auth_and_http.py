@@ -167,7 +167,7 @@ def fuzz(server, count, seed=2026, threads=4, deadline=15.0):
 
 
 def slow_clients(server, connections=200, seconds=30):
-    """`connections` sockets trickle a byte per second from 127.0.0.1; a normal request from 127.0.0.2 must still
+    """`connections` sockets trickle a byte per second from 127.0.0.1; a normal request from 127.1.0.2 (another /24) must still
     be served in under 100 ms (127.0.0.1 itself is at its per-address cap: that is the point of the cap)."""
     stop = threading.Event()
     request = f"GET /v0/{server.base_id}/Drink HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\n".encode()
@@ -203,7 +203,7 @@ def slow_clients(server, connections=200, seconds=30):
         start = time.perf_counter()
         try:
             status, _, _ = server.request("GET", f"/v0/{server.base_id}/Drink?maxRecords=3", timeout=5,
-                                          source="127.0.0.2")
+                                          source="127.1.0.2")
         except OSError as error:
             status = str(error)
         latencies.append(time.perf_counter() - start)
@@ -259,7 +259,7 @@ def closed_output(binary, db, env, requests=20):
 
 
 def screen_beside_idle(server, idle=500, bound=5.0):
-    """`idle` connections from 127.0.0.1 that send nothing; the pickup screen's event stream from 127.0.0.2
+    """`idle` connections from 127.0.0.1 that send nothing; the pickup screen's event stream from 127.1.0.2 (another /24)
     must get its first board within `bound` seconds."""
     held = []
     for _ in range(idle):
@@ -272,7 +272,7 @@ def screen_beside_idle(server, idle=500, bound=5.0):
     got = b""
     try:
         with socket.create_connection(("127.0.0.1", server.port), timeout=bound,
-                                      source_address=("127.0.0.2", 0)) as screen:
+                                      source_address=("127.1.0.2", 0)) as screen:
             screen.sendall(b"GET /display/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
             while b"event: board" not in got and time.perf_counter() - started < bound:
                 chunk = screen.recv(4096)
@@ -289,7 +289,7 @@ def screen_beside_idle(server, idle=500, bound=5.0):
     for sock in held:
         sock.close()
     ok = got.startswith(b"HTTP/1.1 200") and b"event: board" in got and elapsed < bound
-    figure = (f"{len(held)} idle connections held from 127.0.0.1; the screen from 127.0.0.2 got its first board in "
+    figure = (f"{len(held)} idle connections held from 127.0.0.1; the screen from 127.1.0.2 got its first board in "
               f"{elapsed * 1000:.0f} ms ({'yes' if ok else 'NO'}); one more from 127.0.0.1 meanwhile: {status}")
     return ok, figure, [] if ok else [figure, got[:200].decode(errors="replace")]
 

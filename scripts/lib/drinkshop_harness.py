@@ -105,7 +105,7 @@ class Server:
             return handle.read().splitlines()
 
     def request(self, method, path, body=None, token=None, timeout=10, headers=None, source=None):
-        """One request on a fresh connection (from the loopback address `source`, e.g. "127.0.0.2", when given);
+        """One request on a fresh connection (from the loopback address `source`, e.g. "127.1.0.2", when given);
         returns (status, parsed JSON or text, headers)."""
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout,
                                                 source_address=(source, 0) if source else None)
