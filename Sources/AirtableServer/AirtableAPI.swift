@@ -27,6 +27,9 @@ public final class AirtableAPI: Sendable {
     let tableScopes: TableScopes
     /// Where webhooks may send notifications: public https URLs, and the local receivers the operator named.
     let webhookReceivers: WebhookReceivers
+    /// Key fields this server keeps unique (on a store that commits several calls as one), named to clients in
+    /// `UniqueKeys.header` on every answer.
+    let uniqueKeys: UniqueKeys
     let startedAt = Date()
     var userID: String { user.id }
 
@@ -45,7 +48,8 @@ public final class AirtableAPI: Sendable {
                 workspaceID: String = AirtableAPI.defaultWorkspaceID, tokens: AccessTokens,
                 rateLimiter: RateLimiter? = nil, user: Collaborator? = nil, notifier: WebhookNotifier? = nil,
                 protectedTables: ProtectedTables = ProtectedTables(), tableScopes: TableScopes = TableScopes(),
-                webhookReceivers: WebhookReceivers = WebhookReceivers()) {
+                webhookReceivers: WebhookReceivers = WebhookReceivers(), uniqueKeys: UniqueKeys = UniqueKeys()) {
+        self.uniqueKeys = store is any AtomicRecordStore ? uniqueKeys : UniqueKeys()
         self.tableScopes = tableScopes
         self.notifier = notifier
         self.webhookReceivers = webhookReceivers
@@ -64,6 +68,7 @@ public final class AirtableAPI: Sendable {
     public func handle(_ request: APIRequest) async -> APIResponse {
         var response = await respond(to: request)
         response.headers.append((name: "Access-Control-Allow-Origin", value: "*"))
+        if !uniqueKeys.isEmpty { response.headers.append((name: UniqueKeys.header, value: uniqueKeys.headerValue)) }
         return response
     }
 

@@ -56,7 +56,7 @@ extension AirtableAPI {
             throw APIError.invalidRequest("records to create may not carry an id")
         }
         let limited = try limitedReach(reach, table, writing: body.records.map(\.fields))
-        let records = try await store.createRecords(in: table, body.records.map(\.fields), options: body.options)
+        let records = try await createKeepingKeysUnique(in: table, body.records.map(\.fields), options: body.options)
             .map { visible($0, limited) }
         if body.isSingle, let record = records.first { return .json(render(record)) }
         return .json(["records": .array(records.map { render($0) })])
@@ -69,6 +69,7 @@ extension AirtableAPI {
         let body = try WriteBody(json: try parseBody(request.body, emptyAs: [:]), allowsUpsert: true, requiresID: true,
                                  allowsSingle: false)
         let limited = try limitedReach(reach, table, writing: body.records.map(\.fields), mergeOn: body.mergeOn ?? [])
+        try await refuseKeyChanges(in: table, body.records.map(\.fields))
         if let mergeOn = body.mergeOn {
             let result = try await store.upsertRecords(
                 in: table, body.records.map { UpsertRecord(id: $0.id, fields: $0.fields) }, mergeOn: mergeOn,
@@ -89,6 +90,7 @@ extension AirtableAPI {
         guard AirtableID.isValid(id, prefix: "rec") else { return .error(.notFound) }
         let (fields, options) = try WriteBody.singleUpdate(try parseBody(request.body, emptyAs: [:]))
         let limited = try limitedReach(reach, table, writing: [fields])
+        try await refuseKeyChanges(in: table, [fields])
         do {
             let records = try await store.updateRecords(in: table, [RecordUpdate(id: id, fields: fields)],
                                                         replace: replace, options: options)
@@ -144,5 +146,46 @@ extension AirtableAPI {
         var record = record
         record.fields = reach.visible(record.fields, in: schema)
         return record
+    }
+
+    /// The unique key field of `table` (however the path spells the table), if this server keeps one.
+    private func uniqueKey(of table: String) async throws -> String? {
+        guard !uniqueKeys.isEmpty, let name = try await store.schema().table(table)?.name else { return nil }
+        return uniqueKeys.fieldByTable[name]
+    }
+
+    /// Creates the records; in a table with a unique key, in one commit that first makes sure no record (nor
+    /// another of this batch) holds any of their keys, else refuses them all: 422 `UniqueKeys.duplicateType`.
+    private func createKeepingKeysUnique(in table: String, _ records: [Fields], options: WriteOptions) async throws
+        -> [Record]
+    {
+        guard let field = try await uniqueKey(of: table), let atomic = store as? any AtomicRecordStore else {
+            return try await store.createRecords(in: table, records, options: options)
+        }
+        let keys = records.map { $0[field]?.stringValue }
+        var seen: Set<String> = []
+        for key in keys.compactMap({ $0 }) where !seen.insert(key).inserted { throw APIError.duplicateKey(field, key) }
+        return try await atomic.atomically { (transaction) throws(AirtableError) -> [Record] in
+            for key in keys.compactMap({ $0 }) where try transaction.containsRecord(in: table, field: field, text: key) {
+                throw .api(.duplicateKey(field, key))
+            }
+            return try transaction.createRecords(in: table, records, options: options)
+        }
+    }
+
+    /// A key that is kept unique is never changed once written (only a create gives it).
+    private func refuseKeyChanges(in table: String, _ records: [Fields]) async throws {
+        guard let field = try await uniqueKey(of: table), records.contains(where: { $0[field] != nil }) else { return }
+        throw APIError(status: 422, type: UniqueKeys.duplicateType,
+                       message: "Field \"\(field)\" is a key this server keeps unique: it is given when a record is "
+                           + "created and never changed")
+    }
+}
+
+extension APIError {
+    /// 422 `UniqueKeys.duplicateType`: another record holds this key's value.
+    static func duplicateKey(_ field: String, _ value: String) -> APIError {
+        APIError(status: 422, type: UniqueKeys.duplicateType,
+                 message: "Field \"\(field)\" must be unique in its table, and another record holds \"\(value.prefix(80))\"")
     }
 }

@@ -117,7 +117,8 @@ struct ServeCommand {
                               workspaceID: ShopIdentity.workspaceID, tokens: tokens, rateLimiter: limiter,
                               user: owner, notifier: WebhookNotifier(transport: URLSessionTransport.shared),
                               protectedTables: Self.shopTables, tableScopes: Self.shopTableScopes,
-                              webhookReceivers: webhookReceivers)
+                              webhookReceivers: webhookReceivers,
+                              uniqueKeys: UniqueKeys([ShopSchema.ticketTable: TicketField.key.rawValue]))
         var configuration = HTTPServer.Configuration()
         configuration.host = host
         configuration.port = port

@@ -73,6 +73,9 @@ extension AirtableClient {
                 continue
             }
 
+            if let said = response.headers[UniqueKeys.header.lowercased()] {
+                reportedUniqueKeys.withLock { $0 = UniqueKeys(header: said) }
+            }
             switch response.status {
             case 200..<300:
                 return try ResponseDecoding.json(response.body, context: exchange.context)

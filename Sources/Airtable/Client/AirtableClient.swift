@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A `RecordStore` on an Airtable base over HTTP: api.airtable.com, or any server that speaks the
 /// same API (`drinkshop serve` included).
 ///
@@ -17,13 +19,15 @@
 ///
 /// `listRecords` returns one page; `allRecords` (on `RecordStore`) pages through and restarts, a bounded
 /// number of times, when Airtable says the cursor expired.
-public final class AirtableClient: SchemaEditing, CustomStringConvertible {
+public final class AirtableClient: SchemaEditing, UniqueKeysReporting, CustomStringConvertible {
     /// Where the client talks to and how politely.
     public let configuration: Configuration
     let transport: any HTTPTransport
     let clock: any ClientClock
     let throttle: RequestThrottle
     let randomUnit: @Sendable () -> Double
+    /// The key fields the server said (in its last answer that said) it keeps unique.
+    let reportedUniqueKeys = Mutex(UniqueKeys())
 
     /// Airtable's limit on records per write request.
     public static let maximumBatch = 10
@@ -47,6 +51,9 @@ public final class AirtableClient: SchemaEditing, CustomStringConvertible {
             requestsPerSecond: configuration.requestsPerSecond, burst: configuration.effectiveBurst)
         self.randomUnit = randomUnit
     }
+
+    /// What the server's `UniqueKeys.header` said; empty for Airtable itself, which keeps nothing unique.
+    public var uniqueKeys: UniqueKeys { reportedUniqueKeys.withLock { $0 } }
 
     /// `Airtable base appXXXX at https://api.airtable.com`.
     public var description: String { configuration.description }

@@ -66,6 +66,9 @@ final class PickupNumbers: Sendable {
     /// Claims the next free number of `day`: one this process holds already (see `hold`), else a new one
     /// (with `hold` above 1, that many at once, the rest kept for the next orders).
     func claim(day: BusinessDay) async throws(ShopError) -> Int {
+        // A server that keeps the ticket's key unique (`drinkshop serve`) answers the claim itself: numbers are
+        // taken one at a time, in order, with no gap but where a create's answer was lost.
+        if store.keepsUnique(TicketField.key.rawValue, in: table) { return try await claimKept(day: day) }
         if let kept = held.withLock({ held -> Int? in
             guard var numbers = held[day], !numbers.isEmpty else { return nil }
             let first = numbers.removeFirst()
@@ -89,6 +92,41 @@ final class PickupNumbers: Sendable {
 
     /// At most one create request's worth of tickets (Airtable takes 10 records per request).
     static let maximumHold = 10
+
+    /// Claims the next number of `day` on a store that refuses a second ticket for one key: the create holds its
+    /// number or is refused (`isDuplicateKey`), so no check is read back and no number is spread over. One request
+    /// when this process's hint is right; two more (the highest, then the create) when another counter took it.
+    private func claimKept(day: BusinessDay) async throws(ShopError) -> Int {
+        var candidate: Int
+        if let hint = hints.withLock({ $0[day] }) {
+            candidate = hint
+        } else if let hint = await notes?.pickupHint(day: day, at: now(), within: PickupNumbers.noteLifetime) {
+            candidate = hint
+        } else {
+            candidate = try await highestClaimed(day: day) + 1
+        }
+        var lostCreates = 0
+        for _ in 0..<PickupNumbers.maximumAttempts {
+            do {
+                _ = try await store.createRecords(in: table, [Self.ticket(day: day, number: candidate)], options: WriteOptions())
+            } catch where error.isDuplicateKey {
+                candidate = max(candidate + 1, try await highestClaimed(day: day) + 1)
+                continue
+            } catch where error.isUnreachable && lostCreates < PickupNumbers.lostCreateRetries {
+                // The answer was lost: the ticket may be ours, and its number is then a gap.
+                lostCreates += 1
+                candidate += 1
+                continue
+            } catch {
+                throw .store(error)
+            }
+            let next = candidate + 1
+            hints.withLock { $0[day] = max($0[day] ?? 0, next) }
+            await notes?.setPickupHint(next, day: day, at: now())
+            return candidate
+        }
+        throw .pickupNumbersExhausted(attempts: PickupNumbers.maximumAttempts)
+    }
 
     /// Claims up to `count` consecutive numbers of `day` with one create and one check: the tickets that
     /// hold their number (see the type's rule, applied to each) are kept, the others withdrawn.
