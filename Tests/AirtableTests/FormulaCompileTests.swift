@@ -42,9 +42,9 @@ import Testing
 
     @Test func invalidConstantRegexIsRefusedWhenCompiling() {
         let message = FormulaFixture.compileError("REGEX_MATCH({Name}, '(')")?.message
-        #expect(message == "Invalid formula: REGEX_MATCH: '(' is not a valid regular expression")
+        #expect(message == "Invalid formula: REGEX_MATCH: '(' is not a valid regular expression (missing ))")
         #expect(FormulaFixture.compileError("REGEX_REPLACE({Name}, '[a', '')")?.message
-            == "Invalid formula: REGEX_REPLACE: '[a' is not a valid regular expression")
+            == "Invalid formula: REGEX_REPLACE: '[a' is not a valid regular expression (missing ])")
     }
 
     @Test func syntaxErrorsPassThroughWithTheirPosition() {

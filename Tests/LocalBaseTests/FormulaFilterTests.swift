@@ -119,6 +119,23 @@ import TestSupport
         #expect(try await ids(base, "  ").count == 120)
     }
 
+    /// A pattern that would make a backtracking engine run for minutes answers at once (the engine is
+    /// linear), and regular expressions that together outrun the listing's step budget answer 422 with
+    /// a message saying so, instead of holding a core.
+    @Test func regexFiltersRunInBoundedTime() async throws {
+        let (base, _) = try await shopBase()
+        let clock = ContinuousClock()
+        let started = clock.now
+        #expect(try await ids(base, "REGEX_MATCH({drinkName} & REPT('x', 300), '(.+)+$$x')").isEmpty)
+        #expect(try await ids(base, "REGEX_MATCH({drinkName}, '^[Tt]ea$')").count == 60)
+        let error = await apiError {
+            try await base.listRecords(in: "OrderDrink", query: ListQuery(
+                filterByFormula: "REGEX_MATCH(REPT({drinkName}, 2000), '(a|aa|e|ea|T|t){200}z')"))
+        }
+        #expect(error == .invalidFormula(FormulaBudget.spentMessage))
+        #expect(clock.now - started < .seconds(30))
+    }
+
     @Test func equalityFiltersCreateTheirIndexOnDemand() async throws {
         let path = temporaryBasePath()
         defer { removeBase(at: path) }

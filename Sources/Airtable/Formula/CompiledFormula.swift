@@ -34,9 +34,10 @@ public struct CompiledFormula: Sendable {
         self.referencedFieldIDs = compiler.referencedFieldIDs
     }
 
-    /// The formula's value for one record.
-    public func evaluate(_ record: FormulaRecord) -> FormulaValue {
-        let evaluator = FormulaEvaluator(record: record)
+    /// The formula's value for one record; its regular expressions draw on `budget` (shared by a listing's
+    /// records), or on a budget of their own (`FormulaBudget.evaluationSteps`).
+    public func evaluate(_ record: FormulaRecord, budget: FormulaBudget? = nil) -> FormulaValue {
+        let evaluator = FormulaEvaluator(record: record, budget: budget ?? FormulaBudget(steps: FormulaBudget.evaluationSteps))
         do {
             return try evaluator.evaluate(root)
         } catch {
@@ -45,8 +46,8 @@ public struct CompiledFormula: Sendable {
     }
 
     /// Airtable's filter truthiness: kept unless 0, false, "", NaN, blank, [] or an error.
-    public func matches(_ record: FormulaRecord) -> Bool {
-        evaluate(record).isTruthy
+    public func matches(_ record: FormulaRecord, budget: FormulaBudget? = nil) -> Bool {
+        evaluate(record, budget: budget).isTruthy
     }
 
     /// Refuses trees deeper than `Formula.maximumDepth` without recursing (a built tree may be any depth).

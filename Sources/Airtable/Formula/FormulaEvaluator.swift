@@ -4,6 +4,8 @@ import Foundation
 /// error propagates through every operator and function until `ISERROR` (or the top) catches it.
 struct FormulaEvaluator {
     let record: FormulaRecord
+    /// What the formula's regular expressions may still spend.
+    let budget: FormulaBudget
     var timeZone: TimeZone { record.timeZone }
 
     /// The longest text a formula may build (`REPT`, `SUBSTITUTE`, `&`...), in UTF-8 bytes, so a hostile
@@ -27,7 +29,7 @@ struct FormulaEvaluator {
         case .call(let function, let arguments):
             return try call(function, arguments)
         case .regexMatch(let textNode, let regex):
-            return .bool(try regex.matches(try evaluate(textNode).string(timeZone)))
+            return .bool(try regex.matches(try evaluate(textNode).string(timeZone), budget: budget))
         }
     }
 

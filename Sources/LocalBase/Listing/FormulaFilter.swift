@@ -24,6 +24,9 @@ enum FormulaFilter {
         let computedFields = table.fields.filter {
             compiled.referencedFieldIDs.contains($0.id) && $0.type.isComputed && !$0.type.isStoredInRow
         }
+        // One budget for every record this listing evaluates: a pattern too slow for it answers 422, not a
+        // core held for minutes.
+        let budget = FormulaBudget()
         filter.test = { stored in
             var cells = stored.allCells(table)
             if let linkNames {
@@ -38,7 +41,9 @@ enum FormulaFilter {
             if let computed {
                 for field in computedFields { record.values[field.id] = computed.value(field, of: stored, in: table) }
             }
-            return compiled.matches(record)
+            let kept = compiled.matches(record, budget: budget)
+            if budget.isSpent { throw APIError.invalidFormula(FormulaBudget.spentMessage) }
+            return kept
         }
         return filter
     }

@@ -6,7 +6,8 @@ import Foundation
 /// conditions of `keeps`, so the result is `keeps`' alone; they just spare the scan.
 struct RecordFilter {
     var conditions: [CandidateCondition] = []
-    var test: ((StoredRecord) -> Bool)?
+    /// Throws `APIError` when the records cannot be decided (a formula's step budget is spent).
+    var test: ((StoredRecord) throws -> Bool)?
     /// Whether the conditions say exactly what `test` says (a formula made only of index conditions:
     /// `FormulaFilter.isExact`), so the rows SQL finds need no evaluation.
     var conditionsAreExact = false
@@ -18,9 +19,9 @@ struct RecordFilter {
     /// Whether `keeps` looks at the record at all.
     var evaluates: Bool { test != nil && !conditionsAreExact }
 
-    func keeps(_ record: StoredRecord) -> Bool {
+    func keeps(_ record: StoredRecord) throws -> Bool {
         guard let test, !conditionsAreExact else { return true }
-        return test(record)
+        return try test(record)
     }
 
     /// Records both filters keep.
@@ -35,7 +36,7 @@ struct RecordFilter {
         switch (test, other.test) {
         case (nil, nil): both.test = nil
         case (let one?, nil), (nil, let one?): both.test = one
-        case (let first?, let second?): both.test = { first($0) && second($0) }
+        case (let first?, let second?): both.test = { try first($0) && second($0) }
         }
         return both
     }

@@ -115,7 +115,7 @@ extension BaseContext {
             let chunk = try rows.scan(after: cursor, ceiling: ceiling, limit: batch, conditions: plan.filter.conditions)
             for record in chunk {
                 cursor = record.seq
-                if plan.filter.keeps(record) {
+                if try plan.filter.keeps(record) {
                     found.append(record)
                     if found.count > take { break scanning }
                 }
@@ -133,7 +133,8 @@ extension BaseContext {
             ? try rows.scanCells(of: plan.order.keys.map(\.field), conditions: plan.filter.conditions)
             : try rows.scan(after: 0, ceiling: .max, limit: .max, conditions: plan.filter.conditions)
         var keyed: [(seq: Int64, id: String, values: [RecordOrder.Value])] = []
-        for record in candidates where plan.filter.keeps(record) {
+        for record in candidates {
+            guard try plan.filter.keeps(record) else { continue }
             keyed.append((record.seq, record.id, plan.order.values(of: record)))
         }
         keyed.sort { a, b in plan.order.precedes(a.values, b.values) ?? (a.seq < b.seq) }

@@ -7,12 +7,12 @@ extension FormulaEvaluator {
         let subject = try arguments[0].string(timeZone)
         switch function {
         case .regexMatch:
-            return .bool(try FormulaRegex(try arguments[1].string(timeZone), for: name).matches(subject))
+            return .bool(try FormulaRegex(try arguments[1].string(timeZone), for: name).matches(subject, budget: budget))
         case .regexExtract:
-            return .text(try FormulaRegex(try arguments[1].string(timeZone), for: name).extract(from: subject))
+            return .text(try FormulaRegex(try arguments[1].string(timeZone), for: name).extract(from: subject, budget: budget))
         case .regexReplace:
             let regex = try FormulaRegex(try arguments[1].string(timeZone), for: name)
-            return .text(try regex.replace(in: subject, with: try arguments[2].string(timeZone)))
+            return .text(try regex.replace(in: subject, with: try arguments[2].string(timeZone), budget: budget))
         case .encodeURLComponent:
             return .text(subject.addingPercentEncoding(withAllowedCharacters: Self.uriComponentCharacters) ?? subject)
         default:
