@@ -10,8 +10,11 @@ import FoundationNetworking
 ///   the documented crash family of swift-corelibs-foundation.
 /// - The deadline is enforced here, in Swift: on Linux `timeoutIntervalForResource` is never applied,
 ///   and `timeoutInterval` is an idle timeout truncated to whole seconds.
-/// - No delegates (not called on Linux), no cookies, no cache; `Content-Type` set whenever there is a
-///   body (corelibs would otherwise send `application/x-www-form-urlencoded`).
+/// - No cookies, no cache; `Content-Type` set whenever there is a body (corelibs would otherwise send
+///   `application/x-www-form-urlencoded`).
+/// - No redirects followed: a 3xx is the answer (`FollowsNoRedirects`). A request goes only where its URL
+///   says, so a webhook receiver cannot bounce a ping to an address nobody checked, and the client's
+///   token never travels to a host a redirect names.
 public final class URLSessionTransport: HTTPTransport {
     /// The process's one session-backed transport.
     public static let shared = URLSessionTransport()
@@ -78,6 +81,8 @@ public final class URLSessionTransport: HTTPTransport {
                                     stoppingTransfer: false)
                     }
                 }
+                // Corelibs asks a task's own delegate about redirects even for a task with a completion handler.
+                task.delegate = FollowsNoRedirects.shared
                 race.attach(task)
                 RequestRace.timers.asyncAfter(deadline: .now() + timeout) { race.finish(.deadline, stoppingTransfer: true) }
                 task.resume()
@@ -133,6 +138,16 @@ public final class URLSessionTransport: HTTPTransport {
             guard won else { return }
             if stoppingTransfer { task?.cancel() }
             continuation?.resume(returning: outcome)
+        }
+    }
+
+    /// Answers every redirect with nil: the 3xx response itself is handed to the completion handler.
+    private final class FollowsNoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+        static let shared = FollowsNoRedirects()
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+            completionHandler(nil)
         }
     }
 
