@@ -14,6 +14,8 @@ import Foundation
 /// side, so a slow or failing receiver delays no other.
 public struct WebhookNotifier: Sendable {
     public let transport: any HTTPTransport
+    /// Where receivers' hosts resolve to, checked before every attempt.
+    public let addresses: ReceiverAddresses
     /// Seconds a receiver has to answer.
     public var timeout: Double = 10
     /// The waits before each new attempt of a failed ping; empty: no retries.
@@ -21,10 +23,11 @@ public struct WebhookNotifier: Sendable {
     /// Waits between attempts; tests pass their own.
     let sleep: @Sendable (Duration) async -> Void
 
-    public init(transport: any HTTPTransport,
+    public init(transport: any HTTPTransport, addresses: ReceiverAddresses = .system,
                 retryDelays: [Duration] = [.seconds(1), .seconds(5), .seconds(25)],
                 sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }) {
         self.transport = transport
+        self.addresses = addresses
         self.retryDelays = retryDelays
         self.sleep = sleep
     }
@@ -56,13 +59,14 @@ public struct WebhookNotifier: Sendable {
                                                         durationMs: 0, retryNumber: 0)
                     continue
                 }
-                group.addTask { await ping(hook, url: url, store: store, baseID: baseID) }
+                group.addTask { await ping(hook, url: url, store: store, baseID: baseID, receivers: receivers) }
             }
         }
     }
 
     /// One webhook's ping, with its retries.
-    private func ping(_ hook: Webhook, url: String, store: any WebhookStore, baseID: String) async {
+    private func ping(_ hook: Webhook, url: String, store: any WebhookStore, baseID: String,
+                      receivers: WebhookReceivers) async {
         for attempt in 0...retryDelays.count {
             if attempt > 0 {
                 await sleep(retryDelays[attempt - 1])
@@ -72,7 +76,7 @@ public struct WebhookNotifier: Sendable {
                 else { return }
             }
             let started = Date()
-            let failure = await send(hook, url: url, baseID: baseID, at: started)
+            let failure = await send(hook, url: url, baseID: baseID, at: started, receivers: receivers)
             let finished = Date()
             try? await store.recordNotification(hook.id, success: failure == nil, error: failure, at: finished,
                                                 durationMs: finished.timeIntervalSince(started) * 1000,
@@ -81,13 +85,23 @@ public struct WebhookNotifier: Sendable {
         }
     }
 
-    /// Sends one ping; nil when the receiver took it (2xx), else why not.
-    private func send(_ hook: Webhook, url: String, baseID: String, at time: Date) async -> String? {
+    /// Sends one ping to the address its host resolves to now, if `receivers` allow that address; nil when
+    /// the receiver took it (2xx), else why not. A redirect is an answer like any other (not followed).
+    private func send(_ hook: Webhook, url: String, baseID: String, at time: Date, receivers: WebhookReceivers) async -> String? {
+        guard let host = URLComponents(string: url)?.host else { return "not sent: the URL has no host" }
+        let (found, own) = await addresses.resolve(host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host)
+        let target: String
+        var headers = ["Content-Type": "application/json; charset=utf-8"]
+        switch receivers.destination(url, addresses: found, own: own) {
+        case .refused(let why):
+            return "not sent: \(why)"
+        case .send(let checked, let hostHeader):
+            target = checked
+            if let hostHeader { headers["Host"] = hostHeader }
+        }
         let body = Self.body(baseID: baseID, webhookID: hook.id, at: time)
-        let request = TransportRequest(method: "POST", url: url, headers: [
-            "Content-Type": "application/json; charset=utf-8",
-            "X-Airtable-Content-MAC": Self.signature(body: body, secretBase64: hook.macSecretBase64),
-        ], body: body)
+        headers["X-Airtable-Content-MAC"] = Self.signature(body: body, secretBase64: hook.macSecretBase64)
+        let request = TransportRequest(method: "POST", url: target, headers: headers, body: body)
         do {
             let response = try await transport.send(request, timeout: timeout)
             return (200..<300).contains(response.status) ? nil : "the receiver answered \(response.status)"

@@ -60,11 +60,41 @@ public struct WebhookReceivers: Sendable, Equatable {
         return nil
     }
 
+    /// Where a ping to `url` goes, once its host resolved to `addresses` (canonical, see `ReceiverAddresses`)
+    /// on a machine whose own addresses are `own`.
+    ///
+    /// The addresses are checked, not the URL's text: unless the operator named this receiver, none may be
+    /// local, private or this machine's own. An http receiver (only those the operator named) is sent to the
+    /// checked address itself, the name going in the Host header, so nothing resolves it again. An https
+    /// receiver keeps its name, which TLS needs (SNI, and the certificate is checked against it): a second
+    /// lookup by the transport could in principle answer differently (DNS rebinding), but what reached a
+    /// local port then is a TLS handshake for the attacker's name, which no local service holds a
+    /// certificate for, so no ping is delivered.
+    public func destination(_ url: String, addresses: [String], own: Set<String>) -> WebhookDestination {
+        if let refusal = refusal(url) { return .refused(refusal) }
+        guard let parts = Self.parts(url) else { return .refused("notificationUrl must be an https URL with a host") }
+        let host = parts.origin.host
+        guard let first = addresses.first else { return .refused("the host \(host) could not be found") }
+        if !allowed.contains(parts.origin) {
+            if let local = addresses.first(where: { Self.isLocal($0) || own.contains($0) }) {
+                return .refused("\(host) resolves to \(local), an address of this machine or of a private network "
+                    + "(the server's operator can allow a local receiver with serve --webhook-allow)")
+            }
+        }
+        guard parts.origin.scheme == "http" else { return .send(url: url, host: nil) }
+        let bracketed = { (name: String) in name.contains(":") ? "[\(name)]" : name }
+        let defaultPort = parts.origin.port == 80
+        let hostHeader = bracketed(host) + (defaultPort ? "" : ":\(parts.origin.port)")
+        return .send(url: "http://\(bracketed(first)):\(parts.origin.port)\(parts.pathAndQuery)", host: hostHeader)
+    }
+
     // MARK: - Pieces
 
     private struct Parts {
         var origin: Origin
         var path: String
+        /// The path (at least `/`) and query, as percent-encoded in the URL; no fragment.
+        var pathAndQuery: String
         var hasCredentials: Bool
     }
 
@@ -79,8 +109,9 @@ public struct WebhookReceivers: Sendable, Equatable {
         // `@` anywhere before the path is a user part, whatever URLComponents made of it.
         let authority = text.dropFirst(scheme.count + 3).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let credentials = components.user != nil || components.password != nil || authority.contains("@")
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         return Parts(origin: Origin(scheme: scheme, host: host, port: port), path: components.path,
-                     hasCredentials: credentials)
+                     pathAndQuery: path + (components.percentEncodedQuery.map { "?" + $0 } ?? ""), hasCredentials: credentials)
     }
 
     /// A name or literal address that means this machine or a private network: `localhost`, loopback,
@@ -100,12 +131,19 @@ public struct WebhookReceivers: Sendable, Equatable {
         var v6 = in6_addr()
         if inet_pton(AF_INET6, host, &v6) == 1 {
             let bytes = withUnsafeBytes(of: v6) { Array($0) }
-            if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff {
-                return isLocal(v4: UInt32(bytes[12]) << 24 | UInt32(bytes[13]) << 16 | UInt32(bytes[14]) << 8 | UInt32(bytes[15]))
+            func v4(at offset: Int) -> UInt32 {
+                bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | UInt32($1) }
             }
+            // An IPv4 address inside an IPv6 one is judged as that IPv4 address: mapped (::ffff:a.b.c.d),
+            // compatible (::a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and 6to4 (2002:aabb:ccdd::).
+            if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff { return isLocal(v4: v4(at: 12)) }
             if bytes[0..<15].allSatisfy({ $0 == 0 }) { return true }  // :: and ::1
+            if bytes[0..<12].allSatisfy({ $0 == 0 }) { return isLocal(v4: v4(at: 12)) }
+            if bytes[0..<12] == [0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0] { return isLocal(v4: v4(at: 12)) }
+            if bytes[0] == 0x20, bytes[1] == 0x02 { return isLocal(v4: v4(at: 2)) }
             if bytes[0] & 0xfe == 0xfc { return true }  // fc00::/7, unique local
             if bytes[0] == 0xfe, bytes[1] & 0xc0 == 0x80 { return true }  // fe80::/10, link-local
+            if bytes[0] == 0xfe, bytes[1] & 0xc0 == 0xc0 { return true }  // fec0::/10, the old site-local
             if bytes[0] == 0xff { return true }  // multicast
             return false
         }
@@ -120,6 +158,13 @@ public struct WebhookReceivers: Sendable, Equatable {
             || within(0x6440_0000, 10) || within(0xA9FE_0000, 16) || within(0xAC10_0000, 12)
             || within(0xC0A8_0000, 16) || within(0xE000_0000, 3)
     }
+}
+
+/// Where one ping goes: the URL to send and the Host header to send with it (nil: the URL's own), or why
+/// it is not sent.
+public enum WebhookDestination: Sendable, Equatable {
+    case send(url: String, host: String?)
+    case refused(String)
 }
 
 /// A `--webhook-allow` value that is not a receiver's origin.
