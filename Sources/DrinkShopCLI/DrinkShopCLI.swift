@@ -100,7 +100,7 @@ enum DrinkShopCLI {
                 let store = try await EmbeddedStore.open(path: path, mayCreate: mayCreate, environment: environment,
                                                          notes: printError)
                 let status = try await command.run(store: store, environment: environment)
-                await store.finish()
+                await store.finish(within: .milliseconds(500))
                 return status
             }
             let store = try await EmbeddedStore.open(path: path, mayCreate: mayCreate, environment: environment,

@@ -2,6 +2,7 @@ import Airtable
 import DrinkShop
 import Foundation
 import LocalBase
+import Synchronization
 
 /// The embedded store: a LocalBase file, created with the shop's tables and seeded (from
 /// `DRINKSHOP_SEEDS`, else the menu compiled into the executable) the first time it is opened.
@@ -22,6 +23,31 @@ struct EmbeddedStore {
         guard let checkedAt, FileManager.default.isWritableFile(atPath: path) else { return }
         guard (try? await base.checkpoint()) != nil else { return }
         IntegrityStamp.record(path, checkedAt: checkedAt)
+    }
+
+    /// `finish()`, unless the store is still busy after `limit` (a request under way when `serve` was told
+    /// to stop holds its thread): then the note is skipped, and the next start checks the file again.
+    /// Returns within `limit` either way, so a signal stops the process promptly.
+    func finish(within limit: Duration) async {
+        let waiter = FirstOfTwo()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            waiter.keep(continuation)
+            Task {
+                await finish()
+                waiter.resume()
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                waiter.resume()
+            }
+        }
+    }
+
+    /// A continuation resumed by whichever comes first.
+    private final class FirstOfTwo: Sendable {
+        private let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        func keep(_ waiting: CheckedContinuation<Void, Never>) { continuation.withLock { $0 = waiting } }
+        func resume() { continuation.withLock { $0.take() }?.resume() }
     }
 
     /// Opens the store at `path`.

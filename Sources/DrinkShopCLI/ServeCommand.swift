@@ -129,6 +129,9 @@ struct ServeCommand {
         // Each customer's group page holds a live stream; the per-address cap (8) still keeps any one phone or
         // script from taking them all, and the pickup screen on its own address always gets one.
         configuration.maxStreams = 128
+        // SIGTERM stops the server within 2 s, even while a request computes: requests under way get a second
+        // to be answered (ours take milliseconds), then their connections close and the process ends.
+        configuration.shutdownGracePeriod = .seconds(1)
         let shop = Shop(store: store.base)
         // The shop's time zone and business-day start, as the counters count them: the page's orders get the
         // day's pickup numbers the counters give.
