@@ -18,6 +18,8 @@ let package = Package(
         // The Airtable record API as a library: JSON, records, errors, formulas, RecordStore, client.
         // One proleptic Gregorian date algorithm (days since 1970 <-> year, month, day) for every module.
         .target(name: "CivilDate", swiftSettings: strict),
+        // Text judged one Unicode scalar at a time (hidden scalars, look-alike scripts) for every output encoder.
+        .target(name: "TextScalars", swiftSettings: strict),
         .target(name: "Airtable", dependencies: ["CivilDate"],
                 // In the static release link, libcurl is CurlOnDemand's to load: not a start-time dependency.
                 swiftSettings: strict + [.unsafeFlags(["-Xfrontend", "-disable-autolink-library", "-Xfrontend", "curl"],
@@ -30,25 +32,25 @@ let package = Package(
         // An Airtable base stored in SQLite. Knows nothing of drinks.
         .target(name: "LocalBase", dependencies: ["Airtable", "CSQLite"], swiftSettings: strict),
         // HTTP/1.1 on POSIX sockets: a pure parser and a threaded server.
-        .target(name: "HTTPServer", dependencies: ["CivilDate"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CivilDate", "TextScalars"], swiftSettings: strict),
         // Airtable's REST API served over any RecordStore.
         .target(name: "AirtableServer", dependencies: ["Airtable", "HTTPServer", "CCrypto"], swiftSettings: strict),
         // Cup labels and receipts: printable values, TSPL/ESC-POS formatters (Big5 via iconv), the text
         // preview, and sinks (file, device, tcp://host:9100). Below the shop; knows no order records.
-        .target(name: "Printing", swiftSettings: strict),
+        .target(name: "Printing", dependencies: ["TextScalars"], swiftSettings: strict),
         // The pickup screen's routes (/display, /display/events) over a PickupBoardSource; no order records.
         .target(name: "PickupDisplay", dependencies: ["HTTPServer"], swiftSettings: strict),
         // The shop's domain: pure values and rules.
-        .target(name: "DrinkShopCore", dependencies: ["CivilDate"], swiftSettings: strict),
+        .target(name: "DrinkShopCore", dependencies: ["CivilDate", "TextScalars"], swiftSettings: strict),
         // Staff PINs as salted slow hashes (PBKDF2-HMAC-SHA256 via libcrypto), verified in constant time.
         .target(name: "PinHashing", dependencies: ["DrinkShopCore", "CCrypto"], swiftSettings: strict),
         // The shop's services on top of a RecordStore.
         .target(name: "DrinkShop", dependencies: ["DrinkShopCore", "Airtable", "Printing", "PinHashing"], swiftSettings: strict),
         // The customers' ordering page (/order): groups (揪團) in memory, forms, and the customers' front of the
         // shop's use cases (Counter.placeOnline). A front, like ShopREPL.
-        .target(name: "OrderPage", dependencies: ["HTTPServer", "DrinkShop", "DrinkShopCore"], swiftSettings: strict),
+        .target(name: "OrderPage", dependencies: ["HTTPServer", "DrinkShop", "DrinkShopCore", "TextScalars", "CCrypto"], swiftSettings: strict),
         // A raw-mode line editor, history, display width and text tables. Knows nothing of drinks.
-        .target(name: "LineEditor", swiftSettings: strict),
+        .target(name: "LineEditor", dependencies: ["TextScalars"], swiftSettings: strict),
         // Command grammar, interpreter and rendering.
         .target(name: "ShopREPL", dependencies: ["DrinkShop", "DrinkShopCore", "LineEditor"], swiftSettings: strict),
         // The composition root: argv -> REPL | serve | one-shot command.
@@ -75,6 +77,8 @@ let package = Package(
                           swiftSettings: strict),
 
         .testTarget(name: "CivilDateTests", dependencies: ["CivilDate"], swiftSettings: strict),
+        .testTarget(name: "TextScalarsTests", dependencies: ["TextScalars", "HTTPServer", "LineEditor", "Printing", "DrinkShopCore",
+                                                            "TestSupport"], swiftSettings: strict),
         .testTarget(name: "AirtableTests", dependencies: ["Airtable", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ClientEndToEndTests", dependencies: ["Airtable", "AirtableServer", "HTTPServer", "LocalBase", "DrinkShop", "DrinkShopCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable", "LocalBase", "HTTPServer", "TestSupport"],

@@ -86,7 +86,7 @@ public final class FullScreenTerminal: Sendable {
         var frame = "\u{1B}[H"
         for (index, line) in lines.prefix(rows).enumerated() {
             if index > 0 { frame += "\r\n" }
-            frame += line.truncated(toWidth: columns - 1) + "\u{1B}[0m\u{1B}[K"
+            frame += TerminalSafeText.encode(line).truncated(toWidth: columns - 1) + "\u{1B}[0m\u{1B}[K"
         }
         frame += "\u{1B}[J"
         FileDescriptorIO.writeAll(output, frame)

@@ -37,6 +37,7 @@ public final class TerminalPager: Sendable {
     /// Writes `text`, pausing after each screenful when it is longer than the window and someone can
     /// answer at the keyboard.
     public func show(_ text: String) async {
+        let text = TerminalSafeText.encode(text)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         if lines.last?.isEmpty == true { lines.removeLast() }
         let canAsk = TerminalDevice.isTerminal(input) && TerminalDevice.supportsLineEditing(environment: environment)

@@ -1,3 +1,5 @@
+import TextScalars
+
 /// One piece of text meant for a terminal: a character the terminal draws, or a whole escape
 /// sequence (colour, cursor movement) that it obeys and does not draw.
 enum TerminalTextPiece: Equatable {
@@ -69,5 +71,80 @@ extension StringProtocol {
         var plain = ""
         for case .visible(let character) in TerminalTextPieces(self) { plain.append(character) }
         return plain
+    }
+}
+
+/// Text made safe for a terminal: the one terminal encoder, used where the counter's output is written
+/// (`ShopOutput`'s standard output and error, the pager, the full screen) and for a table's cells. Text from
+/// the store (a name written through the API) may hold escape sequences that move the cursor, erase or
+/// rewrite lines, or bidi controls and line separators that reorder or break what staff read.
+///
+/// It works on Unicode scalars. Kept: line feeds, tabs and the colours `ColorPolicy` writes (`ESC [` with
+/// only the parameters of ``TerminalStyle`` and 0, then `m`). Every other hidden scalar is drawn instead of
+/// obeyed: a C0 control as its control picture (ESC as `␛`, CR as `␍`), DEL as `␡`, anything else (C1
+/// controls, bidi and zero-width format characters, U+2028/U+2029) as U+FFFD.
+public enum TerminalSafeText {
+    /// SGR parameters `ColorPolicy` writes; no others (a concealing `8`, a cursor move) pass.
+    static let styleParameters: Set<Int> = Set(TerminalStyle.allCases.map(\.code) + [0])
+
+    public static func encode(_ text: String) -> String {
+        // Most output holds nothing hidden but a line feed and our colours: nothing to do.
+        if !text.unicodeScalars.contains(where: { $0.isHiddenInText && $0 != "\n" && $0 != "\t" && $0 != "\u{1B}" }),
+           !text.unicodeScalars.contains("\u{1B}")
+        {
+            return text
+        }
+        let scalars = Array(text.unicodeScalars)
+        var result = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "\u{1B}", let end = styleSequenceEnd(scalars, from: index) {
+                result.append(contentsOf: scalars[index...end])
+                index = end + 1
+                continue
+            }
+            if scalar == "\n" || scalar == "\t" || !scalar.isHiddenInText {
+                result.append(scalar)
+            } else {
+                result.append(contentsOf: stand(in: scalar).unicodeScalars)
+            }
+            index += 1
+        }
+        return String(result)
+    }
+
+    /// What is drawn in place of a hidden scalar.
+    static func stand(in scalar: Unicode.Scalar) -> String {
+        switch scalar.value {
+        case 0..<0x20: String(Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}")
+        case 0x7F: "\u{2421}"
+        default: "\u{FFFD}"
+        }
+    }
+
+    /// The index of the `m` ending a colour sequence of ours that starts at `start`, or nil.
+    private static func styleSequenceEnd(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
+        var index = start + 1
+        guard index < scalars.count, scalars[index] == "[" else { return nil }
+        index += 1
+        var number = 0, digits = 0
+        while index < scalars.count, index - start < 32 {
+            let scalar = scalars[index]
+            switch scalar {
+            case "0"..."9":
+                number = number * 10 + Int(scalar.value - 0x30)
+                digits += 1
+                guard digits <= 2 else { return nil }
+            case ";", "m":
+                guard digits > 0, styleParameters.contains(number) else { return nil }
+                if scalar == "m" { return index }
+                number = 0
+                digits = 0
+            default: return nil
+            }
+            index += 1
+        }
+        return nil
     }
 }

@@ -1,3 +1,4 @@
+import TextScalars
 /// A plain-text table whose columns line up by terminal display width, so a column of Chinese drink
 /// names (two columns per character) lines up with the ASCII prices beside it.
 ///
@@ -113,27 +114,15 @@ public struct TextTable: Sendable, Equatable {
         return line
     }
 
-    /// A cell's text made safe for one grid line. Escape keeps its place: it starts the styles.
+    /// A cell's text made safe for one grid line: line breaks and tabs (U+2028 and U+2029 too) become spaces,
+    /// then the terminal encoder draws whatever else is hidden (our colours keep their place).
     private static func clean(_ text: String) -> String {
-        // Most cells hold no control character and no line break: nothing to do.
-        if text.unicodeScalars.allSatisfy({ scalar in
-            let value = scalar.value
-            return value >= 0x20 && !(0x7F...0x9F).contains(value) && value != 0x2028 && value != 0x2029
-        }) {
-            return text
-        }
-        var result = ""
-        for character in text {
-            if character.isNewline || character == "\t" {
-                result.append(" ")
-            } else if character == "\u{1B}" || !character.unicodeScalars.allSatisfy(isControl) {
-                result.append(character)
+        let flat = text.replacingHiddenScalars { scalar in
+            switch scalar {
+            case "\n", "\r", "\t", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}": " "
+            default: String(scalar)
             }
         }
-        return result
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control
+        return TerminalSafeText.encode(flat)
     }
 }

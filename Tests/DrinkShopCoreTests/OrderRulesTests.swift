@@ -79,11 +79,14 @@ import Testing
         #expect(try violations("白玉歐蕾", choices(quantity: 99)) == [])
     }
 
-    @Test func noteAtMostOneHundredCharactersOnOneLine() throws {
+    @Test func noteAtMostThreeHundredUTF8BytesOnOneLine() throws {
         let hundred = String(repeating: "好", count: 100)
         #expect(try violations("白玉歐蕾", choices(note: hundred)) == [])
-        #expect(try violations("白玉歐蕾", choices(note: hundred + "!")) == [.noteTooLong(length: 101)])
+        #expect(try violations("白玉歐蕾", choices(note: hundred + "!")) == [.noteTooLong(length: 301)])
+        // A "short" note of stacked combining marks is counted by its bytes.
+        #expect(try violations("白玉歐蕾", choices(note: "a" + String(repeating: "\u{301}", count: 150))) == [.noteTooLong(length: 301)])
         #expect(try violations("白玉歐蕾", choices(note: "less\nsweet")) == [.noteHasControlCharacters])
+        #expect(try violations("白玉歐蕾", choices(note: "less\u{202E}teews")) == [.noteHasControlCharacters])
         #expect(try violations("白玉歐蕾", choices(note: "   ")) == [])
     }
 

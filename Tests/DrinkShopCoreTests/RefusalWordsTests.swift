@@ -63,6 +63,7 @@ import Testing
     ]
     static let personName: [PersonNameError] = [
         .empty(field: "name"), .tooLong(field: "name", length: 99), .controlCharacters(field: "name"),
+        .lookAlikeLetters(field: "name"),
     ]
     static let day: [BusinessDayError] = [
         .notADate("someday"), .noSuchDate(year: 2026, month: 2, day: 30),
@@ -96,7 +97,7 @@ import Testing
         #expect(Set(Self.rule.map { Self.caseName($0) }).count == 11)
         #expect(Set(Self.status.map { Self.caseName($0) }).count == 6)
         #expect(Set(Self.order.map { Self.caseName($0) }).count == 5)
-        #expect(Set(Self.personName.map { Self.caseName($0) }).count == 3)
+        #expect(Set(Self.personName.map { Self.caseName($0) }).count == 4)
         #expect(Set(Self.day.map { Self.caseName($0) }).count == 3)
         #expect(Set(Self.lookup.map { Self.caseName($0) }).count == 2)
     }
@@ -223,6 +224,7 @@ import Testing
         case .empty: "empty"
         case .tooLong: "tooLong"
         case .controlCharacters: "controlCharacters"
+        case .lookAlikeLetters: "lookAlikeLetters"
         }
     }
     static func caseName(_ e: BusinessDayError) -> String {

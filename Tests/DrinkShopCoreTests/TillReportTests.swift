@@ -88,8 +88,9 @@ struct TillReportTests {
         #expect(CSVTable.field("熟成紅茶") == "熟成紅茶")
         #expect(CSVTable.field("a,b") == "\"a,b\"")
         #expect(CSVTable.field("say \"hi\"") == "\"say \"\"hi\"\"\"")
-        #expect(CSVTable.field("two\nlines") == "\"two\nlines\"")
-        #expect(CSVTable.field("crlf\r\nend") == "\"crlf\r\nend\"")
+        // A field is one line: a line break (or a bidi control, a line separator) is drawn as U+FFFD.
+        #expect(CSVTable.field("two\nlines") == "two\u{FFFD}lines")
+        #expect(CSVTable.field("crlf\r\nend, too") == "\"crlf\u{FFFD}\u{FFFD}end, too\"")
         #expect(CSVTable.field(" padded") == "\" padded\"")
         #expect(CSVTable.field("") == "")
     }

@@ -14,15 +14,27 @@ import Testing
         #expect(PersonNameError.empty(field: "name").description == "name: a name is required (請輸入名稱)")
     }
 
-    @Test func atMostFiftyCharacters() throws {
+    @Test func atMostOneHundredFiftyUTF8Bytes() throws {
         #expect(try User(name: String(repeating: "美", count: 50), role: .customer).name.count == 50)
-        #expect(throws: PersonNameError.tooLong(field: "name", length: 51)) {
-            try User(name: String(repeating: "a", count: 51), role: .customer)
+        #expect(throws: PersonNameError.tooLong(field: "name", length: 153)) {
+            try User(name: String(repeating: "美", count: 51), role: .customer)
+        }
+        // One "character" of a base letter and 100 combining marks is 201 bytes, not 1.
+        #expect(throws: PersonNameError.tooLong(field: "name", length: 201)) {
+            try User(name: "a" + String(repeating: "\u{301}", count: 100), role: .customer)
         }
     }
 
-    @Test func oneLineOnly() {
-        #expect(throws: PersonNameError.controlCharacters(field: "name")) { try User(name: "A\tB", role: .staff) }
+    @Test(arguments: ["A\tB", "A\u{1B}[2KB", "Amy\u{202E}ecila", "A\u{2028}B", "Be\u{200B}n", "\u{600}<b"])
+    func oneLineOfVisibleTextOnly(name: String) {
+        #expect(throws: PersonNameError.controlCharacters(field: "name")) { try User(name: name, role: .staff) }
+    }
+
+    @Test func noWordMixesLookAlikeScripts() throws {
+        // Cyrillic В and е with a Latin n: at a glance, Ben.
+        #expect(throws: PersonNameError.lookAlikeLetters(field: "name")) { try User(name: "\u{412}\u{435}n", role: .staff) }
+        #expect(try User(name: "Ben Иванов", role: .staff).name == "Ben Иванов")
+        #expect(try User(name: "Zoë 王", role: .staff).name == "Zoë 王")
     }
 
     @Test func rolesAreStoredAsPlainWords() {

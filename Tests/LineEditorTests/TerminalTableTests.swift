@@ -56,8 +56,9 @@ import Testing
     }
 
     @Test func controlCharactersCannotBreakTheGrid() {
-        let table = TextTable(columns: [.init("note")], rows: [["line\nbreak\tand\u{7}bell"]])
-        #expect(table.lines()[2] == "line break andbell")
+        // Line breaks and tabs become spaces; any other control is drawn (its control picture), not obeyed.
+        let table = TextTable(columns: [.init("note")], rows: [["line\nbreak\tand\u{7}bell\u{2028}\u{1B}[2K"]])
+        #expect(table.lines()[2] == "line break and␇bell ␛[2K")
     }
 
     @Test func renderEndsEveryLine() {

@@ -1,3 +1,5 @@
+import TextScalars
+
 /// A table written as CSV that Excel opens correctly with Chinese text: RFC 4180 quoting, CRLF
 /// line ends, UTF-8 with a byte-order mark (without it Excel reads the bytes as the local code page).
 public struct CSVTable: Sendable, Hashable {
@@ -36,23 +38,23 @@ public struct CSVTable: Sendable, Hashable {
         return "'" + value
     }
 
-    /// One field, quoted when it holds a comma, a quote, a CR or LF, or starts or ends with a space
-    /// (which spreadsheet programs would otherwise trim); quotes inside are doubled.
+    /// One field: the one CSV encoder. It works on Unicode scalars (a `"` followed by U+0301 is one `Character`
+    /// and no quote): every hidden scalar (a line break, a tab, an escape, a bidi control that would turn the
+    /// sheet's text around, a zero-width character, U+2028) becomes U+FFFD, so a field is one line that reads
+    /// as it is; the field is quoted when it holds a comma or a quote, or starts or ends with a space (which
+    /// spreadsheet programs would otherwise trim); quotes inside are doubled.
     public static func field(_ value: String) -> String {
-        let needsQuotes = value.contains { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
-            || value.first == " " || value.last == " "
-        guard needsQuotes else { return value }
-        return "\"" + value.replacingQuotes + "\""
-    }
-}
-
-extension String {
-    fileprivate var replacingQuotes: String {
-        var result = ""
-        for character in self {
-            result.append(character)
-            if character == "\"" { result.append("\"") }
+        let shown = value.replacingHiddenScalars { _ in "\u{FFFD}" }
+        let needsQuotes = shown.unicodeScalars.contains { $0 == "," || $0 == "\"" }
+            || shown.unicodeScalars.first == " " || shown.unicodeScalars.last == " "
+        guard needsQuotes else { return shown }
+        var quoted = String.UnicodeScalarView()
+        quoted.append("\"")
+        for scalar in shown.unicodeScalars {
+            quoted.append(scalar)
+            if scalar == "\"" { quoted.append("\"") }
         }
-        return result
+        quoted.append("\"")
+        return String(quoted)
     }
 }

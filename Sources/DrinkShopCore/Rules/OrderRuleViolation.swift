@@ -25,7 +25,7 @@ public enum OrderRuleViolation: Error, Sendable, Hashable, CustomStringConvertib
     case addOnNotServedHot(AddOn, ice: IceLevel)
     /// The number of cups is outside `OrderRules.quantityRange`.
     case quantityOutOfRange(Int)
-    /// The note is longer than `OrderRules.maximumNoteLength` characters.
+    /// The note is longer than `OrderRules.maximumNoteBytes` UTF-8 bytes (`length` is its bytes).
     case noteTooLong(length: Int)
     /// The note holds a control character (newline, tab...), which would break receipts.
     case noteHasControlCharacters
@@ -83,10 +83,11 @@ public enum OrderRuleViolation: Error, Sendable, Hashable, CustomStringConvertib
             return "the number of cups must be from \(range.lowerBound) to \(range.upperBound), not \(quantity) "
                 + "(杯數須為 \(range.lowerBound) 到 \(range.upperBound))"
         case .noteTooLong(let length):
-            let most = OrderRules.maximumNoteLength
-            return "the note is \(length) characters long; at most \(most) are allowed (備註最多 \(most) 字)"
+            let most = OrderRules.maximumNoteBytes
+            return "the note is \(length) bytes long; at most \(most) are allowed, about \(most / 3) Chinese characters "
+                + "(備註最多約 \(most / 3) 個中文字)"
         case .noteHasControlCharacters:
-            return "the note must be one line of text (no newlines or tabs) (備註只能一行)"
+            return "the note must be one line of visible text (no newlines, tabs or invisible characters) (備註只能一行，不可有隱藏字元)"
         }
     }
 

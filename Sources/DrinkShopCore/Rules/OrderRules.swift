@@ -4,8 +4,9 @@ public enum OrderRules {
     public static let maximumAddOns = 2
     /// The number of cups one line may have.
     public static let quantityRange = 1...99
-    /// The longest note, in characters.
-    public static let maximumNoteLength = 100
+    /// The longest note, in UTF-8 bytes (100 Chinese characters; a combining mark counts, so a note cannot
+    /// hide kilobytes behind one "character").
+    public static let maximumNoteBytes = 300
 
     /// Every rule `choices` breaks for `drink`, in a fixed order: sold out, missing options,
     /// size, temperature, add-ons, quantity, note. Empty when the line may be ordered.
@@ -42,7 +43,7 @@ public enum OrderRules {
         }
         if !quantityRange.contains(choices.quantity) { found.append(.quantityOutOfRange(choices.quantity)) }
         if let note = choices.normalizedNote {
-            if note.count > maximumNoteLength { found.append(.noteTooLong(length: note.count)) }
+            if note.utf8.count > maximumNoteBytes { found.append(.noteTooLong(length: note.utf8.count)) }
             if note.containsControlCharacter { found.append(.noteHasControlCharacters) }
         }
         return found

@@ -1,3 +1,4 @@
+import TextScalars
 // Small text operations shared by the parsers. Written against the standard library so the core
 // needs no Foundation beyond `Date`.
 
@@ -25,11 +26,10 @@ extension String {
         return trimmed.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
-    /// Whether the text holds a control character (newline, tab, escape...), which would break
-    /// the one-line tables and receipts the shop prints.
-    var containsControlCharacter: Bool {
-        unicodeScalars.contains { $0.properties.generalCategory == .control }
-    }
+    /// Whether the text holds a hidden scalar (`isHiddenInText`: a newline, tab or escape, a bidi control, a
+    /// zero-width character, a line separator), which would break the one-line tables and receipts the shop
+    /// prints, or make a name look like another.
+    var containsControlCharacter: Bool { containsHiddenScalar }
 }
 
 extension Array where Element == String {

@@ -3,12 +3,14 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TextScalars
 
 /// The rules for a person's name (a user, the customer an order is for, the staff member who
-/// placed it): trimmed, not empty, one line, at most `maximumLength` characters.
+/// placed it): trimmed, not empty, one line of visible text (no hidden scalar: `isHiddenInText`), at most
+/// `maximumBytes` UTF-8 bytes, and no word mixing Latin, Greek and Cyrillic letters (`Веn` passing for `Ben`).
 public enum PersonName {
-    /// The longest name, in characters.
-    public static let maximumLength = 50
+    /// The longest name, in UTF-8 bytes (50 Chinese characters).
+    public static let maximumBytes = 150
 
     /// The name trimmed of surrounding whitespace.
     /// - Parameter field: what the name is, for the error ("name", "who the order is for"), as staff say it.
@@ -16,8 +18,9 @@ public enum PersonName {
     public static func validated(_ raw: String, field: String = "name") throws(PersonNameError) -> String {
         let name = raw.trimmed
         guard !name.isEmpty else { throw .empty(field: field) }
-        guard name.count <= maximumLength else { throw .tooLong(field: field, length: name.count) }
+        guard name.utf8.count <= maximumBytes else { throw .tooLong(field: field, length: name.utf8.count) }
         guard !name.containsControlCharacter else { throw .controlCharacters(field: field) }
+        guard !LookAlikeScripts.mixed(name) else { throw .lookAlikeLetters(field: field) }
         return name
     }
 
@@ -42,16 +45,23 @@ public enum PersonNameError: Error, Sendable, Hashable, CustomStringConvertible,
     case empty(field: String)
     case tooLong(field: String, length: Int)
     case controlCharacters(field: String)
+    /// A word mixes Latin, Greek and Cyrillic letters.
+    case lookAlikeLetters(field: String)
 
     public var description: String {
         switch self {
         case .empty(let field):
             return "\(field): a name is required (請輸入名稱)"
         case .tooLong(let field, let length):
-            let most = PersonName.maximumLength
-            return "\(field): the name is \(length) characters long; at most \(most) are allowed (名稱最多 \(most) 字)"
+            let most = PersonName.maximumBytes
+            return "\(field): the name is \(length) bytes long; at most \(most) are allowed, about \(most / 3) Chinese "
+                + "characters (名稱最多約 \(most / 3) 個中文字)"
         case .controlCharacters(let field):
-            return "\(field): the name must be one line of text (no newlines or tabs) (名稱只能一行)"
+            return "\(field): the name must be one line of visible text (no newlines, tabs or invisible characters) "
+                + "(名稱只能一行，不可有隱藏字元)"
+        case .lookAlikeLetters(let field):
+            return "\(field): a word of the name mixes Latin, Greek or Cyrillic letters that look alike "
+                + "(名稱不可混用外觀相似的拉丁、希臘或西里爾字母)"
         }
     }
 

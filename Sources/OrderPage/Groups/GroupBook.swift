@@ -3,6 +3,7 @@ import DrinkShopCore
 import Foundation
 import HTTPServer
 import Synchronization
+import TextScalars
 
 /// The open group orders (揪團), held in memory by the server's process: a server restart forgets them (a
 /// sent group's order is in the store by then; an unsent one is lost, and its people start again). Every
@@ -228,11 +229,12 @@ public final class GroupBook: Sendable {
     func checkedName(_ raw: String) throws(OrderPageRefusal) -> String {
         let name = raw.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { throw .name(.empty) }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .name(.controlCharacters)
-        }
+        // Hidden scalars (controls, bidi and zero-width characters, line separators) are refused, not stripped:
+        // what the customer typed is what the group and the counter see.
+        guard !name.containsHiddenScalar else { throw .name(.controlCharacters) }
         guard !MobileNumber.looksLikeOne(name) else { throw .name(.looksLikePhoneNumber) }
-        guard name.count <= limits.nameLength else { throw .name(.tooLong(max: limits.nameLength)) }
+        guard name.utf8.count <= limits.nameLength else { throw .name(.tooLong(max: limits.nameLength)) }
+        guard !LookAlikeScripts.mixed(name) else { throw .name(.lookAlikeLetters) }
         return name
     }
 
@@ -241,10 +243,8 @@ public final class GroupBook: Sendable {
         guard limits.cupsPerLine.contains(choices.quantity) else { throw .cups(choices.quantity, allowed: limits.cupsPerLine) }
         var choices = choices
         let note = choices.note?.trimmingCharacters(in: .whitespaces) ?? ""
-        if note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw .note(.controlCharacters)
-        }
-        guard note.count <= limits.noteLength else { throw .note(.tooLong(length: note.count, max: limits.noteLength)) }
+        if note.containsHiddenScalar { throw .note(.controlCharacters) }
+        guard note.utf8.count <= limits.noteLength else { throw .note(.tooLong(length: note.utf8.count, max: limits.noteLength)) }
         choices.note = note.isEmpty ? nil : note
         do { return try OrderLine(drink: drink, choices: choices) } catch { throw .rule(error, drink: drink.name) }
     }

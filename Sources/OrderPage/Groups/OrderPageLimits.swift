@@ -14,10 +14,11 @@ public struct OrderPageLimits: Sendable {
     public var peoplePerGroup = 30
     /// Cups one line may have.
     public var cupsPerLine: ClosedRange<Int> = 1...20
-    /// The longest name, in characters (the name goes into the line's note: `for NAME`).
-    public var nameLength = 20
-    /// The longest note a person adds to a drink, in characters.
-    public var noteLength = 50
+    /// The longest name, in UTF-8 bytes (20 Chinese characters; the name goes into the line's note: `for NAME`).
+    /// Bytes, not `Character`s: one Character can hold any number of combining marks.
+    public var nameLength = 60
+    /// The longest note a person adds to a drink, in UTF-8 bytes (50 Chinese characters).
+    public var noteLength = 150
     /// Orders from the page still open (placed, being made, ready) before the next is refused.
     public var openOnlineOrders = 20
     /// Cups in the page's open orders, at most (a group order holds up to 40 lines of 20 cups).

@@ -55,11 +55,13 @@ public enum OrderPageRefusal: Error, Sendable, CustomStringConvertible, Equatabl
     case badForm(String)
     /// A request from another site (its `Origin` is not this server).
     case foreignOrigin
+    /// A form without its page's token: sent from another page, or from a page older than the server.
+    case staleForm
     /// The shop's store did not answer (the setting, the menu or an order could not be read).
     case storeUnavailable
 
     public enum NameProblem: Sendable, Equatable {
-        case empty, tooLong(max: Int), controlCharacters, looksLikePhoneNumber
+        case empty, tooLong(max: Int), controlCharacters, looksLikePhoneNumber, lookAlikeLetters
     }
 
     public enum NoteProblem: Sendable, Equatable {
@@ -76,7 +78,7 @@ public enum OrderPageRefusal: Error, Sendable, CustomStringConvertible, Equatabl
         switch self {
         case .closed, .tooManyGroups, .tooManyOpenOrders, .storeUnavailable: 503
         case .noSuchGroup, .noSuchLine: 404
-        case .notMember, .notOrganiser, .notYourLine, .cookiesNeeded, .foreignOrigin: 403
+        case .notMember, .notOrganiser, .notYourLine, .cookiesNeeded, .foreignOrigin, .staleForm: 403
         case .alreadySent, .sending: 409
         case .quota, .tooManyGroupsFromNetwork: 429
         case .badForm: 400
@@ -108,9 +110,11 @@ public enum OrderPageRefusal: Error, Sendable, CustomStringConvertible, Equatabl
         case .name(.empty):
             return "請輸入名字。Enter your name."
         case .name(.tooLong(let max)):
-            return "名字最多 \(max) 個字。A name has at most \(max) characters."
+            return "名字太長：最多約 \(max / 3) 個中文字（\(max) 位元組）。A name has at most \(max) bytes: \(max) letters or about \(max / 3) Chinese characters."
         case .name(.controlCharacters):
-            return "名字只能有一行。A name is one line of text."
+            return "名字只能有一行，不可有隱藏字元。A name is one line of visible text."
+        case .name(.lookAlikeLetters):
+            return "名字的一個字不可混用外觀相似的拉丁、希臘或西里爾字母。A word of a name cannot mix Latin, Greek or Cyrillic letters that look alike."
         case .name(.looksLikePhoneNumber):
             return "名字欄請填名字；會員手機請填在手機欄。Put your name here; a member's mobile number goes in its own field."
         case .mobile(let problem):
@@ -130,9 +134,9 @@ public enum OrderPageRefusal: Error, Sendable, CustomStringConvertible, Equatabl
         case .cups(let cups, let allowed):
             return "杯數請選 \(allowed.lowerBound) 到 \(allowed.upperBound) 杯（不是 \(cups)）。Cups: \(allowed.lowerBound) to \(allowed.upperBound), not \(cups)."
         case .note(.tooLong(let length, let max)):
-            return "備註最多 \(max) 個字（現在 \(length) 個）。A note has at most \(max) characters, not \(length)."
+            return "備註太長：最多約 \(max / 3) 個中文字（\(max) 位元組，現在 \(length)）。A note has at most \(max) bytes (about \(max / 3) Chinese characters), not \(length)."
         case .note(.controlCharacters):
-            return "備註只能有一行。A note is one line of text."
+            return "備註只能有一行，不可有隱藏字元。A note is one line of visible text."
         case .quota(let kind, let seconds):
             let wait = seconds >= 60 ? "\((seconds + 59) / 60) 分鐘" : "\(seconds) 秒"
             let waitEnglish = seconds >= 60 ? "\((seconds + 59) / 60) min" : "\(seconds) s"
@@ -160,6 +164,8 @@ public enum OrderPageRefusal: Error, Sendable, CustomStringConvertible, Equatabl
             return "請開啟瀏覽器的 Cookie：本頁用它記得哪些飲料是你點的。Turn cookies on: the page uses one to know which drinks are yours."
         case .badForm(let what):
             return "表單不完整：\(what)。The form was incomplete: \(what)."
+        case .staleForm:
+            return "這個表單已過期或不是從本頁送出，請重新整理頁面再試。This form is out of date or did not come from this page; reload the page and try again."
         case .foreignOrigin:
             return "請從本店的點餐頁送出。Send the form from the shop's own page."
         case .storeUnavailable:
@@ -192,9 +198,9 @@ enum CustomerWords {
         case .quantityOutOfRange(let quantity):
             return "杯數不對（\(quantity)）。Not a number of cups: \(quantity)."
         case .noteTooLong(let length):
-            return "備註太長（\(length) 字）。The note is too long (\(length) characters)."
+            return "備註太長（\(length) 位元組）。The note is too long (\(length) bytes)."
         case .noteHasControlCharacters:
-            return "備註只能有一行。A note is one line of text."
+            return "備註只能有一行，不可有隱藏字元。A note is one line of visible text."
         }
     }
 

@@ -17,23 +17,20 @@ public enum Big5 {
     /// The byte printed for a character Big5 cannot encode.
     public static let replacement: UInt8 = 0x3F
 
-    /// Encodes `text` character by character; never fails.
+    /// Encodes `text` scalar by scalar, never by `Character`: a combining mark after a `]` or a `"` is a `?`
+    /// of its own, and never takes the ASCII before it along (TSPL's `\["]` keeps its `]`). Never fails.
     ///
-    /// A control character (other than none at all) is replaced too: in a printer's byte stream it would
-    /// be a command, not text.
+    /// A control character is replaced too: in a printer's byte stream it would be a command, not text.
     public static func encode(_ text: String) -> Encoded {
         var result = Encoded(bytes: [], replaced: [], printedText: "")
-        guard let converter = Converter(from: "UTF-8", to: "BIG5") else {
-            // No Big5 module in this C library: everything outside ASCII is visibly lost.
-            for character in text { append(character, encoded: character.isASCII ? Array(character.utf8) : nil, to: &result) }
-            return result
-        }
-        defer { converter.close() }
-        for character in text {
-            if character.isASCII {
-                append(character, encoded: Array(character.utf8), to: &result)
+        let converter = Converter(from: "UTF-8", to: "BIG5")
+        defer { converter?.close() }
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                append(scalar, encoded: [UInt8(scalar.value)], to: &result)
             } else {
-                append(character, encoded: converter.convert(Array(character.utf8)), to: &result)
+                // Without a Big5 module in this C library, everything outside ASCII is visibly lost.
+                append(scalar, encoded: converter?.convert(Array(String(scalar).utf8)), to: &result)
             }
         }
         return result
@@ -52,14 +49,14 @@ public enum Big5 {
         encode(text).bytes.count
     }
 
-    private static func append(_ character: Character, encoded: [UInt8]?, to result: inout Encoded) {
-        let isControl = character.unicodeScalars.contains { $0.properties.generalCategory == .control }
-        if let encoded, !isControl, !encoded.isEmpty {
+    private static func append(_ scalar: Unicode.Scalar, encoded: [UInt8]?, to result: inout Encoded) {
+        if let encoded, scalar.properties.generalCategory != .control, !encoded.isEmpty {
             result.bytes += encoded
-            result.printedText.append(character)
+            result.printedText.unicodeScalars.append(scalar)
         } else {
             result.bytes.append(replacement)
             result.printedText.append("?")
+            let character = Character(scalar)
             if !result.replaced.contains(character) { result.replaced.append(character) }
         }
     }

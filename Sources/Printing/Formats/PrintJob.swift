@@ -1,3 +1,5 @@
+import TextScalars
+
 /// Bytes ready for a printer, and what could not be printed as written.
 public struct PrintJob: Sendable, Equatable {
     /// The printer's commands and text, in its own language and encoding.
@@ -18,12 +20,27 @@ public struct PrintJob: Sendable, Equatable {
             + " (printed as ?)"
     }
 
-    /// Collects the bytes of `text` encoded in Big5 and remembers what was replaced.
+    /// Collects the bytes of `text` encoded in Big5 and remembers what was replaced: the one way text (a
+    /// drink, a name, a note) reaches a printer. A printer obeys the control bytes it reads (ESC/POS's ESC and
+    /// GS cut paper and open the drawer; TSPL's CR LF ends a command), so every hidden scalar is printed as
+    /// ``printed(_:)`` says, never sent.
     mutating func appendText(_ text: String) {
-        let encoded = Big5.encode(text)
+        let encoded = Big5.encode(Self.printed(text))
         bytes += encoded.bytes
         for character in encoded.replaced where !replacedCharacters.contains(character) {
             replacedCharacters.append(character)
+        }
+    }
+
+    /// `text` as a printer may be sent it, judged scalar by scalar: a line break, tab or line separator
+    /// becomes a space (a sticker's line is one line), any other hidden scalar (an escape, a bidi control, a
+    /// zero-width character) `?`, as Big5 prints what it has no code for.
+    public static func printed(_ text: String) -> String {
+        text.replacingHiddenScalars { scalar in
+            switch scalar {
+            case "\n", "\r", "\t", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}": " "
+            default: "?"
+            }
         }
     }
 

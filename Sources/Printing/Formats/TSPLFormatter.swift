@@ -80,9 +80,13 @@ public struct TSPLFormatter: Sendable {
         }
     }
 
-    /// TSPL strings are in double quotes; a double quote inside is written `\["]`.
+    /// TSPL strings are in double quotes; a double quote inside (found scalar by scalar: a `"` with a combining
+    /// mark after it is still one) is written `\["]`. Line breaks and other hidden scalars are `appendText`'s.
     static func quoted(_ text: String) -> String {
-        text.replacingOccurrences(of: "\"", with: "\\[\"]").replacingOccurrences(of: "\r", with: " ")
-            .replacingOccurrences(of: "\n", with: " ")
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" { result.append(contentsOf: "\\[\"]".unicodeScalars) } else { result.append(scalar) }
+        }
+        return String(result)
     }
 }

@@ -9,16 +9,17 @@ public protocol ShopOutput: Sendable {
     func writeError(_ text: String)
 }
 
-/// Standard output and standard error, unbuffered line by line.
+/// Standard output and standard error, unbuffered line by line, through the terminal encoder (text from the
+/// store may hold escape sequences, bidi controls or line separators: they are drawn, not obeyed).
 public struct StandardOutput: ShopOutput {
     public init() {}
 
     public func write(_ text: String) {
-        FileDescriptorIO.writeAll(1, text)
+        FileDescriptorIO.writeAll(1, TerminalSafeText.encode(text))
     }
 
     public func writeError(_ text: String) {
-        FileDescriptorIO.writeAll(2, text)
+        FileDescriptorIO.writeAll(2, TerminalSafeText.encode(text))
     }
 }
 
