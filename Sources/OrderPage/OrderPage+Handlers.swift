@@ -14,7 +14,7 @@ extension OrderPage {
             let open = await openNow()
             let message: String? = if case .failure(let refusal) = open { refusal.description } else { nil }
             let isOpen = (try? open.get()) ?? false
-            return page(StartPages.landing(shop: title, open: isOpen, message: message, limits: limits),
+            return page(StartPages.landing(shop: title, open: isOpen, message: message, limits: limits, token: tokenField(exchange)),
                         status: isOpen ? 200 : 503, newCookie: exchange.newCookie)
         case .group(let id):
             return await groupPage(id, exchange)
@@ -56,6 +56,8 @@ extension OrderPage {
             if exchange.request.method == "HEAD" { return HTTPResponse(status: 200, headers: ServerSentEvent.responseHeaders) }
             return .eventStream(GroupEventStream.start(group: id, viewer: browser, book: book, counter: shop.counter,
                                                        storeChanges: storeChanges(), heartbeat: heartbeat))
+        case .script(let script):
+            return .script(script.source)
         case .start, .join, .addLine, .changeLine, .deleteLine, .send:
             return .text("Use POST here.\n", status: 405)
         }
@@ -74,7 +76,7 @@ extension OrderPage {
             } catch {
                 let open = error != .closed && error != .storeUnavailable
                 return retrying(page(StartPages.landing(shop: title, open: open, message: error.description, name: name, mobile: mobile,
-                                                        limits: limits), status: error.status, newCookie: nil), error)
+                                                        limits: limits, token: tokenField(exchange)), status: error.status, newCookie: nil), error)
             }
         case .join(let id):
             do throws(OrderPageRefusal) {
@@ -100,7 +102,7 @@ extension OrderPage {
             }
         case .send(let id):
             return await send(id, browser: browser, exchange)
-        case .landing, .group, .menu, .drink, .line, .events:
+        case .landing, .script, .group, .menu, .drink, .line, .events:
             return .text("Use GET here.\n", status: 405)
         }
     }
@@ -213,7 +215,7 @@ extension OrderPage {
     private func drinkOnMenu(_ name: String) async throws(OrderPageRefusal) -> Drink {
         let menu = try await menu()
         guard let drink = menu.drinks.first(where: { $0.name == name }) else {
-            throw .unknownDrink(String(name.prefix(30)))
+            throw .unknownDrink(String(String.UnicodeScalarView(name.unicodeScalars.prefix(30))))
         }
         return drink
     }
@@ -222,7 +224,7 @@ extension OrderPage {
                            message: String? = nil, missing: Set<OptionGroup> = [], status: Int = 200) -> HTTPResponse
     {
         page(MenuPages.drink(shop: title, group: id, drink: drink, action: action, chosen: chosen, editing: editing,
-                             message: message, missing: missing, limits: limits),
+                             message: message, missing: missing, limits: limits, token: tokenField(exchange)),
              status: status, newCookie: exchange.newCookie)
     }
 

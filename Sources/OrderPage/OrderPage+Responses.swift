@@ -9,13 +9,19 @@ extension OrderPage {
         "Content-Type": "text/html; charset=utf-8",
         // A page shows one browser's own view of a group: no cache keeps it for another.
         "Cache-Control": "no-store",
-        // Nothing from elsewhere: the page's own inline style and script, its event stream, its forms.
-        "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+        // Nothing from elsewhere: the page's own inline style, its script files (never inline script: markup
+        // that slipped into a page runs nothing), its event stream, its forms.
+        "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; "
             + "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
         "X-Content-Type-Options": "nosniff",
         // Not `no-referrer`: with it, browsers send `Origin: null` with the page's own forms.
         "Referrer-Policy": "same-origin",
     ]
+
+    /// The hidden field that proves a form came from `exchange`'s browser's own page (``FormToken``).
+    func tokenField(_ exchange: Exchange) -> String {
+        exchange.browser.map { formToken.hiddenField(for: $0) } ?? ""
+    }
 
     func page(_ html: String, status: Int = 200, newCookie: BrowserKey?) -> HTTPResponse {
         var response = HTTPResponse(status: status, headers: Self.pageHeaders, body: Array(html.utf8))
@@ -86,14 +92,15 @@ extension OrderPage {
         }
         let open = (try? await openNow().get()) ?? false
         guard group.isMember else {
-            return page(StartPages.join(shop: title, group: group, open: open, message: message, limits: limits),
+            return page(StartPages.join(shop: title, group: group, open: open, message: message, limits: limits,
+                                        token: tokenField(exchange)),
                         status: status, newCookie: exchange.newCookie)
         }
         var orderStatus: OrderStatus?
         if case .sent(let ticket, _) = group.state { orderStatus = try? await shop.counter.onlineOrderStatus(ticket) }
         let context = GroupPage.Context(shop: title, group: group, open: open, promotion: await promotion(for: group),
                                         status: orderStatus, origin: exchange.origin, expiresAt: clockTime(group.expiresAt),
-                                        message: message)
+                                        message: message, token: tokenField(exchange))
         return page(GroupPage.html(context), status: status, newCookie: exchange.newCookie)
     }
 }

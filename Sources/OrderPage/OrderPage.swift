@@ -24,6 +24,8 @@ public struct OrderPage: PathRoutes {
     let heartbeat: Duration
     let title: String
     let guards: PageGuards
+    /// Proves a post came from the browser's own page.
+    let formToken = FormToken()
 
     /// - Parameters:
     ///   - book: the groups; by default a new, empty book on the shop's clock with `OrderPageLimits()`.
@@ -63,6 +65,10 @@ public struct OrderPage: PathRoutes {
             response.headers.replaceOrAdd(name: "Allow", value: route.isPost ? "POST" : "GET, HEAD")
             return response
         }
+        if case .script(let script) = route {
+            guard request.body.isEmpty else { return .text("GET takes no request body\n", status: 400) }
+            return .script(script.source)
+        }
         var exchange = Exchange(request: request, browser: BrowserCookie.key(in: request.headers.values(for: "Cookie")))
         if isGet {
             guard request.body.isEmpty else { return .text("GET takes no request body\n", status: 400) }
@@ -79,13 +85,18 @@ public struct OrderPage: PathRoutes {
         guard let form = FormFields(request.body) else {
             return refusal(.badForm("無法讀取 unreadable"), exchange, back: ("/order", "網路點餐 Order online"))
         }
-        guard exchange.browser != nil else { return refusal(.cookiesNeeded, exchange, back: ("/order", "網路點餐 Order online")) }
+        guard let browser = exchange.browser else { return refusal(.cookiesNeeded, exchange, back: ("/order", "網路點餐 Order online")) }
+        // The cookie and the Origin are not enough: a page on another port of the same site sends both (`null`
+        // through a redirect, the Lax cookie because it is same-site). Only the browser's own page has the token.
+        guard formToken.accepts(form[FormToken.field], for: browser) else {
+            return refusal(.staleForm, exchange, back: ("/order", "網路點餐 Order online"))
+        }
         return await post(route, exchange, form)
     }
 
     /// A POST whose `Origin` (browsers send one with forms) names another site is refused. `null` (a browser
-    /// that hides where a form came from) passes here: such a form from another site arrives without the
-    /// page's `SameSite=Lax` cookie, and a post without it changes nothing.
+    /// that hides where a form came from, or a form sent on through a redirect) passes here: what stops such a
+    /// post is the form's ``FormToken``, which only the browser's own page holds.
     static func sameOrigin(_ request: HTTPRequest) -> Bool {
         guard let origin = request.headers["Origin"], origin != "null" else { return true }
         guard let host = request.headers["Host"], let schemeEnd = origin.range(of: "://") else { return false }
@@ -107,6 +118,8 @@ public struct OrderPage: PathRoutes {
     /// The page's paths.
     enum Route: Equatable {
         case landing, start
+        /// A page's script file, `/order/script/<name>.js`.
+        case script(PageScript)
         case group(GroupID), join(GroupID), menu(GroupID), drink(GroupID), addLine(GroupID)
         case line(GroupID, Int), changeLine(GroupID, Int), deleteLine(GroupID, Int), send(GroupID), events(GroupID)
 
@@ -117,6 +130,7 @@ public struct OrderPage: PathRoutes {
             parts.removeFirst()
             if parts.isEmpty { self = .landing; return }
             if parts == ["start"] { self = .start; return }
+            if parts.count == 2, parts[0] == "script", let script = PageScript(file: parts[1]) { self = .script(script); return }
             guard parts.count >= 2, parts[0] == "g", let id = GroupID(parts[1]) else { return nil }
             let rest = Array(parts.dropFirst(2))
             switch rest.count {
@@ -146,7 +160,7 @@ public struct OrderPage: PathRoutes {
         var isPost: Bool {
             switch self {
             case .start, .join, .addLine, .changeLine, .deleteLine, .send: true
-            case .landing, .group, .menu, .drink, .line, .events: false
+            case .landing, .script, .group, .menu, .drink, .line, .events: false
             }
         }
     }

@@ -1,6 +1,6 @@
 import HTTPServer
 
-/// The pickup screen's one page: inline style and script, nothing fetched from anywhere but this
+/// The pickup screen's one page: inline style and one script file (``DisplayScript/path``), nothing fetched from anywhere but this
 /// server's event stream. Numbers arrive as `board` events (``PickupBoard/json``); the browser's
 /// EventSource reconnects by itself, and the script opens a new one if the browser gave up (e.g. after a
 /// server restart). Layout and paging are the script's (``DisplayScript``): only the browser knows how
@@ -25,7 +25,7 @@ enum DisplayPage {
         \(style)
         </style>
         </head>
-        <body data-page-seconds="\(pageSeconds)" data-fresh-seconds="\(freshSeconds)">
+        <body data-page-seconds="\(pageSeconds)" data-fresh-seconds="\(freshSeconds)" data-events="\(escape(eventsPath))">
         <header><span>\(title)</span><span id="state">連線中…</span></header>
         <main>
           <section id="preparing-panel" class="panel">
@@ -48,9 +48,7 @@ enum DisplayPage {
           <ol id="renamed" class="numbers"></ol>
           <span class="pagemark" id="renamed-page"></span>
         </footer>
-        <script>
-        \(DisplayScript.source(eventsPath: eventsPath))
-        </script>
+        <script src="\(DisplayScript.path)"></script>
         </body>
         </html>
 

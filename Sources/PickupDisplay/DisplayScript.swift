@@ -8,9 +8,12 @@
 /// and stands out, with any other number just ready, for ``DisplayPage/freshSeconds``; `?chime` adds a
 /// short chime for it (a kiosk browser must allow sound without a click). Numbers a counter first gave out as
 /// P numbers while the store was away are listed in a strip of their own, `P1 → 47`, until collected.
+/// A file (`/display/display.js`), never inline: the page's policy is `script-src 'self'`. The event stream's
+/// path is the page's `data-events`.
 enum DisplayScript {
-    static func source(eventsPath: String) -> String {
-        #"""
+    static let path = "/display/display.js"
+
+    static let source = #"""
         (function () {
           "use strict";
           var body = document.body;
@@ -196,7 +199,7 @@ enum DisplayScript {
           }
           var source = null;
           function open() {
-            source = new EventSource("\#(eventsPath)");
+            source = new EventSource(body.getAttribute("data-events"));
             source.addEventListener("board", function (event) {
               var board;
               try { board = JSON.parse(event.data); } catch (e) { return; }
@@ -217,5 +220,4 @@ enum DisplayScript {
           open();
         })();
         """#
-    }
 }

@@ -34,6 +34,7 @@ public struct PickupDisplay: PathRoutes {
         switch request.path {
         case Self.path, Self.path + "/": route = .page
         case Self.path + "/events": route = .events
+        case DisplayScript.path: route = .script
         default:
             return .text("There is nothing at \(Self.shown(request.path)); the pickup screen is at \(Self.path)\n", status: 404)
         }
@@ -49,19 +50,21 @@ public struct PickupDisplay: PathRoutes {
                 status: 200,
                 headers: [
                     "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache",
-                    // Nothing from elsewhere: the page runs its own inline script and style only.
+                    // Nothing from elsewhere: the page's inline style and its one script file (no inline script).
                     "Content-Security-Policy":
-                        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'",
+                        "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'",
                     "X-Content-Type-Options": "nosniff",
                 ],
                 body: Array(DisplayPage.html(title: title, eventsPath: Self.path + "/events").utf8))
+        case .script:
+            return .script(DisplayScript.source)
         case .events:
             if request.method == "HEAD" { return HTTPResponse(status: 200, headers: ServerSentEvent.responseHeaders) }
             return .eventStream(BoardEventStream.start(source: source, heartbeat: heartbeat))
         }
     }
 
-    private enum Route { case page, events }
+    private enum Route { case page, events, script }
 
     /// A path as echoed in an error: printable ASCII only, and not too long.
     private static func shown(_ path: String) -> String {

@@ -23,9 +23,14 @@ import TestSupport
         let cookie = try #require(closed.split(separator: "\r\n").first { $0.hasPrefix("Set-Cookie: ") }?
             .dropFirst("Set-Cookie: ".count).split(separator: ";").first.map(String.init))
         #expect(try await shop.run(["online", "on"], database: false, environment: counter).status == 0)
+        // The open page's forms carry this browser's token; a post sends it as the form does.
+        let landing = try await http("GET /order HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\nConnection: close\r\n\r\n")
+        let tokenStart = try #require(landing.range(of: #"name="token" value=""#))
+        let formToken = landing[tokenStart.upperBound...].prefix { $0 != "\"" }
 
-        func post(_ path: String, _ body: String) async throws -> String {
-            try await http("POST \(path) HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        func post(_ path: String, _ fields: String) async throws -> String {
+            let body = "token=\(formToken)" + (fields.isEmpty ? "" : "&" + fields)
+            return try await http("POST \(path) HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\nContent-Type: application/x-www-form-urlencoded\r\n"
                 + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
         }
         let started = try await post("/order/start", "name=Amy")

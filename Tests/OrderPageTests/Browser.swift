@@ -27,6 +27,10 @@ final class Browser: @unchecked Sendable {
     private let cookie = Mutex<String?>(nil)
     /// Sent as `Origin` on posts, as browsers do (nil: none).
     var origin: String?
+    /// The form token of the last page read (its forms' hidden `token` field), sent with each post as the
+    /// page's forms do; a test of a foreign post turns it off.
+    private let formToken = Mutex<String?>(nil)
+    var sendsFormToken = true
 
     init(port: Int) {
         self.port = port
@@ -41,7 +45,8 @@ final class Browser: @unchecked Sendable {
 
     /// Posts `fields` as a browser's form does.
     func post(_ path: String, _ fields: [(String, String)] = []) async throws -> PageResponse {
-        let body = fields.map { Self.encode($0.0) + "=" + Self.encode($0.1) }.joined(separator: "&")
+        let token = sendsFormToken ? formToken.withLock { $0 }.map { [("token", $0)] } ?? [] : []
+        let body = (token + fields).map { Self.encode($0.0) + "=" + Self.encode($0.1) }.joined(separator: "&")
         return try await exchange("POST", path, body: body)
     }
 
@@ -87,7 +92,11 @@ final class Browser: @unchecked Sendable {
         for header in headers where header.name.lowercased() == "set-cookie" {
             cookie.withLock { $0 = String(header.value.split(separator: ";")[0]) }
         }
-        return PageResponse(status: status, headers: headers, body: String(text[split.upperBound...]))
+        let body = String(text[split.upperBound...])
+        if let field = body.range(of: "name=\"token\" value=\""), let end = body[field.upperBound...].firstIndex(of: "\"") {
+            formToken.withLock { $0 = String(body[field.upperBound..<end]) }
+        }
+        return PageResponse(status: status, headers: headers, body: body)
     }
 
     static func connect(port: Int) throws -> Int32 {

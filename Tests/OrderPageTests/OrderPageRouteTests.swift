@@ -96,6 +96,10 @@ import Testing
             let closed = try await amy.get("/order")
             #expect(closed.status == 503 && closed.body.contains("目前未開放網路點餐"))
             #expect(!closed.body.contains("action=\"/order/start\""))
+            // A form opened while online, sent after ordering closed.
+            try await live.setOnline(true)
+            _ = try await amy.get("/order")
+            try await live.setOnline(false)
             #expect(try await amy.post("/order/start", [("name", "Amy")]).status == 503)
             try await live.setOnline(true)
             let group = try #require(try await amy.post("/order/start", [("name", "Amy")]).location)
@@ -240,9 +244,14 @@ import Testing
             #expect(form.body.components(separatedBy: #"name="sugar""#).count - 1 == 7)
             #expect(form.body.components(separatedBy: #"name="ice""#).count - 1 == 8)
             #expect(form.body.components(separatedBy: #"type="checkbox" name="addon""#).count - 1 == 3)
-            // Nothing is loaded from elsewhere.
-            #expect(!form.body.contains("src=") && !form.body.contains("<link") && !form.body.contains("https://"))
-            #expect(form.header("Content-Security-Policy")?.contains("default-src 'none'") == true)
+            // Nothing is loaded from elsewhere; the one script is the page's own file, and no script is inline.
+            #expect(!form.body.contains("<link") && !form.body.contains("https://"))
+            #expect(form.body.components(separatedBy: "src=").count == 2 && form.body.contains("<script src=\"/order/script/price.js\"></script>"))
+            #expect(!form.body.contains("<script>"))
+            let policy = try #require(form.header("Content-Security-Policy"))
+            #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self';") && !policy.contains("script-src 'unsafe-inline'"))
+            let script = try await amy.get("/order/script/price.js")
+            #expect(script.status == 200 && script.header("Content-Type") == "text/javascript; charset=utf-8" && script.body.contains("drink-form"))
         }
     }
 

@@ -17,9 +17,23 @@ import Testing
             // The newest ready and an earlier day's numbers have places of their own; layout is the browser's
             // (scripts/display-check).
             #expect(text.contains("最新") && text.contains("前日未取"))
-            #expect(text.contains("new EventSource(\"/display/events\")"))
-            // Nothing loaded from the internet: no absolute URLs, no external script or style.
-            #expect(!text.contains("http://") && !text.contains("https://") && !text.contains("src="))
+            #expect(text.contains("data-events=\"/display/events\""))
+            // Nothing loaded from the internet: no absolute URLs, no external style, one script of its own, and
+            // no inline script (the policy allows only the server's own files).
+            #expect(!text.contains("http://") && !text.contains("https://"))
+            #expect(text.components(separatedBy: "src=").count == 2 && text.contains("<script src=\"/display/display.js\"></script>"))
+            #expect(text.contains("script-src 'self';") && !text.contains("script-src 'unsafe-inline'"))
+        }
+    }
+
+    @Test func theScriptIsAFileOfItsOwn() async throws {
+        try await withDisplayServer { port, _ in
+            let client = try StreamClient(port: port)
+            client.get("/display/display.js")
+            let text = try #require(await client.read(until: "})();"))
+            #expect(text.hasPrefix("HTTP/1.1 200"))
+            #expect(text.contains("Content-Type: text/javascript; charset=utf-8") && text.contains("X-Content-Type-Options: nosniff"))
+            #expect(text.contains("new EventSource(body.getAttribute(\"data-events\"))"))
         }
     }
 

@@ -19,6 +19,8 @@ enum GroupPage {
         /// When the group expires, in the shop's time zone (`14:30`).
         var expiresAt: String
         var message: String?
+        /// The hidden field of the browser's ``FormToken``, in every form.
+        var token: String
     }
 
     static func html(_ context: Context) -> String {
@@ -46,14 +48,14 @@ enum GroupPage {
 
         body += "<h2 id=\"lines\">訂單內容 <span class=\"en\">The order</span></h2>\n"
         let editable = group.state == .open && context.open
-        body += linesPart(group, editable: editable)
+        body += linesPart(group, editable: editable, token: context.token)
         body += totalsPart(group, promotion: context.promotion, sent: isSent(group))
 
         if editable {
             body += "<a class=\"button\" href=\"\(GroupPaths.menu(id))\">＋ 加點飲料 <span class=\"en\">&nbsp;Add a drink</span></a>\n"
             if group.isOrganiser {
                 body += """
-                <form method="post" action="\(GroupPaths.send(id))">
+                <form method="post" action="\(GroupPaths.send(id))">\(context.token)
                   <button type="submit" class="secondary" id="send">送出訂單 <span class="en">&nbsp;Send the order</span></button>
                 </form>
                 <p class="muted">送出後不能再修改；付款請至櫃台。Once sent, nothing changes; pay at the counter.</p>
@@ -66,7 +68,7 @@ enum GroupPage {
         let sent = isSent(group)
         return PageLayout.document(
             title: sent ? "取餐號" : "揪團", shop: context.shop, body: body,
-            script: PageScript.groupScript(events: GroupPaths.events(id), version: group.version),
+            script: .group, scriptData: ["events": GroupPaths.events(id), "version": String(group.version)],
             refreshWithoutScript: sent ? 15 : nil)
     }
 
@@ -109,7 +111,7 @@ enum GroupPage {
         }
     }
 
-    private static func linesPart(_ group: GroupSnapshot, editable: Bool) -> String {
+    private static func linesPart(_ group: GroupSnapshot, editable: Bool, token: String) -> String {
         let e = PageLayout.escape
         guard !group.lines.isEmpty else {
             return "<p class=\"muted\">還沒有飲料。No drinks yet.</p>\n"
@@ -133,7 +135,7 @@ enum GroupPage {
                 if mine && editable {
                     html += """
                     <div class="actions"><a class="button secondary" href="\(GroupPaths.line(group.id, groupLine.id))">修改</a>
-                    <form method="post" action="\(GroupPaths.line(group.id, groupLine.id))/delete"><button type="submit" class="secondary">刪除</button></form></div>
+                    <form method="post" action="\(GroupPaths.line(group.id, groupLine.id))/delete">\(token)<button type="submit" class="secondary">刪除</button></form></div>
                     """
                 }
                 html += "</div><div class=\"amount\">\(PageLayout.money(line.lineTotal))</div></div>\n"

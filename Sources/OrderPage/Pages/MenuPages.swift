@@ -63,14 +63,14 @@ enum MenuPages {
     /// `action`; without JavaScript the price shown is the one as first drawn, and the page that answers
     /// the post says the line's price.
     static func drink(shop: String, group: GroupID, drink: Drink, action: String, chosen: Chosen, editing: Bool,
-                      message: String?, missing: Set<OptionGroup>, limits: OrderPageLimits) -> String
+                      message: String?, missing: Set<OptionGroup>, limits: OrderPageLimits, token: String) -> String
     {
         let e = PageLayout.escape
         var body = "<p><a href=\"\(GroupPaths.menu(group))\">← 菜單 Menu</a> · <a href=\"\(GroupPaths.base(group))\">訂單 Order</a></p>\n"
         body += "<h1>\(e(drink.name))\(drink.englishName.map { " <span class=\"en\">\(e($0))</span>" } ?? "")</h1>\n"
         if !drink.description.isEmpty { body += "<p class=\"muted\">\(e(drink.description))</p>\n" }
         if let message { body += PageLayout.notice(message) + "\n" }
-        body += "<form method=\"post\" action=\"\(e(action))\" id=\"drink-form\">\n"
+        body += "<form method=\"post\" action=\"\(e(action))\" id=\"drink-form\">\(token)\n"
         body += "<input type=\"hidden\" name=\"drink\" value=\"\(e(drink.name))\">\n"
 
         body += legend(OptionGroup.size, english: "Size", missing: missing)
@@ -119,7 +119,7 @@ enum MenuPages {
         </form>
 
         """
-        return PageLayout.document(title: drink.name, shop: shop, body: body, script: PageScript.priceScript)
+        return PageLayout.document(title: drink.name, shop: shop, body: body, script: .price)
     }
 
     /// The line's price as chosen so far: the size's (medium until one is chosen) and the add-ons, times cups.

@@ -1,12 +1,15 @@
 import HTTPServer
 
 /// The frame every page of `/order` shares: one HTML document with its inline style (and, on the pages that
-/// have one, a small inline script); nothing is loaded from anywhere else. Sized for a phone held in one
+/// have one, a small script file of this page's own, ``PageScript``); nothing is loaded from anywhere else. Sized for a phone held in one
 /// hand (390×844 and up): one column, text at 17 px, every control at least 48 px tall.
 enum PageLayout {
-    static func document(title: String, shop: String, body: String, script: String? = nil, refreshWithoutScript: Int? = nil)
-        -> String
+    static func document(title: String, shop: String, body: String, script: PageScript? = nil,
+                         scriptData: KeyValuePairs<String, String> = [:], refreshWithoutScript: Int? = nil) -> String
     {
+        let scriptElement = script.map { script in
+            "<script src=\"\(script.path)\"" + scriptData.map { " data-\($0.key)=\"\(escape($0.value))\"" }.joined() + "></script>"
+        } ?? ""
         let refresh = refreshWithoutScript.map { "<noscript><meta http-equiv=\"refresh\" content=\"\($0)\"></noscript>\n" } ?? ""
         return """
         <!DOCTYPE html>
@@ -25,7 +28,7 @@ enum PageLayout {
         <main>
         \(body)
         </main>
-        \(script.map { "<script>\n\($0)\n</script>" } ?? "")
+        \(scriptElement)
         </body>
         </html>
 

@@ -1,5 +1,27 @@
-/// The pages' small inline scripts: niceties only (every page works without them).
-enum PageScript {
+/// The pages' small scripts: niceties only (every page works without them). They are files, served from one
+/// place (`/order/script/<name>.js`, ``OrderPage/Route/script(_:)``), never inline: the pages' policy is
+/// `script-src 'self'`, so markup that slipped into a page could run nothing. What a script needs to know of
+/// its page it reads from its own `<script>` element's `data-` attributes.
+enum PageScript: String, CaseIterable, Sendable {
+    case price, group
+
+    /// Where the page loads it from.
+    var path: String { OrderPage.path + "/script/" + rawValue + ".js" }
+
+    /// The file's text.
+    var source: String {
+        switch self {
+        case .price: Self.priceScript
+        case .group: Self.groupScript
+        }
+    }
+
+    /// The script for `path`'s last part (`group.js`), or nil.
+    init?(file: String) {
+        guard file.hasSuffix(".js"), let script = PageScript(rawValue: String(file.dropLast(3))) else { return nil }
+        self = script
+    }
+
     /// The drink form: the line's price follows the size, add-ons and cups as they change.
     static let priceScript = #"""
     (function () {
@@ -22,11 +44,12 @@ enum PageScript {
     /// The group page: the list follows everyone's changes (the page is drawn again when the group's version
     /// moves on), and once sent the order's status follows the counter (已下單 → 製作中 → 可取餐). The
     /// browser's EventSource reconnects by itself; should it give up (the server restarted), a new one is
-    /// opened after two seconds.
-    static func groupScript(events: String, version: Int) -> String {
-        #"""
+    /// opened after two seconds. Its element carries the group's `data-events` path and `data-version`.
+    static let groupScript = #"""
         (function () {
-          var version = \#(version), live = document.getElementById("live"), source = null;
+          var me = document.currentScript;
+          var version = Number(me.getAttribute("data-version")), events = me.getAttribute("data-events");
+          var live = document.getElementById("live"), source = null;
           var share = document.getElementById("share");
           if (share) {
             share.value = location.origin + location.pathname;
@@ -55,7 +78,7 @@ enum PageScript {
             live.className = on ? "" : "off";
           }
           function open() {
-            source = new EventSource("\#(events)");
+            source = new EventSource(events);
             source.onopen = function () { connected(true); };
             source.onerror = function () {
               connected(false);
@@ -72,5 +95,4 @@ enum PageScript {
           open();
         })();
         """#
-    }
 }

@@ -1,8 +1,9 @@
 /// The pages before a group: who you are (start one), joining one from its link, and a refusal.
 enum StartPages {
     /// `/order`: a name (and a member's mobile number, if any) starts a group; alone is a group of one.
+    /// `token` is the hidden field of the browser's ``FormToken``, in every form.
     static func landing(shop: String, open: Bool, message: String? = nil, name: String = "", mobile: String = "",
-                        limits: OrderPageLimits) -> String
+                        limits: OrderPageLimits, token: String) -> String
     {
         let e = PageLayout.escape
         var body = """
@@ -15,7 +16,7 @@ enum StartPages {
         if let message { body += PageLayout.notice(message) + "\n" }
         if open {
             body += """
-            <form method="post" action="/order/start">
+            <form method="post" action="/order/start">\(token)
               <label class="field" for="name">你的名字 <span class="en">Your name</span></label>
               <input type="text" id="name" name="name" value="\(e(name))" maxlength="\(limits.nameLength)" required autocomplete="nickname">
               <label class="field" for="mobile">會員手機（選填）<span class="en">Member mobile (optional)</span></label>
@@ -34,7 +35,7 @@ enum StartPages {
 
     /// A group's link opened by a browser not yet in it: its name joins.
     static func join(shop: String, group: GroupSnapshot, open: Bool, message: String? = nil, name: String = "",
-                     limits: OrderPageLimits) -> String
+                     limits: OrderPageLimits, token: String) -> String
     {
         let e = PageLayout.escape
         var body = """
@@ -46,7 +47,7 @@ enum StartPages {
         switch group.state {
         case .open where open:
             body += """
-            <form method="post" action="\(GroupPaths.base(group.id))/join">
+            <form method="post" action="\(GroupPaths.base(group.id))/join">\(token)
               <label class="field" for="name">你的名字 <span class="en">Your name</span></label>
               <input type="text" id="name" name="name" value="\(e(name))" maxlength="\(limits.nameLength)" required autocomplete="nickname">
               <button type="submit">加入揪團 <span class="en">&nbsp;Join</span></button>
