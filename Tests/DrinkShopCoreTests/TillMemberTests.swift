@@ -105,15 +105,30 @@ struct TillMemberTests {
 struct TillMemberAtCounterTests {
     let now = Fixtures.noon
 
-    @Test("an order redeems free cups first, then stamps each cup paid for")
-    func afterOrder() throws {
+    @Test("an order spends its free cups' stamps at once; it earns a stamp per cup only once paid, and nothing once cancelled")
+    func stampRule() throws {
         let policy = try StampPolicy(stampsPerReward: 10, rewardSize: .medium)
         let member = Member(mobile: try MobileNumber(parsing: "0912-345-678"), card: StampCard(stamps: 12))
-        let after = try member.afterOrder(cups: 3, freeCups: 1, policy: policy)
-        #expect(after.card.stamps == 12 - 10 + 2)
-        #expect(throws: MemberError.notEnoughStamps(have: 12, need: 20)) {
-            try member.afterOrder(cups: 3, freeCups: 2, policy: policy)
-        }
+        #expect(try member.redeeming(freeCups: 1, policy: policy).card.stamps == 2)
+        #expect(throws: MemberError.notEnoughStamps(have: 12, need: 20)) { try member.redeeming(freeCups: 2, policy: policy) }
+        let spent = OrderStamps(redeemed: 10)
+        // Unpaid, partly paid: nothing earned. Paid in full: a stamp per cup not given free.
+        #expect(StampRule.due(held: spent, cups: 3, freeCups: 1, standing: true, paidInFull: false, policy: policy) == spent)
+        let paid = StampRule.due(held: spent, cups: 3, freeCups: 1, standing: true, paidInFull: true, policy: policy)
+        #expect(paid == OrderStamps(redeemed: 10, earned: 2))
+        #expect(spent.change(to: paid) == 2)
+        // Cancelled or voided: what it earned goes back, what it spent is given back.
+        let gone = StampRule.due(held: paid, cups: 3, freeCups: 1, standing: false, paidInFull: true, policy: policy)
+        #expect(gone == OrderStamps() && paid.change(to: gone) == 8)
+        // A card that gave back stamps it had already spent owes them, and redeems nothing until it earns them back.
+        let owing = StampCard(stamps: -8)
+        #expect(owing.rewardsAvailable(policy) == 0)
+        #expect(throws: MemberError.notEnoughStamps(have: -8, need: 10)) { try owing.redeeming(policy: policy) }
+        let money = try OrderPayments(pickupNumber: 1, total: 100, payments: [try Payment(method: .cash, amount: 60, takenBy: "Amy", takenAt: now)])
+        #expect(!StampRule.isPaidInFull(money))
+        let (whole, _) = try money.paying(.card, tendered: 40, voided: false, by: "Ben", at: now)
+        #expect(StampRule.isPaidInFull(whole))
+        #expect(!StampRule.isPaidInFull(whole.refundingAll(reason: "void", by: "Boss", at: now).0))
         #expect(throws: MemberError.noPass) { try member.passBenefit(at: now, calendar: .taiwan) }
     }
 

@@ -221,7 +221,7 @@ import Testing
         ]), placedBy: "Ken")
     }
 
-    @Test func stampsAreEarnedAndRedeemedAndApplyingTwiceIsHarmless() async throws {
+    @Test func stampsAreEarnedOncePaidAndRedeemedAndApplyingTwiceIsHarmless() async throws {
         let fixture = try await ShopFixture()
         let directory = try TemporaryDirectory()
         try await seedProgram(fixture, directory)
@@ -229,6 +229,8 @@ import Testing
         let first = try await place(fixture, cups: 6)
         _ = try await fixture.shop.members.apply(to: first, mobile: mobile, freeCups: 0, money: nil)
         _ = try await fixture.shop.members.apply(to: first, mobile: mobile, freeCups: 0, money: nil)
+        #expect(try await fixture.shop.members.member(mobile).card.stamps == 0)
+        _ = try await fixture.shop.counter.pay(.pickup(first.order.pickupNumber), method: .card, tendered: nil, by: Acting("Ken", role: nil))
         #expect(try await fixture.shop.members.member(mobile).card.stamps == 6)
         let second = try await place(fixture, cups: 1)
         let (member, charges, _) = try await fixture.shop.members.apply(to: second, mobile: mobile, freeCups: 1, money: nil)

@@ -137,6 +137,8 @@ import Testing
             seed \(seed)
             shift open 0
             order 熟成紅茶 M 無糖 去冰 x5 for 0912345678
+            member 0912345678
+            pay #1 card
             order 熟成紅茶 M 無糖 去冰 for 0912-345-678
             redeem #2
             pay #2 cash 10
@@ -147,11 +149,13 @@ import Testing
             report today
             """
         let result = try await shop.run([], input: script)
+        // Stamps come with the payment: none while #1 is unpaid, 5 once it is paid.
+        #expect(result.stdout.contains("0912-***-678 · 集點 0/5\n"))
         #expect(result.stdout.contains("集點 5/5 (1 free)"))
         #expect(result.stdout.contains("集點兌換"))
         // The free cup made #2 cost nothing: it takes no money.
         #expect(result.stderr.contains("order #2 is already paid (0)"))
-        // 5 + 1 stamps, 5 spent on the free cup, which earns none: 0 left.
+        // 5 stamps, spent on the free cup, which earns none: 0 left.
         #expect(result.stdout.contains("0912-***-678 · 集點 0/5"))
         #expect(result.stdout.contains("Sold 月卡 to 0912-***-678: collect $299"))
         #expect(result.stderr.contains("renew it instead of buying another"))

@@ -194,7 +194,11 @@ public final class Counter: Sendable {
     {
         let who = try await authorize(.deleteOrder, acting)
         let current = again ? try await deletable(number, by: acting) : stored
-        do { return try await orders.delete(current, as: number, by: who) } catch { throw .shop(error) }
+        let deleted: StoredOrder
+        do { deleted = try await orders.delete(current, as: number, by: who) } catch { throw .shop(error) }
+        // Stamps a member's order spent on free cups go back to the card.
+        try await till.stamps.settle(StampKeeping.Facts(deleted, money: nil, standing: false))
+        return deleted
     }
 
     // MARK: - Money

@@ -32,10 +32,12 @@ extension Counter {
     /// Not atomic across processes: the page's server is the only one placing online orders, and it sends
     /// one at a time, so the bounds hold.
     ///
-    /// With `member` (the number the organiser gave), the order earns that member's stamps, a stamp per cup
-    /// as at the counter. Nothing else of the member is used: the page proves nobody's number, so a pass's
-    /// discount and free cups stay at the counter (`redeem`), where staff see the member; a typed number
-    /// can only give stamps away. A stamp the card cannot take (no stamp card set up) leaves the order as it is.
+    /// With `member` (the number the organiser gave), the order is that member's: it earns their stamps, a
+    /// stamp per cup as at the counter, once it is paid there (`StampRule`: an order cancelled unpaid earns
+    /// nothing). Nothing else of the member is used or shown: the page proves nobody's number, so a pass's
+    /// discount and free cups stay at the counter (`redeem`), where staff see the member, and the ticket
+    /// tells the stamps this order will earn, never the card's. A typed number can only give stamps away.
+    /// Without a stamp card set up the order is left as it is.
     public func placeOnline(_ draft: OrderDraft, member: MobileNumber? = nil, within bounds: OnlineOrderBounds,
                             from sender: OnlineOrderBounds.Sender? = nil) async throws(OnlineRefusal) -> OnlineTicket
     {
@@ -50,8 +52,9 @@ extension Counter {
             let stored = try await orders.place(draft, placedBy: Self.onlineFront)
             var stamps: Int?
             if let member, !stored.isUnsent,
-               let applied = try? await members.apply(to: stored, mobile: member, freeCups: 0, money: nil, usePass: false) {
-                stamps = applied.member.card.stamps
+               (try? await members.apply(to: stored, mobile: member, freeCups: 0, money: nil, usePass: false)) != nil,
+               let policy = try? await members.program().stampPolicy {
+                stamps = policy.stampsEarned(cups: stored.order.cupCount)
             }
             return OnlineTicket(number: stored.order.pickupNumber, day: stored.businessDay, orderRef: stored.orderRef,
                                 total: stored.order.total, stamps: stamps)
@@ -97,7 +100,8 @@ public struct OnlineTicket: Sendable, Hashable {
     public let orderRef: String
     /// What is due at the counter (after the promotion), NT$.
     public let total: Int
-    /// The member's stamps after this order, when the organiser gave a member number and a stamp card is set up.
+    /// The stamps this order earns the member once paid at the counter, when the organiser gave a member number
+    /// and a stamp card is set up (never the card's own count: the page proves nobody's number).
     public let stamps: Int?
 
     public init(number: Int, day: BusinessDay, orderRef: String, total: Int, stamps: Int? = nil) {

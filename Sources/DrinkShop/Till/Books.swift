@@ -12,7 +12,7 @@ public struct Books: Sendable {
     /// Checks the books of `period` (`Till.period(from:to:)`): for each order created in it, that the copy of
     /// its money on the order agrees with the ledger, that no method refunded more than it took, that a
     /// cancelled order gave back all it took, that an order picked up owing money was handed over unpaid on
-    /// record, and that cash was taken inside a shift; then that each drawer count closed in it expected the
+    /// record, that a member's order holds the stamps the stamp rule gives it, and that cash was taken inside a shift; then that each drawer count closed in it expected the
     /// float plus the cash taken less the cash refunded, and that the report adds up. Reads a business day at
     /// a time, as the report does; writes nothing.
     public func check(_ period: Till.Period) async throws(TillError) -> BooksCheck {
@@ -24,6 +24,11 @@ public struct Books: Sendable {
         } catch {
             throw .shop(error)
         }
+        // A member's order is checked against the stamp rule with the stamp card as set up now.
+        let stampPolicy: StampPolicy?
+        do { stampPolicy = MemberProgram(settings: try await SettingRecords(store: till.payments.store).all()).stampPolicy } catch {
+            throw .shop(error)
+        }
         var tally = BooksTally(today: clock.today, clock: clock, calendar: till.calendar, shifts: shifts, handovers: handovers)
         let till = till
         try await till.eachStoredDay(of: period) { (piece, stored) throws(TillError) in
@@ -31,7 +36,9 @@ public struct Books: Sendable {
             let days = Set(stored.map(\.businessDay)).union([piece.from]).sorted()
             let ledger: [MoneyRecord]
             do throws(ShopError) { ledger = try await till.payments.forDays(days) } catch { throw .shop(error) }
-            tally.add(day: piece.from, orders: stored, charges: try await till.extras.charges(of: stored), ledger: ledger)
+            let extras = try await till.extras.extras(days: days)
+            tally.add(day: piece.from, orders: stored, charges: try await till.extras.charges(of: stored, extras: extras), ledger: ledger,
+                      extras: extras, stampPolicy: stampPolicy)
         }
         let counts = shifts.compactMap(\.count).filter { period.start <= $0.closedAt && $0.closedAt < period.end }
         if let firstOpened = counts.map(\.shift.openedAt).min() {

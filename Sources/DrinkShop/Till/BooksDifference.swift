@@ -26,6 +26,9 @@ public enum BooksDifference: Sendable, Equatable, CustomStringConvertible {
     case drawerExpectedDiffers(closedBy: String, closedAt: String, recorded: Int, float: Int, cashTaken: Int, cashRefunded: Int)
     /// Money in the ledger for an order the store does not have (deleted, or a row written by hand).
     case moneyWithoutOrder(OrderNumber, refund: Bool, method: PaymentMethod, amount: Int)
+    /// A member's order holds stamps on the card that the stamp rule does not give it now (`StampRule`: earned
+    /// once paid in full, none on a cancelled order): `held` and `due` are its stamps earned and spent.
+    case stampsNotAsPaid(OrderNumber, held: OrderStamps, due: OrderStamps)
     /// The report's net sales are not what was paid less refunded plus what is still due.
     case salesDoNotAddUp(netSales: Int, paidLessRefunded: Int, due: Int)
     /// The report's figures for a payment method are not the ledger's.
@@ -65,6 +68,11 @@ public enum BooksDifference: Sendable, Equatable, CustomStringConvertible {
         case .moneyWithoutOrder(let number, let refund, let method, let amount):
             return "a \(refund ? "refund" : "payment") of $\(amount) by \(method.label) is recorded for \(number), but there is "
                 + "no such order (有收款紀錄卻沒有訂單): find the order it belongs to; the report leaves it out"
+        case .stampsNotAsPaid(let number, let held, let due):
+            return "order \(number): the member's card holds \(held.earned) stamps earned and \(held.redeemed) spent for it, but "
+                + "\(due.earned) earned and \(due.redeemed) spent are due (集點不符; stamps are earned once an order is paid in full "
+                + "and go back when it is cancelled): an earlier version gave stamps when the member was applied, or a "
+                + "settling stopped halfway; its next payment, cancel or void puts the card right"
         case .salesDoNotAddUp(let netSales, let paidLessRefunded, let due):
             return "the report does not add up (報表不平): net sales $\(netSales), but paid less refunded $\(paidLessRefunded) "
                 + "plus still due $\(due) is $\(paidLessRefunded + due); the orders named above explain the $\(paidLessRefunded + due - netSales)"

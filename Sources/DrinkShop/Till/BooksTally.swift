@@ -47,14 +47,20 @@ struct BooksTally {
 
     /// Checks the orders first seen on business day `day`. `ledger` holds the rows of `day` and of the days the
     /// orders belong to; a row of `day` that belongs to none of them is money without an order.
-    mutating func add(day: BusinessDay, orders stored: [StoredOrder], charges: [String: OrderCharges], ledger: [MoneyRecord]) {
+    mutating func add(day: BusinessDay, orders stored: [StoredOrder], charges: [String: OrderCharges], ledger: [MoneyRecord],
+                      extras: [String: OrderExtra] = [:], stampPolicy: StampPolicy? = nil)
+    {
         let byOrder = Dictionary(grouping: ledger, by: \.orderRef)
         var tillOrders: [TillOrder] = []
         for order in stored.sorted(by: { $0.order.createdAt < $1.order.createdAt }) {
             // `OrderExtras.charges(of:)` prices every order it is given.
             guard let bill = charges[order.orderRef] else { continue }
-            if let money = check(order, bill: bill, rows: byOrder[order.orderRef] ?? []) {
+            let rows = byOrder[order.orderRef] ?? []
+            if let money = check(order, bill: bill, rows: rows) {
                 tillOrders.append(TillOrder(order: order.order, charges: bill, money: money))
+            }
+            if let extra = extras[order.orderRef], extra.member != nil {
+                checkStamps(order, extra: extra, total: bill.total, rows: rows, policy: stampPolicy)
             }
         }
         report.add(tillOrders, calendar: calendar)
@@ -121,6 +127,22 @@ struct BooksTally {
         guard readable, let money = try? Till.money(of: stored, total: total, records: rows) else { return nil }
         if stored.order.status != .cancelled { due += money.due }
         return money
+    }
+
+    /// Checks that a member's order holds on the card what the stamp rule gives it by the ledger's money.
+    private mutating func checkStamps(_ stored: StoredOrder, extra: OrderExtra, total: Int, rows: [MoneyRecord], policy: StampPolicy?) {
+        var paid = 0, refunded = 0
+        for row in rows {
+            switch row.entry {
+            case .payment(let payment): paid += payment.amount
+            case .refund(let refund): refunded += refund.amount
+            }
+        }
+        let held = OrderStamps(redeemed: extra.stampsRedeemed, earned: extra.stampsAdded)
+        let due = StampRule.due(held: held, cups: stored.order.cupCount, freeCups: extra.freeCups,
+                                standing: stored.order.status != .cancelled,
+                                paidInFull: paid > 0 && paid >= total && refunded == 0, policy: policy)
+        if due != held { differences.append(.stampsNotAsPaid(Self.name(stored, today: today), held: held, due: due)) }
     }
 
     /// Counts a ledger row, and checks that cash was taken inside a shift.

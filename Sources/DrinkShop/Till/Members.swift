@@ -44,9 +44,10 @@ public struct MemberProgram: Sendable, Equatable {
     }
 }
 
-/// Members (a customer known by a mobile number): the stamp card (a stamp per cup paid for; N stamps
-/// redeem a free cup of the reward size) and passes with an expiry. An order `for 09…` is the member's:
-/// it earns stamps, uses an active pass, and may redeem free cups.
+/// Members (a customer known by a mobile number): the stamp card (a stamp per cup paid for, earned once the
+/// order is paid and taken back when it is voided: `StampRule`, settled by `StampKeeping`; N stamps redeem a
+/// free cup of the reward size) and passes with an expiry. An order `for 09…` is the member's: it earns
+/// stamps once paid, uses an active pass, and may redeem free cups.
 public struct Members: Sendable {
     let records: MemberRecords
     let settings: SettingRecords
@@ -71,8 +72,9 @@ public struct Members: Sendable {
     }
 
     /// Makes `stored` the member's order: undoes what the order did to a card before (so applying twice
-    /// is harmless), redeems `freeCups`, adds a stamp per cup paid for, and uses the pass when it is
-    /// active. Everything is checked and the bill priced before anything is written.
+    /// is harmless), redeems `freeCups` (their stamps are spent now), and uses the pass when it is active.
+    /// The order earns its stamps only once it is paid (`StampRule`, settled by the till with the payment).
+    /// Everything is checked and the bill priced before anything is written.
     /// - Returns: the member after the order, the order's bill, and a note when a pass could not be used.
     /// - Parameter money: the order's money as the till read it (`Counter` reads it; the guard is `MoneyGuard`).
     /// - Parameter usePass: whether the member's active pass takes its discount (not from the ordering page,
@@ -91,7 +93,9 @@ public struct Members: Sendable {
         let program = try await program()
         var member = try await records.find(mobile)
         if extra.member == mobile {
-            member = Member(mobile: mobile, card: StampCard(stamps: member.card.stamps - extra.stampsAdded + extra.stampsRedeemed),
+            // The card without this order's share (an earlier version's stamps for it, unpaid, go too).
+            let held = OrderStamps(redeemed: extra.stampsRedeemed, earned: extra.stampsAdded)
+            member = Member(mobile: mobile, card: StampCard(stamps: member.card.stamps + held.change(to: OrderStamps())),
                             pass: member.pass)
         }
         let now = clock.now()
@@ -105,12 +109,10 @@ public struct Members: Sendable {
         }
         var after = member
         if let policy = program.stampPolicy {
-            do { after = try member.afterOrder(cups: stored.order.cupCount, freeCups: freeCups, policy: policy) } catch {
-                throw .member(error)
-            }
+            do { after = try member.redeeming(freeCups: freeCups, policy: policy) } catch { throw .member(error) }
             extra.rewardSize = freeCups > 0 ? policy.rewardSize : nil
             extra.stampsRedeemed = freeCups * policy.stampsPerReward
-            extra.stampsAdded = policy.stampsEarned(cups: stored.order.cupCount, freeCups: freeCups)
+            extra.stampsAdded = 0
         } else if freeCups > 0 {
             throw .noStampCard
         } else {
@@ -124,7 +126,7 @@ public struct Members: Sendable {
                                             adjustments: extra.adjustments.isEmpty ? [] : try await extras.adjustments())
         try await records.save(after)
         try await extras.save(extra, of: stored)
-        try await extras.copyBill(charges, to: stored)
+        try await extras.copyBill(charges, extra: extra, to: stored)
         return (after, charges, note)
     }
 

@@ -116,20 +116,30 @@ public struct OrderExtras: Sendable {
         }
         let charges = try Self.price(stored.order, extra: extra, adjustments: known)
         try await save(extra, of: stored)
-        try await copyBill(charges, to: stored)
+        try await copyBill(charges, extra: extra, to: stored)
         return charges
     }
 
-    /// The bill the till's copy carries: the total when member benefits or adjustments change it, else nil.
-    static func bill(of charges: OrderCharges) -> Int? {
-        charges.memberDiscounts.isEmpty && charges.adjustments.isEmpty ? nil : charges.total
+    /// The bill the till's copy carries: the total when member benefits or adjustments change it, or when the
+    /// order is a member's (so a payment over the API knows from the order's own read that its stamps settle
+    /// with it: `StampKeeping`), else nil.
+    static func bill(of charges: OrderCharges, extra: OrderExtra) -> Int? {
+        charges.memberDiscounts.isEmpty && charges.adjustments.isEmpty && extra.member == nil ? nil : charges.total
     }
 
-    /// Copies the bill onto the order's own records, once the extras that priced it are saved. Called only
-    /// before any payment (adjustments and members refuse a paid order), so the rest of the copy is known.
-    func copyBill(_ charges: OrderCharges, to stored: StoredOrder) async throws(TillError) {
+    /// The bill of one order and what its copy carries of it (one read of `OrderTill`, and of the adjustments
+    /// when it uses some).
+    func billed(_ stored: StoredOrder) async throws(TillError) -> (charges: OrderCharges, bill: Int?) {
+        let extra = try await extra(of: stored.orderRef)
+        let charges = try Self.price(stored.order, extra: extra, adjustments: extra.adjustments.isEmpty ? [] : try await adjustments())
+        return (charges, Self.bill(of: charges, extra: extra))
+    }
+
+    /// Copies the bill onto the order's own records, once the extras that priced it (`extra`) are saved. Called
+    /// only before any payment (adjustments and members refuse a paid order), so the rest of the copy is known.
+    func copyBill(_ charges: OrderCharges, extra: OrderExtra, to stored: StoredOrder) async throws(TillError) {
         var copy = stored.till ?? TillCopy()
-        copy.bill = Self.bill(of: charges)
+        copy.bill = Self.bill(of: charges, extra: extra)
         guard copy != stored.till else { return }
         do { _ = try await orderRecords.writeCells(of: stored, [:], extra: OrderRecord.cells(of: copy)) } catch {
             throw .shop(error)
@@ -204,24 +214,27 @@ public struct OrderExtras: Sendable {
         var result: [String: OrderExtra] = [:]
         for record in records {
             guard let ref = record.fields[OrderTillField.orderRef]?.stringValue else { continue }
-            var extra = OrderExtra()
-            extra.adjustments = OrderExtra.adjustments(from: record.fields[OrderTillField.adjustments]?.stringValue ?? "")
-            if let kind = record.fields[OrderTillField.invoiceKind]?.stringValue,
-               let value = record.fields[OrderTillField.invoiceValue]?.stringValue {
-                extra.invoice = try? InvoiceDetails(kindCode: kind, value: value)
-            }
-            let cells = record.fields
-            extra.member = cells[OrderTillField.member]?.stringValue.flatMap { try? MobileNumber(parsing: $0) }
-            extra.freeCups = cells[OrderTillField.freeCups]?.intValue ?? 0
-            extra.stampsRedeemed = cells[OrderTillField.stampsRedeemed]?.intValue ?? 0
-            extra.stampsAdded = cells[OrderTillField.stampsAdded]?.intValue ?? 0
-            extra.rewardSize = cells[OrderTillField.rewardSize]?.stringValue.flatMap(CupSize.init(rawValue:))
-            if let text = cells[OrderTillField.pass]?.stringValue, let bar = text.firstIndex(of: "|"),
-               let benefit = MemberRecords.benefit(from: String(text[text.index(after: bar)...])) {
-                extra.pass = (String(text[..<bar]), benefit)
-            }
-            result[ref] = extra
+            result[ref] = Self.extra(from: record.fields)
         }
         return result
+    }
+
+    /// The extra an `OrderTill` record's cells hold.
+    static func extra(from cells: Fields) -> OrderExtra {
+        var extra = OrderExtra()
+        extra.adjustments = OrderExtra.adjustments(from: cells[OrderTillField.adjustments]?.stringValue ?? "")
+        if let kind = cells[OrderTillField.invoiceKind]?.stringValue, let value = cells[OrderTillField.invoiceValue]?.stringValue {
+            extra.invoice = try? InvoiceDetails(kindCode: kind, value: value)
+        }
+        extra.member = cells[OrderTillField.member]?.stringValue.flatMap { try? MobileNumber(parsing: $0) }
+        extra.freeCups = cells[OrderTillField.freeCups]?.intValue ?? 0
+        extra.stampsRedeemed = cells[OrderTillField.stampsRedeemed]?.intValue ?? 0
+        extra.stampsAdded = cells[OrderTillField.stampsAdded]?.intValue ?? 0
+        extra.rewardSize = cells[OrderTillField.rewardSize]?.stringValue.flatMap(CupSize.init(rawValue:))
+        if let text = cells[OrderTillField.pass]?.stringValue, let bar = text.firstIndex(of: "|"),
+           let benefit = MemberRecords.benefit(from: String(text[text.index(after: bar)...])) {
+            extra.pass = (String(text[..<bar]), benefit)
+        }
+        return extra
     }
 }

@@ -7,7 +7,8 @@ extension Till {
     /// Cancels (`voiding` false) or voids an order already found; whatever was paid goes back by the method it
     /// came by. The refunds go to the ledger first (keyed by order and method, so a retry after a failure
     /// records them once), then the order's status, its audit entries and the till's copy in one write: an
-    /// unpaid order costs that one write, a paid one a write more.
+    /// unpaid order costs that one write, a paid one a write more. Then a member's card gives back what the
+    /// order earned and gets back what it spent (`StampKeeping`; nothing to do for an order of no member).
     /// - Parameter money: the order's money when the caller has it already (no second read).
     func cancel(_ stored: StoredOrder, reason: String?, voiding: Bool, by staff: String, money: OrderPayments? = nil)
         async throws(TillError) -> (order: StoredOrder, refunds: [Refund])
@@ -22,6 +23,15 @@ extension Till {
         guard !stored.isUnsent else {
             do { return (try await orders.saveCancellation(changed, from: stored, by: staff), []) } catch { throw .shop(error) }
         }
+        let (saved, refunds) = try await cancelStored(stored, changed: changed, by: staff, money: money)
+        try await stamps.settle(StampKeeping.Facts(saved, money: nil, standing: false))
+        return (saved, refunds)
+    }
+
+    /// `cancel` of an order the store holds, before its stamps are settled.
+    private func cancelStored(_ stored: StoredOrder, changed: StoredOrder, by staff: String, money: OrderPayments?)
+        async throws(TillError) -> (order: StoredOrder, refunds: [Refund])
+    {
         let held: OrderPayments, bill: Int?
         if let money {
             // Without a copy, `money` came from the ledger priced by OrderTill: its total is the bill.

@@ -18,13 +18,14 @@ extension Till {
     func payOverTheAPI(_ stored: StoredOrder, method: PaymentMethod, tendered: Int?, by staff: String)
         async throws(TillError) -> PaymentReceipt
     {
-        // The bill: the copy carries it when adjustments or a member changed it (written before any payment).
+        // The bill: the copy carries it when adjustments or a member changed it, or the order is a member's
+        // (written before any payment).
         let (total, bill): (Int, Int?)
         if let copy = stored.till {
             (total, bill) = (copy.bill ?? stored.order.total, copy.bill)
         } else {
-            let charges = try await extras.charges(of: stored)
-            (total, bill) = (charges.total, OrderExtras.bill(of: charges))
+            let (charges, billed) = try await extras.billed(stored)
+            (total, bill) = (charges.total, billed)
         }
         for attempt in 0..<12 {
             let ledger: [LedgerEntry]
@@ -51,6 +52,10 @@ extension Till {
                                                                by: staff, bill: bill)
                     throw .paidWhileCancelled(order: stored.order.pickupNumber, refunds: refunds)
                 }
+                // The member's stamps once the order is paid in full (the settling reads whether it still stands).
+                var settled = stored
+                settled.till = TillCopy(after, bill: bill)
+                try await stamps.settle(StampKeeping.Facts(settled, money: after))
                 var paidOrder = stored
                 if copied { paidOrder.till = copy }
                 return PaymentReceipt(order: paidOrder, payment: payment, money: after)

@@ -10,9 +10,12 @@ public final class Till: Sendable {
     let orders: OrderDesk
     let extras: OrderExtras
     let clock: ShopClock
+    /// A member's stamps, settled with every payment, cancel and void.
+    let stamps: StampKeeping
 
     init(store: any RecordStore, orders: OrderDesk, extras: OrderExtras, clock: ShopClock) {
         payments = PaymentRecords(store: store)
+        stamps = StampKeeping(store: store)
         self.orders = orders
         self.extras = extras
         self.clock = clock
@@ -58,7 +61,8 @@ public final class Till: Sendable {
             let (money, bill, after, payment) = try await working(&current, carried: stored.till, method: method,
                                                                   tendered: tendered, by: staff)
             let copy = TillCopy(after, bill: bill)
-            switch try await commitPayment(payment, copy: copy, of: current, expectingHeld: money.paid - money.refunded) {
+            switch try await commitPayment(payment, copy: copy, of: current, after: after,
+                                           expectingHeld: money.paid - money.refunded) {
             case .committed:
                 var paidOrder = current
                 paidOrder.till = copy
@@ -129,15 +133,18 @@ public final class Till: Sendable {
     private enum Commit: Sendable { case committed, ledgerMoved, orderCancelled, noShift }
 
     /// Writes `payment` and `copy` in one commit of the embedded store, if the order is not cancelled and the
-    /// ledger still holds `expectingHeld` for it; otherwise nothing is written and the outcome says why.
-    private func commitPayment(_ payment: Payment, copy: TillCopy, of stored: StoredOrder, expectingHeld: Int)
-        async throws(TillError) -> Commit
+    /// ledger still holds `expectingHeld` for it; otherwise nothing is written and the outcome says why. A
+    /// member's stamps are settled in the same commit (`after`, the money with the payment, says whether the
+    /// order is now paid in full): a payment and its stamps are kept together or not at all.
+    private func commitPayment(_ payment: Payment, copy: TillCopy, of stored: StoredOrder, after: OrderPayments,
+                               expectingHeld: Int) async throws(TillError) -> Commit
     {
         guard let atomic = payments.store.atomicStore, let first = stored.recordIDs.first else { return .ledgerMoved }
         let record = MoneyRecord(orderRef: stored.orderRef, pickupNumber: stored.order.pickupNumber,
                                  businessDay: stored.businessDay, entry: .payment(payment))
         let updates = stored.recordIDs.map { RecordUpdate(id: $0, fields: OrderRecord.cells(of: copy)) }
         let orderRef = stored.orderRef
+        let stampFacts = StampKeeping.Facts(stored, money: after, standing: true)
         do {
             return try await atomic.atomically { (transaction) throws(AirtableError) -> Commit in
                 // A cancel or void of another counter commits its status before it settles the refunds, so a
@@ -151,6 +158,7 @@ public final class Till: Sendable {
                 try PaymentRecords.add([record], in: transaction)
                 _ = try transaction.updateRecords(in: ShopSchema.orderTable, updates, replace: false,
                                                   options: WriteOptions(typecast: true))
+                _ = try StampKeeping.settle(stampFacts, in: transaction)
                 return .committed
             }
         } catch {
@@ -182,8 +190,8 @@ public final class Till: Sendable {
         if let copy = stored.till { return (try copy.money(of: stored), copy.bill) }
         let records: [MoneyRecord]
         do { records = try await payments.forOrder(stored.orderRef) } catch { throw .shop(error) }
-        let charges = try await extras.charges(of: stored)
-        return (try Self.money(of: stored, total: charges.total, records: records), OrderExtras.bill(of: charges))
+        let (charges, bill) = try await extras.billed(stored)
+        return (try Self.money(of: stored, total: charges.total, records: records), bill)
     }
 
     /// The money of many orders of `days` at once, by orderRef: from the copies the orders carry, and one

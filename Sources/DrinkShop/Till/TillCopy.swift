@@ -12,7 +12,8 @@ import Foundation
 public struct TillCopy: Sendable, Equatable {
     public var paidBy: [PaymentMethod: Int] = [:]
     public var refundedBy: [PaymentMethod: Int] = [:]
-    /// The bill's total when the till's extras change it; nil means the order's own total.
+    /// The bill's total when the till's extras change it or the order is a member's (`OrderExtras.bill`); nil
+    /// means the order's own total, and no member.
     public var bill: Int?
 
     public init(paidBy: [PaymentMethod: Int] = [:], refundedBy: [PaymentMethod: Int] = [:], bill: Int? = nil) {

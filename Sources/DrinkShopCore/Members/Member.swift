@@ -24,13 +24,12 @@ public struct Member: Sendable, Hashable {
         return try pass.usableBenefit(at: date, calendar: calendar)
     }
 
-    /// The member after an order: `freeCups` redeemed first, then a stamp for each cup paid for.
+    /// The member once an order redeems `freeCups`: their stamps are spent at once (so two orders cannot spend
+    /// the same ones); the stamps the order earns come only once it is paid (`StampRule`).
     /// - Throws: `MemberError.notEnoughStamps` when the card cannot pay for the free cups.
-    public func afterOrder(cups: Int, freeCups: Int, policy: StampPolicy) throws(MemberError) -> Member {
-        var card = card
-        if freeCups > 0 { card = try card.redeeming(freeCups, policy: policy) }
-        card = card.adding(policy.stampsEarned(cups: cups, freeCups: freeCups))
-        return Member(mobile: mobile, card: card, pass: pass)
+    public func redeeming(freeCups: Int, policy: StampPolicy) throws(MemberError) -> Member {
+        guard freeCups > 0 else { return self }
+        return Member(mobile: mobile, card: try card.redeeming(freeCups, policy: policy), pass: pass)
     }
 
     /// What `for 0912345678` shows: "0912-***-678 · 集點 7/10 · active: 月卡 until 2026-12-31"

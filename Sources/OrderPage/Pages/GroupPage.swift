@@ -96,7 +96,7 @@ enum GroupPage {
           \(stepsHTML)
         </div>
         <p class="notice">付款請至櫃台，付款前訂單為未付款。應付 \(PageLayout.money(ticket.total))。Pay at the counter; the order is unpaid until then. Due: \(PageLayout.money(ticket.total)).</p>
-        \(ticket.stamps.map { "<p class=\"notice\">會員集點：累計 \($0) 點。Member stamps: \($0) on the card.</p>" } ?? "")
+        \(ticket.stamps.map { "<p class=\"notice\">會員集點：櫃台付款後集 \($0) 點。Member stamps: \($0) once paid at the counter.</p>" } ?? "")
 
         """
     }

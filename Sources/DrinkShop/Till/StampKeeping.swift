@@ -1,0 +1,142 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+
+/// The one place a member's card changes for an order once it is a member's (`StampRule` says by how much):
+/// after every payment, cancel, void and delete. What the order holds on the card is kept beside it
+/// (`OrderTill`'s stampsRedeemed and stampsAdded); settling reads it, the order's status, the stamp card and
+/// the member, and moves the card by the difference between what the order holds and what the rule says it
+/// should, writing the order's new share with it. Settling twice changes nothing, and the last settling
+/// goes by the latest facts (a payment's settling that lands after a cancel's reads the order cancelled).
+///
+/// On the embedded store a settling is one commit (a payment's is inside the payment's own commit). Over the
+/// API an order whose own records say it is no member's costs no read (`Facts.mayBeMembers`); a member's
+/// order is settled by the member's write, then the order's share: two counters settling orders of one member at the same instant
+/// can each read the card before the other's write (as a pass sale or an earlier version's stamps could).
+struct StampKeeping: Sendable {
+    let store: any RecordStore
+
+    /// What the rule needs of the order beyond what the store holds.
+    struct Facts: Sendable {
+        var orderRef: String
+        /// The order's first line record, to read whether it still stands; nil with `standing` given.
+        var firstRecordID: String?
+        var cups: Int
+        /// Whether the order stands (not cancelled, voided or deleted); nil reads it from the store.
+        var standing: Bool?
+        var paidInFull: Bool
+        /// False when the order's own records say it is no member's: the till's copy on it carries no bill
+        /// (a member's order always carries one, `OrderExtras.bill`), so over the API nothing is read.
+        var mayBeMembers: Bool
+
+        /// The facts of `stored` with its money: a payment's settling reads whether it still stands.
+        init(_ stored: StoredOrder, money: OrderPayments?, standing: Bool? = nil) {
+            orderRef = stored.orderRef
+            mayBeMembers = stored.till.map { $0.bill != nil } ?? true
+            firstRecordID = stored.recordIDs.first
+            cups = stored.order.cupCount
+            self.standing = standing ?? (stored.order.status == .cancelled ? false : nil)
+            paidInFull = money.map(StampRule.isPaidInFull) ?? false
+        }
+    }
+
+    /// Settles the stamps of an order with the store's own commit rule.
+    /// - Returns: the member after it, when the order is a member's and the card changed.
+    @discardableResult
+    func settle(_ facts: Facts) async throws(TillError) -> Member? {
+        do {
+            if let atomic = store.atomicStore {
+                return try await atomic.atomically { (transaction) throws(AirtableError) -> Member? in
+                    try Self.settle(facts, in: transaction)
+                }
+            }
+            return try await settleOverTheAPI(facts)
+        } catch {
+            throw .shop(.store(error))
+        }
+    }
+
+    /// Settles inside an atomic commit (the embedded store): every read and both writes in it.
+    static func settle(_ facts: Facts, in transaction: any RecordTransaction) throws(AirtableError) -> Member? {
+        guard let shareRecord = try transaction.listRecords(in: ShopSchema.orderTillTable, query: shareQuery(facts.orderRef))
+            .records.first,
+            let mobile = OrderExtras.extra(from: shareRecord.fields).member
+        else { return nil }
+        let standing: Bool
+        if let known = facts.standing {
+            standing = known
+        } else if let id = facts.firstRecordID {
+            standing = try transaction.getRecord(in: ShopSchema.orderTable, id: id, options: ReadOptions())
+                .fields[OrderField.status]?.stringValue != OrderStatus.cancelled.rawValue
+        } else {
+            standing = false
+        }
+        let settings = try transaction.listRecords(in: ShopSchema.settingTable, query: policyQuery).records
+        let memberCells = try transaction.listRecords(in: ShopSchema.memberTable, query: MemberRecords.query(mobile)).records.first?.fields
+        guard let (member, held) = decide(facts, share: shareRecord.fields, standing: standing, mobile: mobile,
+                                          settings: settings, memberCells: memberCells)
+        else { return nil }
+        _ = try transaction.upsertRecords(in: ShopSchema.memberTable, [UpsertRecord(fields: MemberRecords.cells(of: member))],
+                                          mergeOn: [MemberField.mobile.rawValue], replace: false, options: WriteOptions(typecast: true))
+        _ = try transaction.updateRecords(in: ShopSchema.orderTillTable, [RecordUpdate(id: shareRecord.id, fields: cells(of: held))],
+                                          replace: false, options: WriteOptions(typecast: true))
+        return member
+    }
+
+    /// Settles over the API: the same reads, then the member, then the order's share.
+    private func settleOverTheAPI(_ facts: Facts) async throws(AirtableError) -> Member? {
+        guard facts.mayBeMembers else { return nil }
+        guard let shareRecord = try await store.allRecords(in: ShopSchema.orderTillTable, query: Self.shareQuery(facts.orderRef)).first,
+              let mobile = OrderExtras.extra(from: shareRecord.fields).member
+        else { return nil }
+        let standing: Bool
+        if let known = facts.standing {
+            standing = known
+        } else if let id = facts.firstRecordID {
+            standing = try await store.getRecord(in: ShopSchema.orderTable, id: id, options: ReadOptions())
+                .fields[OrderField.status]?.stringValue != OrderStatus.cancelled.rawValue
+        } else {
+            standing = false
+        }
+        let settings = try await store.allRecords(in: ShopSchema.settingTable, query: Self.policyQuery)
+        let memberCells = try await store.allRecords(in: ShopSchema.memberTable, query: MemberRecords.query(mobile)).first?.fields
+        guard let (member, held) = Self.decide(facts, share: shareRecord.fields, standing: standing, mobile: mobile,
+                                               settings: settings, memberCells: memberCells)
+        else { return nil }
+        _ = try await store.upsertRecords(in: ShopSchema.memberTable, [UpsertRecord(fields: MemberRecords.cells(of: member))],
+                                          mergeOn: [MemberField.mobile.rawValue], replace: false, options: WriteOptions(typecast: true))
+        _ = try await store.updateRecords(in: ShopSchema.orderTillTable, [RecordUpdate(id: shareRecord.id, fields: Self.cells(of: held))],
+                                          replace: false, options: WriteOptions(typecast: true))
+        return member
+    }
+
+    /// The member after the order's share moves to what the rule says, and that share; nil when it is already.
+    private static func decide(_ facts: Facts, share: Fields, standing: Bool, mobile: MobileNumber, settings: [Record],
+                               memberCells: Fields?) -> (Member, OrderStamps)?
+    {
+        let extra = OrderExtras.extra(from: share)
+        var program: [String: String] = [:]
+        for record in settings {
+            if let key = record.fields[SettingField.key]?.stringValue { program[key] = record.fields[SettingField.value]?.stringValue }
+        }
+        let held = OrderStamps(redeemed: extra.stampsRedeemed, earned: extra.stampsAdded)
+        let due = StampRule.due(held: held, cups: facts.cups, freeCups: extra.freeCups, standing: standing,
+                                paidInFull: facts.paidInFull, policy: MemberProgram(settings: program).stampPolicy)
+        guard due != held else { return nil }
+        let member = MemberRecords.member(mobile, from: memberCells)
+        let after = Member(mobile: mobile, card: StampCard(stamps: member.card.stamps + held.change(to: due)), pass: member.pass)
+        return (after, due)
+    }
+
+    /// The order's share of the card as `OrderTill` cells.
+    static func cells(of held: OrderStamps) -> Fields {
+        Fields([OrderTillField.stampsRedeemed: .int(held.redeemed), .stampsAdded: .int(held.earned)])
+    }
+
+    private static func shareQuery(_ orderRef: String) -> ListQuery {
+        ListQuery(filterByFormula: (FormulaExpression.field(OrderTillField.orderRef) == .text(orderRef)).description)
+    }
+
+    private static let policyQuery = ListQuery(
+        filterByFormula: (FormulaExpression.field(SettingField.key) == .text(MemberProgram.stampCardKey)).description)
+}
