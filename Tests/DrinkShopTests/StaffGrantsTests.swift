@@ -45,4 +45,40 @@ import TestSupport
         grants.end("amy")
         #expect(!grants.holds(try PIN("1357"), for: amy, at: now))
     }
+
+    @Test func aGrantForgedFromTheStoresHashOrChangedIsRefusedAndCountedAsAWrongPIN() async throws {
+        let fixture = try await ShopFixture(pinHasher: try PINHasher(iterations: 1_000))
+        _ = try await fixture.shop.staff.add("Boss", role: .manager)
+        try await fixture.shop.staff.setPIN(try PIN("1357"), for: "Boss")
+        let directory = try TemporaryDirectory()
+        let grants = StaffGrants(directory: directory.path + "/grants", store: "/tmp/shop.sqlite")
+        let now = fixture.clock.now
+        let boss = try await fixture.shop.staff.account(named: "Boss")
+        // An insider reads Boss's hash from the store and writes a grant for a PIN of their own choosing.
+        let record = try #require(try await fixture.base.allRecords(in: "User").first { $0.fields["name"]?.stringValue == "Boss" })
+        let stored = try #require(record.fields["pinHash"]?.stringValue)
+        try FileManager.default.createDirectory(atPath: grants.directory, withIntermediateDirectories: true)
+        let chosen = try PINHasher(iterations: 1_000).hash(try PIN("0000"))
+        let file = grants.path(for: "Boss")
+        for forged in ["\(now.timeIntervalSince1970 + 200)\t\(stored)\t\(chosen)\n",
+                       "\(now.timeIntervalSince1970 + 200)\t\(stored)\t\(chosen)\t\(String(repeating: "0", count: 64))\n"] {
+            try forged.write(toFile: file, atomically: true, encoding: .utf8)
+            #expect(grants.check(try PIN("0000"), for: boss, at: now) == .forged)
+            try forged.write(toFile: file, atomically: true, encoding: .utf8)
+            await #expect(throws: TillError.self) { try await fixture.shop.staff.verify(try PIN("0000"), for: "Boss", at: now, grants: grants) }
+            #expect(!FileManager.default.fileExists(atPath: file), "a forged grant is removed")
+        }
+        #expect(try await fixture.shop.staff.account(named: "Boss").attempts.failures == 2)
+        // A grant this user made holds; one changed afterwards (its time pushed on) is refused and counted too.
+        _ = try await fixture.shop.staff.verify(try PIN("1357"), for: "Boss", at: now, grants: grants)
+        let key = try FileManager.default.attributesOfItem(atPath: grants.keyPath)[.posixPermissions] as? Int
+        #expect(key == 0o600)
+        #expect(grants.check(try PIN("1357"), for: try await fixture.shop.staff.account(named: "Boss"), at: now) == .proven)
+        let made = try String(contentsOfFile: file, encoding: .utf8)
+        let later = made.split(separator: "\t", omittingEmptySubsequences: false)
+        try ([String(now.timeIntervalSince1970 + 250)] + later.dropFirst().map(String.init)).joined(separator: "\t")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        await #expect(throws: TillError.self) { try await fixture.shop.staff.verify(try PIN("1357"), for: "Boss", at: now, grants: grants) }
+        #expect(try await fixture.shop.staff.account(named: "Boss").attempts.failures == 1)
+    }
 }
