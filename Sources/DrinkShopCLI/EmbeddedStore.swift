@@ -50,6 +50,16 @@ struct EmbeddedStore {
         func resume() { continuation.withLock { $0.take() }?.resume() }
     }
 
+    /// One line when other users of this machine may read or write the store (an earlier version made it 0644):
+    /// its PIN hashes can then be searched offline. Said, never changed here: a shop may share the file with
+    /// a group on purpose (new stores are made 0600, `SQLiteConnection`).
+    static func looseModeWarning(_ path: String) -> String? {
+        guard let mode = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int,
+              mode & 0o077 != 0 else { return nil }
+        return "Warning: the store \(path) can be read by other users of this machine (mode \(String(mode & 0o777, radix: 8))), "
+            + "PIN hashes and all (其他使用者可讀取); make it private: chmod 600 \(path)"
+    }
+
     /// Opens the store at `path`.
     /// - Parameters:
     ///   - mayCreate: whether a missing (or 0-byte) file may become a new store here.
@@ -95,6 +105,7 @@ struct EmbeddedStore {
             if !manager.isWritableFile(atPath: path) {
                 notes("Note: the store \(path) is read-only here: the menu and orders can be shown, changes are refused")
             }
+            if let warning = looseModeWarning(path) { notes(warning) }
         }
         // The indexes the order lookups use are made at opening (when missing and the file may be written),
         // so a command that is then refused leaves the file as it was.

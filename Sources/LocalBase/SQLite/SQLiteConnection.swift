@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// One SQLite connection with a cache of prepared statements.
 ///
@@ -21,6 +22,7 @@ final class SQLiteConnection {
             : readOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
             : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let name = immutable ? "file:" + Self.uriEscaped(path) + "?immutable=1" : path
+        if !readOnly && !immutable { Self.createPrivately(path) }
         let code = sqlite3_open_v2(name, &database, flags, nil)
         guard code == SQLITE_OK, let database else {
             // SQLite allocates a handle even when opening fails; it must be closed all the same.
@@ -30,6 +32,15 @@ final class SQLiteConnection {
         }
         self.handle = database
         sqlite3_extended_result_codes(database, 1)
+    }
+
+    /// A new database file is made here, empty and readable by its owner alone (0600, whatever the umask),
+    /// before SQLite opens it: SQLite gives its -wal and -shm files the database's own mode, so they are
+    /// private too. A store holds PIN hashes and customers' numbers. An existing file is left as it is.
+    private static func createPrivately(_ path: String) {
+        guard path != ":memory:", !path.isEmpty, !path.hasPrefix("file:") else { return }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if descriptor >= 0 { close(descriptor) }
     }
 
     /// An existing file opened for reading only; in a folder this process may not write (where SQLite
