@@ -177,8 +177,10 @@ enum DrinkShopCLI {
 
         let completer = ShopCompleter(listFiles: FileCompletion.names)
         let history = HistoryFile(path: StoreLocation.historyPath(environment: environment))
+        // A line holding a PIN (`login Boss 4321`) is refused unrun and never kept in history.
         let reader = LineReaders.make(historyFile: history,
-                                      completer: { line, cursor in completer.complete(line: line, cursor: cursor) })
+                                      completer: { line, cursor in completer.complete(line: line, cursor: cursor) },
+                                      isSecret: { CommandParser.holdsPIN(line: $0) })
         let askAtCounter: @Sendable (String) async -> Bool = { question in
             let answer = await reader.nextAnswer(prompt: question)
             return isYes(answer)

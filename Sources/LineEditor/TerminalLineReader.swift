@@ -42,7 +42,6 @@ public final class TerminalLineReader: LineReader {
     private let input: Int32
     private let output: Int32
     private let completer: LineCompleter?
-    private let isSecret: @Sendable (String) -> Bool
     private let fallback: PlainLineReader
     /// A pipe a signal handler writes to, so a reader waiting for keys wakes up to redraw.
     private let wakeRead: Int32
@@ -67,7 +66,6 @@ public final class TerminalLineReader: LineReader {
         self.input = input
         self.output = output
         self.completer = completer
-        self.isSecret = isSecret
         fallback = PlainLineReader(input: input, output: output)
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) == 0 {
@@ -78,7 +76,7 @@ public final class TerminalLineReader: LineReader {
         }
         wakeRead = ends[0]
         wakeWrite = ends[1]
-        state = Mutex(State(history: KeptHistory(file: historyFile, limit: historyFile?.limit ?? historyLimit)))
+        state = Mutex(State(history: KeptHistory(file: historyFile, limit: historyFile?.limit ?? historyLimit, isSecret: isSecret)))
     }
 
     deinit {
@@ -150,7 +148,7 @@ public final class TerminalLineReader: LineReader {
             case .endOfInput:
                 return nil
             case .line(let line):
-                if keptInHistory && !isSecret(line) { state.history.record(line) }
+                if keptInHistory { state.history.record(line) }
                 return line
             }
         }

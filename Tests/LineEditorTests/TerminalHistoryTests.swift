@@ -73,6 +73,24 @@ import Testing
         #expect(kept.problem == nil)
     }
 
+    @Test func aSecretLineIsNeverKeptAndOneAnEarlierVersionKeptIsDroppedFromTheFile() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = HistoryFile(path: folder + "/history")
+        // As an earlier version left it: a PIN typed on a login line, kept.
+        try file.append("orders")
+        try file.append("login Boss 4321")
+        let secret: @Sendable (String) -> Bool = { $0.contains("4321") || $0.contains("8642") }
+        var kept = KeptHistory(file: file, limit: 10, isSecret: secret)
+        #expect(kept.history.entries == ["orders"])
+        kept.record("login Boss 8642")
+        kept.record("menu")
+        #expect(kept.history.entries == ["orders", "menu"])
+        let text = try String(contentsOfFile: file.path, encoding: .utf8)
+        #expect(text == "orders\nmenu\n")
+        #expect(kept.problem == nil)
+    }
+
     @Test func anUnreadableFileIsReportedWithItsPath() throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -76,6 +76,8 @@ public enum CommandProblem: Error, Sendable, Equatable, CustomStringConvertible 
     case printerAddresses
     case onlineSwitch([String])
     case noLoginName
+    /// A PIN typed on a `login` or `staff` line: refused without running, echoing or keeping it.
+    case pinOnTheLine
 
     // The till.
     case noPaymentMethod(OrderNumber)
@@ -160,6 +162,9 @@ public enum CommandProblem: Error, Sendable, Equatable, CustomStringConvertible 
         case .printerAddresses: return "one address: tcp://HOST:PORT, a device or a file (quote a path with spaces) (只能給一個位址)"
         case .onlineSwitch(let words): return "online takes on or off, not \"\(words.joined(separator: " ").prefix(40))\" (只能用 on 或 off)"
         case .noLoginName: return "who are you? login NAME (請輸入名字登入)"
+        case .pinOnTheLine:
+            return "a PIN is never typed on the command line: it was not run, shown or kept; login NAME and staff pin NAME "
+                + "ask for it without showing it (一次性指令用 DRINKSHOP_PIN) (PIN 不要打在指令上)"
 
         case .noPaymentMethod(let number): return "how is it paid? e.g. pay \(number) cash 500 (請說付款方式)"
         case .payment(let error): return error.description

@@ -35,6 +35,21 @@ public enum CommandParser {
         return try parse(words: words)
     }
 
+    /// Whether a typed line holds a PIN: a `login` or `staff` line with a word of 4 to 8 digits (a mobile
+    /// number has 10). Such a line is refused unrun (`CommandProblem.pinOnTheLine`, which echoes nothing) and
+    /// never kept in history (the session's `isSecret`).
+    public static func holdsPIN(line: String) -> Bool {
+        guard let words = try? Tokenizer.tokenize(line), let first = words.first, let name = CommandName.find(first) else {
+            return false
+        }
+        return holdsPIN(name, Array(words.dropFirst()))
+    }
+
+    private static func holdsPIN(_ name: CommandName, _ arguments: [String]) -> Bool {
+        guard name == .login || name == .staff else { return false }
+        return arguments.contains { word in (4...8).contains(word.count) && word.allSatisfy { $0.isASCII && $0.isNumber } }
+    }
+
     /// Parses words already split into tokens. Nil for an empty line.
     public static func parse(words: [String]) throws(CommandError) -> Command? {
         guard let first = words.first else { return nil }
@@ -45,6 +60,7 @@ public enum CommandParser {
         var arguments = Array(words.dropFirst())
         let usage = name.info.usage
         func fail(_ problem: CommandProblem) -> CommandError { CommandError(problem, usage: usage) }
+        if holdsPIN(name, arguments) { throw CommandError(.pinOnTheLine) }
         let json = take(flag: "--json", from: &arguments)
         var days: DaySpan?
         if name.takesDays {
