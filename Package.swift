@@ -62,7 +62,8 @@ let package = Package(
             // On Linux the release binary carries the Swift runtime and Foundation (SQLite and libcrypto stay
             // the system's, and libcurl is loaded by CurlOnDemand on the first request): a start no longer
             // binds some 20,000 symbols across a dozen Swift libraries, nor maps libcurl's thirty (BENCHMARKS.md §10).
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+            // Stripped of its symbol table (crash backtraces then show addresses; the dynamic symbols stay).
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--strip-all"], .when(platforms: [.linux], configuration: .release))]
                 // The modules were compiled against the shared Foundation, which names only its own libraries;
                 // its static archives need these beside them.
                 + ["CoreFoundation", "_FoundationICU", "_FoundationCShims", "_FoundationCollections", "_CFURLSessionInterface"]

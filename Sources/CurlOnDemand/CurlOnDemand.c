@@ -9,9 +9,13 @@
 // (dlopen, RTLD_LOCAL), and calls the library's own. These definitions are hidden: they satisfy the static
 // link and are not exported, so libcurl's own calls never come back here.
 //
-// A machine without libcurl.so.4 starts and serves every command that makes no request; the first request
-// ends the process with a message naming the library (URLSession has no way to report it as an error).
+// A machine without libcurl.so.4 starts and serves every command that makes no request. A process that will
+// make requests asks `drinkshop_http_unavailable` at its start and refuses, naming the library (`serve` starts
+// without webhook pings); only a request made without asking ends the process with that message (URLSession has
+// no way to report it as an error).
 #if defined(__linux__) && defined(CURL_ON_DEMAND)
+
+#include "CurlOnDemand.h"
 
 #define _GNU_SOURCE  // program_invocation_short_name
 #include <dlfcn.h>
@@ -164,6 +168,59 @@ HIDDEN int curl_easy_getinfo(void *handle, int info, ...) {
     void *answer = va_arg(arguments, void *);
     va_end(arguments);
     return LOADED->easy_getinfo(handle, info, answer);
+}
+
+// Whether libcurl can be loaded with every function FoundationNetworking calls, asked before a process starts
+// work that needs HTTP (a remote base, the gateway, webhook pings), so that it refuses at start, naming what is
+// missing, instead of ending on its first request.
+int drinkshop_http_unavailable(char *reason, unsigned long size) {
+    static const char *const names[] = {
+        "curl_global_init",
+        "curl_easy_init",
+        "curl_easy_cleanup",
+        "curl_easy_setopt",
+        "curl_easy_getinfo",
+        "curl_easy_pause",
+        "curl_easy_strerror",
+        "curl_free",
+        "curl_multi_init",
+        "curl_multi_cleanup",
+        "curl_multi_add_handle",
+        "curl_multi_remove_handle",
+        "curl_multi_assign",
+        "curl_multi_info_read",
+        "curl_multi_setopt",
+        "curl_multi_socket_action",
+        "curl_slist_append",
+        "curl_slist_free_all",
+        "curl_url",
+        "curl_url_get",
+        "curl_url_set",
+        "curl_version",
+        "curl_version_info"
+    };
+    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(reason, size, "libcurl.so.4 could not be loaded: %s", dlerror());
+        return -1;
+    }
+    for (unsigned long index = 0; index < sizeof names / sizeof names[0]; index++) {
+        if (!dlsym(library, names[index])) {
+            snprintf(reason, size, "libcurl.so.4 has no %s", names[index]);
+            return -1;
+        }
+    }
+    return 0;  // kept loaded: the first request finds it
+}
+
+#else
+
+#include "CurlOnDemand.h"
+
+int drinkshop_http_unavailable(char *reason, unsigned long size) {
+    (void)reason;
+    (void)size;
+    return 0;  // libcurl is linked as usual
 }
 
 #endif

@@ -47,6 +47,15 @@ enum DrinkShopCLI {
         // `check --books` checks the shop's money on the store the other commands use; `check` alone, the file.
         var books: BooksCommand?
         switch program {
+        case .setup, .usage:
+            if (try? RemoteStore.fromEnvironment(environment)) != nil, let refusal = HTTPAvailability.refusal(for: "a remote base") {
+                printError(refusal)
+                return 69
+            }
+        default:
+            break
+        }
+        switch program {
         case .setup:
             return await SetupCommand.run(words: rest, environment: environment, say: { Console.say($0) }, complain: printError)
         case .usage:
@@ -66,6 +75,10 @@ enum DrinkShopCLI {
         }
         do {
             if program != .serve, let remote = try RemoteStore.fromEnvironment(environment) {
+                if let refusal = HTTPAvailability.refusal(for: "the remote base \(remote.description)") {
+                    printError(refusal)
+                    return 69
+                }
                 // A remote base: never seeded or set up implicitly; say what is missing and point to setup.
                 if invocation.words.isEmpty, let problem = await remote.schemaProblem() {
                     printError("drinkshop: \(problem)")
@@ -95,6 +108,10 @@ enum DrinkShopCLI {
             if program == .serve {
                 let command = try ServeCommand.parse(rest)
                 if command.gateway.isRequested {
+                    if let refusal = HTTPAvailability.refusal(for: "the gateway") {
+                        printError(refusal)
+                        return 69
+                    }
                     return try await GatewayCommand(serve: command).run(environment: environment)
                 }
                 let store = try await EmbeddedStore.open(path: path, mayCreate: mayCreate, environment: environment,

@@ -113,9 +113,11 @@ struct ServeCommand {
             }
         }
         let owner = try await store.base.collaborators().first
+        // Webhook pings are this process's only requests: without libcurl it serves everything else and says so.
+        let httpProblem = HTTPAvailability.problem()
         let api = AirtableAPI(store: store.base, baseID: store.base.baseID, baseName: ShopIdentity.baseName,
                               workspaceID: ShopIdentity.workspaceID, tokens: tokens, rateLimiter: limiter,
-                              user: owner, notifier: WebhookNotifier(transport: URLSessionTransport.shared),
+                              user: owner, notifier: httpProblem == nil ? WebhookNotifier(transport: URLSessionTransport.shared) : nil,
                               protectedTables: Self.shopTables, tableScopes: Self.shopTableScopes,
                               webhookReceivers: webhookReceivers,
                               uniqueKeys: UniqueKeys([ShopSchema.ticketTable: TicketField.key.rawValue]))
@@ -172,6 +174,9 @@ struct ServeCommand {
         if let limiter { print("  rate limit \(limiter.requestsPerSecond) requests/s per base") }
         if !webhookReceivers.allowed.isEmpty {
             print("  webhooks  may also notify " + webhookReceivers.allowed.map(\.description).sorted().joined(separator: ", "))
+        }
+        if let httpProblem {
+            print("  webhooks  payloads are kept, but no ping is sent: \(httpProblem) (apt-get install libcurl4)")
         }
         print("Press Ctrl-C to stop.")
 
