@@ -14,15 +14,20 @@ import Testing
         #expect(PersonNameError.empty(field: "name").description == "name: a name is required (請輸入名稱)")
     }
 
-    @Test func atMostOneHundredFiftyUTF8Bytes() throws {
+    @Test func atMostFiftyScalarsAndOneHundredFiftyUTF8Bytes() throws {
         #expect(try User(name: String(repeating: "美", count: 50), role: .customer).name.count == 50)
-        #expect(throws: PersonNameError.tooLong(field: "name", length: 153)) {
+        #expect(throws: PersonNameError.tooLong(field: "name", length: 51)) {
             try User(name: String(repeating: "美", count: 51), role: .customer)
         }
-        // One "character" of a base letter and 100 combining marks is 201 bytes, not 1.
-        #expect(throws: PersonNameError.tooLong(field: "name", length: 201)) {
+        #expect(throws: PersonNameError.tooLong(field: "name", length: 60)) {
+            try User(name: String(repeating: "A", count: 60), role: .customer)
+        }
+        // One "character" of a base letter and 100 combining marks is 101 scalars (201 bytes), not 1.
+        #expect(throws: PersonNameError.tooLong(field: "name", length: 101)) {
             try User(name: "a" + String(repeating: "\u{301}", count: 100), role: .customer)
         }
+        // 50 scalars of four bytes each are 200 bytes: refused by the bytes.
+        #expect(throws: PersonNameError.self) { try User(name: String(repeating: "😀", count: 40), role: .customer) }
     }
 
     @Test(arguments: ["A\tB", "A\u{1B}[2KB", "Amy\u{202E}ecila", "A\u{2028}B", "Be\u{200B}n", "\u{600}<b"])

@@ -196,9 +196,12 @@ def kill_at_every_fdatasync(binary, workdir, env, limit):
     try:
         _run(binary, ["--db", db, "seed", os.path.join(harness.ROOT, "Seeds", "menu.json")], env)
         _seed_program(binary, db, env, workdir)
-        # Stamps for the member who redeems: 30 cups.
+        # Stamps for the member who redeems: 30 cups, paid (stamps are earned when an order is paid).
         for _ in range(15):
-            _run(binary, ["--db", db, "order", "熟成紅茶", "M", "無糖", "去冰", "x2", "for", "0912345678"], env)
+            placed = _run(binary, ["--db", db, "order", "熟成紅茶", "M", "無糖", "去冰", "x2", "for", "0912345678"], env)
+            number = placed.stdout.split("取餐號 #")[1].split()[0] if "取餐號 #" in placed.stdout else None
+            if number:
+                _run(binary, ["--db", db, "pay", f"#{number}", "card"], env)
         for name, prepare in _commands(binary, db, env):
             finished = False
             per_command[name] = 0

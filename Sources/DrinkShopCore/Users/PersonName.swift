@@ -7,10 +7,12 @@ import TextScalars
 
 /// The rules for a person's name (a user, the customer an order is for, the staff member who
 /// placed it): trimmed, not empty, one line of visible text (no hidden scalar: `isHiddenInText`), at most
-/// `maximumBytes` UTF-8 bytes, and no word mixing Latin, Greek and Cyrillic letters (`Веn` passing for `Ben`).
+/// `maximumScalars` scalars and `maximumBytes` UTF-8 bytes, and no word mixing Latin, Greek and Cyrillic letters (`Веn` passing for `Ben`).
 public enum PersonName {
     /// The longest name, in UTF-8 bytes (50 Chinese characters).
     public static let maximumBytes = 150
+    /// And in Unicode scalars (50 letters of any script: a name is not a paragraph).
+    public static let maximumScalars = 50
 
     /// The name trimmed of surrounding whitespace.
     /// - Parameter field: what the name is, for the error ("name", "who the order is for"), as staff say it.
@@ -18,7 +20,9 @@ public enum PersonName {
     public static func validated(_ raw: String, field: String = "name") throws(PersonNameError) -> String {
         let name = raw.trimmed
         guard !name.isEmpty else { throw .empty(field: field) }
-        guard name.utf8.count <= maximumBytes else { throw .tooLong(field: field, length: name.utf8.count) }
+        guard name.utf8.count <= maximumBytes, name.unicodeScalars.count <= maximumScalars else {
+            throw .tooLong(field: field, length: name.unicodeScalars.count)
+        }
         guard !name.containsControlCharacter else { throw .controlCharacters(field: field) }
         guard !LookAlikeScripts.mixed(name) else { throw .lookAlikeLetters(field: field) }
         return name
@@ -53,9 +57,9 @@ public enum PersonNameError: Error, Sendable, Hashable, CustomStringConvertible,
         case .empty(let field):
             return "\(field): a name is required (請輸入名稱)"
         case .tooLong(let field, let length):
-            let most = PersonName.maximumBytes
-            return "\(field): the name is \(length) bytes long; at most \(most) are allowed, about \(most / 3) Chinese "
-                + "characters (名稱最多約 \(most / 3) 個中文字)"
+            let most = PersonName.maximumScalars
+            return "\(field): the name is \(length) characters long; at most \(most) are allowed "
+                + "(名稱最多 \(most) 個字)"
         case .controlCharacters(let field):
             return "\(field): the name must be one line of visible text (no newlines, tabs or invisible characters) "
                 + "(名稱只能一行，不可有隱藏字元)"
