@@ -30,6 +30,7 @@ class Browser:
     def __init__(self, port):
         self.port = port
         self.cookies = {}
+        self.token = None
 
     def request(self, method, path, form=None):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
@@ -43,6 +44,10 @@ class Browser:
         connection.request(method, path, body=body, headers=headers)
         response = connection.getresponse()
         text = response.read().decode(errors="replace")
+        # The form token every /order form carries (bound to this browser): kept from the last page that had one.
+        token = re.search(r'<input[^>]*name="token"[^>]*value="([^"]*)"', text)
+        if token:
+            self.token = token.group(1)
         for name, value in response.getheaders():
             if name.lower() == "set-cookie":
                 key, _, rest = value.partition("=")
@@ -66,12 +71,15 @@ class Browser:
     def post(self, page, action, fields):
         _, text, _ = self.request("GET", page)
         form = self.hidden(text)
+        if "token" not in form and self.token:
+            form["token"] = self.token
         form.update(fields)
         return self.request("POST", action, form)
 
 
 def stamps_for_nothing(ctx):
-    """A group order from /order with a member's mobile, 40 lines of 20 cups, sent, then cancelled unpaid at the
+    """A group order from /order with a member's mobile, 4 lines of 20 cups (within what one network may have open:
+    its fair share of the 200 cups online orders may hold), sent, then cancelled unpaid at the
     counter by a one-shot `drinkshop cancel`: the member must show 0 stamps and redeem nothing."""
     failures = []
     server = ctx.server("stamps-group")
@@ -90,7 +98,7 @@ def stamps_for_nothing(ctx):
         if not group or "/order/g/" not in group:
             return False, "no group started", [f"POST /order/start answered {status} without a group"]
         lines = 0
-        for _ in range(40):
+        for _ in range(4):
             status, _, _ = browser.post(group + "/menu", group + "/lines", {
                 "drink": "熟成紅茶", "size": "中杯", "ice": "去冰", "sugar": "無糖", "cups": "20", "note": ""})
             lines += status in (200, 303)
