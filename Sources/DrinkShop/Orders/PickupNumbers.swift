@@ -37,6 +37,9 @@ final class PickupNumbers: Sendable {
     /// takes at once.
     private let held = Mutex<[BusinessDay: [Int]]>([:])
     private let holdCount = Mutex(1)
+    /// Set when the store refused a ticket for a key another holds (a server that keeps keys unique, met before
+    /// its header was: through a gateway, say): claims are then made by create alone (`claimKept`).
+    private let refusesDuplicateKeys = Mutex(false)
     static let maximumAttempts = 50
     /// How many creates whose answer was lost a claim tries past (a few, so a store that is down still
     /// sends the order to the outbox soon).
@@ -68,7 +71,9 @@ final class PickupNumbers: Sendable {
     func claim(day: BusinessDay) async throws(ShopError) -> Int {
         // A server that keeps the ticket's key unique (`drinkshop serve`) answers the claim itself: numbers are
         // taken one at a time, in order, with no gap but where a create's answer was lost.
-        if store.keepsUnique(TicketField.key.rawValue, in: table) { return try await claimKept(day: day) }
+        if store.keepsUnique(TicketField.key.rawValue, in: table) || refusesDuplicateKeys.withLock({ $0 }) {
+            return try await claimKept(day: day)
+        }
         if let kept = held.withLock({ held -> Int? in
             guard var numbers = held[day], !numbers.isEmpty else { return nil }
             let first = numbers.removeFirst()
@@ -150,6 +155,11 @@ final class PickupNumbers: Sendable {
             do {
                 created = try await store.createRecords(in: table, wanted.map { Self.ticket(day: day, number: $0) },
                                                         options: WriteOptions())
+            } catch where error.isDuplicateKey {
+                // The store keeps keys unique after all (nothing of the batch was written): claim as it allows.
+                refusesDuplicateKeys.withLock { $0 = true }
+                held.withLock { $0 = [:] }
+                return [try await claimKept(day: day)]
             } catch where error.isUnreachable && lostCreates < PickupNumbers.lostCreateRetries {
                 // The answer was lost: the tickets may exist, so the client does not send them again. If one
                 // was written first for its number, nobody will keep that number (a gap): claim past them
