@@ -125,7 +125,24 @@ public final class Counter: Sendable {
         }
         if let mobile { draft.orderName = mobile.masked }
         let who = try await authorize(.placeOrder, acting)
-        do { return Placed(order: try await orders.place(draft, placedBy: who), mobile: mobile) } catch { throw .shop(error) }
+        do { return Placed(order: try await orders.place(draft, placedBy: who, member: mobile), mobile: mobile) } catch {
+            throw .shop(error)
+        }
+    }
+
+    /// Sends the orders this counter kept while the store could not be reached (`OrderDesk.sendUnsent`); an
+    /// order kept for a member is made theirs (stamps when paid, their pass, the bill) before it leaves the
+    /// outbox, as `applyMember` does at once for an order the store took.
+    @discardableResult
+    public func sendKept(force: Bool) async throws(ShopError) -> OutboxReport {
+        let members = members
+        return try await orders.sendUnsent(force: force) { (sent) throws(ShopError) in
+            guard let mobile = sent.keptMember, sent.order.status != .cancelled else { return }
+            do throws(TillError) { _ = try await members.apply(to: sent, mobile: mobile, freeCups: 0, money: nil) } catch {
+                if case .shop(let cause) = error { throw cause }
+                throw .storedData("the member \(mobile.masked) kept with this order: \(error)")
+            }
+        }
     }
 
     /// Changes a line of order `number`; refused once money was taken (`MoneyGuard`).

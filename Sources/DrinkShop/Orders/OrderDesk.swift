@@ -39,7 +39,11 @@ public final class OrderDesk: Sendable {
     /// Places an order: resolves the drinks, checks every rule, prices it with the best promotion, claims
     /// a pickup number and writes one record per line. When the store cannot be reached and there is an
     /// outbox, the order is kept there (unsent) and staff go on.
-    public func place(_ draft: OrderDraft, placedBy: String) async throws(ShopError) -> StoredOrder {
+    /// - Parameter member: the member the order is for; kept with the order when it goes to the outbox (the
+    ///   till makes it theirs when it is sent), else left to the caller (`Counter.place`).
+    public func place(_ draft: OrderDraft, placedBy: String, member: MobileNumber? = nil) async throws(ShopError)
+        -> StoredOrder
+    {
         let (unnumbered, snapshot) = try await pricedWithMenu(draft, placedBy: placedBy)
         let now = unnumbered.createdAt
         let day = clock.businessDay(of: now)
@@ -74,7 +78,7 @@ public final class OrderDesk: Sendable {
                 outbox = kept
             }
         }
-        return try await keepUnsent(order, orderRef: orderRef, day: day, menu: snapshot.menu, in: outbox)
+        return try await keepUnsent(order, orderRef: orderRef, day: day, menu: snapshot.menu, member: member, in: outbox)
     }
 
     /// Today's orders in pickup-number order (this counter's unsent ones last), then the orders of

@@ -18,6 +18,9 @@ public struct StoredOrder: Sendable {
     /// The provisional number of an order taken offline before it could get a pickup number: its only
     /// number while unsent; once sent, the number its cup and slip were printed with, beside its pickup number.
     public var provisionalNumber: Int?
+    /// The member an unsent order is for (`for 09XXXXXXXX` while the store could not be reached): kept
+    /// with it in the outbox, and made the order's (stamps, pass, the bill) when it is sent.
+    public var keptMember: MobileNumber?
     /// What the till needs to decide about the order, as its records carry it; nil for an order an earlier
     /// version placed (the till then reads the ledger).
     public var till: TillCopy?

@@ -34,11 +34,12 @@ public struct OutboxReport: Sendable {
 extension OrderDesk {
     /// Keeps an order the store could not take: with its pickup number if one was claimed before the
     /// failure (the lines may even have arrived; sending again is harmless), else a provisional `P` number.
-    func keepUnsent(_ order: Order, orderRef: String, day: BusinessDay, menu: Menu, in outbox: Outbox)
-        async throws(ShopError) -> StoredOrder
+    func keepUnsent(_ order: Order, orderRef: String, day: BusinessDay, menu: Menu, member: MobileNumber?,
+                    in outbox: Outbox) async throws(ShopError) -> StoredOrder
     {
         var stored = StoredOrder(order: order, orderRef: orderRef, recordIDs: [], businessDay: day, isForeign: false)
         stored.isUnsent = true
+        stored.keptMember = member
         if order.pickupNumber == 0 { stored.provisionalNumber = try await outbox.provisionalNumber(day: day) }
         try await outbox.keep(stored, menu: menu, queuedAt: clock.now())
         return stored
@@ -48,9 +49,16 @@ extension OrderDesk {
     /// have none, upserts the lines on `ref` (so an order is never there twice), then forgets it
     /// locally. Stops at the first failure to reach the store; the rest wait for the next try. An order
     /// the store refuses is reported and stays for staff to fix; the others are still sent.
-    /// - Parameter force: try even within the probe interval after a failure.
+    /// - Parameters:
+    ///   - force: try even within the probe interval after a failure.
+    ///   - settle: what the till adds to an order once its lines are in the store (its member), run before
+    ///     the order leaves the outbox, so a failure there sends it again (every step is an upsert) rather
+    ///     than losing it.
     @discardableResult
-    public func sendUnsent(force: Bool = false) async throws(ShopError) -> OutboxReport {
+    public func sendUnsent(force: Bool = false,
+                           settle: (@Sendable (StoredOrder) async throws(ShopError) -> Void)? = nil)
+        async throws(ShopError) -> OutboxReport
+    {
         var report = OutboxReport()
         guard let outbox = delivery.outbox else { return report }
         // Audit entries kept while offline go too, after the orders they are about.
@@ -74,8 +82,13 @@ extension OrderDesk {
                 // and with its P number, for the pickup screen's `P1 → 47`.
                 var extra = OrderRecord.cells(of: TillCopy())
                 if let provisional = stored.provisionalNumber { extra[OrderField.provisionalNumber] = .int(provisional) }
-                _ = try await records.write(stored.order, orderRef: stored.orderRef, day: stored.businessDay, menu: menu,
-                                            extra: extra)
+                let written = try await records.write(stored.order, orderRef: stored.orderRef, day: stored.businessDay,
+                                                      menu: menu, extra: extra)
+                var sent = stored
+                sent.isUnsent = false
+                sent.recordIDs = written.records.map(\.id)
+                sent.till = written.extraWritten ? TillCopy() : nil
+                try await settle?(sent)
                 try await outbox.remove(stored)
                 report.sent.append(SentOrder(queuedAs: queuedAs, pickupNumber: stored.order.pickupNumber,
                                                  businessDay: stored.businessDay))

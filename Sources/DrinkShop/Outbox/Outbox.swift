@@ -24,6 +24,8 @@ public final class Outbox: Sendable {
                           "timeZone": "client", "dateFormat": ["name": "iso", "format": "YYYY-MM-DD"],
                           "timeFormat": ["name": "24hour", "format": "HH:mm"],
                       ]),
+                      FieldSpec(UnsentField.member, .singleLineText,
+                                description: "The member's mobile number, made the order's when it is sent"),
                   ]),
         TableSpec(name: ticketTable, description: "Provisional numbers handed out offline",
                   fields: ShopSchema.ticket.fields),
@@ -48,17 +50,28 @@ public final class Outbox: Sendable {
         provisionalNumbers = PickupNumbers(store: store, table: Outbox.ticketTable)
     }
 
-    /// Creates the outbox tables when missing. Two counters started at once on one machine share the
-    /// file: a table the other one created meanwhile is fine.
+    /// Creates the outbox tables when missing, and the fields an earlier version's outbox lacks. Two
+    /// counters started at once on one machine share the file: a table or field the other one created
+    /// meanwhile is fine.
     public func prepare() async throws(ShopError) {
         guard let editor = store as? any SchemaEditing else { return }
         do throws(AirtableError) {
             let schema = try await store.schema()
-            for spec in Outbox.schema where schema.table(spec.name) == nil {
-                do throws(AirtableError) {
-                    _ = try await editor.createTable(spec)
-                } catch {
-                    guard try await store.schema().table(spec.name) != nil else { throw error }
+            for spec in Outbox.schema {
+                guard let table = schema.table(spec.name) else {
+                    do throws(AirtableError) {
+                        _ = try await editor.createTable(spec)
+                    } catch {
+                        guard try await store.schema().table(spec.name) != nil else { throw error }
+                    }
+                    continue
+                }
+                for field in spec.fields where table.field(field.name) == nil {
+                    do throws(AirtableError) {
+                        _ = try await editor.createField(in: table.id, field)
+                    } catch {
+                        guard try await store.schema().table(spec.name)?.field(field.name) != nil else { throw error }
+                    }
                 }
             }
         } catch {
@@ -103,6 +116,7 @@ public final class Outbox: Sendable {
             if stored.order.pickupNumber == 0 { lines[index][OrderField.pickupNumber] = .null }
             lines[index][UnsentField.pendingNumber] = stored.provisionalNumber.map(JSONValue.int) ?? .null
             lines[index][UnsentField.queuedAt] = .string(AirtableTimestamp.format(queuedAt))
+            lines[index][UnsentField.member] = stored.keptMember.map { .string($0.digits) } ?? .null
         }
         do {
             _ = try await store.upsertRecords(in: Outbox.lineTable, lines.map { UpsertRecord(fields: $0) },
@@ -118,9 +132,14 @@ public final class Outbox: Sendable {
         let records: [Record]
         do { records = try await store.allRecords(in: Outbox.lineTable) } catch { throw .store(error) }
         var provisionalNumbers: [String: Int] = [:]
+        var members: [String: MobileNumber] = [:]
         for record in records {
-            if let ref = record.fields[OrderField.orderRef]?.stringValue, let number = record.fields[UnsentField.pendingNumber]?.intValue {
-                provisionalNumbers[ref] = number
+            guard let ref = record.fields[OrderField.orderRef]?.stringValue else { continue }
+            if let number = record.fields[UnsentField.pendingNumber]?.intValue { provisionalNumbers[ref] = number }
+            if let digits = record.fields[UnsentField.member]?.stringValue {
+                do { members[ref] = try MobileNumber(parsing: digits) } catch {
+                    throw .storedData("in the outbox at \(location): order \(ref)'s member: \(error)")
+                }
             }
         }
         let (orders, problems) = OrderRecord.orders(from: records, menu: menu, clock: clock)
@@ -128,6 +147,7 @@ public final class Outbox: Sendable {
         return orders.map { order in
             var unsent = order
             unsent.provisionalNumber = provisionalNumbers[order.orderRef]
+            unsent.keptMember = members[order.orderRef]
             unsent.isForeign = false
             unsent.isUnsent = true
             return unsent
@@ -188,6 +208,8 @@ public final class Outbox: Sendable {
 /// provisional number is `pendingNumber`, kept as earlier versions wrote it.
 enum UnsentField: String, ShopField {
     case pendingNumber, queuedAt
+    /// The member (`for 09XXXXXXXX`) an order taken offline is for: the till makes it theirs once it is sent.
+    case member
 }
 
 /// `MenuSnapshot`: the store's Drink and Promotion records as last read.

@@ -86,7 +86,11 @@ extension ShopInterpreter {
         let stored = placed.order
         say(OrderView.receipt(stored, title: "Order placed", style: style, reason: shop.delivery.offlineReason, width: screenWidth))
         await printLabels(forNewOrder: stored)
-        if let mobile = placed.mobile, !stored.isUnsent {
+        guard let mobile = placed.mobile else { return }
+        if stored.isUnsent {
+            say(style.paint("會員 \(mobile.masked): kept with the order; stamps and passes apply once it is sent "
+                + "(送出後累點)", .cyan) + "\n")
+        } else {
             try await sayMember(try await shop.counter.applyMember(mobile, to: stored, by: acting), of: stored, freeCups: 0)
         }
     }

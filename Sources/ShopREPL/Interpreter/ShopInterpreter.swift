@@ -266,7 +266,7 @@ public final class ShopInterpreter {
     public func sendOutbox(force: Bool) async {
         guard shop.outbox != nil else { return }
         do {
-            let report = try await shop.orders.sendUnsent(force: force)
+            let report = try await shop.counter.sendKept(force: force)
             for (order, reason) in report.refused {
                 warn("the store refused unsent order \(order), which stays on this counter: \(reason) "
                     + "(edit or delete it)")
