@@ -21,6 +21,7 @@ import Testing
     ] + CupSize.allCases.map { .sizeNotSold(drink: "Black Tea", size: $0) }
     static let drawer: [DrawerError] = [
         .negativeAmount(field: "float", -1), .noOpenShift, .shiftAlreadyOpen(openedBy: "Amy"), .noShiftForCash,
+        .alreadyClosed(at: "21:04", by: "Amy", counted: 3920, summary: "short 9"),
     ]
     static let access: [AccessError] = ShopAction.allCases.flatMap { [.loginRequired($0), .managerRequired($0)] }
     static let login: [LoginError] = [
@@ -88,7 +89,7 @@ import Testing
     func listsEveryCase() {
         #expect(Set(Self.payment.map { Self.caseName($0) }).count == 8)
         #expect(Set(Self.menuChange.map { Self.caseName($0) }).count == 4)
-        #expect(Set(Self.drawer.map { Self.caseName($0) }).count == 4)
+        #expect(Set(Self.drawer.map { Self.caseName($0) }).count == 5)
         #expect(Set(Self.login.map { Self.caseName($0) }).count == 5)
         #expect(Set(Self.pin.map { Self.caseName($0) }).count == 2)
         #expect(Set(Self.member.map { Self.caseName($0) }).count == 8)
@@ -129,6 +130,7 @@ import Testing
         case .noOpenShift: "noOpenShift"
         case .shiftAlreadyOpen: "shiftAlreadyOpen"
         case .noShiftForCash: "noShiftForCash"
+        case .alreadyClosed: "alreadyClosed"
         }
     }
     static func caseName(_ e: LoginError) -> String {

@@ -93,7 +93,19 @@ public struct Drawer: Sendable {
         } catch {
             throw .shop(error)
         }
+        if case .failure(.drawer(.noOpenShift)) = closed, let last = try await closedToday() {
+            // Most likely this very close, tried again after its answer was lost: say what the store holds.
+            throw .drawer(.alreadyClosed(at: clock.calendar.timeText(last.closedAt), by: last.closedBy, counted: last.counted,
+                                         summary: last.summary))
+        }
         return try closed.get().count
+    }
+
+    /// The latest close of the current business day, if any.
+    private func closedToday() async throws(TillError) -> DrawerCount? {
+        let now = clock.now()
+        let start = clock.dayBounds(of: now).start
+        return try await shifts.closed(from: start, to: now.addingTimeInterval(1)).last
     }
 
     /// Drawer counts closed in `start..<end`.

@@ -71,6 +71,12 @@ public struct ShopCalendar: Sendable, Hashable {
         return dayText(date) + " " + Self.two(seconds / 3600) + ":" + Self.two(seconds % 3600 / 60)
     }
 
+    /// "14:05": the time of day of `date` on the shop's wall clock.
+    public func timeText(_ date: Date) -> String {
+        let seconds = wallSeconds(date)
+        return Self.two(seconds / 3600) + ":" + Self.two(seconds % 3600 / 60)
+    }
+
     /// Seconds since 1970 on the shop's wall clock.
     private func localSeconds(_ date: Date) -> Int {
         Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)

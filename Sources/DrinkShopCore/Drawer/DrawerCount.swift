@@ -91,6 +91,9 @@ public enum DrawerError: Error, Sendable, Hashable, CustomStringConvertible, Loc
     case shiftAlreadyOpen(openedBy: String)
     /// Cash is never taken outside a shift: the drawer's count would not know it.
     case noShiftForCash
+    /// No shift is open because the day's last one was closed already (a close whose answer was lost, tried
+    /// again): when (the shop's wall clock, `21:04`), by whom, and the count it recorded.
+    case alreadyClosed(at: String, by: String, counted: Int, summary: String)
 
     public var description: String {
         switch self {
@@ -100,6 +103,9 @@ public enum DrawerError: Error, Sendable, Hashable, CustomStringConvertible, Loc
         case .noShiftForCash:
             "no shift is open, so the drawer takes no cash (未開班): open one with its float first (shift open FLOAT), "
                 + "then take the cash; nothing recorded"
+        case .alreadyClosed(let time, let who, let counted, let summary):
+            "the drawer was closed at \(time) by \(who), counted \(counted), \(summary) (已交班); nothing changed: "
+                + "to count again, open a new shift first (shift open FLOAT)"
         }
     }
 
