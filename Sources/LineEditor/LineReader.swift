@@ -24,6 +24,11 @@ public protocol LineReader: Sendable {
     /// The next line when it is already at hand and taking it cannot wait (`.some(nil)`: the input
     /// ended); nil when a read might wait, so the caller reads on the line readers' queue instead.
     func lineWithoutWaiting(prompt: String) -> String??
+
+    /// Shows `text` (whole lines, already made safe for the terminal) above the line being typed, while a read
+    /// waits, without touching what is typed: something that happened by itself (an order sent in the
+    /// background). False when the reader cannot (no read waiting, or nothing to redraw): the caller writes it.
+    func announce(_ text: String) -> Bool
 }
 
 /// A line shown above the prompt that changes on its own clock: its text at an instant, and how long
@@ -56,6 +61,9 @@ extension LineReader {
 
     /// By default a line is always read on the line readers' queue.
     public func lineWithoutWaiting(prompt: String) -> String?? { nil }
+
+    /// By default nothing is redrawn: the caller writes the text itself.
+    public func announce(_ text: String) -> Bool { false }
 
     /// Secret lines are plain lines where nothing is echoed or kept anyway.
     public func readSecretLine(prompt: String) -> String? {

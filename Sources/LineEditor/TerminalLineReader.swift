@@ -47,6 +47,8 @@ public final class TerminalLineReader: LineReader {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let state: Mutex<State>
+    /// Whether a read is waiting for keys, and the text `announce` left for it to show above the line.
+    private let notices = Mutex<(reading: Bool, pending: [String])>((false, []))
 
     /// - Parameters:
     ///   - input: the terminal to read keys from (standard input by default).
@@ -107,6 +109,17 @@ public final class TerminalLineReader: LineReader {
         read(prompt: prompt, secret: false, keptInHistory: false)
     }
 
+    /// Queued for the waiting read, which wakes, writes it above the prompt and draws the line again as it was.
+    public func announce(_ text: String) -> Bool {
+        let queued = notices.withLock { notices in
+            guard notices.reading else { return false }
+            notices.pending.append(text)
+            return true
+        }
+        if queued { wakeReader(wakeWrite) }
+        return queued
+    }
+
     // MARK: Reading a line
 
     private func read(prompt: String, secret: Bool, keptInHistory: Bool, statusLine: StatusLine? = nil) -> String? {
@@ -138,9 +151,17 @@ public final class TerminalLineReader: LineReader {
                 return secret ? fallback.readSecretLine(prompt: prompt) : fallback.readLine(prompt: prompt)
             }
             let slot = TerminalSignalGuard.arm(terminal: input, output: output, wake: wakeWrite, normalMode: normalMode)
+            notices.withLock { $0.reading = true }
             defer {
                 if let slot { TerminalSignalGuard.disarm(slot) }
                 leaveRawMode(to: normalMode)
+                // Announced as the line ended: shown below it, before whatever the line does.
+                let left = notices.withLock { notices in
+                    notices.reading = false
+                    defer { notices.pending = [] }
+                    return notices.pending
+                }
+                if !left.isEmpty { write(left.joined()) }
             }
             let entries = state.history.history.entries
             var editor = LineEditor(history: entries, isSecret: secret, completer: completer)
@@ -176,8 +197,12 @@ public final class TerminalLineReader: LineReader {
                     }
                 case .interrupted: continue
                 case .woken:
-                    _ = enterRawMode(from: normalMode)
-                    redrawAfterResize(prompt, editor, screen: &state.screen)
+                    let announced = notices.withLock { notices in
+                        defer { notices.pending = [] }
+                        return notices.pending
+                    }
+                    if announced.isEmpty { _ = enterRawMode(from: normalMode) }
+                    redrawAfterResize(prompt, editor, screen: &state.screen, above: announced.joined())
                     continue
                 case .closed:
                     write("\r\n")
@@ -276,12 +301,15 @@ public final class TerminalLineReader: LineReader {
         draw(prompt, editor, screen: &screen)
     }
 
-    /// The window was resized (or the program resumed): go back to where the drawing began, however the
-    /// terminal rewrapped it, clear everything below, and draw the status line and the prompt again.
-    private func redrawAfterResize(_ prompt: String, _ editor: LineEditor, screen: inout Screen) {
+    /// The window was resized (or the program resumed, or text was announced): go back to where the drawing
+    /// began, however the terminal rewrapped it, clear everything below, write `above` (announced lines), and
+    /// draw the status line and the prompt again.
+    private func redrawAfterResize(_ prompt: String, _ editor: LineEditor, screen: inout Screen, above announced: String = "") {
         let width = TerminalDevice.columns(output)
         let above = screen.statusLine == nil ? [] : [screen.statusWidth]
         write(LineRenderer.rewind(linesAbove: above, cursorColumn: screen.cursorColumn, width: width))
+        // Raw mode: a line feed does not return the carriage.
+        if !announced.isEmpty { write(announced.replacingOccurrences(of: "\n", with: "\r\n")) }
         if let status = screen.statusLine {
             let text = statusRow(status)
             screen.statusText = text
@@ -309,4 +337,10 @@ public final class TerminalLineReader: LineReader {
         let bytes = FileDescriptorIO.readSome(input, limit: 1024)
         return bytes.isEmpty ? .closed : .bytes(bytes)
     }
+}
+
+/// One byte on the reader's wake pipe (outside the type, whose `write` writes text to the terminal).
+private func wakeReader(_ pipe: Int32) {
+    var byte: UInt8 = 1
+    _ = write(pipe, &byte, 1)
 }

@@ -58,7 +58,7 @@ public struct REPLSession {
                     statusLine = Self.rotatingBanner(interpreter.rotator, style: interpreter.style)
                 }
             }
-            guard let line = await reader.nextLine(prompt: prompt, statusLine: statusLine) else {
+            guard let line = await nextLine(prompt: prompt, statusLine: statusLine) else {
                 if interactive { output.write("\n") }
                 break
             }
@@ -71,6 +71,57 @@ public struct REPLSession {
             }
         }
         return await finish(failures: failures)
+    }
+
+    /// How often a counter waiting for a line looks whether the store is back for the orders it kept.
+    static let idleInterval: Duration = .seconds(2)
+
+    private enum WhileWaiting: Sendable {
+        case line(String?)
+        case tick
+    }
+
+    /// The next line; while it is awaited (staff typing, or nobody there), the orders kept while the store
+    /// was away are sent by themselves once it answers again (at most every probe interval), and what
+    /// became of them is shown above the line being typed (`LineReader.announce`), which stays as it was.
+    private func nextLine(prompt: String, statusLine: StatusLine?) async -> String? {
+        guard interpreter.shop.outbox != nil else { return await reader.nextLine(prompt: prompt, statusLine: statusLine) }
+        let reader = reader
+        return await withTaskGroup(of: WhileWaiting.self) { group in
+            group.addTask { .line(await reader.nextLine(prompt: prompt, statusLine: statusLine)) }
+            group.addTask { await Self.tick() }
+            while let event = await group.next() {
+                switch event {
+                case .line(let line):
+                    group.cancelAll()
+                    return line
+                case .tick:
+                    await sendKeptWhileWaiting()
+                    group.addTask { await Self.tick() }
+                }
+            }
+            return nil
+        }
+    }
+
+    private static func tick() async -> WhileWaiting {
+        try? await Task.sleep(for: idleInterval)
+        return .tick
+    }
+
+    /// Sends what the outbox holds while the store was away (only then: an order the store refused waits for
+    /// staff, not for a timer), its lines announced above the prompt.
+    private func sendKeptWhileWaiting() async {
+        guard interpreter.shop.isOffline, interpreter.held == nil else { return }
+        interpreter.held = HeldOutput()
+        await interpreter.sendOutbox(force: false)
+        let said = interpreter.held ?? HeldOutput()
+        interpreter.held = nil
+        guard !(said.text + said.errors).isEmpty else { return }
+        if !reader.announce(TerminalSafeText.encode(said.text + said.errors)) {
+            if !said.text.isEmpty { output.write(said.text) }
+            if !said.errors.isEmpty { output.writeError(said.errors) }
+        }
     }
 
     /// The banner line above the prompt, turning on the rotator's own clock (every 3 s) while the
