@@ -36,6 +36,37 @@ import TestSupport
         #expect(try await counter.shop.members.member(mobile).card.stamps == 2)
     }
 
+    /// Kept before a day closed, sent the next morning: the closed day keeps what it closed with; the order is
+    /// today's, with a number of today, and the audit trail says it came late.
+    @Test func anOrderKeptOvernightNeverGoesIntoTheClosedDay() async throws {
+        let counter = try await OutboxTests.Counter()
+        let closedDay = counter.shop.clock.today
+        _ = try await counter.shop.counter.place(OrderDraft(orderName: "Amy", lines: [
+            counter.fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.iceFree)]),
+        ]), by: ken)
+        counter.flaky.unplug()
+        let kept = try await counter.shop.counter.place(OrderDraft(orderName: "Bo", lines: [
+            counter.fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.iceFree)]),
+        ]), by: ken).order
+        #expect(kept.isUnsent)
+        // Another counter, on the store, counts the drawer and closes the day.
+        counter.flaky.plugIn()
+        let other = counter.fixture.shop
+        _ = try await other.counter.openShift(float: 1000, by: Acting("Amy", role: .manager))
+        _ = try await other.counter.closeDrawer(counted: 1000, by: Acting("Amy", role: .manager))
+        counter.fixture.clock.advance(by: 24 * 3600)
+        let today = counter.shop.clock.today
+        #expect(today > closedDay)
+
+        let sent = try await counter.shop.counter.sendKept(force: true).sent
+        #expect(sent == [SentOrder(queuedAs: .provisional(1), pickupNumber: 1, businessDay: today, lateFrom: closedDay)])
+        let days = try await counter.fixture.records("OrderDrink").compactMap { $0.fields["businessDay"]?.stringValue }
+        #expect(days.filter { $0 == closedDay.description }.count == 1)
+        #expect(days.filter { $0 == today.description }.count == 1)
+        let entries = try await counter.shop.audit.entries(fromDay: today, throughDay: today)
+        #expect(entries.contains { $0.subject == "#1" && $0.detail.contains("sent late: taken on \(closedDay) as #P1") })
+    }
+
     @Test func anOutboxFromBeforeTheMemberFieldGetsItWhenOpened() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/outbox.sqlite"

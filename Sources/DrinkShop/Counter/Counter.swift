@@ -135,14 +135,21 @@ public final class Counter: Sendable {
     /// outbox, as `applyMember` does at once for an order the store took.
     @discardableResult
     public func sendKept(force: Bool) async throws(ShopError) -> OutboxReport {
-        let members = members
-        return try await orders.sendUnsent(force: force) { (sent) throws(ShopError) in
+        let (members, drawer, clock) = (members, drawer, clock)
+        return try await orders.sendUnsent(force: force, settle: { (sent) throws(ShopError) in
             guard let mobile = sent.keptMember, sent.order.status != .cancelled else { return }
             do throws(TillError) { _ = try await members.apply(to: sent, mobile: mobile, freeCups: 0, money: nil) } catch {
                 if case .shop(let cause) = error { throw cause }
                 throw .storedData("the member \(mobile.masked) kept with this order: \(error)")
             }
-        }
+        }, isClosed: { (day) throws(ShopError) in
+            // A day is closed once its drawer is counted (`close`); an archived day was closed first.
+            let bounds = clock.bounds(of: day)
+            do throws(TillError) { return try await !drawer.counts(from: bounds.start, to: bounds.end).isEmpty } catch {
+                if case .shop(let cause) = error { throw cause }
+                throw .storedData("the drawer counts of \(day): \(error)")
+            }
+        })
     }
 
     /// Changes a line of order `number`; refused once money was taken (`MoneyGuard`).

@@ -9,11 +9,14 @@ public struct SentOrder: Sendable, Equatable {
     public var pickupNumber: Int
     /// The business day it was placed on (`YYYY-MM-DD`).
     public var businessDay: BusinessDay
+    /// The closed day it was taken on, when it went into `businessDay` (the open one) instead, marked late.
+    public var lateFrom: BusinessDay?
 
-    public init(queuedAs: OrderNumber, pickupNumber: Int, businessDay: BusinessDay) {
+    public init(queuedAs: OrderNumber, pickupNumber: Int, businessDay: BusinessDay, lateFrom: BusinessDay? = nil) {
         self.queuedAs = queuedAs
         self.pickupNumber = pickupNumber
         self.businessDay = businessDay
+        self.lateFrom = lateFrom
     }
 
     /// The number it goes by now: its pickup number, with its day when that is not `today`.
@@ -54,9 +57,13 @@ extension OrderDesk {
     ///   - settle: what the till adds to an order once its lines are in the store (its member), run before
     ///     the order leaves the outbox, so a failure there sends it again (every step is an upsert) rather
     ///     than losing it.
+    ///   - isClosed: whether an earlier business day is closed (its drawer counted). An order kept on a day
+    ///     that closed before it could be sent never goes into it (the day's report stays as it was closed):
+    ///     it goes into today's orders with a number of today, and an audit entry says it came late.
     @discardableResult
     public func sendUnsent(force: Bool = false,
-                           settle: (@Sendable (StoredOrder) async throws(ShopError) -> Void)? = nil)
+                           settle: (@Sendable (StoredOrder) async throws(ShopError) -> Void)? = nil,
+                           isClosed: (@Sendable (BusinessDay) async throws(ShopError) -> Bool)? = nil)
         async throws(ShopError) -> OutboxReport
     {
         var report = OutboxReport()
@@ -72,6 +79,12 @@ extension OrderDesk {
             // Named by its P number while it has one, even when a number was claimed on an earlier try.
             guard let queuedAs = stored.provisionalNumber.map(OrderNumber.provisional) ?? stored.number else { continue }
             do throws(ShopError) {
+                var lateFrom: BusinessDay?
+                let today = clock.today
+                if stored.businessDay < today, let isClosed, try await isClosed(stored.businessDay) {
+                    lateFrom = stored.businessDay
+                    try await moveLate(&stored, to: today, as: queuedAs, menu: menu, in: outbox)
+                }
                 if stored.order.pickupNumber == 0 {
                     stored.order = try numbered(stored.order, try await pickupNumbers.claim(day: stored.businessDay))
                     // Remember the real number before sending, so a failure now cannot claim another one (the
@@ -91,14 +104,31 @@ extension OrderDesk {
                 try await settle?(sent)
                 try await outbox.remove(stored)
                 report.sent.append(SentOrder(queuedAs: queuedAs, pickupNumber: stored.order.pickupNumber,
-                                                 businessDay: stored.businessDay))
+                                             businessDay: stored.businessDay, lateFrom: lateFrom))
             } catch {
                 if delivery.outbox(after: error, at: now) != nil { return report }
                 report.refused.append((queuedAs, error))
             }
         }
-        if hasAudit, try await audit.sendKept() == 0, delivery.isOffline { return report }
+        // Read again: a late order's entry may have joined them in this round.
+        if try await !outbox.keptAudit().isEmpty, try await audit.sendKept() == 0, delivery.isOffline { return report }
         delivery.storeAnswered()
         return report
+    }
+
+    /// Moves a kept order of a closed day into `today`: a number of today (whatever it held for the closed day
+    /// is left as a gap there), kept so in the outbox before anything is written, with the audit entry that
+    /// says it came late (written first, so a crash after it sends the order into today the next time).
+    private func moveLate(_ stored: inout StoredOrder, to today: BusinessDay, as queuedAs: OrderNumber, menu: Menu,
+                          in outbox: Outbox) async throws(ShopError)
+    {
+        let closedDay = stored.businessDay
+        stored.businessDay = today
+        stored.order = try numbered(stored.order, try await pickupNumbers.claim(day: today))
+        try await outbox.keep(stored, menu: menu, queuedAt: clock.now())
+        try await note([AuditEntry(at: clock.now(), by: stored.order.placedBy, action: .placeOrder,
+                                   subject: "#\(stored.order.pickupNumber)",
+                                   detail: "sent late: taken on \(closedDay) as \(queuedAs) while the store was away; "
+                                       + "\(closedDay) was closed, so it is on \(today)'s orders")])
     }
 }

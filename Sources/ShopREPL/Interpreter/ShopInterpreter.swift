@@ -272,7 +272,11 @@ public final class ShopInterpreter {
                     + "(edit or delete it)")
             }
             for sent in report.sent {
-                if case .provisional = sent.queuedAs {
+                if let closed = sent.lateFrom {
+                    say(style.paint("Sent order \(sent.queuedAs) late: \(closed) was closed, so it is on today's orders as "
+                        + "#\(sent.pickupNumber) (已日結，改記今日 取餐號 \(sent.pickupNumber))", .yellow) + "\n")
+                    await printLabelsAgain(sent)
+                } else if case .provisional = sent.queuedAs {
                     say(style.paint("Sent order \(sent.queuedAs): its pickup number is #\(sent.pickupNumber) (取餐號 \(sent.pickupNumber))",
                                     .green) + "\n")
                     await printLabelsAgain(sent)
