@@ -47,7 +47,7 @@ enum BenchCommands {
         try await shop.createMissingSchema()
         _ = try await shop.seeder.seed(contentsOf: seeds + "/menu.json")
         let menu = try await shop.catalog.menu(refresh: true)
-        let drinks = menu.drinks.filter(\.available)
+        let drinks = menu.drinks.filter(\.isOnSale)
         let perDay = max(1, count / days)
         let started = Date()
         var written = 0

@@ -25,7 +25,7 @@ enum YearStore {
         let shop = Shop(store: base)
         try await shop.createMissingSchema()
         _ = try await shop.seeder.seed(contentsOf: seeds + "/menu.json")
-        let drinks = try await shop.catalog.menu(refresh: true).drinks.filter(\.available)
+        let drinks = try await shop.catalog.menu(refresh: true).drinks.filter(\.isOnSale)
         guard !drinks.isEmpty else { throw BenchError("the seed menu has no available drink") }
         let started = ContinuousClock.now
         var counts = (orders: 0, lines: 0, payments: 0, tickets: 0)

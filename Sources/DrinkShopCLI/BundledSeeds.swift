@@ -21,7 +21,8 @@ enum BundledSeeds {
           }
         ],
         "hotAvailable": false,
-        "available": true
+        "available": true,
+        "contains": ["水玉"]
       }
     },
     {
@@ -72,7 +73,8 @@ enum BundledSeeds {
           }
         ],
         "hotAvailable": true,
-        "available": true
+        "available": true,
+        "contains": ["菓玉"]
       }
     },
     {
@@ -412,7 +414,8 @@ enum BundledSeeds {
           }
         ],
         "hotAvailable": true,
-        "available": true
+        "available": true,
+        "contains": ["白玉"]
       }
     },
     {

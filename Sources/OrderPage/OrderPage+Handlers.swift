@@ -33,6 +33,9 @@ extension OrderPage {
                 let name = FormFields(query: exchange.request.query)?["d"] ?? ""
                 let drink = try await drinkOnMenu(name)
                 guard drink.available else { throw OrderPageRefusal.rule(.soldOut(drink: drink.name), drink: drink.name) }
+                if let ingredient = drink.missingIngredient {
+                    throw OrderPageRefusal.rule(.ingredientSoldOut(drink: drink.name, ingredient: ingredient), drink: drink.name)
+                }
                 return drinkForm(id, drink, action: GroupPaths.lines(id), chosen: MenuPages.Chosen(), editing: false, exchange)
             } catch .notMember {
                 return redirect(GroupPaths.base(id), newCookie: exchange.newCookie)

@@ -45,8 +45,8 @@ import Testing
     ] + CupSize.allCases.map { .notEnoughRewardCups(size: $0, wanted: 2, available: 1) }
     static let rule: [OrderRuleViolation] = [
         .soldOut(drink: "Black Tea"), .tooManyAddOns(count: 3), .quantityOutOfRange(0), .noteTooLong(length: 300),
-        .noteHasControlCharacters, .missingRequired([.size, .sugar]),
-    ] + OptionGroup.allCases.map { .conflictingChoice($0, first: "a", second: "b") }
+        .noteHasControlCharacters, .missingRequired([.size, .sugar]), .ingredientSoldOut(drink: "White Jade Au Lait", ingredient: "Tapioca"),
+    ] + CupSize.allCases.map { .sizeSoldOut(drink: "Black Tea", size: $0) } + AddOn.allCases.map { .addOnSoldOut($0) } + OptionGroup.allCases.map { .conflictingChoice($0, first: "a", second: "b") }
         + CupSize.allCases.map { .sizeUnavailable(drink: "Black Tea", size: $0) }
         + IceLevel.allCases.map { .notServedHot(drink: "Black Tea", ice: $0) }
         + AddOn.allCases.flatMap { [.duplicateAddOn($0), .addOnNotServedHot($0, ice: .hot)] }
@@ -62,6 +62,11 @@ import Testing
         .unknownDrink("Tea", suggestions: []), .unknownDrink("Tea", suggestions: ["Black Tea"]),
         .ambiguousDrink("Tea", candidates: ["Black Tea", "Green Tea"]),
     ]
+    static let stock: [StockLookupError] = [
+        .notOneThing("Tea", choices: [.drink("Black Tea"), .ingredient("Tea")], exact: true),
+        .notOneThing("Bl", choices: [.drink("Black Tea")], exact: false),
+        .nothingCalled("Coffee", suggestions: []), .nothingCalled("Tee", suggestions: ["Tea"]),
+    ]
     static let personName: [PersonNameError] = [
         .empty(field: "name"), .tooLong(field: "name", length: 99), .controlCharacters(field: "name"),
         .lookAlikeLetters(field: "name"),
@@ -75,7 +80,7 @@ import Testing
         payment.map(\.description) + menuChange.map(\.description) + drawer.map(\.description)
             + access.map(\.description) + login.map(\.description) + pin.map(\.description) + member.map(\.description)
             + invoice.map(\.description) + charge.map(\.description) + rule.map(\.description)
-            + status.map(\.description) + order.map(\.description) + lookup.map(\.description) + personName.map(\.description)
+            + status.map(\.description) + order.map(\.description) + lookup.map(\.description) + stock.map(\.description) + personName.map(\.description)
             + day.map(\.description)
     }
 
@@ -95,12 +100,13 @@ import Testing
         #expect(Set(Self.member.map { Self.caseName($0) }).count == 8)
         #expect(Set(Self.invoice.map { Self.caseName($0) }).count == 7)
         #expect(Set(Self.charge.map { Self.caseName($0) }).count == 6)
-        #expect(Set(Self.rule.map { Self.caseName($0) }).count == 11)
+        #expect(Set(Self.rule.map { Self.caseName($0) }).count == 14)
         #expect(Set(Self.status.map { Self.caseName($0) }).count == 6)
         #expect(Set(Self.order.map { Self.caseName($0) }).count == 5)
         #expect(Set(Self.personName.map { Self.caseName($0) }).count == 4)
         #expect(Set(Self.day.map { Self.caseName($0) }).count == 3)
         #expect(Set(Self.lookup.map { Self.caseName($0) }).count == 2)
+        #expect(Set(Self.stock.map { Self.caseName($0) }).count == 2)
     }
 
     // The case names, by switches without `default`: a new case does not compile until it is named here.
@@ -194,6 +200,9 @@ import Testing
         case .quantityOutOfRange: "quantityOutOfRange"
         case .noteTooLong: "noteTooLong"
         case .noteHasControlCharacters: "noteHasControlCharacters"
+        case .ingredientSoldOut: "ingredientSoldOut"
+        case .sizeSoldOut: "sizeSoldOut"
+        case .addOnSoldOut: "addOnSoldOut"
         }
     }
     static func caseName(_ e: OrderStatusError) -> String {
@@ -213,6 +222,12 @@ import Testing
         case .lineOutOfRange: "lineOutOfRange"
         case .wrongDrink: "wrongDrink"
         case .nothingToChange: "nothingToChange"
+        }
+    }
+    static func caseName(_ e: StockLookupError) -> String {
+        switch e {
+        case .notOneThing: "notOneThing"
+        case .nothingCalled: "nothingCalled"
         }
     }
     static func caseName(_ e: DrinkLookupError) -> String {

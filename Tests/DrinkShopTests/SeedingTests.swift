@@ -77,7 +77,7 @@ import Testing
         ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":50}},{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":55}}]}", "records[1].fields.name",
          .duplicateName(.drink, "A", firstAt: 0)),
         ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":50,\"colour\":\"red\"}}]}", "records[0].fields.colour",
-         .field(.unknownField(of: .drink, known: ["available", "category", "description", "englishName", "hotAvailable", "image", "large",
+         .field(.unknownField(of: .drink, known: ["available", "category", "contains", "description", "englishName", "hotAvailable", "image", "large",
                                                   "medium", "name", "soldOut"]))),
         ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":\"50\"}}]}", "records[0].fields.medium", .field(.priceNotANumber(found: "a string"))),
         ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":50.5}}]}", "records[0].fields.medium", .field(.priceNotWhole(50.5))),

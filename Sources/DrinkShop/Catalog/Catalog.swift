@@ -15,10 +15,15 @@ public final class Catalog: Sendable {
         /// The Drink records the menu was read from (for `menu --json`).
         var drinkRecords: [Record]
         var loadedAt: Date
+        /// The `menuChangedAt` signal as read with the menu: a reading of the settings that holds another says
+        /// the menu changed since (`follow`).
+        var signal: String?
     }
 
     private let drinks: CatalogTable
     private let promotionRecords: CatalogTable
+    /// The `Setting` table, where what has run out besides whole drinks is kept (`SoldOutItems`).
+    private let settingRecords: CatalogTable
     private let clock: ShopClock
     private let delivery: DeliveryPolicy
     /// How long the menu is reused before it is read again.
@@ -28,6 +33,7 @@ public final class Catalog: Sendable {
     init(store: any RecordStore, clock: ShopClock, delivery: DeliveryPolicy, lifetime: TimeInterval = 30) {
         drinks = CatalogTable(store: store, table: ShopSchema.drinkTable)
         promotionRecords = CatalogTable(store: store, table: ShopSchema.promotionTable)
+        settingRecords = CatalogTable(store: store, table: ShopSchema.settingTable)
         self.clock = clock
         self.delivery = delivery
         self.lifetime = lifetime
@@ -66,6 +72,15 @@ public final class Catalog: Sendable {
         return RecordJSON.text(chosen)
     }
 
+    /// Forgets the cached copy when `settings` (a reading of the shared settings newer than it) hold another
+    /// `menuChangedAt` than the copy was read with: a drink, add-on, ingredient or size sold out, restocked or
+    /// repriced at another counter is seen at the next use, not after the copy's `lifetime`.
+    func follow(_ settings: [String: String]) async {
+        let signal = settings[ShopSettings.menuChangedKey]
+        guard let cached = cache.withLock({ $0 }), cached.signal != signal else { return }
+        await forget()
+    }
+
     /// Forgets the cached copy (after a seed), and tells the next process on this machine not to trust
     /// the outbox's copy either.
     func forget() async {
@@ -81,7 +96,8 @@ public final class Catalog: Sendable {
               now >= confirmed, now.timeIntervalSince(confirmed) < lifetime,
               let drinkRecords = try? await outbox.remembered(ShopSchema.drinkTable) else { return nil }
         let promotions = (try? await outbox.remembered(ShopSchema.promotionTable)) ?? []
-        return snapshot(drinkRecords: drinkRecords, promotions: promotions, problems: [], loadedAt: confirmed)
+        let stock = (try? await outbox.remembered(ShopSchema.settingTable)) ?? []
+        return snapshot(drinkRecords: drinkRecords, promotions: promotions, stock: stock, problems: [], loadedAt: confirmed)
     }
 
     func snapshot(refresh: Bool) async throws(ShopError) -> Snapshot {
@@ -97,16 +113,19 @@ public final class Catalog: Sendable {
         }
         var drinkRecords: [Record]
         var promotions: [Record]
+        var stock: [Record]
         var problems: [String] = []
         if let outbox = delivery.outboxWithoutTrying(at: now), let remembered = try? await outbox.remembered(ShopSchema.drinkTable) {
             // The store was found away moments ago (this command's first read): the menu as last read, without
             // waiting on the store again.
             drinkRecords = remembered
             promotions = (try? await outbox.remembered(ShopSchema.promotionTable)) ?? []
+            stock = (try? await outbox.remembered(ShopSchema.settingTable)) ?? []
         } else {
             do throws(ShopError) {
                 drinkRecords = try await drinks.all()
                 promotions = try await promotionRecords.all()
+                stock = Self.stockRecords(try await stockSettings())
             } catch {
                 guard let outbox = delivery.outbox(after: error, at: now) else { throw error }
                 if let cached { return cached }
@@ -114,6 +133,7 @@ public final class Catalog: Sendable {
                 guard let remembered = try await outbox.remembered(ShopSchema.drinkTable) else { throw error }
                 drinkRecords = remembered
                 promotions = try await outbox.remembered(ShopSchema.promotionTable) ?? []
+                stock = try await outbox.remembered(ShopSchema.settingTable) ?? []
             }
         }
         if let outbox = delivery.outbox {
@@ -122,19 +142,27 @@ public final class Catalog: Sendable {
             do throws(ShopError) {
                 try await outbox.remember(drinkRecords, of: ShopSchema.drinkTable)
                 try await outbox.remember(promotions, of: ShopSchema.promotionTable)
+                try await outbox.remember(stock, of: ShopSchema.settingTable)
                 if !delivery.isOffline { await outbox.setMenuConfirmed(at: now) }
             } catch {
                 problems.append("the menu could not be kept in \(outbox.location) for offline use: \(error)")
             }
         }
-        let snapshot = snapshot(drinkRecords: drinkRecords, promotions: promotions, problems: problems, loadedAt: now)
+        let snapshot = snapshot(drinkRecords: drinkRecords, promotions: promotions, stock: stock, problems: problems, loadedAt: now)
         cache.withLock { $0 = snapshot }
         return snapshot
     }
 
     /// The menu and promotions read from their records; records that cannot be read become problems.
-    private func snapshot(drinkRecords: [Record], promotions: [Record], problems: [String], loadedAt: Date) -> Snapshot {
+    private func snapshot(drinkRecords: [Record], promotions: [Record], stock: [Record], problems: [String], loadedAt: Date)
+        -> Snapshot
+    {
         var problems = problems
+        var settings: [String: String] = [:]
+        for record in stock {
+            guard let key = record.fields[SettingField.key]?.stringValue else { continue }
+            settings[key] = record.fields[SettingField.value]?.stringValue
+        }
         var menuDrinks: [Drink] = []
         for record in drinkRecords {
             do { menuDrinks.append(try DrinkRecord.drink(from: record)) } catch { problems.append(error.description) }
@@ -148,7 +176,25 @@ public final class Catalog: Sendable {
                 problems.append("promotion record \(record.id): \(error)")
             }
         }
-        return Snapshot(menu: Menu(drinks: menuDrinks), promotions: running, problems: problems,
-                        drinkRecords: drinkRecords, loadedAt: loadedAt)
+        return Snapshot(menu: Menu(drinks: menuDrinks, soldOut: SoldOutItems(settings: settings)), promotions: running,
+                        problems: problems, drinkRecords: drinkRecords, loadedAt: loadedAt,
+                        signal: settings[ShopSettings.menuChangedKey])
+    }
+
+    /// The `Setting` table's records; none on a store made before the table (until the schema step adds it, nothing
+    /// can have been sold out there but whole drinks).
+    private func stockSettings() async throws(ShopError) -> [Record] {
+        do { return try await settingRecords.all() } catch {
+            if case .store(let failure) = error, failure.isNotFound { return [] }
+            throw error
+        }
+    }
+
+    /// The `Setting` records the menu needs: what is sold out, and the signal it was read with.
+    private static func stockRecords(_ records: [Record]) -> [Record] {
+        records.filter { record in
+            guard let key = record.fields[SettingField.key]?.stringValue else { return false }
+            return key.hasPrefix(SoldOutItems.settingPrefix) || key == ShopSettings.menuChangedKey
+        }
     }
 }

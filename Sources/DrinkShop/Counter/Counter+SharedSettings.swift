@@ -30,7 +30,7 @@ extension Counter {
                 if let old = known.settings {
                     news.changes = SharedSettingChange.changes(from: old, to: stored)
                     // Sold out, restocked or repriced at another counter: the menu is read again at its next use.
-                    if old[ShopSettings.menuChangedKey] != stored[ShopSettings.menuChangedKey] { await orders.catalog.forget() }
+                    await orders.catalog.follow(stored)
                     if old[ShopSettings.timeZoneKey] != stored[ShopSettings.timeZoneKey]
                         || old[ShopSettings.dayStartsKey] != stored[ShopSettings.dayStartsKey]
                     {

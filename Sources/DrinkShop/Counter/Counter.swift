@@ -309,10 +309,17 @@ public final class Counter: Sendable {
 
     // MARK: - The menu
 
-    /// Marks a drink sold out, back on sale, or changes a size's price, on every counter, with its audit
-    /// entry (in the same commit on the embedded store).
-    public func changeMenu(_ drink: String, _ request: MenuControl.Request, by acting: Acting) async throws(TillError)
-        -> (change: MenuChange, drink: Drink)
+    /// What `text` names for `request` on the menu as the store has it now: one thing, or the choices a front
+    /// asks staff to pick from (a terminal) or lists in its refusal (one-shot, piped). Never a guess.
+    public func menuTarget(_ text: String, for request: MenuControl.Request) async throws(TillError) -> StockLookup {
+        try await menuControl.lookup(text, for: request)
+    }
+
+    /// Marks a drink, add-on, ingredient or size sold out or back on sale, or changes a drink size's price, on
+    /// every counter, the customers' page and the make line, with its audit entry (in the same commit on the
+    /// embedded store). `item` is what staff named without doubt (`menuTarget`).
+    public func changeMenu(_ item: StockItem, _ request: MenuControl.Request, by acting: Acting) async throws(TillError)
+        -> MenuControl.Made
     {
         let action: ShopAction = switch request {
         case .soldOut: .soldOut
@@ -321,9 +328,21 @@ public final class Counter: Sendable {
         }
         let who = try await authorize(action, acting)
         let clock = clock
-        let changed = try await menuControl.change(drink, request, audit: audit) { $0.auditEntry(by: who, at: clock.now()) }
-        await settings.noteMenuChanged()
-        return changed
+        let made = try await menuControl.change(item, request, audit: audit, settings: settings) { $0.auditEntry(by: who, at: clock.now()) }
+        if made.drink != nil { await settings.noteMenuChanged() }
+        return made
+    }
+
+    /// `changeMenu` of what `name` names, only when it names exactly one thing (`StockLookup.found`); anything
+    /// else is refused with the choices (`TillError.stock`), nothing changed.
+    public func changeMenu(_ name: String, _ request: MenuControl.Request, by acting: Acting) async throws(TillError)
+        -> MenuControl.Made
+    {
+        switch try await menuTarget(name, for: request) {
+        case .found(let item): return try await changeMenu(item, request, by: acting)
+        case .choose(let items, let exact): throw .stock(.notOneThing(name.trimmingCharacters(in: .whitespaces), choices: items, exact: exact))
+        case .notFound(let suggestions): throw .stock(.nothingCalled(name.trimmingCharacters(in: .whitespaces), suggestions: suggestions))
+        }
     }
 
     // MARK: - The drawer

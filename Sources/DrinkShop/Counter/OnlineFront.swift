@@ -42,7 +42,11 @@ extension Counter {
                             from sender: OnlineOrderBounds.Sender? = nil) async throws(OnlineRefusal) -> OnlineTicket
     {
         do {
-            guard try await settings.onlineOrderingOpen() else { throw OnlineRefusal.closed }
+            // One reading of the settings, fresh: whether the page is open, and whether the menu changed since this
+            // copy of it was read (a drink, add-on or size sold out at a counter a moment ago is refused here).
+            let shared = try await settings.readFromStore()
+            guard shared[ShopSettings.onlineOrderingKey] == "on" else { throw OnlineRefusal.closed }
+            await orders.catalog.follow(shared)
             // Priced (every rule checked) before it is weighed: its cups and what it costs.
             let priced = try await orders.priced(draft, placedBy: Self.onlineFront)
             let open = try await openOnlineOrders()

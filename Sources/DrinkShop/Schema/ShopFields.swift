@@ -9,6 +9,8 @@ public protocol ShopField: RawRepresentable, CaseIterable, Hashable, Sendable wh
 /// `Drink`: the menu (KEBUKE's fields first).
 public enum DrinkField: String, ShopField {
     case name, englishName, description, category, medium, large, image, hotAvailable, soldOut
+    /// The ingredients the drink is made with, one a line (白玉): when one runs out, so does the drink.
+    case contains
 }
 
 /// `OrderDrink`: one record per order line (KEBUKE's fields first, the shop's beside them).

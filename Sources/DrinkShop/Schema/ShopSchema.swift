@@ -30,6 +30,7 @@ public enum ShopSchema {
         FieldSpec(DrinkField.image, .multipleAttachments),
         FieldSpec(DrinkField.hotAvailable, .checkbox, description: "Can be served 溫 or 熱", options: checkbox),
         FieldSpec(DrinkField.soldOut, .checkbox, options: checkbox),
+        FieldSpec(DrinkField.contains, .multilineText, description: "Ingredients, one a line: when one is sold out, so is the drink"),
     ])
 
     public static let order = TableSpec(name: orderTable, description: "One record per order line", fields: [

@@ -37,7 +37,7 @@ public struct SeedFile: Sendable {
 
     /// The drink fields a seed file may carry.
     static let drinkKeys: Set<String> = ["name", "englishName", "description", "category", "medium", "large", "image",
-                                         "hotAvailable", "available", "soldOut"]
+                                         "hotAvailable", "available", "soldOut", "contains"]
 
     /// Parses and validates `bytes`. The error names the record (by index) and the field.
     /// - Parameter knownDrinks: drink names already on the menu, which promotions may refer to.
@@ -188,10 +188,19 @@ public struct SeedFile: Sendable {
         let englishName = try text("englishName")
         let description = try text("description") ?? ""
         let hot = try flag("hotAvailable") ?? false
+        var contains: [String] = []
+        if let value = fields[DrinkField.contains], !value.isNull {
+            guard let items = value.arrayValue else { throw fail("contains", .notText) }
+            for item in items {
+                guard let ingredient = item.stringValue, !ingredient.trimmingCharacters(in: .whitespaces).isEmpty,
+                      !ingredient.contains(where: { $0.isNewline || $0 == "," || $0 == "、" }) else { throw fail("contains", .notText) }
+                contains.append(ingredient)
+            }
+        }
         do {
             return try Drink(name: name, englishName: englishName, description: description, category: category,
                              mediumPrice: medium, largePrice: large, imageURLs: images, hotAvailable: hot,
-                             available: available ?? !(soldOut ?? false))
+                             available: available ?? !(soldOut ?? false), contains: contains)
         } catch {
             throw fail(error.field, .drink(error))
         }

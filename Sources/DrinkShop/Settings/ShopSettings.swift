@@ -221,6 +221,19 @@ public struct ShopSettings: Sendable {
         reading.wrote(change)
     }
 
+    /// Marks `item` out (or back in stock) for every counter: its key and the `menuChangedAt` signal in one
+    /// write with `entry`, as `AuditedChange` says (one commit on the embedded store; over the API both keys
+    /// written back as they were when the entry cannot be written).
+    func writeStock(_ item: StockItem, out: Bool, entry: AuditEntry) async throws(ShopError) {
+        guard let key = SoldOutItems.settingKey(for: item) else { return }
+        let before = try await records.fresh()
+        let changes = [key: out ? SoldOutItems.outValue : SoldOutItems.inValue,
+                       Self.menuChangedKey: AirtableTimestamp.format(clock.now())]
+        let earlier = Dictionary(uniqueKeysWithValues: changes.keys.map { ($0, before[$0]) })
+        try await records.write(changes, undoing: earlier, trail: audit, entries: [entry])
+        reading.wrote(changes)
+    }
+
     /// Writes `changes` with an audit entry each, as `AuditedChange` says: one commit on the embedded store;
     /// over the API the settings, then the entries, and the settings as they were (`before`) written again
     /// when the entries cannot be, so neither stands.

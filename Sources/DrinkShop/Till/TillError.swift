@@ -7,6 +7,9 @@ public enum TillError: Error, Sendable, CustomStringConvertible {
     case shop(ShopError)
     case payment(PaymentError)
     case menu(MenuChangeError)
+    /// A manager's name that names no one thing on the menu (several, only part of a name, or nothing): nothing
+    /// was changed.
+    case stock(StockLookupError)
     case drawer(DrawerError)
     case access(AccessError)
     case login(LoginError)
@@ -49,6 +52,7 @@ public enum TillError: Error, Sendable, CustomStringConvertible {
         case .shop(let error): return error.description
         case .payment(let error): return "payment refused, nothing recorded: \(error)"
         case .menu(let error): return error.description
+        case .stock(let error): return error.description
         case .drawer(let error): return error.description
         case .access(let error): return error.description
         case .login(let error): return error.description

@@ -18,8 +18,24 @@ public struct Drink: Sendable, Hashable {
     public var imageURLs: [String]
     /// Whether the drink can be made 溫 or 熱. 常溫 is allowed for every drink.
     public var hotAvailable: Bool
-    /// False while the drink is sold out.
+    /// False while the drink itself is sold out (the `soldOut` cell); see `isOnSale` for what else can stop it.
     public var available: Bool
+    /// The ingredients the drink is made with (`"contains": ["白玉"]` in the seed file): when one runs out,
+    /// so does the drink.
+    public let contains: [String]
+
+    /// What has run out for this drink, set by the menu from the shop's `SoldOutItems` (never stored with
+    /// the drink): its sizes that are out, the add-ons that are out, and the first of its ingredients that
+    /// is out (which makes the drink sold out, however its own cell reads).
+    public internal(set) var soldOutSizes: Set<CupSize> = []
+    public internal(set) var soldOutAddOns: Set<AddOn> = []
+    public internal(set) var missingIngredient: String? = nil
+
+    /// Whether the drink can be ordered now: not sold out itself, and none of its ingredients out.
+    public var isOnSale: Bool { available && missingIngredient == nil }
+
+    /// The sizes that can be ordered now.
+    public var sizesOnSale: [CupSize] { sizes.filter { !soldOutSizes.contains($0) } }
 
     /// Validates and creates a drink.
     ///
@@ -35,7 +51,8 @@ public struct Drink: Sendable, Hashable {
         largePrice: Int? = nil,
         imageURLs: [String] = [],
         hotAvailable: Bool = false,
-        available: Bool = true
+        available: Bool = true,
+        contains: [String] = []
     ) throws(DrinkValidationError) {
         let name = name.trimmed
         guard !name.isEmpty else { throw .emptyName }
@@ -55,6 +72,8 @@ public struct Drink: Sendable, Hashable {
         self.imageURLs = imageURLs
         self.hotAvailable = hotAvailable
         self.available = available
+        var seen: Set<String> = []
+        self.contains = contains.map(\.trimmed).filter { !$0.isEmpty && seen.insert($0.matchingKey).inserted }
     }
 
     /// The price of one cup of `size` in NT$, without add-ons; nil when the drink does not come

@@ -1,7 +1,9 @@
 /// The drinks on offer, in display order: by category (季節限定 first), then in the order given.
 public struct Menu: Sendable, Hashable {
-    /// All drinks, sold-out ones included, in display order.
+    /// All drinks, sold-out ones included, in display order, each with what is out for it filled in.
     public let drinks: [Drink]
+    /// What has run out besides whole drinks (add-ons, ingredients, sizes).
+    public let soldOut: SoldOutItems
     /// Each drink's Chinese and English names as lookups compare them, worked out once per menu (not
     /// per lookup: a lookup compares every drink).
     let keys: [[String]]
@@ -10,11 +12,12 @@ public struct Menu: Sendable, Hashable {
 
     /// Orders `drinks` for display. Duplicate names are kept (a base edited by hand may hold
     /// them); looking such a name up reports it as ambiguous rather than picking one silently.
-    public init(drinks: [Drink]) {
+    public init(drinks: [Drink], soldOut: SoldOutItems = .none) {
         // Sorting by (category, original position) keeps the given order inside a category.
+        self.soldOut = soldOut
         self.drinks = drinks.enumerated()
             .sorted { ($0.element.category, $0.offset) < ($1.element.category, $1.offset) }
-            .map(\.element)
+            .map { soldOut.applied(to: $0.element) }
         keys = self.drinks.map(\.matchingKeys)
         var positionsByKey: [String: [Int]] = [:]
         for (position, names) in keys.enumerated() {
@@ -49,7 +52,14 @@ public struct Menu: Sendable, Hashable {
 
     /// The seasonal (季節限定) drinks that can be ordered now.
     public var availableSeasonalDrinks: [Drink] {
-        drinks.filter { $0.isSeasonal && $0.available }
+        drinks.filter { $0.isSeasonal && $0.isOnSale }
+    }
+
+    /// The ingredients a manager can sell out: every drink's (`contains`), in menu order, then each add-on's
+    /// own (白玉 of 加白玉); one spelling each.
+    public var ingredients: [String] {
+        var seen: Set<String> = []
+        return (drinks.flatMap(\.contains) + AddOn.allCases.map(\.shortName)).filter { seen.insert($0.matchingKey).inserted }
     }
 }
 

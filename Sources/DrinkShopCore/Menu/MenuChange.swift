@@ -11,19 +11,23 @@ public enum MenuChange: Sendable, Hashable {
     case soldOut(drink: String)
     case restock(drink: String)
     case price(drink: String, size: CupSize, from: Int, to: Int)
+    /// An add-on, ingredient or size sold out (`soldOut: true`) or restocked.
+    case item(StockItem, soldOut: Bool)
 
     /// The permission it needs (all three need a manager once PINs are set).
     public var action: ShopAction {
         switch self {
-        case .soldOut: .soldOut
-        case .restock: .restock
+        case .soldOut, .item(_, soldOut: true): .soldOut
+        case .restock, .item(_, soldOut: false): .restock
         case .price: .changePrice
         }
     }
 
+    /// What changed: the drink's name, or the item's ("加白玉", "熟成紅茶 大杯").
     public var drinkName: String {
         switch self {
         case .soldOut(let name), .restock(let name), .price(let name, _, _, _): name
+        case .item(let item, _): item.name
         }
     }
 
@@ -33,6 +37,7 @@ public enum MenuChange: Sendable, Hashable {
         case .soldOut: "sold out"
         case .restock: "restocked"
         case .price(_, let size, let from, let to): "\(size.rawValue) \(from) -> \(to)"
+        case .item(let item, let soldOut): "\(soldOut ? "sold out" : "restocked") (\(item.kind))"
         }
     }
 
@@ -53,6 +58,18 @@ public enum MenuChange: Sendable, Hashable {
         return (available ? .restock(drink: drink.name) : .soldOut(drink: drink.name), changed)
     }
 
+    /// Marks `item` (not a drink: see `availability(of:available:)`) sold out or back in stock, as `soldOut`
+    /// (the items out now) holds it.
+    /// - Throws: `MenuChangeError.nothingToChange` when it already is.
+    public static func availability(of item: StockItem, soldOut out: Bool, now soldOut: SoldOutItems)
+        throws(MenuChangeError) -> MenuChange
+    {
+        guard soldOut.contains(item) != out else {
+            throw .nothingToChange(drink: item.name, state: out ? "sold out" : "in stock")
+        }
+        return .item(item, soldOut: out)
+    }
+
     /// Sets the price of `size` of `drink`.
     /// - Returns: the change and the drink after it.
     /// - Throws: `MenuChangeError`: a price below 1, a size the drink does not come in, the same
@@ -70,7 +87,7 @@ public enum MenuChange: Sendable, Hashable {
                 name: drink.name, englishName: drink.englishName, description: drink.description,
                 category: drink.category, mediumPrice: size == .medium ? newPrice : drink.mediumPrice,
                 largePrice: size == .large ? newPrice : drink.largePrice, imageURLs: drink.imageURLs,
-                hotAvailable: drink.hotAvailable, available: drink.available)
+                hotAvailable: drink.hotAvailable, available: drink.available, contains: drink.contains)
             return (.price(drink: drink.name, size: size, from: old, to: newPrice), changed)
         } catch {
             throw .invalidPrice(error.description)

@@ -25,7 +25,7 @@ public struct OrderLine: Sendable, Hashable {
     /// Checks `choices` against `drink` and prices the line.
     /// - Throws: the first `OrderRuleViolation`, in the order `OrderRules.violations` lists them.
     public init(drink: Drink, choices: DrinkChoices) throws(OrderRuleViolation) {
-        try self.init(drink: drink, choices: choices, checkSoldOut: true)
+        try self.init(drink: drink, choices: choices, ordered: nil)
     }
 
     /// Rebuilds a line read from storage, as it was stored. Ordering rules are not checked (the
@@ -57,8 +57,8 @@ public struct OrderLine: Sendable, Hashable {
         self.note = note
     }
 
-    private init(drink: Drink, choices: DrinkChoices, checkSoldOut: Bool) throws(OrderRuleViolation) {
-        try OrderRules.check(choices, for: drink, checkSoldOut: checkSoldOut)
+    private init(drink: Drink, choices: DrinkChoices, ordered: DrinkChoices?) throws(OrderRuleViolation) {
+        try OrderRules.check(choices, for: drink, ordered: ordered)
         // The rules above guarantee these; the guard only keeps a broken invariant from trapping.
         guard let size = choices.size, let ice = choices.ice, let sugar = choices.sugar else {
             throw .missingRequired(OptionGroup.allCases.filter(\.isRequired))
@@ -101,13 +101,13 @@ public struct OrderLine: Sendable, Hashable {
     /// The line after `edit`, checked again against `drink` (the drink as the menu has it now)
     /// and repriced at its current prices.
     ///
-    /// A drink that sold out after the line was ordered can still be edited, unless the edit
-    /// adds cups.
+    /// A drink (or its size or add-on) that sold out after the line was ordered can still be edited,
+    /// unless the edit asks for more of what is out (more cups, that size, that add-on).
     /// - Throws: `OrderRuleViolation` for the first rule the edited line breaks, or
     ///   `OrderError.wrongDrink` when `drink` is not the line's drink.
     public func editing(_ edit: LineEdit, drink: Drink) throws -> OrderLine {
         guard drink.name == drinkName else { throw OrderError.wrongDrink(line: drinkName, given: drink.name) }
         let edited = edit.applied(to: choices)
-        return try OrderLine(drink: drink, choices: edited, checkSoldOut: edited.quantity > quantity)
+        return try OrderLine(drink: drink, choices: edited, ordered: choices)
     }
 }

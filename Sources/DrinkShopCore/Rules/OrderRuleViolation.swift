@@ -9,6 +9,12 @@ import Foundation
 public enum OrderRuleViolation: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// Sold-out drinks cannot be ordered.
     case soldOut(drink: String)
+    /// A drink made with an ingredient that has run out (`"contains"` in the seed file).
+    case ingredientSoldOut(drink: String, ingredient: String)
+    /// A size that has run out, in every drink or in this one.
+    case sizeSoldOut(drink: String, size: CupSize)
+    /// An add-on that has run out (itself, or its ingredient).
+    case addOnSoldOut(AddOn)
     /// Size, ice and sugar must all be chosen; lists the ones missing, in that order.
     case missingRequired([OptionGroup])
     /// The same group was given two different values ("中杯" and "大杯").
@@ -34,6 +40,9 @@ public enum OrderRuleViolation: Error, Sendable, Hashable, CustomStringConvertib
     public var rule: String {
         switch self {
         case .soldOut: "sold-out"
+        case .ingredientSoldOut: "ingredient-sold-out"
+        case .sizeSoldOut: "size-sold-out"
+        case .addOnSoldOut: "add-on-sold-out"
         case .missingRequired: "required-options"
         case .conflictingChoice: "one-value-per-option"
         case .sizeUnavailable: "size-available"
@@ -51,7 +60,7 @@ public enum OrderRuleViolation: Error, Sendable, Hashable, CustomStringConvertib
     /// decide otherwise: another counter may have restocked the drink or changed it since.
     public var mayBeAStaleMenu: Bool {
         switch self {
-        case .soldOut, .sizeUnavailable, .notServedHot: true
+        case .soldOut, .ingredientSoldOut, .sizeSoldOut, .addOnSoldOut, .sizeUnavailable, .notServedHot: true
         case .missingRequired, .conflictingChoice, .tooManyAddOns, .duplicateAddOn, .addOnNotServedHot, .quantityOutOfRange,
              .noteTooLong, .noteHasControlCharacters: false
         }
@@ -61,6 +70,12 @@ public enum OrderRuleViolation: Error, Sendable, Hashable, CustomStringConvertib
         switch self {
         case .soldOut(let drink):
             return "\(drink) is sold out (\(drink)已售完)"
+        case .ingredientSoldOut(let drink, let ingredient):
+            return "\(drink) is sold out: \(ingredient) has run out (\(drink) 售完（\(ingredient)已售完）)"
+        case .sizeSoldOut(let drink, let size):
+            return "\(drink) \(size.rawValue) \(size.englishLabel) is sold out (\(drink) \(size.rawValue) 售完); choose another size"
+        case .addOnSoldOut(let addOn):
+            return "\(addOn.rawValue) \(addOn.englishLabel) is sold out (\(addOn.rawValue) 售完); order without it"
         case .missingRequired(let groups):
             let english = groups.map(\.englishName).joinedAsList
             let verb = groups.count == 1 ? "is" : "are"

@@ -8,16 +8,22 @@ public enum OrderRules {
     /// hide kilobytes behind one "character").
     public static let maximumNoteBytes = 300
 
-    /// Every rule `choices` breaks for `drink`, in a fixed order: sold out, missing options,
-    /// size, temperature, add-ons, quantity, note. Empty when the line may be ordered.
+    /// Every rule `choices` breaks for `drink`, in a fixed order: sold out (the drink, an ingredient), missing
+    /// options, size, temperature, add-ons, quantity, note. Empty when the line may be ordered.
     ///
-    /// - Parameter checkSoldOut: false when re-checking a line that was already ordered and is
-    ///   not growing (a drink that sells out later does not freeze the orders already taken).
+    /// - Parameter ordered: the line as it was ordered, when re-checking an edit of it: what has sold out since
+    ///   is refused only where the edit asks for more of it (more cups, another size, an add-on it did not
+    ///   have), so a drink that sells out later does not freeze the orders already taken.
     public static func violations(
-        of choices: DrinkChoices, for drink: Drink, checkSoldOut: Bool = true
+        of choices: DrinkChoices, for drink: Drink, ordered: DrinkChoices? = nil
     ) -> [OrderRuleViolation] {
         var found: [OrderRuleViolation] = []
-        if checkSoldOut, !drink.available { found.append(.soldOut(drink: drink.name)) }
+        let more = ordered.map { choices.quantity > $0.quantity } ?? true
+        if more, !drink.available {
+            found.append(.soldOut(drink: drink.name))
+        } else if more, let ingredient = drink.missingIngredient {
+            found.append(.ingredientSoldOut(drink: drink.name, ingredient: ingredient))
+        }
 
         var missing: [OptionGroup] = []
         if choices.size == nil { missing.append(.size) }
@@ -28,6 +34,9 @@ public enum OrderRules {
         if let size = choices.size, drink.price(for: size) == nil {
             found.append(.sizeUnavailable(drink: drink.name, size: size))
         }
+        if let size = choices.size, drink.soldOutSizes.contains(size), more || ordered?.size != size {
+            found.append(.sizeSoldOut(drink: drink.name, size: size))
+        }
         if let ice = choices.ice, ice.isHot, !drink.hotAvailable {
             found.append(.notServedHot(drink: drink.name, ice: ice))
         }
@@ -36,6 +45,9 @@ public enum OrderRules {
         for addOn in choices.addOns where !seen.insert(addOn).inserted {
             found.append(.duplicateAddOn(addOn))
             break
+        }
+        if let out = choices.addOns.first(where: { drink.soldOutAddOns.contains($0) && (more || ordered?.addOns.contains($0) != true) }) {
+            found.append(.addOnSoldOut(out))
         }
         if let ice = choices.ice, ice.isHot,
            let melting = choices.addOns.first(where: { !$0.canBeServedHot }) {
@@ -51,8 +63,8 @@ public enum OrderRules {
 
     /// Throws the first rule `choices` breaks for `drink`, if any (see `violations`).
     public static func check(
-        _ choices: DrinkChoices, for drink: Drink, checkSoldOut: Bool = true
+        _ choices: DrinkChoices, for drink: Drink, ordered: DrinkChoices? = nil
     ) throws(OrderRuleViolation) {
-        if let first = violations(of: choices, for: drink, checkSoldOut: checkSoldOut).first { throw first }
+        if let first = violations(of: choices, for: drink, ordered: ordered).first { throw first }
     }
 }

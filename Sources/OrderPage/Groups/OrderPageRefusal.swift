@@ -180,6 +180,12 @@ enum CustomerWords {
         switch violation {
         case .soldOut:
             return "\(drink)已售完。\(drink) is sold out."
+        case .ingredientSoldOut(_, let ingredient):
+            return "\(drink) 售完（\(ingredient)已售完）。\(drink) is sold out: the \(ingredient) has run out."
+        case .sizeSoldOut(_, let size):
+            return "\(drink) \(size.rawValue)已售完，請改選其他尺寸。\(drink) in \(size.englishLabel) is sold out; choose another size."
+        case .addOnSoldOut(let addOn):
+            return "\(addOn.rawValue)已售完，請不加或改選其他配料。\(addOn.englishLabel) is sold out; order without it."
         case .missingRequired(let groups):
             let chinese = groups.map(\.chineseName).joined(separator: "、")
             return "請選擇\(chinese)（\(chinese)為必填）。Choose the \(groups.map(\.englishName).joined(separator: ", "))."

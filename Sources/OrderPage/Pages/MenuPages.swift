@@ -20,14 +20,14 @@ enum MenuPages {
                 let price = drink.largePrice.map { "中 $\(drink.mediumPrice) / 大 $\($0)" } ?? "中 $\(drink.mediumPrice)"
                 let hot = drink.hotAvailable ? "<span class=\"tag\">♨ 可熱</span>" : ""
                 let english = drink.englishName.map { " <span class=\"en\">\(e($0))</span>" } ?? ""
-                if drink.available {
+                if drink.isOnSale {
                     body += """
                     <li><a class="drink" href="\(e(GroupPaths.drink(group, drink.name)))"><span><span class="name">\(e(drink.name))</span>\(english)\(hot)</span><span class="price">\(price)</span></a></li>
 
                     """
                 } else {
                     body += """
-                    <li><div class="drink soldout" aria-disabled="true"><span><span class="name">\(e(drink.name))</span>\(english)<span class="tag out">售完 Sold out</span></span><span class="price">\(price)</span></div></li>
+                    <li><div class="drink soldout" aria-disabled="true"><span><span class="name">\(e(drink.name))</span>\(english)<span class="tag out">\(e(soldOutTag(drink)))</span></span><span class="price">\(price)</span></div></li>
 
                     """
                 }
@@ -35,6 +35,11 @@ enum MenuPages {
             body += "</ul>\n</section>\n"
         }
         return PageLayout.document(title: "菜單", shop: shop, body: body)
+    }
+
+    /// "售完 Sold out", or with the ingredient that ran out: "售完（白玉已售完）Sold out".
+    static func soldOutTag(_ drink: Drink) -> String {
+        drink.missingIngredient.map { "售完（\($0)已售完）Sold out" } ?? "售完 Sold out"
     }
 
     /// What the form shows chosen: a new line's (nothing chosen), a refused form's (as sent), or a line's.
@@ -77,9 +82,10 @@ enum MenuPages {
         body += "<div class=\"choices\">\n"
         for size in CupSize.allCases {
             guard let price = drink.price(for: size) else { continue }
-            let extra = size == .large ? "+$\(price - drink.mediumPrice)" : "$\(price)"
+            let out = drink.soldOutSizes.contains(size)
+            let extra = out ? "售完 Sold out" : size == .large ? "+$\(price - drink.mediumPrice)" : "$\(price)"
             body += choice(type: "radio", name: "size", value: size.rawValue, title: size.rawValue, subtitle: size.englishLabel,
-                           extra: extra, checked: chosen.size == size, price: price)
+                           extra: extra, checked: chosen.size == size, disabled: out, price: price)
         }
         body += "</div></fieldset>\n"
 
@@ -104,8 +110,10 @@ enum MenuPages {
         body += "<div class=\"choices\">\n"
         for addOn in AddOn.allCases {
             let subtitle = addOn.englishLabel + (addOn.canBeServedHot ? "" : " · 不可做溫熱飲")
+            let out = drink.soldOutAddOns.contains(addOn)
             body += choice(type: "checkbox", name: "addon", value: addOn.rawValue, title: addOn.shortName, subtitle: subtitle,
-                           extra: "+$\(AddOn.price)", checked: chosen.addOns.contains(addOn), price: AddOn.price)
+                           extra: out ? "售完 Sold out" : "+$\(AddOn.price)", checked: chosen.addOns.contains(addOn), disabled: out,
+                           price: AddOn.price)
         }
         body += "</div></fieldset>\n"
 

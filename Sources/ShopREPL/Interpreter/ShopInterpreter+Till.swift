@@ -213,13 +213,37 @@ extension ShopInterpreter {
 
     // MARK: - Menu
 
-    private func changeMenu(_ drink: String, _ request: MenuControl.Request) async throws {
-        let (change, changed) = try await shop.counter.changeMenu(drink, request, by: try await acting())
-        switch change {
-        case .soldOut: say(style.paint("\(changed.name) is sold out (售完) on every counter.", .yellow) + "\n")
-        case .restock: say(style.paint("\(changed.name) is back on sale.", .green) + "\n")
+    /// `soldout`, `restock`, `price`: a name that says exactly one thing is acted on; one that names several things
+    /// or only part of a name is asked about at a terminal (a number picks one; anything else changes nothing), and
+    /// refused with the choices listed where nobody can be asked (one-shot, piped). Never a guess.
+    private func changeMenu(_ name: String, _ request: MenuControl.Request) async throws {
+        let acting = try await acting()
+        let item: StockItem
+        switch try await shop.counter.menuTarget(name, for: request) {
+        case .found(let found): item = found
+        case .notFound(let suggestions): throw TillError.stock(.nothingCalled(name, suggestions: suggestions))
+        case .choose(let choices, let exact):
+            guard let ask else { throw TillError.stock(.notOneThing(name, choices: choices, exact: exact)) }
+            var question = exact ? "\"\(name)\" names more than one thing (不只一個):\n" : "\"\(name)\" is only part of a name (名稱不完整):\n"
+            for (index, choice) in choices.enumerated() { question += "  \(index + 1)  \(choice.choiceLabel)\n" }
+            question += "Which one? [1-\(choices.count), Enter: none] "
+            guard let answer = await ask(question), let number = Int(answer.trimmingCharacters(in: .whitespaces)),
+                  choices.indices.contains(number - 1) else {
+                say("Nothing changed (未變更).\n")
+                return
+            }
+            item = choices[number - 1]
+        }
+        let made = try await shop.counter.changeMenu(item, request, by: acting)
+        let name = made.drink?.name ?? item.name
+        let along = made.along.isEmpty ? "" : " With it: \(made.along.joined(separator: ", "))."
+        switch made.change {
+        case .soldOut, .item(_, soldOut: true):
+            say(style.paint("\(name) is sold out (售完) on every counter.\(along)", .yellow) + "\n")
+        case .restock, .item(_, soldOut: false):
+            say(style.paint("\(name) is back on sale (恢復供應).\(along)", .green) + "\n")
         case .price(_, let size, let from, let to):
-            say("\(changed.name) \(size.rawValue) \(size.englishLabel): $\(from) → $\(to)\n")
+            say("\(name) \(size.rawValue) \(size.englishLabel): $\(from) → $\(to)\n")
         }
     }
 

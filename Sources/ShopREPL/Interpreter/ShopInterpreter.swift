@@ -231,7 +231,7 @@ public final class ShopInterpreter {
         if drinks.isEmpty, let filter {
             throw InterpreterError.noDrinkMatches(filter)
         }
-        say(MenuView.render(drinks, style: style, width: screenWidth))
+        say(MenuView.render(drinks, soldOut: menu.soldOut, style: style, width: screenWidth))
         // Records the store holds that are not usable drinks or promotions: said, not hidden.
         for problem in try await shop.catalog.problems() { warn(problem) }
     }

@@ -24,7 +24,7 @@ public final class ShopCompleter: Sendable {
 
     /// Replaces the drinks offered (sold-out ones are never offered).
     public func update(menu: Menu) {
-        state.withLock { $0.drinks = menu.drinks.filter(\.available) }
+        state.withLock { $0.drinks = menu.drinks.filter(\.isOnSale) }
     }
 
     /// Replaces the open order numbers offered after edit, advance, cancel, void and delete (`#12`, `#6@2026-11-30`).
