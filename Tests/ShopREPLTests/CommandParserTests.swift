@@ -77,7 +77,7 @@ import Testing
         ("edit", "which order?"),
         ("edit #x L", "not a pickup number"),
         ("edit #2", "what should change?"),
-        ("edit #2 冷露歐蕾", "not an option"),
+        ("edit #2 L 冷露歐蕾", "another drink for the line goes first"),
         ("orders someday", "unknown status"),
         ("seed", "exactly one file"),
         ("banner sideways", "next or prev"),

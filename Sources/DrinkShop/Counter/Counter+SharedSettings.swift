@@ -27,10 +27,11 @@ extension Counter {
             do {
                 let stored = try await settings.readFromStore()
                 reading.read(settings: stored, at: now)
+                // Sold out, restocked or repriced at another counter since the menu copy was read: the menu is read
+                // again at its next use.
+                await orders.catalog.follow(stored)
                 if let old = known.settings {
                     news.changes = SharedSettingChange.changes(from: old, to: stored)
-                    // Sold out, restocked or repriced at another counter: the menu is read again at its next use.
-                    await orders.catalog.follow(stored)
                     if old[ShopSettings.timeZoneKey] != stored[ShopSettings.timeZoneKey]
                         || old[ShopSettings.dayStartsKey] != stored[ShopSettings.dayStartsKey]
                     {

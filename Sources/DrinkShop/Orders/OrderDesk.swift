@@ -120,16 +120,29 @@ public final class OrderDesk: Sendable {
             throw .noSuchLine(number, line: lineNumber, lineCount: lineCount)
         }
         let current = stored.order.lines[lineNumber - 1]
-        guard let drink = snapshot.menu.drink(named: current.drinkName) else {
-            throw .drinkNoLongerOnMenu(current.drinkName)
-        }
         let edit = lineEdit(change)
-        do {
-            try stored.order.editLine(at: lineNumber - 1, with: edit, drink: drink, promotions: snapshot.promotions)
-        } catch let violation as OrderRuleViolation {
-            throw .rule(violation, drink: drink.name, line: nil)
-        } catch {
-            throw .wrap(error)
+        if let typed = change.drink {
+            // Another drink for the line: found as an order's line finds it, and checked as a new line.
+            let drink: Drink
+            do { drink = try snapshot.menu.resolve(typed) } catch { throw .drink(error, line: lineNumber) }
+            do {
+                try stored.order.swapLine(at: lineNumber - 1, to: drink, with: edit, promotions: snapshot.promotions)
+            } catch let violation as OrderRuleViolation {
+                throw .rule(violation, drink: drink.name, line: nil)
+            } catch {
+                throw .wrap(error)
+            }
+        } else {
+            guard let drink = snapshot.menu.drink(named: current.drinkName) else {
+                throw .drinkNoLongerOnMenu(current.drinkName)
+            }
+            do {
+                try stored.order.editLine(at: lineNumber - 1, with: edit, drink: drink, promotions: snapshot.promotions)
+            } catch let violation as OrderRuleViolation {
+                throw .rule(violation, drink: drink.name, line: nil)
+            } catch {
+                throw .wrap(error)
+            }
         }
         let old = before.lines[lineNumber - 1], new = stored.order.lines[lineNumber - 1]
         var detail = "drink \(lineNumber): \(Self.summary(old)) -> \(Self.summary(new))"

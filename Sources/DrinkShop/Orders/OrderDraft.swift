@@ -30,18 +30,21 @@ public struct LineDraft: Sendable, Equatable {
 
 /// Changes to one line of a placed order, as typed after `edit #N [line]`.
 public struct LineChangeDraft: Sendable, Equatable {
+    /// Another drink for the line, as typed (`edit #70 1 熟成紅茶 …`); nil keeps the line's drink.
+    public var drink: String?
     public var options: [DrinkOption]
     /// `no add-ons`: remove every add-on.
     public var clearAddOns: Bool
     public var quantity: Int?
     public var note: String?
 
-    public init(options: [DrinkOption] = [], clearAddOns: Bool = false, quantity: Int? = nil, note: String? = nil) {
+    public init(drink: String? = nil, options: [DrinkOption] = [], clearAddOns: Bool = false, quantity: Int? = nil, note: String? = nil) {
+        self.drink = drink
         self.options = options
         self.clearAddOns = clearAddOns
         self.quantity = quantity
         self.note = note
     }
 
-    public var isEmpty: Bool { options.isEmpty && !clearAddOns && quantity == nil && note == nil }
+    public var isEmpty: Bool { drink == nil && options.isEmpty && !clearAddOns && quantity == nil && note == nil }
 }

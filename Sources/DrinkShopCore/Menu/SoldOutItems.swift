@@ -142,3 +142,21 @@ public struct SoldOutItems: Sendable, Hashable {
         items.contains(.addOn(addOn)) ? nil : (ingredientKeys.contains(addOn.shortName.matchingKey) ? addOn.shortName : nil)
     }
 }
+
+extension Menu {
+    /// What of `line` (already ordered) is sold out now: its drink ("白玉歐蕾（白玉已售完）"), its size ("大杯"), its
+    /// add-ons ("加白玉"); empty when nothing is. The make line flags such a line, so staff ask the customer; the
+    /// order itself is left as it was taken.
+    public func soldOutNow(in line: OrderLine) -> [String] {
+        guard let drink = drink(named: line.drinkName) else { return [] }
+        var out: [String] = []
+        if !drink.available {
+            out.append(drink.name)
+        } else if let ingredient = drink.missingIngredient {
+            out.append("\(drink.name)（\(ingredient)已售完）")
+        }
+        if drink.soldOutSizes.contains(line.size) { out.append(line.size.rawValue) }
+        out += line.addOns.filter { drink.soldOutAddOns.contains($0) }.map(\.rawValue)
+        return out
+    }
+}

@@ -210,6 +210,19 @@ public struct Order: Sendable, Hashable {
         replaceLines(edited, promotions: promotions)
     }
 
+    /// Puts `drink` in place of line `index`'s drink (staff swapping a drink for a customer), keeping the line's
+    /// choices unless `edit` changes them; the new line is checked as a new one (sold out included) and priced now,
+    /// and the promotion is chosen again.
+    /// - Throws: `OrderStatusError.notEditable` unless placed; `OrderError` for a missing line;
+    ///   `OrderRuleViolation` when the new line breaks a rule.
+    public mutating func swapLine(at index: Int, to drink: Drink, with edit: LineEdit, promotions: [Promotion]) throws {
+        try status.checkEditable(order: pickupNumber)
+        try checkLineExists(index)
+        var edited = lines
+        edited[index] = try OrderLine(drink: drink, choices: edit.applied(to: lines[index].choices))
+        replaceLines(edited, promotions: promotions)
+    }
+
     private func checkLineExists(_ index: Int) throws(OrderError) {
         guard lines.indices.contains(index) else {
             throw .lineOutOfRange(order: pickupNumber, line: index + 1, count: lines.count)

@@ -135,7 +135,7 @@ public enum CommandProblem: Error, Sendable, Equatable, CustomStringConvertible 
                 + (line.map { " (drink \($0))" } ?? "") + " (備註只能一個)"
         case .quantityTwice(let line): return "two quantities for drink \(line) (杯數重複)"
         case .notAnOption(let word):
-            return "\"\(word)\" is not an option (不是選項); the drink of a line cannot change (cancel it and order again)"
+            return "\"\(word)\" is not an option (不是選項); another drink for the line goes first: edit #N LINE DRINK [options]"
         case .nothingToChange: return "what should change? give options, xN or note \"...\" (請說要改什麼)"
 
         case .noPickupNumber: return "which order? give its pickup number, e.g. #12 (請給取餐號)"

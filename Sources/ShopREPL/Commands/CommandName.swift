@@ -70,9 +70,9 @@ public enum CommandName: String, CaseIterable, Sendable {
                                          "orders --watch: the make line, full screen: placed and preparing orders, oldest first,",
                                          "updated as they change; ↑/↓ (or j/k) select, Enter or space advances, q leaves"])
         case .edit:
-            return CommandInfo(name: rawValue, aliases: ["e"], usage: "edit #N [line] <options...> [xN] [note \"...\"]",
-                               summary: "change a placed order's line (it is repriced)",
-                               details: ["example: edit #12 2 大杯 無糖 x3",
+            return CommandInfo(name: rawValue, aliases: ["e"], usage: "edit #N [line] [drink] <options...> [xN] [note \"...\"]",
+                               summary: "change a placed order's line, or swap its drink (it is repriced)",
+                               details: ["example: edit #12 2 大杯 無糖 x3; edit #12 1 熟成紅茶 swaps line 1's drink, keeping its choices",
                                          "add-ons given replace the line's add-ons; `no add-ons` removes them"])
         case .advance:
             return CommandInfo(name: rawValue, aliases: ["next", "a"], usage: "advance #N [--unpaid]",

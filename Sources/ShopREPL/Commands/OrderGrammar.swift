@@ -25,9 +25,19 @@ extension CommandParser {
         return OrderDraft(orderName: orderName, lines: lines)
     }
 
+    /// `[DRINK words] <options…> [xN] [note "…"]`: words before the first option name another drink for the line.
     static func lineChange(_ words: [String], usage: String) throws(CommandError) -> LineChangeDraft {
         var change = LineChangeDraft()
         var index = 0
+        let drinkWords = words.prefix { word in
+            let lower = word.lowercased()
+            return OptionVocabulary.option(for: word) == nil && quantity(word) == nil
+                && !["no", "note", "備註", "no add-ons", "noaddons", "不加料", "無加料"].contains(lower)
+        }
+        if !drinkWords.isEmpty {
+            change.drink = drinkWords.joined(separator: " ")
+            index = drinkWords.count
+        }
         while index < words.count {
             let lower = words[index].lowercased()
             if ["no add-ons", "noaddons", "不加料", "無加料"].contains(lower) {

@@ -51,11 +51,13 @@ extension CommandName {
             return CommandInfo(name: rawValue, aliases: ["統編"], usage: "invoice #N <統一編號 | /ABC1234 | AB12345678901234 | donation code | none>",
                                summary: "record invoice details (checked, not issued)", details: [])
         case .soldout:
-            return CommandInfo(name: rawValue, aliases: ["售完"], usage: "soldout <drink>",
-                               summary: "mark a drink sold out on every counter (manager once PINs are set)", details: [])
+            return CommandInfo(name: rawValue, aliases: ["售完"], usage: "soldout <drink | add-on | ingredient | size | drink size>",
+                               summary: "mark something sold out on every counter and the page (manager once PINs are set)",
+                               details: ["examples: soldout 加白玉 · soldout 白玉 (and 加白玉 and the drinks made with it) · soldout 大杯 · soldout 熟成紅茶 大杯",
+                                         "a name that is only part of one, or names several things, is asked about (one-shot: refused with the choices)"])
         case .restock:
-            return CommandInfo(name: rawValue, aliases: ["補貨"], usage: "restock <drink>",
-                               summary: "put a sold-out drink back on sale (manager once PINs are set)", details: [])
+            return CommandInfo(name: rawValue, aliases: ["補貨"], usage: "restock <drink | add-on | ingredient | size | drink size>",
+                               summary: "put something sold out back on sale (manager once PINs are set)", details: ["example: restock 加白玉"])
         case .price:
             return CommandInfo(name: rawValue, aliases: [], usage: "price <drink> <M|L> <NT$>",
                                summary: "change a drink's price (manager once PINs are set)",

@@ -31,8 +31,9 @@ extension ShopInterpreter {
             }
             let (orders, problems) = try await shop.orders.today()
             let money = await tillMoney(orders)
+            let menu = try? await shop.catalog.menu()
             say(OrderView.list(OrderView.select(orders, filter), filter: filter, days: DayRange(shop.clock.today), style: style,
-                               money: money, width: screenWidth))
+                               money: money, menu: menu, width: screenWidth))
             for problem in problems { warn(problem) }
             return
         }

@@ -14,7 +14,8 @@ extension ShopInterpreter {
     func watchOrders() async throws {
         guard let screen = makeLineScreen else {
             let (orders, problems) = try await shop.queue.makeLine()
-            say(MakeLineView.plain(orders, day: shop.clock.today, timeZone: shop.clock.timeZone))
+            let menu = try? await shop.catalog.menu()
+            say(MakeLineView.plain(orders, menu: menu, day: shop.clock.today, timeZone: shop.clock.timeZone))
             for problem in problems { warn(problem) }
             return
         }
@@ -28,6 +29,7 @@ extension ShopInterpreter {
     private func watch(on screen: FullScreenTerminal, events: AsyncStream<FullScreenTerminal.Event>,
                        first: [StoredOrder]) async {
         var state = MakeLineView.State()
+        state.menu = try? await shop.catalog.menu()
         state.update(first)
         // Keys are never dropped, however long a refresh takes on a busy machine (a dropped `q` left the
         // make line running); refreshes do not pile up: at most one waits.
@@ -80,6 +82,10 @@ extension ShopInterpreter {
     private func refresh(_ state: inout MakeLineView.State) async {
         do {
             let (orders, problems) = try await shop.queue.makeLine()
+            // One long command: the shared settings are followed here, so what another counter sells out is flagged
+            // within their reading's age (5 s), as it would be between commands.
+            _ = await shop.counter.followSharedSettings()
+            if let menu = try? await shop.catalog.menu() { state.menu = menu }
             state.update(orders)
             if let problem = problems.first { state.message = "note: \(problem)" }
         } catch {

@@ -8,6 +8,8 @@ enum MakeLineView {
     /// The selection and what the screen says at the bottom; kept across refreshes by order number.
     struct State {
         var orders: [StoredOrder] = []
+        /// The menu as last read: what of an order's lines has sold out since it was placed is flagged.
+        var menu: Menu?
         var selected: OrderNumber?
         var message = ""
 
@@ -51,7 +53,7 @@ enum MakeLineView {
             let head = "\(marker)\(number) \(order.status.chineseLabel) · \(order.cupCount) cup\(order.cupCount == 1 ? "" : "s")"
                 + " · for \(order.orderName) · \(clock(order.createdAt, timeZone)) (\(waited) min)"
             lines.append(index == selected ? style.paint(head, .bold, .green) : head)
-            for line in order.lines { lines.append("      " + cups(line)) }
+            for line in order.lines { lines.append("      " + cups(line, menu: state.menu, style: style)) }
         }
         let footer = ["", state.message.isEmpty ? "↑/↓ select · Enter/space advance · q quit" : state.message]
         let room = max(1, rows - title.count - footer.count)
@@ -63,23 +65,27 @@ enum MakeLineView {
     }
 
     /// The make line once, for output that is not a terminal.
-    static func plain(_ orders: [StoredOrder], day: BusinessDay, timeZone: TimeZone) -> String {
+    static func plain(_ orders: [StoredOrder], menu: Menu? = nil, day: BusinessDay, timeZone: TimeZone) -> String {
         guard !orders.isEmpty else { return "Nothing to make on \(day).\n" }
         var out = ""
         for stored in orders {
             let order = stored.order
             out += "\(stored.number?.description ?? "app") \(order.status.rawValue) · \(order.cupCount) cup\(order.cupCount == 1 ? "" : "s")"
                 + " · for \(order.orderName) · \(clock(order.createdAt, timeZone))\n"
-            for line in order.lines { out += "    " + cups(line) + "\n" }
+            for line in order.lines { out += "    " + cups(line, menu: menu, style: .plain) + "\n" }
         }
         return out
     }
 
-    /// "2× 熟成紅茶 大杯 半糖 少冰 +白玉 · note: 分開裝".
-    static func cups(_ line: OrderLine) -> String {
+    /// "2× 熟成紅茶 大杯 半糖 少冰 +白玉 · note: 分開裝", and, when `menu` says part of it has sold out since it was
+    /// ordered, "⚠ 售完 sold out: 加白玉 (ask the customer 請詢問客人)".
+    static func cups(_ line: OrderLine, menu: Menu? = nil, style: ColorPolicy = .plain) -> String {
         var text = "\(line.quantity)× \(line.drinkName) \(line.size.rawValue) \(line.sugar.rawValue) \(line.ice.rawValue)"
         for addOn in line.addOns { text += " +" + OrderPrintout.toppingName(addOn) }
         if let note = line.note, !note.isEmpty { text += " · note: \(note)" }
+        if let out = menu?.soldOutNow(in: line), !out.isEmpty {
+            text += " " + style.paint("⚠ 售完 sold out: \(out.joined(separator: ", ")) (ask the customer 請詢問客人)", .red, .bold)
+        }
         return text
     }
 

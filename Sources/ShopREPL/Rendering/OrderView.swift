@@ -56,9 +56,10 @@ enum OrderView {
     /// number, status, drinks, total and payment always show, the cups and then the name give way.
     /// - Parameters:
     ///   - money: each order's bill and payments by orderRef (the Paid column); empty leaves it out.
+    ///   - menu: the menu now; a placed or preparing order holding what has sold out since is flagged (ask the customer).
     ///   - width: the screen's columns (nil: a pipe, every column whole).
     static func list(_ orders: [StoredOrder], filter: OrdersFilter, days: DayRange,
-                     style: ColorPolicy, money: [String: OrderPayments] = [:], width: Int? = nil) -> String {
+                     style: ColorPolicy, money: [String: OrderPayments] = [:], menu: Menu? = nil, width: Int? = nil) -> String {
         // A past day's orders are named with their day unless the list is of that one day.
         let day = days.isOneDay ? days.first : nil
         let label = days.description
@@ -84,7 +85,12 @@ enum OrderView {
                 : statusLabel(order.status, short: short, style: style)
             if stored.isUnsent { status += style.paint(short ? "*" : " (unsent)", .yellow) }
             let paid = money[stored.orderRef]
-            table.append([number, status, order.orderName, drinks(order), "\(order.cupCount)", "$\(paid?.total ?? order.total)"]
+            var drinks = drinks(order)
+            if let menu, order.status == .placed || order.status == .preparing {
+                let out = order.lines.flatMap { menu.soldOutNow(in: $0) }
+                if !out.isEmpty { drinks = style.paint("⚠ 售完 \(out.joined(separator: ", ")) ", .red, .bold) + drinks }
+            }
+            table.append([number, status, order.orderName, drinks, "\(order.cupCount)", "$\(paid?.total ?? order.total)"]
                 + (money.isEmpty ? [] : [paid.map { paidLabel($0, short: short, style: style) } ?? ""]))
         }
         let kept = orders.filter { $0.order.status != .cancelled }
