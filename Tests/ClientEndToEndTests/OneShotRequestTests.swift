@@ -27,8 +27,8 @@ import TestSupport
             }
             let cold = try await order("Amy")
             #expect(cold.output.contains("取餐號 #1"))
-            #expect(cold.requests.count == 8,
-                    "settings, staff (are PINs on?), menu, promotions, highest ticket, ticket, check, lines: \(cold.requests)")
+            #expect(cold.requests.count == 9,
+                    "settings, staff (are PINs on?), menu, promotions, what is sold out (Setting), highest ticket, ticket, check, lines: \(cold.requests)")
             let warm = try await order("Ben")
             #expect(warm.output.contains("取餐號 #2"))
             #expect(warm.requests.count == 3, "ticket, check, lines: \(warm.requests)")

@@ -38,12 +38,12 @@ import Testing
             let plan = SchemaPlan(wanted: [ShopSchema.drink], reading: try await client.readSchema())
             #expect(plan.missingTables.isEmpty)
             #expect(plan.missingFields.first?.fields.map(\.name)
-                == ["englishName", "description", "category", "large", "image", "hotAvailable", "soldOut"])
+                == ["englishName", "description", "category", "large", "image", "hotAvailable", "soldOut", "contains"])
             #expect(plan.conflicts == ["field Drink.medium is singleLineText; it should be number"])
 
             let result = await plan.apply(to: client)
             #expect(result.failure == nil)
-            #expect(result.created.count == 7)
+            #expect(result.created.count == 8)
             let records = try await server.base.allRecords(in: "Drink")
             #expect(records.map(\.fields) == [["name": "熟成紅茶", "medium": "35"]])
         }
