@@ -31,9 +31,6 @@ public enum StockItem: Sendable, Hashable {
 
     /// "加白玉 (add-on 加料)": a choice as a list of them shows it.
     public var choiceLabel: String { "\(name) (\(kind))" }
-
-    /// What staff type to name it without doubt (the exact name; a drink's size as `drink size`).
-    public var typed: String { name }
 }
 
 /// What has run out besides whole drinks (a drink's own sold-out mark is its record's): add-ons, ingredients,
