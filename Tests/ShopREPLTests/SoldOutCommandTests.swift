@@ -1,4 +1,5 @@
 import DrinkShop
+import Foundation
 import DrinkShopCore
 import Testing
 @testable import ShopREPL
@@ -51,5 +52,33 @@ import Testing
         #expect(await counter.run("order 白玉歐蕾 M 無糖 少冰 加水玉", "edit #1 1 熟成紅茶 L") == [.succeeded, .succeeded])
         let line = try #require(try await counter.interpreter.shop.orders.find(.pickup(1)).order.lines.first)
         #expect(line.drinkName == "熟成紅茶" && line.size == .large && line.addOns == [.agarPearl])
+    }
+
+    /// A seed restocks what is out (the owner's file is the menu as it is on sale), unless the file says
+    /// `"keepSoldOut": true`.
+    @Test func aSeedRestocksUnlessTheFileKeepsWhatIsOut() async throws {
+        let counter = try await Counter()
+        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Seeds").path
+        let menuText = try String(contentsOfFile: seeds + "/menu.json", encoding: .utf8)
+        let folder = NSTemporaryDirectory() + "keep-sold-out-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The same menu, with the switch: a top-level key beside "records".
+        let keeping = folder + "/keeping.json"
+        let trimmed = menuText.trimmingCharacters(in: .whitespacesAndNewlines)
+        try ("{\"keepSoldOut\": true, " + String(trimmed.dropFirst())).write(toFile: keeping, atomically: true, encoding: .utf8)
+        #expect(await counter.run("soldout 加白玉", "soldout 熟成紅茶") == [.succeeded, .succeeded])
+        #expect(await counter.run("seed \(keeping)") == [.succeeded])
+        var menu = try await counter.interpreter.shop.catalog.menu(refresh: true)
+        #expect(menu.drink(named: "熟成紅茶")?.isOnSale == false && !menu.soldOut.isEmpty)
+        #expect(await counter.run("seed \(seeds)/menu.json") == [.succeeded])
+        #expect(counter.output.text.contains("Back in stock (補貨) with the seed: 加白玉"))
+        menu = try await counter.interpreter.shop.catalog.menu(refresh: true)
+        #expect(menu.drink(named: "熟成紅茶")?.isOnSale == true && menu.soldOut.isEmpty)
+        let bad = folder + "/bad.json"
+        try ("{\"keepSoldOut\": \"yes\", " + String(trimmed.dropFirst())).write(toFile: bad, atomically: true, encoding: .utf8)
+        #expect(await counter.run("seed \(bad)") == [.failed])
+        #expect(counter.output.errors.contains("keepSoldOut") && counter.output.errors.contains("must be true or false"))
     }
 }

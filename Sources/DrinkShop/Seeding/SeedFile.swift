@@ -13,6 +13,9 @@ public struct SeedFile: Sendable {
     /// these on a record that exists (as Airtable's upsert merges), unless it replaces.
     public var givenDrinkFields: [String: Set<String>] = [:]
     public var givenPromotionFields: [String: Set<String>] = [:]
+    /// `"keepSoldOut": true`: what is sold out now (drinks, add-ons, ingredients, sizes) stays sold out through
+    /// this seed. Without it, a seed restocks everything: the owner's file is the menu as it is on sale.
+    public var keepSoldOut = false
 
     public init(drinks: [Drink], promotions: [Promotion]) {
         self.drinks = drinks
@@ -55,14 +58,22 @@ public struct SeedFile: Sendable {
         var promotionItems: [JSONValue] = []
         var drinkPrefix = "records"
         var till = TillSeed()
+        var keepSoldOut = false
         switch json {
         case .array(let items):
             drinkItems = items
             drinkPrefix = ""
         case .object(let object):
-            for key in object.keys.sorted() where key != "records" && key != "promotions" && !TillSeed.sectionKeys.contains(key) {
-                throw SeedError(path: path, location: key,
-                                problem: .unknownTopLevelKey(expected: ["records", "promotions"] + TillSeed.sectionKeys.sorted()))
+            for key in object.keys.sorted() where key != "records" && key != "promotions" && key != "keepSoldOut"
+                && !TillSeed.sectionKeys.contains(key) {
+                throw SeedError(path: path, location: key, problem: .unknownTopLevelKey(
+                    expected: ["records", "promotions", "keepSoldOut"] + TillSeed.sectionKeys.sorted()))
+            }
+            if let keep = object["keepSoldOut"] {
+                guard let flag = keep.boolValue else {
+                    throw SeedError(path: path, location: "keepSoldOut", problem: .field(.notTrueOrFalse))
+                }
+                keepSoldOut = flag
             }
             till = try TillSeed.parse(object, path: path)
             if let records = object["records"] {
@@ -116,6 +127,7 @@ public struct SeedFile: Sendable {
             givenPromotions[promotion.name] = storedPromotionFields(fields.keys)
         }
         var file = SeedFile(drinks: drinks, promotions: promotions)
+        file.keepSoldOut = keepSoldOut
         file.till = till
         file.givenDrinkFields = givenDrinks
         file.givenPromotionFields = givenPromotions

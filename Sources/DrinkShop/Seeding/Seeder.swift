@@ -22,6 +22,9 @@ public struct SeedReport: Sendable, Equatable {
     public var adjustments = 0
     /// The member program's settings written: stampCard, passes.
     public var memberProgram: [String] = []
+    /// Add-ons, ingredients and sizes that were sold out and this seed restocked (their setting keys' items, as
+    /// `加白玉`, `大杯`); empty when the file says `"keepSoldOut": true`.
+    public var restocked: [String] = []
 }
 
 /// Loads seed files into the Drink and Promotion tables: a file with any error is refused whole,
@@ -66,7 +69,9 @@ public struct Seeder: Sendable {
     {
         var report = SeedReport()
         let drinkFields = file.drinks.map { drink in
-            Self.only(replace ? nil : file.givenDrinkFields[drink.name], of: DrinkRecord.fields(of: drink))
+            let fields = Self.only(replace ? nil : file.givenDrinkFields[drink.name], of: DrinkRecord.fields(of: drink))
+            // What is sold out stays so, whatever the file says of it, when the owner asks.
+            return file.keepSoldOut ? fields.filter { $0.key != DrinkField.soldOut.rawValue } : fields
         }
         let promotionFields = file.promotions.map { promotion in
             Self.only(replace ? nil : file.givenPromotionFields[promotion.name], of: PromotionRecord.fields(of: promotion))
@@ -79,8 +84,25 @@ public struct Seeder: Sendable {
         if !program.isEmpty { try await settings.write(program) }
         report.memberProgram = program.keys.sorted()
         report.adjustments = file.till.adjustments.count
+        if !file.keepSoldOut { report.restocked = try await restockEverything() }
         await catalog.forget()
         return report
+    }
+
+    /// Marks every sold-out add-on, ingredient and size back in stock, with the menu's change signal, in one write
+    /// (the seed's own audit entry says it was seeded). Returns what was restocked.
+    private func restockEverything() async throws(ShopError) -> [String] {
+        let stored = try await settings.fresh()
+        let out = stored.filter { $0.key.hasPrefix(SoldOutItems.settingPrefix) && $0.value == SoldOutItems.outValue }
+        guard !out.isEmpty else { return [] }
+        var changes = out.mapValues { _ in SoldOutItems.inValue }
+        changes[ShopSettings.menuChangedKey] = AirtableTimestamp.format(Date())
+        try await settings.write(changes)
+        // `soldOut:addOn:加白玉` is 加白玉; `soldOut:size:大杯:熟成紅茶` is 熟成紅茶 大杯.
+        return out.keys.sorted().map { key in
+            let parts = key.dropFirst(SoldOutItems.settingPrefix.count).split(separator: ":").map(String.init)
+            return parts.count == 3 ? "\(parts[2]) \(parts[1])" : parts.dropFirst().joined(separator: " ")
+        }
     }
 
     /// The cells of `given` fields only (all when nil).

@@ -11,6 +11,8 @@ enum SeedView {
             + "promotions \(p.created) created, \(p.updated) updated, \(p.unchanged) unchanged"
             + (report.adjustments > 0 ? "; adjustments \(report.adjustments) written" : "")
             + (report.memberProgram.isEmpty ? "" : "; " + report.memberProgram.joined(separator: " and ") + " set") + "\n"
+            + (report.restocked.isEmpty ? "" : "Back in stock (補貨) with the seed: " + report.restocked.joined(separator: ", ")
+                + " (a file with \"keepSoldOut\": true keeps what is sold out)\n")
     }
 }
 
