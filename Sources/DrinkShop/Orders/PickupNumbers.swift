@@ -98,18 +98,19 @@ final class PickupNumbers: Sendable {
     /// At most one create request's worth of tickets (Airtable takes 10 records per request).
     static let maximumHold = 10
 
+    /// The number worth trying first: this process's hint, else the one another process of this machine noted
+    /// in the last 30 s, else the day's highest plus one (one read).
+    private func firstCandidate(day: BusinessDay) async throws(ShopError) -> Int {
+        if let hint = hints.withLock({ $0[day] }) { return hint }
+        if let hint = await notes?.pickupHint(day: day, at: now(), within: PickupNumbers.noteLifetime) { return hint }
+        return try await highestClaimed(day: day) + 1
+    }
+
     /// Claims the next number of `day` on a store that refuses a second ticket for one key: the create holds its
     /// number or is refused (`isDuplicateKey`), so no check is read back and no number is spread over. One request
     /// when this process's hint is right; two more (the highest, then the create) when another counter took it.
     private func claimKept(day: BusinessDay) async throws(ShopError) -> Int {
-        var candidate: Int
-        if let hint = hints.withLock({ $0[day] }) {
-            candidate = hint
-        } else if let hint = await notes?.pickupHint(day: day, at: now(), within: PickupNumbers.noteLifetime) {
-            candidate = hint
-        } else {
-            candidate = try await highestClaimed(day: day) + 1
-        }
+        var candidate = try await firstCandidate(day: day)
         var lostCreates = 0
         for _ in 0..<PickupNumbers.maximumAttempts {
             do {
@@ -136,14 +137,7 @@ final class PickupNumbers: Sendable {
     /// Claims up to `count` consecutive numbers of `day` with one create and one check: the tickets that
     /// hold their number (see the type's rule, applied to each) are kept, the others withdrawn.
     private func claimNumbers(day: BusinessDay, count: Int) async throws(ShopError) -> [Int] {
-        var candidate: Int
-        if let hint = hints.withLock({ $0[day] }) {
-            candidate = hint
-        } else if let hint = await notes?.pickupHint(day: day, at: now(), within: PickupNumbers.noteLifetime) {
-            candidate = hint
-        } else {
-            candidate = try await highestClaimed(day: day) + 1
-        }
+        var candidate = try await firstCandidate(day: day)
         var lostCreates = 0
         // After a clash the claim asks for one number only, so counters that keep colliding (creation
         // times may be whole seconds) overlap as little as possible.
