@@ -2,6 +2,7 @@ import Airtable
 @testable import DrinkShop
 import DrinkShopCore
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -64,5 +65,59 @@ import Testing
         #expect(report.byMethod[.card]?.net == 0)
         let log = try await shop.audit.entries(fromDay: "2026-11-29", throughDay: "2026-11-29")
         #expect(log.map(\.action) == [.void, .void] && log.last?.detail == "refunded 35 card: spilled")
+    }
+
+    /// Two counters pay one order over the API at once, cash at one and card at the other: the one that read the
+    /// ledger first but wrote last gives way, and the copy on the order says what the ledger holds (card), not
+    /// what the counter that gave way wrote (cash). A copy still left stale is put right by the next pay.
+    @Test func twoCountersPayingAtOnceLeaveTheCopyAsTheLedgerSays() async throws {
+        let fixture = try await ShopFixture()
+        _ = try await fixture.shop.drawer.open(float: 0, by: "Ken")
+        let (shop, _) = try await shop(fixture)
+        let total = try await shop.orders.find(.pickup(1)).order.total
+        let paused = LedgerReadPause(fixture.base)
+        let cashCounter = Shop(store: paused, clock: fixture.clock.shopClock)
+        let cash = Task { try await cashCounter.till.pay(.pickup(1), method: .cash, tendered: 500, by: "Amy") }
+        await paused.reached.wait()  // the cash counter has read an empty ledger
+        fixture.clock.advance(by: 1)
+        _ = try await shop.till.pay(.pickup(1), method: .card, tendered: total, by: "Ken")
+        fixture.clock.advance(by: 1)
+        paused.release.open()
+        await #expect(throws: TillError.self) { try await cash.value }
+        let ledger = try await fixture.records(ShopSchema.paymentTable)
+        #expect(ledger.map { $0.fields["method"]?.stringValue } == ["card"])
+        #expect(try await shop.orders.find(.pickup(1)).till == TillCopy(paidBy: [.card: total]))
+        #expect(try await shop.books.check(try shop.till.period(from: "today", to: "today")).balances)
+
+        // A copy left stale (a counter that stopped between its writes): `pay #1 card` at a counter puts it right.
+        let order = try await shop.orders.find(.pickup(1))
+        _ = try await shop.orders.records.writeCells(of: order, [:], extra: OrderRecord.cells(of: TillCopy(paidBy: [.cash: total])))
+        #expect(try await shop.orders.find(.pickup(1)).till == TillCopy(paidBy: [.cash: total]))
+        await #expect(throws: TillError.self) { try await shop.till.pay(.pickup(1), method: .card, tendered: total, by: "Ken") }
+        #expect(try await shop.orders.find(.pickup(1)).till == TillCopy(paidBy: [.card: total]))
+    }
+}
+
+/// A counter over the API whose first read of the ledger (`TillPayment`) is answered, then held until released:
+/// it works its payment out from what the ledger held before another counter's.
+private final class LedgerReadPause: ForwardingRecordStore {
+    let underlying: any RecordStore
+    let reached = AsyncGate()
+    let release = AsyncGate()
+    private let first = Mutex(true)
+
+    init(_ underlying: any RecordStore) { self.underlying = underlying }
+
+    func listRecords(in table: String, query: ListQuery) async throws(AirtableError) -> RecordPage {
+        let page = try await underlying.listRecords(in: table, query: query)
+        let pausing = table == ShopSchema.paymentTable && first.withLock { (isFirst: inout Bool) -> Bool in
+            defer { isFirst = false }
+            return isFirst
+        }
+        if pausing {
+            reached.open()
+            await release.wait()
+        }
+        return page
     }
 }

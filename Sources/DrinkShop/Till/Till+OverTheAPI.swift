@@ -14,7 +14,8 @@ extension Till {
     /// recorded. Where creation times are whole seconds, a payment written later can sort before one
     /// written earlier: a payment tied with another it was not worked out from gives way too, as tied
     /// pickup tickets do. A crash between the writes leaves the copy ahead: paying again works (it goes by
-    /// the ledger) and `check --books` names the difference.
+    /// the ledger) and `check --books` names the difference. A payment the ledger refuses (already paid) puts
+    /// the copy right from the ledger first: the copy a counter wrote before giving way never stands.
     func payOverTheAPI(_ stored: StoredOrder, method: PaymentMethod, tendered: Int?, by staff: String)
         async throws(TillError) -> PaymentReceipt
     {
@@ -27,17 +28,32 @@ extension Till {
             let (charges, billed) = try await extras.billed(stored)
             (total, bill) = (charges.total, billed)
         }
+        // The copy on the order as this counter last knew or wrote it.
+        var copyOnOrder = stored.till
         for attempt in 0..<12 {
             let ledger: [LedgerEntry]
             do { ledger = try await payments.entries(ofOrder: stored.orderRef) } catch { throw .shop(error) }
             let money = try Self.money(of: stored, total: total, records: ledger.map(\.money))
-            let (after, payment) = try paying(money, stored: stored, method: method, tendered: tendered, by: staff)
+            let (after, payment): (OrderPayments, Payment)
+            do {
+                (after, payment) = try paying(money, stored: stored, method: method, tendered: tendered, by: staff)
+            } catch {
+                // Refused by the ledger: the copy is put right from it. A copy that disagrees was left by a counter
+                // that gave way to another's payment (this one, a moment ago, or one that stopped between its
+                // writes); the refusal stands either way (best effort: a copy still wrong is put right next time).
+                let ledgerCopy = TillCopy(money, bill: bill)
+                if ledgerCopy != copyOnOrder {
+                    _ = try? await orders.records.writeCells(of: stored, [:], extra: OrderRecord.cells(of: ledgerCopy))
+                }
+                throw error
+            }
             let record = MoneyRecord(orderRef: stored.orderRef, pickupNumber: stored.order.pickupNumber,
                                      businessDay: stored.businessDay, entry: .payment(payment))
             let copy = TillCopy(after, bill: bill)
             let id: String, now: [LedgerEntry], copied: Bool
             do {
                 copied = try await orders.records.writeCells(of: stored, [:], extra: OrderRecord.cells(of: copy))
+                if copied { copyOnOrder = copy }
                 id = try await payments.addOne(record)
                 now = try await payments.entries(ofOrder: stored.orderRef)
             } catch {
