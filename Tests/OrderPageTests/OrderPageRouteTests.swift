@@ -90,6 +90,23 @@ import Testing
         }
     }
 
+    @Test func aCancelledOrdersPageSaysSoAndThatNothingIsDue() async throws {
+        try await LiveOrderServer.run { live in
+            let amy = live.browser()
+            _ = try await amy.get("/order")
+            let group = try #require(try await amy.post("/order/start", [("name", "Amy")]).location)
+            _ = try await amy.post(group + "/lines", drinkFields("熟成紅茶", size: "中杯", ice: "少冰", sugar: "半糖"))
+            _ = try await amy.post(group + "/send")
+            #expect(try await amy.get(group).body.contains("應付"))
+            _ = try await live.shop.counter.cancel(.pickup(1), reason: "客人沒來", by: live.manager)
+            live.signal.changed()
+            let page = try await amy.get(group)
+            #expect(page.body.contains(#"data-status="cancelled""#) && page.body.contains("已取消"))
+            #expect(page.body.contains("不需付款") && page.body.contains("nothing is due"))
+            #expect(!page.body.contains("應付") && !page.body.contains("Due:") && !page.body.contains("id=\"steps\""))
+        }
+    }
+
     @Test func onlineOffRefusesPolitelyAndAtOnce() async throws {
         try await LiveOrderServer.run(online: false) { live in
             let amy = live.browser()

@@ -78,6 +78,19 @@ enum GroupPage {
     }
 
     private static func sentPart(ticket: OnlineTicket, status: OrderStatus?) -> String {
+        if status == .cancelled {
+            // Cancelled (or voided) at the counter: nothing is owed and no stamps are earned; whatever was paid is
+            // the counter's to give back.
+            return """
+            <div class="card pickup">
+              <div>取餐號 <span class="en">Pickup number</span></div>
+              <div class="number" id="pickup-number">\(ticket.number)</div>
+              <div id="status-text" data-status="\(OrderStatus.cancelled.rawValue)">\(OrderStatus.cancelled.chineseLabel) \(englishStatus(.cancelled))</div>
+            </div>
+            <p class="notice">這張訂單已取消，不需付款；已付的款項由櫃台退還。This order was cancelled: nothing is due, and the counter gives back anything paid.</p>
+
+            """
+        }
         let steps: [OrderStatus] = [.placed, .preparing, .ready]
         let current = status ?? .placed
         let position = steps.firstIndex(of: current) ?? (current == .pickedUp ? steps.count : -1)

@@ -64,6 +64,8 @@ enum PageScript: String, CaseIterable, Sendable {
           function showStatus(data) {
             var text = document.getElementById("status-text");
             if (!text) return;
+            // Cancelled at the counter: the page drawn again says so, and that nothing is due.
+            if (data.status === "cancelled" && text.dataset.status !== "cancelled") { location.reload(); return; }
             text.textContent = data.label;
             text.dataset.status = data.status;
             text.className = data.status === "ready" ? "ready" : "";
