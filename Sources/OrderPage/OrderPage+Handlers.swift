@@ -11,11 +11,9 @@ extension OrderPage {
     func get(_ route: Route, _ exchange: Exchange) async -> HTTPResponse {
         switch route {
         case .landing:
-            let open = await openNow()
-            let message: String? = if case .failure(let refusal) = open { refusal.description } else { nil }
-            let isOpen = (try? open.get()) ?? false
-            return page(StartPages.landing(shop: title, open: isOpen, message: message, limits: limits, token: tokenField(exchange)),
-                        status: isOpen ? 200 : 503, newCookie: exchange.newCookie)
+            let closed = await closedNow()
+            return page(StartPages.landing(shop: title, closed: closed, limits: limits, token: tokenField(exchange)),
+                        status: closed == nil ? 200 : 503, newCookie: exchange.newCookie)
         case .group(let id):
             return await groupPage(id, exchange)
         case .menu(let id):
@@ -77,8 +75,8 @@ extension OrderPage {
                 let id = try book.start(by: browser, from: exchange.network, name: name, mobile: mobile)
                 return redirect(GroupPaths.base(id))
             } catch {
-                let open = error != .closed && error != .storeUnavailable
-                return retrying(page(StartPages.landing(shop: title, open: open, message: error.description, name: name, mobile: mobile,
+                let closed: OrderPageRefusal? = [.closed, .closedForTheDay, .storeUnavailable].contains(error) ? error : nil
+                return retrying(page(StartPages.landing(shop: title, closed: closed, message: closed == nil ? error.description : nil, name: name, mobile: mobile,
                                                         limits: limits, token: tokenField(exchange)), status: error.status, newCookie: nil), error)
             }
         case .join(let id):
@@ -196,6 +194,7 @@ extension OrderPage {
             book.notSent(id)
             let refusal: OrderPageRefusal = switch error {
             case .closed: .closed
+            case .closedForTheDay: .closedForTheDay
             case .tooManyOpen(let bound, let yourShare): .tooManyOpenOrders(bound, network: yourShare)
             case .refused(let shopError): .notPlaced(CustomerWords.notPlaced(shopError))
             }

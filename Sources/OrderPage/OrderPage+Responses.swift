@@ -49,18 +49,23 @@ extension OrderPage {
         return response
     }
 
-    /// Whether online ordering is open, as the store says now; a store that does not answer is a refusal.
-    func openNow() async -> Result<Bool, OrderPageRefusal> {
-        do { return .success(try await shop.counter.isOnlineOrderingOpen()) } catch { return .failure(.storeUnavailable) }
+    /// Why the page takes no orders now, as the store says (nil: it takes them): ordering closed, the business day
+    /// closed, or a store that does not answer.
+    func closedNow() async -> OrderPageRefusal? {
+        do {
+            switch try await shop.counter.onlineOrderingRefusal() {
+            case nil: return nil
+            case .closedForTheDay: return .closedForTheDay
+            case .closed, .tooManyOpen, .refused: return .closed
+            }
+        } catch {
+            return .storeUnavailable
+        }
     }
 
     /// Succeeds only while online ordering is open.
     func requireOpen() async throws(OrderPageRefusal) {
-        switch await openNow() {
-        case .success(true): return
-        case .success(false): throw .closed
-        case .failure(let refusal): throw refusal
-        }
+        if let refusal = await closedNow() { throw refusal }
     }
 
     /// The menu as the store has it now (a sold-out or restocked drink shows on the next page, not after the
@@ -90,15 +95,15 @@ extension OrderPage {
         do { group = try book.snapshot(id, for: exchange.browser) } catch {
             return refusal(error, exchange, back: ("/order", "開新的揪團 Start a new group"))
         }
-        let open = (try? await openNow().get()) ?? false
+        let closed = await closedNow()
         guard group.isMember else {
-            return page(StartPages.join(shop: title, group: group, open: open, message: message, limits: limits,
+            return page(StartPages.join(shop: title, group: group, closed: closed, message: message, limits: limits,
                                         token: tokenField(exchange)),
                         status: status, newCookie: exchange.newCookie)
         }
         var orderStatus: OrderStatus?
         if case .sent(let ticket, _) = group.state { orderStatus = try? await shop.counter.onlineOrderStatus(ticket) }
-        let context = GroupPage.Context(shop: title, group: group, open: open, promotion: await promotion(for: group),
+        let context = GroupPage.Context(shop: title, group: group, closed: closed, promotion: await promotion(for: group),
                                         status: orderStatus, origin: exchange.origin, expiresAt: clockTime(group.expiresAt),
                                         message: message, token: tokenField(exchange))
         return page(GroupPage.html(context), status: status, newCookie: exchange.newCookie)

@@ -107,6 +107,29 @@ import Testing
         }
     }
 
+    @Test func afterTheDayIsClosedThePageTakesNoNewGroupOrSendUntilTheNextDay() async throws {
+        try await LiveOrderServer.run { live in
+            _ = try await live.shop.counter.openShift(float: 0, by: live.manager)
+            let amy = live.browser()
+            _ = try await amy.get("/order")
+            let group = try #require(try await amy.post("/order/start", [("name", "Amy")]).location)
+            #expect(try await amy.post(group + "/lines", drinkFields("熟成紅茶", size: "中杯", ice: "少冰", sugar: "半糖")).status == 303)
+            _ = try await live.shop.counter.closeDrawer(counted: 0, by: live.manager)
+            let landing = try await amy.get("/order")
+            #expect(landing.status == 503 && landing.body.contains("今日已打烊") && !landing.body.contains("action=\"/order/start\""))
+            let start = try await amy.post("/order/start", [("name", "Ben")])
+            #expect(start.status == 503 && start.body.contains("今日已打烊"))
+            #expect(try await amy.post(group + "/lines", drinkFields("熟成紅茶", size: "中杯", ice: "少冰", sugar: "半糖")).status == 503)
+            let send = try await amy.post(group + "/send")
+            #expect(send.status == 503 && send.body.contains("今日已打烊"))
+            #expect(try await live.shop.orders.today().orders.isEmpty)
+            // The next business day the page takes orders again.
+            live.clock.advance(by: 24 * 3600)
+            #expect(try await amy.get("/order").status == 200)
+            #expect(try await amy.post("/order/start", [("name", "Ben")]).status == 303)
+        }
+    }
+
     @Test func onlineOffRefusesPolitelyAndAtOnce() async throws {
         try await LiveOrderServer.run(online: false) { live in
             let amy = live.browser()

@@ -13,9 +13,22 @@ extension Counter {
     /// Who orders from the page are recorded as placed by (the counter's `orders` and the audit trail show it).
     public static let onlineFront = "網路點單 online"
 
-    /// Whether customers may order from the page now, as the store's setting says.
+    /// Whether a manager has opened online ordering (the store's setting, as `online` shows it).
     public func isOnlineOrderingOpen() async throws(ShopError) -> Bool {
         try await settings.onlineOrderingOpen()
+    }
+
+    /// Why customers may not order from the page now (nil: they may): a manager has not opened online ordering
+    /// (the store's setting), or the business day is closed (`close` at a counter, until a shift opens again or
+    /// the next business day). The one rule for the page's pages and for `placeOnline`.
+    public func onlineOrderingRefusal() async throws(ShopError) -> OnlineRefusal? {
+        guard try await settings.onlineOrderingOpen() else { return .closed }
+        let dayClosed: Bool
+        do { dayClosed = try await drawer.isDayClosed() } catch {
+            if case .shop(let failure) = error { throw failure }
+            throw .wrap(error)
+        }
+        return dayClosed ? .closedForTheDay : nil
     }
 
     /// Opens or closes ordering from the page, for every counter: a manager's action once PINs are set,
@@ -47,6 +60,8 @@ extension Counter {
             let shared = try await settings.readFromStore()
             guard shared[ShopSettings.onlineOrderingKey] == "on" else { throw OnlineRefusal.closed }
             await orders.catalog.follow(shared)
+            // And not once the business day is closed (the same rule the pages ask).
+            if let refusal = try await onlineOrderingRefusal() { throw refusal }
             // Priced (every rule checked) before it is weighed: its cups and what it costs.
             let priced = try await orders.priced(draft, placedBy: Self.onlineFront)
             let open = try await openOnlineOrders()
@@ -121,6 +136,9 @@ public struct OnlineTicket: Sendable, Hashable {
 public enum OnlineRefusal: Error, Sendable, CustomStringConvertible {
     /// A manager has closed online ordering (`online off`), or never opened it.
     case closed
+    /// The business day is closed (`close` at a counter); the page takes orders again the next business day, or
+    /// once a shift is opened.
+    case closedForTheDay
     /// The page's open orders would go past `bound` (in all, or the sender's share of it); the shop takes more
     /// once some are collected or paid.
     case tooManyOpen(OnlineBound, yourShare: Bool)
@@ -130,6 +148,7 @@ public enum OnlineRefusal: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .closed: "online ordering is closed (目前未開放網路點餐)"
+        case .closedForTheDay: "the shop has closed for today (今日已打烊)"
         case .tooManyOpen(let bound, let yourShare):
             switch (bound, yourShare) {
             case (.orders(let limit), false): "\(limit) online orders are still open; try again once some are collected (網路訂單已滿)"

@@ -108,6 +108,14 @@ public struct Drawer: Sendable {
         return try await shifts.closed(from: start, to: now.addingTimeInterval(1)).last
     }
 
+    /// Whether the business day is closed: no shift is open and one was closed (`close`) during today's business
+    /// day. A shift opened after the close opens the day again; the next business day starts open.
+    public func isDayClosed() async throws(TillError) -> Bool {
+        guard try await shifts.open() == nil else { return false }
+        let today = clock.bounds(of: clock.today)
+        return try await !shifts.closed(from: today.start, to: today.end).isEmpty
+    }
+
     /// Drawer counts closed in `start..<end`.
     public func counts(from start: Date, to end: Date) async throws(TillError) -> [DrawerCount] {
         try await shifts.closed(from: start, to: end)

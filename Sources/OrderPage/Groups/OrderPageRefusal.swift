@@ -6,6 +6,8 @@ import DrinkShopCore
 public enum OrderPageRefusal: Error, Sendable, CustomStringConvertible, Equatable {
     /// A manager closed online ordering (`online off`), or never opened it.
     case closed
+    /// The business day is closed (`close` at a counter); ordering opens again the next business day.
+    case closedForTheDay
     /// The group does not exist, or has expired (groups are kept in memory for a while, see `OrderPageLimits`).
     case noSuchGroup
     /// This browser has not joined the group.
@@ -76,7 +78,7 @@ public enum OrderPageRefusal: Error, Sendable, CustomStringConvertible, Equatabl
     /// The HTTP status the refusal is answered with.
     public var status: Int {
         switch self {
-        case .closed, .tooManyGroups, .tooManyOpenOrders, .storeUnavailable: 503
+        case .closed, .closedForTheDay, .tooManyGroups, .tooManyOpenOrders, .storeUnavailable: 503
         case .noSuchGroup, .noSuchLine: 404
         case .notMember, .notOrganiser, .notYourLine, .cookiesNeeded, .foreignOrigin, .staleForm: 403
         case .alreadySent, .sending: 409
@@ -91,6 +93,8 @@ public enum OrderPageRefusal: Error, Sendable, CustomStringConvertible, Equatabl
         switch self {
         case .closed:
             return "目前未開放網路點餐，請至櫃台點餐。Online ordering is closed right now; please order at the counter."
+        case .closedForTheDay:
+            return "今日已打烊，明天再來點餐。The shop has closed for today; please order again tomorrow."
         case .noSuchGroup:
             return "找不到這個揪團：連結不對，或揪團已過期。This group does not exist or has expired."
         case .notMember:

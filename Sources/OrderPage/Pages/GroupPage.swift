@@ -9,8 +9,8 @@ enum GroupPage {
     struct Context {
         var shop: String
         var group: GroupSnapshot
-        /// Whether online ordering is open now.
-        var open: Bool
+        /// Why online ordering is closed now (nil: it is open).
+        var closed: OrderPageRefusal?
         var promotion: AppliedPromotion?
         /// The order's status once sent, as last read (nil while unknown).
         var status: OrderStatus?
@@ -37,7 +37,7 @@ enum GroupPage {
             body += sentPart(ticket: ticket, status: context.status)
         } else {
             body += "<p class=\"muted\">揪團保留到 \(e(context.expiresAt))。Kept until \(e(context.expiresAt)).</p>\n"
-            if !context.open { body += PageLayout.notice(OrderPageRefusal.closed.description, isError: false) + "\n" }
+            if let closed = context.closed { body += PageLayout.notice(closed.description, isError: false) + "\n" }
             if group.state == .sending { body += PageLayout.notice(OrderPageRefusal.sending.description, isError: false) + "\n" }
             body += """
             <div class="card share"><label class="field" for="share" style="margin-top:0">邀請朋友：分享這個連結 <span class="en">Share this link</span></label>
@@ -47,7 +47,7 @@ enum GroupPage {
         }
 
         body += "<h2 id=\"lines\">訂單內容 <span class=\"en\">The order</span></h2>\n"
-        let editable = group.state == .open && context.open
+        let editable = group.state == .open && context.closed == nil
         body += linesPart(group, editable: editable, token: context.token)
         body += totalsPart(group, promotion: context.promotion, sent: isSent(group))
 

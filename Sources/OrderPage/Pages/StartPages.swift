@@ -2,7 +2,7 @@
 enum StartPages {
     /// `/order`: a name (and a member's mobile number, if any) starts a group; alone is a group of one.
     /// `token` is the hidden field of the browser's ``FormToken``, in every form.
-    static func landing(shop: String, open: Bool, message: String? = nil, name: String = "", mobile: String = "",
+    static func landing(shop: String, closed: OrderPageRefusal?, message: String? = nil, name: String = "", mobile: String = "",
                         limits: OrderPageLimits, token: String) -> String
     {
         let e = PageLayout.escape
@@ -14,7 +14,7 @@ enum StartPages {
 
         """
         if let message { body += PageLayout.notice(message) + "\n" }
-        if open {
+        if closed == nil {
             body += """
             <form method="post" action="/order/start">\(token)
               <label class="field" for="name">你的名字 <span class="en">Your name</span></label>
@@ -28,13 +28,13 @@ enum StartPages {
 
             """
         } else {
-            body += PageLayout.notice(OrderPageRefusal.closed.description, isError: false) + "\n"
+            body += PageLayout.notice(closed?.description ?? "", isError: false) + "\n"
         }
         return PageLayout.document(title: "網路點餐", shop: shop, body: body)
     }
 
     /// A group's link opened by a browser not yet in it: its name joins.
-    static func join(shop: String, group: GroupSnapshot, open: Bool, message: String? = nil, name: String = "",
+    static func join(shop: String, group: GroupSnapshot, closed: OrderPageRefusal?, message: String? = nil, name: String = "",
                      limits: OrderPageLimits, token: String) -> String
     {
         let e = PageLayout.escape
@@ -45,7 +45,7 @@ enum StartPages {
         """
         if let message { body += PageLayout.notice(message) + "\n" }
         switch group.state {
-        case .open where open:
+        case .open where closed == nil:
             body += """
             <form method="post" action="\(GroupPaths.base(group.id))/join">\(token)
               <label class="field" for="name">你的名字 <span class="en">Your name</span></label>
@@ -55,7 +55,7 @@ enum StartPages {
 
             """
         case .open:
-            body += PageLayout.notice(OrderPageRefusal.closed.description, isError: false)
+            body += PageLayout.notice((closed ?? .closed).description, isError: false)
         case .sending, .sent:
             body += PageLayout.notice(OrderPageRefusal.alreadySent.description, isError: false)
         }
