@@ -140,6 +140,14 @@ struct TillMemberAtCounterTests {
         let member = Member(mobile: try MobileNumber(parsing: "0912345678"), card: StampCard(stamps: 13), pass: pass)
         let day = ShopCalendar.taiwan.dayText(expiry)
         #expect(member.summary(at: now, policy: policy, calendar: .taiwan) == "0912-***-678 · 集點 13/10 (1 free) · active: 月卡 until \(day)")
-        #expect(member.summary(at: expiry, policy: nil, calendar: .taiwan) == "0912-***-678 · expired: 月卡 at \(day)")
+        #expect(member.summary(at: expiry, policy: nil, calendar: .taiwan, showingStamps: false) == "0912-***-678 · expired: 月卡 at \(day)")
+    }
+
+    @Test("without a stamp card or a pass the member's line says so, not only the masked number")
+    func summaryWithoutStampCardOrPass() throws {
+        let member = Member(mobile: try MobileNumber(parsing: "0912345678"))
+        #expect(member.summary(at: now, policy: nil, calendar: .taiwan) == "0912-***-678 · no stamp card is set up (未設定集點卡) · no pass (無月票)")
+        let stamped = Member(mobile: try MobileNumber(parsing: "0912345678"), card: StampCard(stamps: 3))
+        #expect(stamped.summary(at: now, policy: nil, calendar: .taiwan).contains("集點 3, no stamp card is set up"))
     }
 }

@@ -127,6 +127,14 @@ import Testing
         }
     }
 
+    @Test func withNoStampCardAMemberIsShownSayingSo() async throws {
+        let shop = try Drinkshop()
+        let result = try await shop.run(["member", "0912345678"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("0912-***-678 · no stamp card is set up (未設定集點卡) · no pass (無月票)"))
+        #expect(!result.stdout.contains("0912345678"))
+    }
+
     @Test func aMemberEarnsStampsRedeemsAFreeCupAndBuysAPass() async throws {
         let shop = try Drinkshop()
         let seed = try shop.write("members.json", """
@@ -150,7 +158,7 @@ import Testing
             """
         let result = try await shop.run([], input: script)
         // Stamps come with the payment: none while #1 is unpaid, 5 once it is paid.
-        #expect(result.stdout.contains("0912-***-678 · 集點 0/5\n"))
+        #expect(result.stdout.contains("0912-***-678 · 集點 0/5 · no pass (無月票)\n"))
         #expect(result.stdout.contains("集點 5/5 (1 free)"))
         #expect(result.stdout.contains("集點兌換"))
         // The free cup made #2 cost nothing: it takes no money.

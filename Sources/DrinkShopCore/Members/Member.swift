@@ -32,15 +32,19 @@ public struct Member: Sendable, Hashable {
         return Member(mobile: mobile, card: try card.redeeming(freeCups, policy: policy), pass: pass)
     }
 
-    /// What `for 0912345678` shows: "0912-***-678 · 集點 7/10 · active: 月卡 until 2026-12-31"
-    /// (stamps left out without a stamp card, the pass left out when never bought).
-    public func summary(at date: Date, policy: StampPolicy?, calendar: ShopCalendar) -> String {
+    /// What `member 0912345678` and `for 0912345678` show: "0912-***-678 · 集點 7/10 · active: 月卡 until 2026-12-31".
+    /// Without a stamp card it says so (with any stamps the card still holds), and a member who never bought a
+    /// pass has "no pass"; `showingStamps` false leaves the stamps out (a pass sale's line).
+    public func summary(at date: Date, policy: StampPolicy?, calendar: ShopCalendar, showingStamps: Bool = true) -> String {
         var parts = [mobile.masked]
         if let policy {
             let free = card.rewardsAvailable(policy)
             parts.append("集點 \(card.stamps)/\(policy.stampsPerReward)" + (free > 0 ? " (\(free) free)" : ""))
+        } else if showingStamps {
+            parts.append(card.stamps == 0 ? "no stamp card is set up (未設定集點卡)"
+                                          : "集點 \(card.stamps), no stamp card is set up (未設定集點卡)")
         }
-        if let pass { parts.append(pass.status(at: date).sentence(calendar: calendar)) }
+        parts.append(pass.map { $0.status(at: date).sentence(calendar: calendar) } ?? "no pass (無月票)")
         return parts.joined(separator: " · ")
     }
 }

@@ -58,7 +58,7 @@ extension ShopInterpreter {
             let mobile = try mobileNumber(text)
             let (member, product) = try await shop.counter.sellPass(name, to: mobile, by: try await acting())
             say("Sold \(product.name) to \(mobile.masked): collect $\(product.price) (pass sales are not order payments). "
-                + member.summary(at: shop.clock.now(), policy: nil, calendar: shop.till.calendar) + "\n")
+                + member.summary(at: shop.clock.now(), policy: nil, calendar: shop.till.calendar, showingStamps: false) + "\n")
         case .export(let path, let from, let to):
             let period = try shop.till.period(from: from ?? "today", to: to ?? from ?? "today")
             // A day at a time into the files: a month's text is never held whole.
