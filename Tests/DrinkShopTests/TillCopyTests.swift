@@ -64,7 +64,7 @@ import Testing
         let report = try await shop.till.report(try shop.till.period(from: "today", to: "today"))
         #expect(report.byMethod[.card]?.net == 0)
         let log = try await shop.audit.entries(fromDay: "2026-11-29", throughDay: "2026-11-29")
-        #expect(log.map(\.action) == [.void, .void] && log.last?.detail == "refunded 35 card: spilled")
+        #expect(log.map(\.action) == [.void] && log.last?.detail == "preparing, $35: spilled (refunded 35 card)")
     }
 
     /// Two counters pay one order over the API at once, cash at one and card at the other: the one that read the

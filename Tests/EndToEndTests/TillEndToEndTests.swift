@@ -127,6 +127,35 @@ import Testing
         }
     }
 
+    @Test("a void is one void everywhere (voided in the CSV, void 1 in the audit summary), its reason as typed")
+    func aVoidIsOneVoidWithItsReasonAsTyped() async throws {
+        let shop = try Drinkshop()
+        let script = """
+            order 熟成紅茶 M 無糖 去冰
+            pay #1 card
+            advance #1
+            void #1 售完，客人改點
+            log
+            report today
+            export --csv \(shop.directory)/day.csv
+            """
+        let result = try await shop.run([], input: script)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains(" , "))
+        let log = result.stdout.components(separatedBy: "\n").filter { $0.contains("售完，客人改點") }
+        #expect(log.count >= 2, "the log and the report's audit section, as typed")
+        #expect(result.stdout.contains("void 1"))
+        #expect(!result.stdout.contains("void 2"))
+        let orders = String(decoding: try Data(contentsOf: URL(fileURLWithPath: shop.directory + "/day-orders.csv")), as: UTF8.self)
+        let row = try #require(orders.split(whereSeparator: \.isNewline).first { $0.hasPrefix("1,") })
+        #expect(row.contains(",voided,") && row.contains("售完，客人改點"), "\(row)")
+        // The one-shot command keeps it as typed too.
+        _ = try await shop.run(["order", "熟成紅茶", "M", "無糖", "去冰"])
+        let cancelled = try await shop.run(["cancel", "#2", "客人說：不要了！"])
+        #expect(cancelled.status == 0, "\(cancelled.stderr)")
+        #expect(try await shop.run(["log"]).stdout.contains("客人說：不要了！"))
+    }
+
     @Test func withNoStampCardAMemberIsShownSayingSo() async throws {
         let shop = try Drinkshop()
         let result = try await shop.run(["member", "0912345678"])

@@ -54,6 +54,17 @@ import Testing
         #expect(try parse("  ") == nil)
     }
 
+    @Test("a reason keeps the CJK punctuation and spacing staff typed, at the prompt and on the command line")
+    func aReasonIsKeptAsTyped() throws {
+        #expect(try CommandParser.parse(line: "void #3 售完，客人改點") == .void(.pickup(3), reason: "售完，客人改點"))
+        #expect(try CommandParser.parse(line: "cancel #3  客人說：不要了！ OK") == .cancel(.pickup(3), reason: "客人說：不要了！ OK"))
+        #expect(try CommandParser.parse(line: "cancel #3 late, cold") == .cancel(.pickup(3), reason: "late, cold"))
+        #expect(try CommandParser.parse(shellWords: ["void", "#3", "售完，客人改點"]) == .void(.pickup(3), reason: "售完，客人改點"))
+        #expect(try CommandParser.parse(shellWords: ["cancel", "#3", "售完，", "客人改點！"]) == .cancel(.pickup(3), reason: "售完， 客人改點！"))
+        // The grammar still reads the words in NFKC.
+        #expect(try CommandParser.parse(line: "cancel ＃３ 售完") == .cancel(.pickup(3), reason: "售完"))
+    }
+
     @Test func oneShotWordsSplitCommasAtWordEdges() throws {
         let command = try CommandParser.parse(shellWords: ["order", "熟成紅茶", "M", "hot,", "冷露歐蕾", "L", "半糖", "去冰",
                                                            "note", "少冰, 謝謝"])

@@ -28,15 +28,14 @@ extension OrderDesk {
     {
         var stored = changed
         let reason = stored.order.cancelReason ?? ""
-        var entries: [AuditEntry]
+        // One entry for one change: a void (or a cancel that gives money back, which every report counts as a
+        // void) names what it gave back in its own detail.
+        let given = refunds.isEmpty ? "" : " (refunded " + refunds.map { "\($0.amount) \($0.method.rawValue)" }.joined(separator: ", ") + ")"
+        let entries: [AuditEntry]
         if stored.order.isVoided {
-            entries = [entry(.void, stored, by: staff, detail: "\(before.order.status.rawValue), $\(stored.order.total): \(reason)")]
+            entries = [entry(.void, stored, by: staff, detail: "\(before.order.status.rawValue), $\(stored.order.total): \(reason)" + given)]
         } else {
-            entries = [entry(.cancelOrder, stored, by: staff, detail: reason)]
-        }
-        if !refunds.isEmpty {
-            let given = refunds.map { "\($0.amount) \($0.method.rawValue)" }.joined(separator: ", ")
-            entries.append(entry(.void, stored, by: staff, detail: "refunded \(given): \(reason)"))
+            entries = [entry(refunds.isEmpty ? .cancelOrder : .void, stored, by: staff, detail: reason + given)]
         }
         if stored.isUnsent {
             try await save(stored, menu: try await catalog.snapshot(refresh: false).menu)

@@ -10,7 +10,7 @@ public enum TillExport {
             let charges = till.charges
             table.append([
                 "\(order.pickupNumber)", calendar.minuteText(order.createdAt), CSVTable.text(order.orderName),
-                CSVTable.text(order.placedBy), order.status.rawValue, CSVTable.text(order.cancelReason ?? ""), "\(order.cupCount)", "\(charges.subtotal)",
+                CSVTable.text(order.placedBy), till.status, CSVTable.text(order.cancelReason ?? ""), "\(order.cupCount)", "\(charges.subtotal)",
                 CSVTable.text(charges.promotion?.name ?? ""), "\(charges.promotion?.totalDiscount ?? 0)",
                 "\(charges.memberDiscounts.reduce(0) { $0 + $1.amount })",
                 charges.adjustments.map { "\($0.name) x\($0.count) \(Adjustment.signed($0.amount))" }

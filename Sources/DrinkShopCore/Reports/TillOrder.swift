@@ -30,6 +30,8 @@ public struct TillOrder: Sendable, Hashable {
     public var isVoid: Bool { order.isVoid(moneyReturned: !money.payments.isEmpty) }
     /// Cancelled before anything was made and before any money was taken.
     public var isCancellation: Bool { order.status == .cancelled && !isVoid }
+    /// The status as the export names it: `voided` for a void (as the reports count it), else the order's status.
+    public var status: String { isVoid ? "voided" : order.status.rawValue }
 }
 
 /// One entry of the audit trail: who did what to what, and when.

@@ -35,6 +35,16 @@ public enum Command: Sendable, Equatable {
 }
 
 extension Command {
+    /// The command with its free text (a cancel's or void's reason) as staff typed it in `words`: CJK
+    /// punctuation (`，`, `！`) kept, not the grammar's NFKC and comma words (`售完 , 客人改點`).
+    func keepingTyped(_ words: [Tokenizer.Word]) -> Command {
+        switch self {
+        case .cancel(let number, let reason?): .cancel(number, reason: Tokenizer.typedTail(words, joined: reason))
+        case .void(let number, let reason): .void(number, reason: Tokenizer.typedTail(words, joined: reason))
+        default: self
+        }
+    }
+
     /// Whether the shared settings and PINs are read again before the command runs: all but help and quit.
     var followsSharedSettings: Bool {
         switch self {

@@ -7,32 +7,32 @@ import DrinkShopCore
 public enum CommandParser {
     /// Parses a typed line.
     public static func parse(line: String) throws(CommandError) -> Command? {
-        let words = try Tokenizer.tokenize(line)
-        return try parse(words: words)
+        let words = try Tokenizer.words(line)
+        return try parse(words: words.map(\.text))?.keepingTyped(words)
     }
 
     /// Parses words already split by the shell (one-shot commands). A comma at the start or end of a
     /// word separates order lines as it does in the REPL (`熟成紅茶 M hot, 冷露歐蕾 L`); a comma inside a
     /// quoted note stays part of it. Nil for no words.
     public static func parse(shellWords: [String]) throws(CommandError) -> Command? {
-        var words: [String] = []
+        var words: [Tokenizer.Word] = []
         // A full-width space inside one argument (typed with a Chinese input method) separates words
         // as a space on the command line would; each word is brought to NFKC as typed lines are.
-        let pieces = shellWords.flatMap { word in
-            word.split(separator: "\u{3000}", omittingEmptySubsequences: true)
-                .map { String($0).compatibilityNormalized }
+        let pieces = shellWords.flatMap { word in word.split(separator: "\u{3000}", omittingEmptySubsequences: true) }
+        for piece in pieces {
+            var typed = Substring(piece)
+            var comma: [String] = []
+            while let first = typed.first, first == "," || first == "，" { comma.append(String(first)); typed = typed.dropFirst() }
+            var trailing: [String] = []
+            while let last = typed.last, last == "," || last == "，" { trailing.insert(String(last), at: 0); typed = typed.dropLast() }
+            words += comma.map { Tokenizer.Word(text: ",", typed: $0, spaced: true) }
+            if !typed.isEmpty {
+                let text = String(typed).compatibilityNormalized
+                words.append(Tokenizer.Word(text: text, typed: String(typed), spaced: comma.isEmpty))
+            }
+            words += trailing.map { Tokenizer.Word(text: ",", typed: $0, spaced: false) }
         }
-        for word in pieces {
-            var core = Substring(word)
-            var leading = 0
-            var trailing = 0
-            while let first = core.first, first == "," || first == "，" { core = core.dropFirst(); leading += 1 }
-            while let last = core.last, last == "," || last == "，" { core = core.dropLast(); trailing += 1 }
-            words += Array(repeating: ",", count: leading)
-            if !core.isEmpty { words.append(String(core)) }
-            words += Array(repeating: ",", count: trailing)
-        }
-        return try parse(words: words)
+        return try parse(words: words.map(\.text))?.keepingTyped(words)
     }
 
     /// Whether a typed line holds a PIN: a `login` or `staff` line with a word of 4 to 8 digits (a mobile

@@ -12,16 +12,32 @@ enum Tokenizer {
     private static let closingQuote: [Character: Character] = ["\"": "\"", "'": "'", "“": "”", "「": "」"]
 
     static func tokenize(_ line: String) throws(CommandError) -> [String] {
-        var tokens: [String] = []
+        try words(line).map(\.text)
+    }
+
+    /// A word of a command line: what the grammar reads (`text`: NFKC outside quotes, a comma as `,`), and
+    /// what staff typed (`typed`: the characters as they were, `，` and `！` too), with whether a space came
+    /// before it. Free text (a reason) is given back as typed (`typedTail`).
+    struct Word: Sendable, Equatable {
+        var text: String
+        var typed: String
+        var spaced: Bool
+    }
+
+    /// The words of `line` (see `tokenize`).
+    static func words(_ line: String) throws(CommandError) -> [Word] {
+        var tokens: [Word] = []
         var current = ""
         var inToken = false
         var quote: Character?  // the closing character of the open quote
         var quoteColumn = 0
         var escaped = false
         var quoted = false
+        var spaced = false  // whether a space came before the word being read
         func finish() {
-            tokens.append(quoted ? current : current.compatibilityNormalized)
+            tokens.append(Word(text: quoted ? current : current.compatibilityNormalized, typed: current, spaced: spaced))
             quoted = false
+            spaced = false
         }
         for (column, character) in line.enumerated() {
             if let close = quote {
@@ -60,7 +76,8 @@ enum Tokenizer {
             switch character {
             case ",", "，":
                 if inToken { finish() }
-                tokens.append(",")
+                tokens.append(Word(text: ",", typed: String(character), spaced: spaced))
+                spaced = false
                 current = ""
                 inToken = false
             default:
@@ -68,6 +85,7 @@ enum Tokenizer {
                     if inToken { finish() }
                     current = ""
                     inToken = false
+                    spaced = !tokens.isEmpty
                 } else {
                     current.append(character)
                     inToken = true
@@ -77,6 +95,21 @@ enum Tokenizer {
         if quote != nil { throw CommandError(.unterminatedQuote(column: quoteColumn)) }
         if inToken { finish() }
         return tokens
+    }
+
+    /// Free text at the end of a command (a cancel's or void's reason, which the grammar joined with spaces) as
+    /// staff typed it: the last words whose `text`s joined with spaces are `joined`, with their own characters
+    /// (`，`, `！`, full-width letters) and spacing (no space before a comma typed without one). `joined` itself
+    /// when no such words end the line.
+    static func typedTail(_ words: [Word], joined: String) -> String {
+        var texts: [String] = []
+        for start in words.indices.reversed() {
+            texts.insert(words[start].text, at: 0)
+            guard texts.joined(separator: " ") == joined else { continue }
+            let tail = words[start...]
+            return tail.enumerated().map { index, word in (index > 0 && word.spaced ? " " : "") + word.typed }.joined()
+        }
+        return joined
     }
 
     /// Space, tab, and the line and page breaks: the ASCII characters `Character.isWhitespace` holds
