@@ -26,8 +26,8 @@ struct TillDrawerTests {
         #expect(exact.summary == "exact")
         // The close's lines add up: float + taken − change − refunds = expected (500 + 35 handed over, 430 back).
         let cash = try #require(exact.cash)
-        #expect(cash.taken == 535 && cash.change == 430 && cash.refunded == 35)
-        #expect(shift.float + cash.taken - cash.change - cash.refunded == exact.expected)
+        #expect(cash.handedOver == 535 && cash.change == 430 && cash.refunded == 35)
+        #expect(shift.float + cash.handedOver - cash.change - cash.refunded == exact.expected)
     }
 
     @Test("a negative float or count is refused")

@@ -36,9 +36,16 @@ import Testing
         // 2000 float + 35 cash − 35 refunded = 2000 expected; 2010 counted.
         #expect(result.stdout.contains("expected $2000 · counted $2010 · over 10 (溢收 10)"))
         // The close shows its arithmetic, line by line.
-        for line in ["float 零用金", "+ cash taken 收現", "− change given 找零", "− cash refunds 退現", "= expected 應有", "counted 實點"] {
+        for line in ["float 零用金", "+ cash handed over 收款", "− change 找零", "− cash refunded 退款", "= expected 應有", "counted 實點"] {
             #expect(result.stdout.contains(line), "\(line)")
         }
+        // One name for each figure: the slip's cash handed over is the report's Handed over for cash (500), and
+        // the report's Taken (35, after the change) is never called handed over or cash taken.
+        #expect(result.stdout.contains("+ cash handed over 收款   $500"))
+        #expect(!result.stdout.contains("cash taken"))
+        let cashRow = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("現金 Cash") })
+        #expect(cashRow.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).prefix(4) == ["1", "500", "465", "35"], "\(cashRow)")
+        #expect(result.stdout.contains("Handed over 收款") && result.stdout.contains("Taken 實收"))
         #expect(result.stdout.contains("Till report (日結)"))
         #expect(result.stdout.contains("customer left"))
         let payments = try Data(contentsOf: URL(fileURLWithPath: shop.directory + "/day-payments.csv"))

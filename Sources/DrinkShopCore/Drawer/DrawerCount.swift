@@ -113,10 +113,11 @@ public enum DrawerError: Error, Sendable, Hashable, CustomStringConvertible, Loc
 }
 
 /// The cash a shift's drawer took in and gave out: what customers handed over, the change given back and
-/// the cash refunded. float + taken − change − refunded is what the drawer should hold.
+/// the cash refunded. float + handed over − change − refunded is what the drawer should hold (`MoneyFigure`
+/// names each: handed over is not the report's taken, which is after change).
 public struct CashMovement: Sendable, Hashable {
     /// Cash handed over by customers (tendered).
-    public let taken: Int
+    public let handedOver: Int
     /// Change given back.
     public let change: Int
     /// Cash refunds.
@@ -124,11 +125,11 @@ public struct CashMovement: Sendable, Hashable {
 
     public init(payments: [Payment], refunds: [Refund]) {
         let cash = payments.filter { $0.method == .cash }
-        taken = cash.reduce(0) { $0 + $1.tendered }
+        handedOver = cash.reduce(0) { $0 + $1.tendered }
         change = cash.reduce(0) { $0 + $1.change }
         refunded = refunds.filter { $0.method == .cash }.reduce(0) { $0 + $1.amount }
     }
 
-    /// What the cash added to the drawer: taken − change − refunded.
-    public var net: Int { taken - change - refunded }
+    /// What the cash added to the drawer: handed over − change − refunded.
+    public var net: Int { handedOver - change - refunded }
 }

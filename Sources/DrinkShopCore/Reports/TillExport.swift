@@ -41,8 +41,8 @@ public enum TillExport {
 
     /// One row per payment and per refund (refunds with a negative amount).
     public static func payments(_ orders: [TillOrder], calendar: ShopCalendar) -> CSVTable {
-        var table = CSVTable(header: ["pickupNumber", "at", "kind", "method", "amount", "tendered", "change", "by",
-                                      "reason"])
+        var table = CSVTable(header: ["pickupNumber", "at", "kind", "method", "amount", MoneyFigure.handedOver.column,
+                                      MoneyFigure.change.column, "by", "reason"])
         for till in orders {
             let number = "\(till.order.pickupNumber)"
             for payment in till.money.payments {

@@ -33,6 +33,17 @@ public struct MethodTotals: Sendable, Hashable {
     public var refunded = 0
     /// Taken less refunded.
     public var net: Int { taken - refunded }
+
+    /// The figure `figure` names.
+    public subscript(figure: MoneyFigure) -> Int {
+        switch figure {
+        case .handedOver: tendered
+        case .change: change
+        case .taken: taken
+        case .refunded: refunded
+        case .net: net
+        }
+    }
 }
 
 /// A cancelled order in the report: its reason, and for a void what went back.

@@ -30,13 +30,14 @@ enum TillView {
     }
 
     /// The count, with the arithmetic that makes the expected figure when the count was just made:
-    /// float + cash taken − change − cash refunds = expected, then the count and the difference.
+    /// float + cash handed over − change − cash refunded = expected, then the count and the difference; each
+    /// figure under its one name (`MoneyFigure`), as the report's columns.
     static func drawer(_ count: DrawerCount, style: ColorPolicy) -> String {
         let color: TerminalStyle = count.difference == 0 ? .green : .red
         var out = style.paint("Drawer closed by \(count.closedBy) (交班)", .bold) + "\n"
         if let cash = count.cash {
-            let rows = [(" ", "float 零用金", count.shift.float), ("+", "cash taken 收現", cash.taken),
-                        ("−", "change given 找零", cash.change), ("−", "cash refunds 退現", cash.refunded),
+            let rows = [(" ", "float 零用金", count.shift.float), ("+", "cash " + MoneyFigure.handedOver.label, cash.handedOver),
+                        ("−", MoneyFigure.change.label, cash.change), ("−", "cash " + MoneyFigure.refunded.label, cash.refunded),
                         ("=", "expected 應有", count.expected), (" ", "counted 實點", count.counted)]
             let labelWidth = rows.map(\.1.displayWidth).max() ?? 0
             let figureWidth = rows.map { "$\($0.2)".count }.max() ?? 0
@@ -80,10 +81,10 @@ enum TillView {
             out += table.render(style: style, width: width)
         }
         // Handed over − change = taken; taken − refunded = net.
-        section("By payment method", ["Method", "Payments", "Handed over", "Change", "Taken", "Refunded", "Net"],
+        section("By payment method", ["Method", "Payments"] + MoneyFigure.allCases.map(\.heading),
                 PaymentMethod.allCases.compactMap { method in
                     report.byMethod[method].map { t in
-                        [method.label, "\(t.payments)", "\(t.tendered)", "\(t.change)", "\(t.taken)", "\(t.refunded)", "\(t.net)"]
+                        [method.label, "\(t.payments)"] + MoneyFigure.allCases.map { "\(t[$0])" }
                     }
                 })
         section("By staff", ["Staff", "Orders", "NT$"],
@@ -122,7 +123,9 @@ enum TillView {
                 .joined(separator: ",") + "}"
         }
         let methods = PaymentMethod.allCases.compactMap { m in
-            report.byMethod[m].map { "\(quote(m.rawValue)):{\"payments\":\($0.payments),\"tendered\":\($0.tendered),\"taken\":\($0.taken),\"change\":\($0.change),\"refunded\":\($0.refunded),\"net\":\($0.net)}" }
+            report.byMethod[m].map { t in
+                "\(quote(m.rawValue)):{\"payments\":\(t.payments)," + MoneyFigure.allCases.map { "\"\($0.column)\":\(t[$0])" }.joined(separator: ",") + "}"
+            }
         }.joined(separator: ",")
         let voids = report.voids.map { "{\"pickupNumber\":\($0.pickupNumber),\"total\":\($0.total),\"refunded\":\($0.refunded.values.reduce(0, +)),\"reason\":\(quote($0.reason))}" }
         let cancellations = report.cancellations.map { "{\"pickupNumber\":\($0.pickupNumber),\"total\":\($0.total),\"reason\":\(quote($0.reason))}" }
