@@ -27,11 +27,11 @@ enum Console {
 
     /// Writes `line` and a newline to standard output; lost if it is closed.
     static func say(_ line: String) {
-        FileDescriptorIO.writeAll(STDOUT_FILENO, line + "\n")
+        FileDescriptorIO.writeAll(STDOUT_FILENO, TerminalDevice.fitted(line, for: STDOUT_FILENO) + "\n")
     }
 
     /// Writes `line` and a newline to standard error; lost if it is closed.
     static func complain(_ line: String) {
-        FileDescriptorIO.writeAll(STDERR_FILENO, line + "\n")
+        FileDescriptorIO.writeAll(STDERR_FILENO, TerminalDevice.fitted(line, for: STDERR_FILENO) + "\n")
     }
 }

@@ -91,7 +91,7 @@ public enum LineRenderer {
             if !tail.removingTerminalEscapes.trimmingCharacters(in: .whitespaces).isEmpty { split = index }
         }
         guard let split else { return ("", prompt) }
-        return (String(prompt[..<split]) + "\n", String(prompt[prompt.index(after: split)...]))
+        return (String(prompt[..<split]).wrapped(toWidth: max(width, 2), indent: 0) + "\n", String(prompt[prompt.index(after: split)...]))
     }
 
     /// The characters to show: starting as far left as possible while the cursor still fits, then as

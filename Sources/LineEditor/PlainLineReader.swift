@@ -72,7 +72,7 @@ public final class PlainLineReader: LineReader {
 
     public func readLine(prompt: String) -> String? {
         state.withLock { state in
-            if showsPrompt && !prompt.isEmpty { FileDescriptorIO.writeAll(output, prompt) }
+            if showsPrompt && !prompt.isEmpty { FileDescriptorIO.writeAll(output, TerminalDevice.fitted(prompt, for: output)) }
             while true {
                 if let line = state.takeLine() { return line }
                 state.append(FileDescriptorIO.readSome(input))
@@ -85,7 +85,7 @@ public final class PlainLineReader: LineReader {
     public func lineWithoutWaiting(prompt: String) -> String?? {
         state.withLockIfAvailable { state -> String?? in
             guard let line = state.takeLine() else { return nil }
-            if showsPrompt && !prompt.isEmpty { FileDescriptorIO.writeAll(output, prompt) }
+            if showsPrompt && !prompt.isEmpty { FileDescriptorIO.writeAll(output, TerminalDevice.fitted(prompt, for: output)) }
             return line
         } ?? nil
     }

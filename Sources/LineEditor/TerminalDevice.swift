@@ -7,6 +7,14 @@ public enum TerminalDevice {
         isatty(fileDescriptor) == 1
     }
 
+    /// `text` fitted to the terminal `fileDescriptor` writes to: wrapped at its width at spaces or between CJK
+    /// characters, never inside a word (`wrapped(toWidth:)`), so the terminal never breaks a word itself. A
+    /// pipe or file gets it as it is: whole lines for whoever reads them.
+    public static func fitted(_ text: String, for fileDescriptor: Int32) -> String {
+        guard isTerminal(fileDescriptor) else { return text }
+        return text.wrapped(toWidth: columns(fileDescriptor))
+    }
+
     /// The terminal's width in columns (`TIOCGWINSZ`), or `fallback` when it cannot be told.
     public static func columns(_ fileDescriptor: Int32, fallback: Int = 80) -> Int {
         guard let size = windowSize(fileDescriptor), size.ws_col > 0 else { return fallback }

@@ -82,7 +82,31 @@ import Testing
         #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("  ") && !$0.hasPrefix("   ") })
         #expect(wrapped.replacingOccurrences(of: "\n  ", with: " ") == text)
         #expect("short\nlines stay".wrapped(toWidth: 40) == "short\nlines stay")
-        #expect("熟成榛果歐蕾熟成榛果歐蕾".wrapped(toWidth: 10) == "熟成榛果…")
+        #expect("熟成榛果歐蕾熟成榛果歐蕾".wrapped(toWidth: 10) == "熟成榛果歐\n  蕾熟成榛\n  果歐蕾")
+    }
+
+    @Test("errors wrap at spaces or between CJK characters, never inside a word, and lose nothing")
+    func messagesWrapNeverMidWord() {
+        let error = "error: could not connect to http://127.0.0.1:8787 (is the server running?); the order is kept in the outbox and sent when the store answers (已暫存，稍後送出)"
+        let wrapped = error.wrapped(toWidth: 80)
+        let lines = wrapped.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.displayWidth <= 80 })
+        #expect(!wrapped.contains("serv\n") && wrapped.contains("(is the server running?)") || wrapped.contains("(is the\n  server running?)")
+                || wrapped.contains("(is the server\n  running?)"))
+        // Every word is whole on some line.
+        let words = Set(error.split(separator: " ").filter { !$0.contains { $0.displayWidth == 2 } })
+        let shown = Set(wrapped.split(whereSeparator: { $0 == " " || $0 == "\n" }))
+        #expect(words.isSubset(of: shown))
+        // CJK text without spaces breaks between characters; its closing marks stay with what they close.
+        let chinese = "no shift is open (未開班); 請先開班並點算零用金後再收現金，否則錢櫃對不上（交班時會不符）。"
+        let cjk = chinese.wrapped(toWidth: 30)
+        #expect(cjk.split(separator: "\n").allSatisfy { $0.displayWidth <= 30 })
+        #expect(cjk.split(separator: "\n").allSatisfy { line in !(line.trimmingCharacters(in: .whitespaces).first.map { "，。）);".contains($0) } ?? false) })
+        #expect(cjk.replacingOccurrences(of: "\n  ", with: "").replacingOccurrences(of: " ", with: "") == chinese.replacingOccurrences(of: " ", with: ""))
+        // A question keeps its last space.
+        #expect("Delete order #4 (熟成紅茶 中杯 and 2 more, $105) for good? [y/N] ".wrapped(toWidth: 40).hasSuffix("[y/N] "))
+        // A word wider than a line is broken where it must be, with nothing left out.
+        #expect(String(repeating: "x", count: 25).wrapped(toWidth: 10).replacingOccurrences(of: "\n  ", with: "") == String(repeating: "x", count: 25))
     }
 
     @Test func pagerKeys() {

@@ -10,16 +10,17 @@ public protocol ShopOutput: Sendable {
 }
 
 /// Standard output and standard error, unbuffered line by line, through the terminal encoder (text from the
-/// store may hold escape sequences, bidi controls or line separators: they are drawn, not obeyed).
+/// store may hold escape sequences, bidi controls or line separators: they are drawn, not obeyed), fitted to
+/// the terminal's width when it is one (`TerminalDevice.fitted`: no error or line broken mid-word).
 public struct StandardOutput: ShopOutput {
     public init() {}
 
     public func write(_ text: String) {
-        FileDescriptorIO.writeAll(1, TerminalSafeText.encode(text))
+        FileDescriptorIO.writeAll(1, TerminalDevice.fitted(TerminalSafeText.encode(text), for: 1))
     }
 
     public func writeError(_ text: String) {
-        FileDescriptorIO.writeAll(2, TerminalSafeText.encode(text))
+        FileDescriptorIO.writeAll(2, TerminalDevice.fitted(TerminalSafeText.encode(text), for: 2))
     }
 }
 
