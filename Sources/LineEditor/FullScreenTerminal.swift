@@ -80,6 +80,11 @@ public final class FullScreenTerminal: Sendable {
         return try await body(events)
     }
 
+    /// Rings the terminal's bell (news on the screen).
+    public func bell() {
+        FileDescriptorIO.writeAll(output, "\u{7}")
+    }
+
     /// Replaces the screen with `lines`, each cut to the window's width and the whole to its height.
     public func draw(_ lines: [String]) {
         let (rows, columns) = size

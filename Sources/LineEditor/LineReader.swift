@@ -21,6 +21,10 @@ public protocol LineReader: Sendable {
     /// Like `readLine`, for the answer to a question (`[y/N]`): shown as typed, never kept in history.
     func readAnswer(prompt: String) -> String?
 
+    /// Like `readLine(prompt:statusLine:)`, with `notices` asked for news while the prompt waits: at a terminal
+    /// each is written above the prompt with the bell, and the line being typed is drawn again below it.
+    func readLine(prompt: String, statusLine: StatusLine?, notices: Notices?) -> String?
+
     /// The next line when it is already at hand and taking it cannot wait (`.some(nil)`: the input
     /// ended); nil when a read might wait, so the caller reads on the line readers' queue instead.
     func lineWithoutWaiting(prompt: String) -> String??
@@ -29,6 +33,18 @@ public protocol LineReader: Sendable {
     /// waits, without touching what is typed: something that happened by itself (an order sent in the
     /// background). False when the reader cannot (no read waiting, or nothing to redraw): the caller writes it.
     func announce(_ text: String) -> Bool
+}
+
+/// News that cannot wait for the next command (an order from the customers' page): lines taken (each once)
+/// every `every` while the prompt waits.
+public struct Notices: Sendable {
+    public let every: Duration
+    public let take: @Sendable () -> [String]
+
+    public init(every: Duration, take: @escaping @Sendable () -> [String]) {
+        self.every = every
+        self.take = take
+    }
 }
 
 /// A line shown above the prompt that changes on its own clock: its text at an instant, and how long
@@ -57,6 +73,20 @@ extension LineReader {
             return ready
         }
         return await LineReaderQueue.read { readLine(prompt: prompt, statusLine: statusLine) }
+    }
+
+    /// Where nothing can be redrawn, news that came is written above the prompt when it is shown.
+    public func readLine(prompt: String, statusLine: StatusLine?, notices: Notices?) -> String? {
+        readLine(prompt: (notices?.take() ?? []).map { $0 + "\n" }.joined() + prompt, statusLine: statusLine)
+    }
+
+    /// `readLine(prompt:statusLine:notices:)` on the line readers' own queue, or at once when the line is at hand.
+    public func nextLine(prompt: String, statusLine: StatusLine?, notices: Notices?) async -> String? {
+        guard let notices else { return await nextLine(prompt: prompt, statusLine: statusLine) }
+        if let ready = lineWithoutWaiting(prompt: (statusLine.map { $0.text(.now) + "\n" } ?? "") + prompt) {
+            return ready
+        }
+        return await LineReaderQueue.read { readLine(prompt: prompt, statusLine: statusLine, notices: notices) }
     }
 
     /// By default a line is always read on the line readers' queue.

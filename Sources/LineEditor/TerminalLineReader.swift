@@ -48,7 +48,7 @@ public final class TerminalLineReader: LineReader {
     private let wakeWrite: Int32
     private let state: Mutex<State>
     /// Whether a read is waiting for keys, and the text `announce` left for it to show above the line.
-    private let notices = Mutex<(reading: Bool, pending: [String])>((false, []))
+    private let announcements = Mutex<(reading: Bool, pending: [String])>((false, []))
 
     /// - Parameters:
     ///   - input: the terminal to read keys from (standard input by default).
@@ -101,6 +101,12 @@ public final class TerminalLineReader: LineReader {
         read(prompt: prompt, secret: false, keptInHistory: true, statusLine: statusLine)
     }
 
+    /// News written above the prompt as it comes, with the bell; the status line and the line being typed are
+    /// drawn again below it.
+    public func readLine(prompt: String, statusLine: StatusLine?, notices: Notices?) -> String? {
+        read(prompt: prompt, secret: false, keptInHistory: true, statusLine: statusLine, notices: notices)
+    }
+
     public func readSecretLine(prompt: String) -> String? {
         read(prompt: prompt, secret: true, keptInHistory: false)
     }
@@ -111,9 +117,9 @@ public final class TerminalLineReader: LineReader {
 
     /// Queued for the waiting read, which wakes, writes it above the prompt and draws the line again as it was.
     public func announce(_ text: String) -> Bool {
-        let queued = notices.withLock { notices in
-            guard notices.reading else { return false }
-            notices.pending.append(text)
+        let queued = announcements.withLock { waiting in
+            guard waiting.reading else { return false }
+            waiting.pending.append(text)
             return true
         }
         if queued { wakeReader(wakeWrite) }
@@ -122,7 +128,8 @@ public final class TerminalLineReader: LineReader {
 
     // MARK: Reading a line
 
-    private func read(prompt: String, secret: Bool, keptInHistory: Bool, statusLine: StatusLine? = nil) -> String? {
+    private func read(prompt: String, secret: Bool, keptInHistory: Bool, statusLine: StatusLine? = nil,
+                      notices: Notices? = nil) -> String? {
         guard let normalMode = RawTerminalMode.current(input) else {
             let status = statusLine.map { $0.text(.now) + "\n" } ?? ""
             return secret ? fallback.readSecretLine(prompt: prompt) : fallback.readLine(prompt: status + prompt)
@@ -151,21 +158,21 @@ public final class TerminalLineReader: LineReader {
                 return secret ? fallback.readSecretLine(prompt: prompt) : fallback.readLine(prompt: prompt)
             }
             let slot = TerminalSignalGuard.arm(terminal: input, output: output, wake: wakeWrite, normalMode: normalMode)
-            notices.withLock { $0.reading = true }
+            announcements.withLock { $0.reading = true }
             defer {
                 if let slot { TerminalSignalGuard.disarm(slot) }
                 leaveRawMode(to: normalMode)
                 // Announced as the line ended: shown below it, before whatever the line does.
-                let left = notices.withLock { notices in
-                    notices.reading = false
-                    defer { notices.pending = [] }
-                    return notices.pending
+                let left = announcements.withLock { waiting in
+                    waiting.reading = false
+                    defer { waiting.pending = [] }
+                    return waiting.pending
                 }
                 if !left.isEmpty { write(left.joined()) }
             }
             let entries = state.history.history.entries
             var editor = LineEditor(history: entries, isSecret: secret, completer: completer)
-            switch edit(&editor, prompt: prompt, normalMode: normalMode, state: &state) {
+            switch edit(&editor, prompt: prompt, normalMode: normalMode, state: &state, notices: notices) {
             case .endOfInput:
                 return nil
             case .line(let line):
@@ -176,14 +183,16 @@ public final class TerminalLineReader: LineReader {
     }
 
     /// Feeds keys to the editor until the line ends.
-    private func edit(_ editor: inout LineEditor, prompt: String, normalMode: termios, state: inout State) -> Ending {
+    private func edit(_ editor: inout LineEditor, prompt: String, normalMode: termios, state: inout State,
+                      notices: Notices?) -> Ending {
         draw(prompt, editor, screen: &state.screen)
         while true {
             var keys = state.typedAhead
             state.typedAhead = []
             if keys.isEmpty {
+                if let news = notices?.take(), !news.isEmpty { announce(news, prompt, editor, screen: &state.screen) }
                 var timeout: Int32 = state.decoder.isInsidePaste ? 1000 : (state.decoder.hasPendingBytes ? 50 : -1)
-                if let wait = state.screen.statusLine?.timeUntilChange(.now) {
+                for wait in [state.screen.statusLine?.timeUntilChange(.now), notices?.every].compactMap({ $0 }) {
                     let milliseconds = Int32(clamping: wait.components.seconds * 1000
                         + wait.components.attoseconds / 1_000_000_000_000_000 + 1)
                     timeout = timeout < 0 ? milliseconds : min(timeout, milliseconds)
@@ -197,9 +206,9 @@ public final class TerminalLineReader: LineReader {
                     }
                 case .interrupted: continue
                 case .woken:
-                    let announced = notices.withLock { notices in
-                        defer { notices.pending = [] }
-                        return notices.pending
+                    let announced = announcements.withLock { waiting in
+                        defer { waiting.pending = [] }
+                        return waiting.pending
                     }
                     if announced.isEmpty { _ = enterRawMode(from: normalMode) }
                     redrawAfterResize(prompt, editor, screen: &state.screen, above: announced.joined())
@@ -298,6 +307,24 @@ public final class TerminalLineReader: LineReader {
         let text = statusRow(status)
         screen.statusText = text
         write("\r\u{1B}[1A\u{1B}[2K" + text + "\r\n")
+        draw(prompt, editor, screen: &screen)
+    }
+
+    /// News above the prompt: the prompt's row (and the status line right above it) cleared, the news written
+    /// there fitted to the width, with the bell, then the status line and the prompt drawn again below.
+    private func announce(_ news: [String], _ prompt: String, _ editor: LineEditor, screen: inout Screen) {
+        let width = TerminalDevice.columns(output)
+        var text = "\r\u{1B}[2K" + (screen.statusLine == nil ? "" : "\u{1B}[1A\u{1B}[2K")
+        for line in news {
+            text += TerminalSafeText.encode(line).wrapped(toWidth: width).replacingOccurrences(of: "\n", with: "\r\n") + "\r\n"
+        }
+        text += "\u{7}"
+        if let status = screen.statusLine {
+            let row = statusRow(status)
+            screen.statusText = row
+            text += row + "\r\n"
+        }
+        write(text)
         draw(prompt, editor, screen: &screen)
     }
 

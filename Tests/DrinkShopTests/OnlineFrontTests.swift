@@ -26,6 +26,28 @@ import Testing
         #expect(try await counter.onlineOrderStatus(ticket) == .placed)
     }
 
+    @Test("a new order from the page is told once to every running counter, and a counter's own never")
+    func newOnlineOrdersAreToldOnceAtEveryCounter() async throws {
+        let fixture = try await ShopFixture()
+        let counter = fixture.shop.counter
+        try await counter.setOnlineOrdering(true, by: mia)
+        _ = try await counter.placeOnline(draft(fixture, name: "Early"), within: .init(orders: 5))
+        fixture.clock.advance(by: 1)
+        // Two counters running from now: the morning's order is not theirs to ring for.
+        let first = OnlineArrivals(fixture.shop), second = OnlineArrivals(fixture.secondCounter())
+        #expect(try await first.read().isEmpty)
+        fixture.clock.advance(by: 1)
+        _ = try await fixture.shop.orders.place(draft(fixture, name: "AtTheCounter"), placedBy: "Ken")
+        _ = try await counter.placeOnline(draft(fixture, name: "Amy"), within: .init(orders: 5))
+        let told = try await first.read()
+        #expect(told.map(\.order.orderName) == ["Amy"] && told.allSatisfy(\.isOnline))
+        #expect(OnlineArrivals.line(told[0]) == "網路新單 online order #3 for Amy: 1 cup, $35")
+        #expect(try await first.read().isEmpty, "told once")
+        #expect(try await second.read().map(\.order.orderName) == ["Amy"])
+        // The make line's list tells through the same counter's memory: nothing twice.
+        #expect(first.untold(try await fixture.shop.orders.today().orders).isEmpty)
+    }
+
     @Test func customersNeedNoPINEvenWhenStaffDo() async throws {
         let fixture = try await ShopFixture(pinHasher: try PINHasher(iterations: 1_000))
         _ = try await fixture.shop.staff.add("Mia", role: .manager)

@@ -1,3 +1,4 @@
+import DrinkShop
 import DrinkShopCore
 import LineEditor
 @testable import ShopREPL
@@ -90,6 +91,19 @@ enum BusyEvening {
         for line in text.split(separator: "\n") {
             #expect(line.displayWidth <= columns, "\(what) at \(columns): \(line.displayWidth) columns: \(line)")
         }
+    }
+
+    @Test("an order from the customers' page is marked online at every width, and piped", arguments: widths + [nil])
+    func onlineOrdersAreMarkedAtEveryWidth(columns: Int?) async throws {
+        let counter = try await evening(columns: columns)
+        try await counter.interpreter.shop.counter.setOnlineOrdering(true, by: Acting("Mia", role: .manager))
+        let draft = OrderDraft(orderName: "Amy", lines: [LineDraft(drink: "熟成紅茶", options: [.size(.medium), .sugar(.free), .ice(.iceFree)])])
+        let ticket = try await counter.interpreter.shop.counter.placeOnline(draft, within: .init(orders: 5))
+        let text = try await output(of: "orders", on: counter)
+        let row = try #require(text.split(separator: "\n").first { $0.hasPrefix("\(ticket.number) ") || $0.hasPrefix(" \(ticket.number) ") })
+        #expect(row.contains("網"), "\(row)")
+        #expect(text.split(separator: "\n").filter { $0.contains("網") && !$0.contains("網路點單") }.count == 1, "only the online order: \(text)")
+        if let columns { expectFits(text, columns, "orders") }
     }
 
     @Test(arguments: widths) func ordersFitAndKeepNumberStatusDrinksTotalAndPaid(columns: Int) async throws {

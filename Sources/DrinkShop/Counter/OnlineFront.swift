@@ -102,11 +102,16 @@ extension Counter {
         let menu = try await orders.catalog.snapshot(refresh: false).menu
         let records = try await orders.queries.open()
         let open = OrderRecord.orders(from: records, menu: menu, clock: clock).orders
-        return open.filter { $0.order.placedBy == Self.onlineFront && !$0.order.status.isFinal }.map { stored in
+        return open.filter { $0.isOnline && !$0.order.status.isFinal }.map { stored in
             let paid = (stored.till?.paid ?? 0) - (stored.till?.refunded ?? 0)
             return OpenOnlineOrder(orderRef: stored.orderRef, cups: stored.order.cupCount, unpaid: max(0, stored.order.total - paid))
         }
     }
+}
+
+extension StoredOrder {
+    /// Whether the order came from the customers' page (placed by ``Counter/onlineFront``).
+    public var isOnline: Bool { order.placedBy == Counter.onlineFront }
 }
 
 /// What the page keeps of an order it placed: enough to follow its status, nothing to change it with.

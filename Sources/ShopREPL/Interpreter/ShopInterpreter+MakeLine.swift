@@ -54,12 +54,19 @@ extension ShopInterpreter {
             forward.cancel()
             clock.cancel()
         }
+        _ = arrivals.untold(first)  // on the screen from the start: told
         draw(state, on: screen)
         loop: for await tick in ticks {
             switch tick {
             case .refresh:
                 refreshWaiting.withLock { $0 = false }
                 await refresh(&state)
+                // An order from the customers' page: said in the footer, with the bell, once.
+                let arrived = arrivals.untold(state.orders)
+                if !arrived.isEmpty {
+                    state.message = arrived.map(OnlineArrivals.line).joined(separator: "; ")
+                    screen.bell()
+                }
             case .event(.redraw):
                 break
             case .event(.closed):

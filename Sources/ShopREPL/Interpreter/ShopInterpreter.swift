@@ -56,6 +56,8 @@ public final class ShopInterpreter {
     var screenWidth: Int?
     /// Output held while a view command runs, to be fitted and paged as a whole (`showingOnScreen`).
     var held: HeldOutput?
+    /// The orders from the customers' page this counter has told (its prompt, its make line), each once.
+    public let arrivals: OnlineArrivals
 
     public init(shop: Shop, output: any ShopOutput, style: ColorPolicy = .plain, defaultStaff: String,
                 confirm: (@Sendable (String) async -> Bool)? = nil,
@@ -77,6 +79,7 @@ public final class ShopInterpreter {
         self.environmentPrinters = environmentPrinters
         self.instant = instant
         rotator = BannerRotator(banners: [], startingAt: instant())
+        arrivals = OnlineArrivals(shop)
     }
 
     /// Parses and runs one typed line. Errors are written to the error stream.

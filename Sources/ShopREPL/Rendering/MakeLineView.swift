@@ -50,7 +50,7 @@ enum MakeLineView {
             if index == selected { selectedRow = lines.count }
             let marker = index == selected ? "▶ " : "  "
             let waited = max(0, Int(now.timeIntervalSince(order.createdAt) / 60))
-            let head = "\(marker)\(number) \(order.status.chineseLabel) · \(order.cupCount) cup\(order.cupCount == 1 ? "" : "s")"
+            let head = "\(marker)\(number)\(stored.isOnline ? " 網路 online" : "") \(order.status.chineseLabel) · \(order.cupCount) cup\(order.cupCount == 1 ? "" : "s")"
                 + " · for \(order.orderName) · \(clock(order.createdAt, timeZone)) (\(waited) min)"
             lines.append(index == selected ? style.paint(head, .bold, .green) : head)
             for line in order.lines { lines.append("      " + cups(line, menu: state.menu, style: style)) }
@@ -70,7 +70,7 @@ enum MakeLineView {
         var out = ""
         for stored in orders {
             let order = stored.order
-            out += "\(stored.number?.description ?? "app") \(order.status.rawValue) · \(order.cupCount) cup\(order.cupCount == 1 ? "" : "s")"
+            out += "\(stored.number?.description ?? "app")\(stored.isOnline ? " online" : "") \(order.status.rawValue) · \(order.cupCount) cup\(order.cupCount == 1 ? "" : "s")"
                 + " · for \(order.orderName) · \(clock(order.createdAt, timeZone))\n"
             for line in order.lines { out += "    " + cups(line, menu: menu, style: .plain) + "\n" }
         }

@@ -84,6 +84,8 @@ enum OrderView {
             var status = order.isVoided ? style.paint(short ? "voided" : "作廢 voided", .red)
                 : statusLabel(order.status, short: short, style: style)
             if stored.isUnsent { status += style.paint(short ? "*" : " (unsent)", .yellow) }
+            // In the status column, which no width drops (the For column goes first).
+            if stored.isOnline { status += style.paint(short ? " 網" : " 網路 online", .cyan) }
             let paid = money[stored.orderRef]
             var drinks = drinks(order)
             if let menu, order.status == .placed || order.status == .preparing {
@@ -101,6 +103,7 @@ enum OrderView {
                 : footer + "; cancelled or voided (not revenue): " + figures(withdrawn, money: money)
         }
         if short, orders.contains(where: \.isUnsent) { footer += "; * not yet sent" }
+        if short, orders.contains(where: \.isOnline) { footer += "; 網 ordered online (網路點單)" }
         return table.render(style: style, width: width) + footer + "\n"
     }
 

@@ -2,6 +2,7 @@ import DrinkShop
 import DrinkShopCore
 import Foundation
 import LineEditor
+import Synchronization
 
 /// The read-eval-print loop: a header, the current banner above each prompt, one command per line.
 /// At a terminal a failed command just shows its error; from a pipe every line still runs, and the
@@ -32,6 +33,8 @@ public struct REPLSession {
         var failures = 0
         // `banner` has just printed the banner: the prompt after it does not print it a second time.
         var bannerJustShown = false
+        // Orders from the customers' page, read while the prompt waits and told above it, each once.
+        let news = NewsBox()
         while true {
             await interpreter.sendOutbox(force: false)
             // A long login name is shortened so the prompt's "> " always shows (the name is kept whole
@@ -58,7 +61,22 @@ public struct REPLSession {
                     statusLine = Self.rotatingBanner(interpreter.rotator, style: interpreter.style)
                 }
             }
-            guard let line = await nextLine(prompt: prompt, statusLine: statusLine) else {
+            var notices: Notices?
+            var listening: Task<Void, Never>?
+            if interactive {
+                let arrivals = interpreter.arrivals
+                listening = Task {
+                    while !Task.isCancelled {
+                        // Told even when the prompt has gone meanwhile: the box keeps it for the next one.
+                        if let arrived = try? await arrivals.read() { news.add(arrived.map(OnlineArrivals.line)) }
+                        try? await Task.sleep(for: arrivals.interval)
+                    }
+                }
+                notices = Notices(every: .milliseconds(500)) { news.take() }
+            }
+            let read = await nextLine(prompt: prompt, statusLine: statusLine, notices: notices)
+            listening?.cancel()
+            guard let line = read else {
                 if interactive { output.write("\n") }
                 break
             }
@@ -84,11 +102,13 @@ public struct REPLSession {
     /// The next line; while it is awaited (staff typing, or nobody there), the orders kept while the store
     /// was away are sent by themselves once it answers again (at most every probe interval), and what
     /// became of them is shown above the line being typed (`LineReader.announce`), which stays as it was.
-    private func nextLine(prompt: String, statusLine: StatusLine?) async -> String? {
-        guard interpreter.shop.outbox != nil else { return await reader.nextLine(prompt: prompt, statusLine: statusLine) }
+    private func nextLine(prompt: String, statusLine: StatusLine?, notices: Notices?) async -> String? {
+        guard interpreter.shop.outbox != nil else {
+            return await reader.nextLine(prompt: prompt, statusLine: statusLine, notices: notices)
+        }
         let reader = reader
         return await withTaskGroup(of: WhileWaiting.self) { group in
-            group.addTask { .line(await reader.nextLine(prompt: prompt, statusLine: statusLine)) }
+            group.addTask { .line(await reader.nextLine(prompt: prompt, statusLine: statusLine, notices: notices)) }
             group.addTask { await Self.tick() }
             while let event = await group.next() {
                 switch event {
@@ -122,6 +142,13 @@ public struct REPLSession {
             if !said.text.isEmpty { output.write(said.text) }
             if !said.errors.isEmpty { output.writeError(said.errors) }
         }
+    }
+
+    /// Lines waiting to be told at the prompt.
+    final class NewsBox: Sendable {
+        private let lines = Mutex<[String]>([])
+        func add(_ more: [String]) { if !more.isEmpty { lines.withLock { $0 += more } } }
+        func take() -> [String] { lines.withLock { lines in defer { lines = [] }; return lines } }
     }
 
     /// The banner line above the prompt, turning on the rotator's own clock (every 3 s) while the
