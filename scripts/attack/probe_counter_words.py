@@ -3,12 +3,14 @@ shows fits it (errors, notes and warnings wrapped at spaces or between CJK chara
 the terminal), and the words a cashier reads say one thing each."""
 import fcntl
 import os
+import subprocess
 import pty
 import re
 import select
 import struct
 import termios
 import time
+import urllib.parse
 import unicodedata
 
 ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -82,7 +84,108 @@ def probe_messages_fit_80_columns(ctx):
     return (not failures, figure, failures)
 
 
+class Counter:
+    """A running counter at a pseudo-terminal (80 columns): what it drew so far, read as it comes."""
+
+    def __init__(self, ctx, arguments, env, width=80):
+        self.pid, self.terminal = pty.fork()
+        if self.pid == 0:
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, width, 0, 0))
+            os.execve(ctx.binary, [ctx.binary, *arguments], env)
+        self.output = b""
+
+    def read_for(self, seconds, until=None):
+        end = time.time() + seconds
+        while time.time() < end:
+            if until and until in self.output.decode(errors="replace"):
+                return True
+            ready, _, _ = select.select([self.terminal], [], [], 0.1)
+            if ready:
+                try:
+                    chunk = os.read(self.terminal, 65536)
+                except OSError:
+                    return False
+                if not chunk:
+                    return False
+                self.output += chunk
+        return bool(until) and until in self.output.decode(errors="replace")
+
+    def type(self, line):
+        os.write(self.terminal, line.encode() + b"\r")
+
+    def stop(self):
+        try:
+            os.kill(self.pid, 9)
+        except ProcessLookupError:
+            pass
+        os.waitpid(self.pid, 0)
+
+
+def probe_online_orders_are_told(ctx):
+    """`drinkshop serve` with online ordering on, two counters waiting at their prompts (one on the server's store
+    file, one over the API); a customer sends a group from /order: each counter must write the new order above its
+    prompt with the bell, once, and `orders` at 80 columns must mark it online."""
+    from probe_money_and_secrets import Browser, one_shot
+    failures = []
+    token = "pat" + "C" * 20
+    server = ctx.server("told", tokens={token: "read-write"})
+    counters = []
+    try:
+        done = one_shot(ctx, server.db, "online", "on")
+        if done.returncode != 0:
+            return False, "set-up failed", [done.stderr[-300:]]
+        env = dict(ctx.env, TERM="xterm", NO_COLOR="1")
+        remote = dict(env, AIRTABLE_TOKEN=token, AIRTABLE_BASE_ID=server.base_id, AIRTABLE_ENDPOINT_URL=server.url,
+                      DRINKSHOP_OUTBOX=ctx.path("outbox") + ".sqlite")
+        counters = [("the server's counter", Counter(ctx, ["--db", server.db], env)),
+                    ("a counter over the API", Counter(ctx, [], remote))]
+        for _, counter in counters:
+            counter.read_for(4, until="> ")
+            counter.output = b""
+        browser = Browser(server.port)
+        browser.request("GET", "/order")
+        status, _, group = browser.post("/order", "/order/start", {"name": "Amy"})
+        if not group or "/order/g/" not in group:
+            return False, "no group started", [f"POST /order/start answered {status}"]
+        added, _, _ = browser.post(group + "/drink?d=" + urllib.parse.quote("熟成紅茶"), group + "/lines", {"drink": "熟成紅茶", "size": "中杯", "ice": "去冰", "sugar": "無糖", "cups": "2", "note": ""})
+        status, page, _ = browser.post(group, group + "/send", {})
+        if status not in (200, 303):
+            notice = re.findall(r'class="notice[^"]*">([^<]*)', page)
+            return False, "the group was not sent", [f"line answered {added}, send answered {status}: {notice}"]
+        sent = time.time()
+        latency = []
+        for name, counter in counters:
+            told = counter.read_for(15, until="網路新單")
+            latency.append(time.time() - sent)
+            text = counter.output.decode(errors="replace")
+            if not told:
+                failures.append(f"{name}: said nothing of the new online order in 15 s (send answered {status}): {text[-200:]!r}")
+                continue
+            if "\x07" not in text:
+                failures.append(f"{name}: told the order without the bell")
+            counter.read_for(8)
+            count = counter.output.decode(errors="replace").count("網路新單")
+            if count != 1:
+                failures.append(f"{name}: told the order {count} times")
+        _, counter = counters[0]
+        counter.output = b""
+        counter.type("orders")
+        counter.read_for(8, until=" cups")
+        listed = counter.output.decode(errors="replace")
+        rows = [ESCAPE.sub("", line) for line in listed.replace("\r\n", "\n").split("\n") if "Amy" in line or "熟成紅茶" in line]
+        if not any("網" in row for row in rows):
+            failures.append(f"orders at 80 columns does not mark the online order: {rows!r}")
+        figure = f"{2 - sum(1 for f in failures if 'said nothing' in f)} of 2 counters told the order (the first after {latency[0]:.1f} s, the last {max(latency):.1f} s)"
+        return not failures, figure, failures
+    finally:
+        for _, counter in counters:
+            counter.stop()
+        server.stop()
+
+
 PROBES = [
+    ("online-told", "a new order from /order is told once, with the bell, at every running counter, and marked in orders",
+     probe_online_orders_are_told),
     ("words-fit-80", "errors, notes and questions fit an 80-column terminal, wrapped at spaces or between CJK characters",
      probe_messages_fit_80_columns),
 ]
