@@ -144,7 +144,11 @@ struct ServeCommand {
         }
         let board = ServedPickupBoard(queue: shop.queue)
         let display = PickupDisplay(source: board)
-        let orderPage = OrderPage(shop: shop, storeChanges: { board.boardChanges() }, placed: { board.changed() })
+        let onlineLabels = OnlineLabels(shop: shop, environment: environment)
+        let orderPage = OrderPage(shop: shop, storeChanges: { board.boardChanges() }, placed: { ticket in
+            board.changed()
+            onlineLabels.print(ticket)
+        })
         let backups = Backups(folder: Backups.folder(option: backupTo, storePath: store.path, environment: environment),
                               rotation: try Self.rotation(environment), timeZone: shop.clock.timeZone)
         let schedule = backupEvery == 0 ? nil : BackupSchedule(

@@ -188,7 +188,7 @@ extension OrderPage {
         switch result {
         case .success(let ticket):
             book.sent(id, as: ticket)
-            placed()
+            placed(ticket)
             return redirect(GroupPaths.base(id))
         case .failure(let error):
             book.notSent(id)

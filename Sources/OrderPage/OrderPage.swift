@@ -11,7 +11,7 @@ import HTTPServer
 /// its staff, payments or API. Every other path is not its business (``respond(to:)`` returns nil).
 ///
 /// ```swift
-/// let page = OrderPage(shop: shop, storeChanges: { board.boardChanges() }, placed: { board.changed() })
+/// let page = OrderPage(shop: shop, storeChanges: { board.boardChanges() }, placed: { _ in board.changed() })
 /// let server = HTTPServer(configuration: configuration, handler: page.handler { await api.handle($0) })
 /// ```
 public struct OrderPage: PathRoutes {
@@ -20,7 +20,7 @@ public struct OrderPage: PathRoutes {
     let shop: Shop
     public let book: GroupBook
     let storeChanges: @Sendable () -> AsyncStream<Void>
-    let placed: @Sendable () -> Void
+    let placed: @Sendable (OnlineTicket) -> Void
     let heartbeat: Duration
     let title: String
     let guards: PageGuards
@@ -31,10 +31,10 @@ public struct OrderPage: PathRoutes {
     ///   - book: the groups; by default a new, empty book on the shop's clock with `OrderPageLimits()`.
     ///   - storeChanges: a new subscription to "the store may have changed" (the server's writes and tick);
     ///     a sent group's page reads its order's status again on each.
-    ///   - placed: told after each order the page places (the pickup screen shows it at once).
+    ///   - placed: told of each order the page places (the pickup screen shows it at once; its stickers print).
     ///   - seconds: monotonic seconds for the per-network quotas (tests move it).
     public init(shop: Shop, book: GroupBook? = nil, storeChanges: @escaping @Sendable () -> AsyncStream<Void>,
-                placed: @escaping @Sendable () -> Void = {}, heartbeat: Duration = .seconds(15), title: String = "可不可熟成紅茶",
+                placed: @escaping @Sendable (OnlineTicket) -> Void = { _ in }, heartbeat: Duration = .seconds(15), title: String = "可不可熟成紅茶",
                 seconds: (@Sendable () -> Double)? = nil)
     {
         let clock = shop.clock

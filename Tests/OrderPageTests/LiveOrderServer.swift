@@ -78,7 +78,7 @@ struct LiveOrderServer {
         let book = GroupBook(limits: limits, now: clock.date)
         let seconds = clock.monotonic
         let page = OrderPage(shop: shop, book: book, storeChanges: { signal.subscribe() },
-                             placed: { placed.add() }, heartbeat: .seconds(15), seconds: seconds)
+                             placed: { _ in placed.add() }, heartbeat: .seconds(15), seconds: seconds)
         let server = HTTPServer(configuration: .init(port: 0), handler: page.handler { _ in
             .json(#"{"error":"AUTHENTICATION_REQUIRED"}"#, status: 401)
         })

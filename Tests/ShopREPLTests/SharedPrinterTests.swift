@@ -8,6 +8,17 @@ import Testing
 
 /// A printer set at one counter reaches a counter started before the change, within seconds.
 @Suite(.timeLimit(.minutes(1))) struct SharedPrinterTests {
+    @Test("online orders' stickers go to the printer of the counter set to take them, else to the label printer")
+    func onlineStickersGoToTheirPrinterElseTheLabelPrinter() throws {
+        let serverOnly = try ShopPrinters.configured(environment: ["DRINKSHOP_LABEL_PRINTER": "/tmp/labels"])
+        #expect(serverOnly.sink(.online)?.address.description == serverOnly.label?.address.description)
+        let set = try ShopPrinters.configured(environment: ["DRINKSHOP_LABEL_PRINTER": "/tmp/labels"],
+                                              fallback: [.online: "tcp://192.168.1.60:9100"])
+        #expect(set.sink(.online)?.address.description == "tcp://192.168.1.60:9100")
+        #expect(set.sink(.label)?.address.description != set.sink(.online)?.address.description)
+        #expect(try CommandParser.parse(line: "printer online tcp://192.168.1.60") == .printer(.online, address: "tcp://192.168.1.60"))
+    }
+
     @Test func aLabelPrinterSetAtCounterTwoPrintsAtCounterOneWithinSeconds() async throws {
         let printer = try FakePrinter()
         defer { printer.stop() }

@@ -128,7 +128,8 @@ def probe_online_orders_are_told(ctx):
     from probe_money_and_secrets import Browser, one_shot
     failures = []
     token = "pat" + "C" * 20
-    server = ctx.server("told", tokens={token: "read-write"})
+    labels, online_labels = ctx.path("server-labels.tspl"), ctx.path("online-labels.tspl")
+    server = ctx.server("told", tokens={token: "read-write"}, env={"DRINKSHOP_LABEL_PRINTER": labels})
     counters = []
     try:
         done = one_shot(ctx, server.db, "online", "on")
@@ -142,16 +143,31 @@ def probe_online_orders_are_told(ctx):
         for _, counter in counters:
             counter.read_for(4, until="> ")
             counter.output = b""
-        browser = Browser(server.port)
-        browser.request("GET", "/order")
-        status, _, group = browser.post("/order", "/order/start", {"name": "Amy"})
-        if not group or "/order/g/" not in group:
-            return False, "no group started", [f"POST /order/start answered {status}"]
-        added, _, _ = browser.post(group + "/drink?d=" + urllib.parse.quote("熟成紅茶"), group + "/lines", {"drink": "熟成紅茶", "size": "中杯", "ice": "去冰", "sugar": "無糖", "cups": "2", "note": ""})
-        status, page, _ = browser.post(group, group + "/send", {})
-        if status not in (200, 303):
-            notice = re.findall(r'class="notice[^"]*">([^<]*)', page)
-            return False, "the group was not sent", [f"line answered {added}, send answered {status}: {notice}"]
+        def send_group(name):
+            browser = Browser(server.port)
+            browser.request("GET", "/order")
+            status, _, group = browser.post("/order", "/order/start", {"name": name})
+            if not group or "/order/g/" not in group:
+                return f"POST /order/start answered {status}"
+            added, _, _ = browser.post(group + "/drink?d=" + urllib.parse.quote("熟成紅茶"), group + "/lines",
+                                       {"drink": "熟成紅茶", "size": "中杯", "ice": "去冰", "sugar": "無糖", "cups": "2", "note": ""})
+            status, page, _ = browser.post(group, group + "/send", {})
+            if status not in (200, 303):
+                return f"line answered {added}, send answered {status}: {re.findall(r'class=.notice[^>]*>([^<]*)', page)}"
+            return None
+
+        def stickers(path, seconds=5):
+            end = time.time() + seconds
+            while time.time() < end:
+                if os.path.exists(path) and open(path, "rb").read().count(b"PRINT") >= 2:
+                    break
+                time.sleep(0.1)
+            return open(path, "rb").read().count(b"PRINT") if os.path.exists(path) else 0
+
+        problem = send_group("Amy")
+        if problem:
+            return False, "the group was not sent", [problem]
+        status = 303
         sent = time.time()
         latency = []
         for name, counter in counters:
@@ -163,9 +179,10 @@ def probe_online_orders_are_told(ctx):
                 continue
             if "\x07" not in text:
                 failures.append(f"{name}: told the order without the bell")
-            counter.read_for(8)
+        for name, counter in counters:
+            counter.read_for(4)
             count = counter.output.decode(errors="replace").count("網路新單")
-            if count != 1:
+            if count > 1:
                 failures.append(f"{name}: told the order {count} times")
         _, counter = counters[0]
         counter.output = b""
@@ -175,7 +192,21 @@ def probe_online_orders_are_told(ctx):
         rows = [ESCAPE.sub("", line) for line in listed.replace("\r\n", "\n").split("\n") if "Amy" in line or "熟成紅茶" in line]
         if not any("網" in row for row in rows):
             failures.append(f"orders at 80 columns does not mark the online order: {rows!r}")
-        figure = f"{2 - sum(1 for f in failures if 'said nothing' in f)} of 2 counters told the order (the first after {latency[0]:.1f} s, the last {max(latency):.1f} s)"
+        # Its stickers: on the server's label printer (2 cups), once.
+        printed = stickers(labels)
+        if printed != 2:
+            failures.append(f"the server's label printer got {printed} stickers for the 2 cups of the online order")
+        # A counter set to take them (`printer online ADDRESS`): the next order's stickers go there, not to the server's.
+        done = one_shot(ctx, server.db, "printer", "online", online_labels)
+        if done.returncode != 0:
+            failures.append(f"printer online: {done.stderr[-200:]}")
+        problem = send_group("Ben")
+        if problem:
+            failures.append("the second group was not sent: " + problem)
+        there, here = stickers(online_labels), stickers(labels, seconds=1)
+        if there != 2 or here != 2:
+            failures.append(f"with printer online set, the counter's printer got {there} stickers and the server's {here - 2} more")
+        figure = f"stickers: {printed} on the server's label printer, then {there} on the counter's set to take them; {2 - sum(1 for f in failures if 'said nothing' in f)} of 2 counters told the order (the first after {latency[0]:.1f} s, the last {max(latency):.1f} s)"
         return not failures, figure, failures
     finally:
         for _, counter in counters:

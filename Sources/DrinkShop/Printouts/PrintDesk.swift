@@ -69,6 +69,15 @@ public final class PrintDesk: Sendable {
         return try await send(labelJob(labels), pieces: labels.count, to: .label, again: again)
     }
 
+    /// Prints the stickers of an order from the customers' page on the online orders' label printer (else the
+    /// label printer); nil when neither is set up. Run where the page runs (`drinkshop serve`), once per order.
+    public func printLabels(forOnlineOrder stored: StoredOrder) async throws(PrintingError) -> Printed? {
+        guard printers.sink(.online) != nil else { return nil }
+        let labels = OrderPrintout.labels(for: stored)
+        let again = stored.number.map { "label \($0)" } ?? "label"
+        return try await send(labelJob(labels), pieces: labels.count, to: .online, again: again)
+    }
+
     // MARK: - Receipts
 
     /// The receipt of today's order `number`, with what the till knows (`facts`).

@@ -6,12 +6,17 @@ public enum PrinterRole: String, Sendable, CaseIterable {
     case label
     /// The receipt printer at the counter (ESC/POS).
     case receipt
+    /// Where the stickers of orders from the customers' page print: the label printer of the counter set to
+    /// take them (`printer online ADDRESS`); without one, the label printer of `drinkshop serve`, which
+    /// prints them as each order is placed (once: only the server prints them).
+    case online
 
     /// The environment variable that names this printer's address.
     public var environmentVariable: String {
         switch self {
         case .label: "DRINKSHOP_LABEL_PRINTER"
         case .receipt: "DRINKSHOP_RECEIPT_PRINTER"
+        case .online: "DRINKSHOP_ONLINE_LABEL_PRINTER"
         }
     }
 
@@ -20,6 +25,7 @@ public enum PrinterRole: String, Sendable, CaseIterable {
         switch self {
         case .label: "labelPrinter"
         case .receipt: "receiptPrinter"
+        case .online: "onlineLabelPrinter"
         }
     }
 
@@ -34,6 +40,7 @@ public enum PrinterRole: String, Sendable, CaseIterable {
         switch self {
         case .label: "label printer"
         case .receipt: "receipt printer"
+        case .online: "online orders' label printer"
         }
     }
 }
@@ -42,10 +49,13 @@ public enum PrinterRole: String, Sendable, CaseIterable {
 public struct ShopPrinters: Sendable {
     public var label: PrinterSink?
     public var receipt: PrinterSink?
+    /// The online orders' label printer when one is set (else they go to `label`).
+    public var online: PrinterSink?
 
-    public init(label: PrinterSink? = nil, receipt: PrinterSink? = nil) {
+    public init(label: PrinterSink? = nil, receipt: PrinterSink? = nil, online: PrinterSink? = nil) {
         self.label = label
         self.receipt = receipt
+        self.online = online
     }
 
     /// The printers named by `DRINKSHOP_LABEL_PRINTER` and `DRINKSHOP_RECEIPT_PRINTER` (each a
@@ -66,15 +76,18 @@ public struct ShopPrinters: Sendable {
             switch role {
             case .label: printers.label = sink
             case .receipt: printers.receipt = sink
+            case .online: printers.online = sink
             }
         }
         return printers
     }
 
-    func sink(_ role: PrinterRole) -> PrinterSink? {
+    /// The printer a role's jobs go to: online orders' stickers to the label printer when none of their own is set.
+    public func sink(_ role: PrinterRole) -> PrinterSink? {
         switch role {
         case .label: label
         case .receipt: receipt
+        case .online: online ?? label
         }
     }
 }

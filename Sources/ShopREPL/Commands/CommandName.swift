@@ -109,10 +109,11 @@ public enum CommandName: String, CaseIterable, Sendable {
             return CommandInfo(name: rawValue, aliases: [], usage: "banner [next | prev]",
                                summary: "show the current banner, or move to the next or previous one", details: [])
         case .printer:
-            return CommandInfo(name: rawValue, aliases: ["printers"], usage: "printer [label | receipt] [ADDRESS | none]",
+            return CommandInfo(name: rawValue, aliases: ["printers"], usage: "printer [label | receipt | online] [ADDRESS | none]",
                                summary: "show the printers, or set one for every counter (manager)",
                                details: ["ADDRESS: tcp://HOST[:PORT] (a network printer's raw port, 9100 if left out), a device such as /dev/usb/lp0, or a file",
                                          "kept in the store's settings; DRINKSHOP_LABEL_PRINTER / DRINKSHOP_RECEIPT_PRINTER override it on one counter",
+                                         "online: where the stickers of orders from /order print, the label printer of the counter set to take them; none: drinkshop serve's label printer",
                                          "example: printer label tcp://192.168.1.50:9100;  printer receipt none"])
         case .online:
             return CommandInfo(name: rawValue, aliases: ["網路點單"], usage: "online [on | off]",

@@ -56,8 +56,12 @@ extension ShopInterpreter {
         }
         let printers = shop.printing.printers
         for shown in role.map({ [$0] }) ?? PrinterRole.allCases {
-            let sink = shown == .label ? printers.label : printers.receipt
-            say("\(shown.staffName): \(sink.map { "\($0.address)" } ?? "none")\n")
+            switch (shown, printers.online) {
+            case (.online, nil):
+                say("\(shown.staffName): none (drinkshop serve prints them on its label printer)\n")
+            default:
+                say("\(shown.staffName): \(printers.sink(shown).map { "\($0.address)" } ?? "none")\n")
+            }
         }
     }
 
