@@ -214,7 +214,89 @@ def probe_online_orders_are_told(ctx):
         server.stop()
 
 
+def sent_group(server, name):
+    """A group with 2 cups from /order, sent: (its page's path, the browser), or (None, why)."""
+    from probe_money_and_secrets import Browser
+    browser = Browser(server.port)
+    browser.request("GET", "/order")
+    status, _, group = browser.post("/order", "/order/start", {"name": name})
+    if not group or "/order/g/" not in group:
+        return None, f"POST /order/start answered {status}"
+    browser.post(group + "/drink?d=" + urllib.parse.quote("熟成紅茶"), group + "/lines",
+                 {"drink": "熟成紅茶", "size": "中杯", "ice": "去冰", "sugar": "無糖", "cups": "2", "note": ""})
+    status, _, _ = browser.post(group, group + "/send", {})
+    if status not in (200, 303):
+        return None, f"send answered {status}"
+    return (group, browser), None
+
+
+def probe_cancelled_page_owes_nothing(ctx):
+    """An order from /order cancelled at a counter: its page must say it is cancelled and owes nothing."""
+    from probe_money_and_secrets import one_shot
+    server = ctx.server("cancelled-page")
+    try:
+        one_shot(ctx, server.db, "online", "on")
+        sent, problem = sent_group(server, "Amy")
+        if not sent:
+            return False, "nothing sent", [problem]
+        group, browser = sent
+        before = browser.request("GET", group)[1]
+        done = one_shot(ctx, server.db, "cancel", "#1", "客人沒來")
+        if done.returncode != 0:
+            return False, "cancel failed", [done.stderr[-300:]]
+        page = browser.request("GET", group)[1]
+        failures = []
+        if "應付" not in before:
+            failures.append("the page before the cancel did not say what is due (the probe's premise)")
+        if "已取消" not in page:
+            failures.append("the cancelled order's page does not say 已取消")
+        for owed in ("應付", "Due:"):
+            if owed in page:
+                failures.append(f"the cancelled order's page still says {owed!r}: {re.findall(r'<p class=.notice.>[^<]*', page)}")
+        if "不需付款" not in page:
+            failures.append("the cancelled order's page does not say nothing is due (不需付款)")
+        return not failures, f"{len(failures)} wrong words on the cancelled order's page", failures
+    finally:
+        server.stop()
+
+
+def probe_closed_day_takes_no_groups(ctx):
+    """After `close` at a counter, /order must refuse a new group and a send until the next business day."""
+    from probe_money_and_secrets import Browser, one_shot
+    server = ctx.server("closed-day")
+    try:
+        for words in (["online", "on"], ["shift", "open", "0"]):
+            one_shot(ctx, server.db, *words)
+        browser = Browser(server.port)
+        browser.request("GET", "/order")
+        status, _, group = browser.post("/order", "/order/start", {"name": "Early"})
+        browser.post(group + "/drink?d=" + urllib.parse.quote("熟成紅茶"), group + "/lines",
+                     {"drink": "熟成紅茶", "size": "中杯", "ice": "去冰", "sugar": "無糖", "cups": "1", "note": ""})
+        # The pages as they were open before the close, their forms (and tokens) in hand.
+        late = Browser(server.port)
+        start_form = Browser.hidden(late.request("GET", "/order")[1])
+        send_form = Browser.hidden(browser.request("GET", group)[1])
+        done = one_shot(ctx, server.db, "close", "0")
+        if done.returncode != 0:
+            return False, "close failed", [done.stderr[-300:]]
+        failures = []
+        landing = late.request("GET", "/order")
+        started = late.request("POST", "/order/start", dict(start_form, name="Late"))
+        sent = browser.request("POST", group + "/send", send_form)
+        for what, (status, page, _) in (("GET /order", landing), ("a new group", started), ("the open group's send", sent)):
+            if status != 503 or "今日已打烊" not in page:
+                failures.append(f"after close, {what} answered {status} without saying the shop has closed for today")
+        orders = one_shot(ctx, server.db, "orders", "all").stdout
+        if "Early" in orders:
+            failures.append("the open group's order was placed after close")
+        return not failures, f"{3 - len([f for f in failures if 'answered' in f])} of 3 refused after close", failures
+    finally:
+        server.stop()
+
+
 PROBES = [
+    ("page-cancelled-owes-nothing", "a cancelled order's page says it is cancelled and nothing is due", probe_cancelled_page_owes_nothing),
+    ("page-closed-day", "after close, /order takes no new group or send until the next business day", probe_closed_day_takes_no_groups),
     ("online-told", "a new order from /order is told once, with the bell, at every running counter, and marked in orders",
      probe_online_orders_are_told),
     ("words-fit-80", "errors, notes and questions fit an 80-column terminal, wrapped at spaces or between CJK characters",
