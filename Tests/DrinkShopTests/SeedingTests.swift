@@ -82,7 +82,7 @@ import Testing
         ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":\"50\"}}]}", "records[0].fields.medium", .field(.priceNotANumber(found: "a string"))),
         ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":50.5}}]}", "records[0].fields.medium", .field(.priceNotWhole(50.5))),
         ("{\"records\":[{\"fields\":{\"name\":\"A\",\"category\":\"歐蕾\",\"medium\":50,\"hotAvailable\":\"yes\"}}]}", "records[0].fields.hotAvailable", .field(.notTrueOrFalse)),
-        ("{\"drinks\":[]}", "drinks", .unknownTopLevelKey(expected: ["records", "promotions", "adjustments", "passes", "stampCard"])),
+        ("{\"drinks\":[]}", "drinks", .unknownTopLevelKey(expected: ["records", "promotions", "keepSoldOut", "adjustments", "passes", "stampCard"])),
         ("42", "top level", .topLevelNotAnObject(found: "a number")),
         ("{\"promotions\":[{\"fields\":{\"name\":\"P\",\"kind\":\"halfOff\"}}]}", "promotions[0].fields.kind", .field(.promotion(.unknownKind("halfOff")))),
         ("{\"promotions\":[{\"fields\":{\"name\":\"P\",\"kind\":\"percentOff\",\"percent\":150}}]}", "promotions[0].fields.percent", .field(.promotion(.percentOutOfRange(150)))),

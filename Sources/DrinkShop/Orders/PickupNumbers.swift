@@ -119,9 +119,10 @@ final class PickupNumbers: Sendable {
                 candidate = max(candidate + 1, try await highestClaimed(day: day) + 1)
                 continue
             } catch where error.isUnreachable && lostCreates < PickupNumbers.lostCreateRetries {
-                // The answer was lost: the ticket may be ours, and its number is then a gap.
+                // Not sent, or its answer lost: the same create again is safe here. If the first was written, the
+                // second is refused as a duplicate and the claim goes on past it (that number, ours, is a gap);
+                // if it was not, the number is taken now, with no gap.
                 lostCreates += 1
-                candidate += 1
                 continue
             } catch {
                 throw .store(error)

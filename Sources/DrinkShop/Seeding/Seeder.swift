@@ -92,7 +92,14 @@ public struct Seeder: Sendable {
     /// Marks every sold-out add-on, ingredient and size back in stock, with the menu's change signal, in one write
     /// (the seed's own audit entry says it was seeded). Returns what was restocked.
     private func restockEverything() async throws(ShopError) -> [String] {
-        let stored = try await settings.fresh()
+        let stored: [String: String]
+        do {
+            stored = try await settings.fresh()
+        } catch {
+            // A store an earlier version made has no Setting table yet: nothing is sold out there but drinks.
+            if case .store(let failure) = error, failure.apiError?.type.hasSuffix("NOT_FOUND") == true { return [] }
+            throw error
+        }
         let out = stored.filter { $0.key.hasPrefix(SoldOutItems.settingPrefix) && $0.value == SoldOutItems.outValue }
         guard !out.isEmpty else { return [] }
         var changes = out.mapValues { _ in SoldOutItems.inValue }
