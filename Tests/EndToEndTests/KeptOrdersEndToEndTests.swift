@@ -23,6 +23,10 @@ import TestSupport
 
         let repl = try CounterProcess(directory: shop.directory, environment: counter)
         defer { repl.end() }
+        // A counter that was running before the outage: it has heard from the server (which says it keeps pickup
+        // tickets' keys unique, so the counter claims one number at a time and the kept order becomes #2).
+        repl.type("orders")
+        #expect(try await repl.waitFor("Amy", within: .seconds(30)), "\(repl.said)")
         server.terminate()
         _ = await ChildProcess.waitForExit(server)
         repl.type("order 熟成紅茶 大杯 半糖 少冰 for 王小明")
