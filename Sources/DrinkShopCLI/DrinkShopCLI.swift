@@ -48,7 +48,7 @@ enum DrinkShopCLI {
         var books: BooksCommand?
         switch program {
         case .setup, .usage:
-            if (try? RemoteStore.fromEnvironment(environment)) != nil, let refusal = HTTPAvailability.refusal(for: "a remote base") {
+            if RemoteStore.isNamed(environment), let refusal = HTTPAvailability.refusal(for: "a remote base") {
                 printError(refusal)
                 return 69
             }
@@ -74,11 +74,13 @@ enum DrinkShopCLI {
             break
         }
         do {
+            // Asked before the client exists: making its URLSession is already a call into libcurl.
+            if program != .serve, RemoteStore.isNamed(environment),
+               let refusal = HTTPAvailability.refusal(for: "the remote base (AIRTABLE_BASE_ID)") {
+                printError(refusal)
+                return 69
+            }
             if program != .serve, let remote = try RemoteStore.fromEnvironment(environment) {
-                if let refusal = HTTPAvailability.refusal(for: "the remote base \(remote.description)") {
-                    printError(refusal)
-                    return 69
-                }
                 // A remote base: never seeded or set up implicitly; say what is missing and point to setup.
                 if invocation.words.isEmpty, let problem = await remote.schemaProblem() {
                     printError("drinkshop: \(problem)")

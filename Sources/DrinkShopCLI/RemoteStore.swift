@@ -15,6 +15,11 @@ struct RemoteStore {
     let client: AirtableClient
 
     /// The remote store the environment names, or nil when it names none.
+    /// Whether the environment names a remote base at all (a token or a base id), before anything is made of it.
+    static func isNamed(_ environment: [String: String]) -> Bool {
+        ["AIRTABLE_TOKEN", "AIRTABLE_API_KEY", "AIRTABLE_BASE_ID"].contains { nonEmpty(environment[$0]) != nil }
+    }
+
     static func fromEnvironment(_ environment: [String: String]) throws(UsageError) -> RemoteStore? {
         let token = nonEmpty(environment["AIRTABLE_TOKEN"]) ?? nonEmpty(environment["AIRTABLE_API_KEY"])
         let base = nonEmpty(environment["AIRTABLE_BASE_ID"])
