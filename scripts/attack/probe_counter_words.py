@@ -3,7 +3,6 @@ shows fits it (errors, notes and warnings wrapped at spaces or between CJK chara
 the terminal), and the words a cashier reads say one thing each."""
 import fcntl
 import os
-import subprocess
 import pty
 import re
 import select
@@ -13,49 +12,13 @@ import time
 import urllib.parse
 import unicodedata
 
+from terminal_session import on_terminal
+
 ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def columns(line):
     return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 0 if unicodedata.combining(c) else 1 for c in line)
-
-
-def on_terminal(ctx, arguments, env, typed=(), width=80, seconds=20):
-    """Runs the binary on a pseudo-terminal `width` columns wide; returns what it drew."""
-    pid, terminal = pty.fork()
-    if pid == 0:
-        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, width, 0, 0))
-        os.execve(ctx.binary, [ctx.binary, *arguments], env)
-    output = b""
-
-    def read_for(limit):
-        nonlocal output
-        until = time.time() + limit
-        while time.time() < until:
-            ready, _, _ = select.select([terminal], [], [], 0.1)
-            if ready:
-                try:
-                    chunk = os.read(terminal, 65536)
-                except OSError:
-                    return False
-                if not chunk:
-                    return False
-                output += chunk
-        return True
-
-    if typed:
-        read_for(3)
-        for line in typed:
-            os.write(terminal, line.encode() + b"\r")
-            read_for(3)
-    else:
-        read_for(seconds)
-    try:
-        os.kill(pid, 9)
-    except ProcessLookupError:
-        pass
-    os.waitpid(pid, 0)
-    return output.decode(errors="replace")
 
 
 def wide_lines(text, width):

@@ -11,7 +11,6 @@
 - cpu-sigterm: SIGTERM while requests compute ends `serve` within 2 s.
 """
 import http.server
-import json
 import socket
 import threading
 import time
@@ -240,7 +239,7 @@ def cpu_sigterm(ctx):
     finally:
         stop.set()
         server.stop(timeout=3)
-    figure = f"SIGTERM while 3 clients ran budget-spending filters: serve ended in " + (f"{took:.2f} s" if took else "> 10 s")
+    figure = "SIGTERM while 3 clients ran budget-spending filters: serve ended in " + (f"{took:.2f} s" if took else "> 10 s")
     return not failures, figure, failures
 
 

@@ -6,14 +6,14 @@ import base64
 import hashlib
 import http.client
 import os
-import pty
 import re
-import select
 import sqlite3
 import stat
 import subprocess
 import time
 import urllib.parse
+
+from terminal_session import on_terminal
 
 MOBILE = "0912345678"
 
@@ -220,34 +220,7 @@ def pin_in_history(ctx):
     shot = one_shot(ctx, db, "login", "Boss", "4321", env={"XDG_STATE_HOME": state})
     if "4321" in shot.stdout + shot.stderr:
         failures.append(f"the one-shot command said the PIN back: {(shot.stdout + shot.stderr).strip()[-200:]}")
-    pid, terminal = pty.fork()
-    if pid == 0:
-        os.execve(ctx.binary, [ctx.binary, "--db", db], env)
-    output = b""
-
-    def read_for(seconds):
-        nonlocal output
-        until = time.time() + seconds
-        while time.time() < until:
-            ready, _, _ = select.select([terminal], [], [], 0.1)
-            if ready:
-                try:
-                    chunk = os.read(terminal, 65536)
-                except OSError:
-                    return
-                if not chunk:
-                    return
-                output += chunk
-
-    read_for(3)
-    for line in ["logout", "login Boss 4321", "quit"]:
-        os.write(terminal, line.encode() + b"\r")
-        read_for(2)
-    try:
-        os.kill(pid, 9)
-    except ProcessLookupError:
-        pass
-    os.waitpid(pid, 0)
+    on_terminal(ctx, ["--db", db], env, typed=["logout", "login Boss 4321", "quit"], pause=2)
     history = os.path.join(state, "drinkshop", "history")
     kept = open(history, encoding="utf-8").read() if os.path.exists(history) else ""
     if "4321" in kept:

@@ -3,7 +3,6 @@ followed by U+0301, a `<` after U+0600) in a name, a note and a link; inline scr
 without the page's form token; a name of 20 "characters" and 2.5 KB; and a name written through the API with
 terminal escape sequences, then `drinkshop orders` at the counter."""
 import http.client
-import os
 import re
 import subprocess
 import urllib.parse

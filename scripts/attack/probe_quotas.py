@@ -3,8 +3,6 @@ attacker here speaks from many loopback addresses of ONE /24 (127.0.0.2, .3, ...
 server's global caps; a client on another /24 (127.1.0.1) must still get in. And many live streams must not
 grow the server's memory without bound."""
 import http.client
-import json
-import os
 import re
 import selectors
 import socket
