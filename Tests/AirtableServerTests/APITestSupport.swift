@@ -83,14 +83,7 @@ struct APIHarness {
 
     func send(_ method: String, _ target: String, json: JSONValue? = nil, body: String? = nil,
               token: String? = APIHarness.writer, headers: [(name: String, value: String)] = []) async -> Reply {
-        var all = headers
-        if let token { all.append((name: "Authorization", value: "Bearer \(token)")) }
-        var bytes: [UInt8] = []
-        if let json { bytes = JSONWriter.bytes(json) }
-        if let body { bytes = Array(body.utf8) }
-        if !bytes.isEmpty { all.append((name: "Content-Type", value: "application/json")) }
-        let response = await api.handle(APIRequest(method: method, target: target, headers: all, body: bytes))
-        return Reply(status: response.status, headers: response.headers, bytes: response.body)
+        await api.reply(method, target, json: json, body: body, token: token, headers: headers)
     }
 
     func get(_ target: String, token: String? = APIHarness.writer) async -> Reply {
@@ -145,4 +138,19 @@ func kebukeLine(_ drink: String = "白玉歐蕾", name: String = "Joanna", cups:
     ["drinkName": .string(drink), "size": "大杯", "ice": "少冰", "sugar": "半糖", "addOns": ["加白玉"],
      "price": .int(price), "orderName": .string(name), "numberOfCups": .int(cups),
      "imageUrl": "https://example.com/white-jade.jpg"]
+}
+
+extension AirtableAPI {
+    /// One request as a client sends it (the bearer token, a JSON body), answered in process.
+    func reply(_ method: String, _ target: String, json: JSONValue? = nil, body: String? = nil, token: String?,
+               headers: [(name: String, value: String)] = []) async -> Reply {
+        var all = headers
+        if let token { all.append((name: "Authorization", value: "Bearer \(token)")) }
+        var bytes: [UInt8] = []
+        if let json { bytes = JSONWriter.bytes(json) }
+        if let body { bytes = Array(body.utf8) }
+        if !bytes.isEmpty { all.append((name: "Content-Type", value: "application/json")) }
+        let response = await handle(APIRequest(method: method, target: target, headers: all, body: bytes))
+        return Reply(status: response.status, headers: response.headers, bytes: response.body)
+    }
 }

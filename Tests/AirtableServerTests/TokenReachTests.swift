@@ -43,15 +43,7 @@ import TestSupport
         }
 
         func send(_ method: String, _ path: String, json: JSONValue? = nil, token: String) async -> Reply {
-            var headers = [(name: "Authorization", value: "Bearer \(token)")]
-            var bytes: [UInt8] = []
-            if let json {
-                bytes = JSONWriter.bytes(json)
-                headers.append((name: "Content-Type", value: "application/json"))
-            }
-            let target = path.hasPrefix("/") ? path : "/v0/\(base.baseID)/\(path)"
-            let response = await api.handle(APIRequest(method: method, target: target, headers: headers, body: bytes))
-            return Reply(status: response.status, headers: response.headers, bytes: response.body)
+            await api.reply(method, path.hasPrefix("/") ? path : "/v0/\(base.baseID)/\(path)", json: json, token: token)
         }
 
         func users() async throws -> [Record] { try await base.allRecords(in: "User") }

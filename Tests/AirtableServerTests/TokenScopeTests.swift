@@ -38,15 +38,7 @@ import TestSupport
         }
 
         func send(_ method: String, _ table: String, _ rest: String = "", json: JSONValue? = nil, token: String) async -> Reply {
-            var headers = [(name: "Authorization", value: "Bearer \(token)")]
-            var bytes: [UInt8] = []
-            if let json {
-                bytes = JSONWriter.bytes(json)
-                headers.append((name: "Content-Type", value: "application/json"))
-            }
-            let target = table.hasPrefix("/") ? table : "/v0/\(base.baseID)/\(table)\(rest)"
-            let response = await api.handle(APIRequest(method: method, target: target, headers: headers, body: bytes))
-            return Reply(status: response.status, headers: response.headers, bytes: response.body)
+            await api.reply(method, table.hasPrefix("/") ? table : "/v0/\(base.baseID)/\(table)\(rest)", json: json, token: token)
         }
     }
 
