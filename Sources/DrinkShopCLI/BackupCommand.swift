@@ -169,11 +169,13 @@ enum BackupCommand: String {
             let folder = (to as NSString).deletingLastPathComponent
             let temporary = (folder as NSString).appendingPathComponent(".restoring-\(getpid())-" + (to as NSString).lastPathComponent)
             try? FileManager.default.removeItem(atPath: temporary)
-            try await offThePool { try LocalBase.snapshot(ofFileAt: from, into: temporary) }
-            chmod(temporary, 0o600)
-            for leftover in [to + "-wal", to + "-shm"] { try? FileManager.default.removeItem(atPath: leftover) }
-            guard rename(temporary, to) == 0 else { throw BackupProblem.cannotWrite(path: to) }
-            try LocalBase.flushToDisk(folder.isEmpty ? "." : folder)
+            try await offThePool {
+                try LocalBase.snapshot(ofFileAt: from, into: temporary)
+                chmod(temporary, 0o600)
+                for leftover in [to + "-wal", to + "-shm"] { try? FileManager.default.removeItem(atPath: leftover) }
+                guard rename(temporary, to) == 0 else { throw BackupProblem.cannotWrite(path: to) }
+                try LocalBase.flushToDisk(folder.isEmpty ? "." : folder)
+            }
         }
         let store = try await EmbeddedStore.open(path: path, mayCreate: false, environment: environment, notes: { _ in })
         let shop = Shop(store: store.base)

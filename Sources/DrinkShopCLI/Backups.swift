@@ -98,10 +98,6 @@ struct Backups {
             }
             let checked = try await Self.facts(ofCopy: storeCopy, environment: environment)
             // Opening the copy left its start-check stamp (and a WAL that closing emptied): a backup holds its files only.
-            for leftover in ["store.sqlite.checked", "store.sqlite-wal", "store.sqlite-shm"] {
-                try? manager.removeItem(atPath: (partial as NSString).appendingPathComponent(leftover))
-            }
-            try LocalBase.flushToDisk(storeCopy)
             var manifest: [String: JSONValue] = [
                 "takenAt": .string(AirtableTimestamp.format(now)), "source": .string(storePath),
                 "version": .string(DrinkShopCLI.version), "integrity": "ok",
@@ -116,25 +112,39 @@ struct Backups {
                 manifest["lastClose"] = ["day": .string(close.day), "at": .string(close.at), "by": .string(close.by),
                                          "counted": close.counted.map(JSONValue.int) ?? .null]
             }
-            let manifestPath = (partial as NSString).appendingPathComponent(Self.manifestName)
-            guard manager.createFile(atPath: manifestPath, contents: Data(JSONWriter.bytes(.object(manifest))),
-                                     attributes: [.posixPermissions: 0o600]) else {
-                throw BackupProblem.cannotWrite(path: manifestPath)
-            }
-            try LocalBase.flushToDisk(manifestPath)
-            try LocalBase.flushToDisk(partial)
-            let final = (folder as NSString).appendingPathComponent(name)
-            guard rename(partial, final) == 0 else {
-                throw BackupProblem.cannotWrite(path: final + " (\(String(cString: strerror(errno))))")
-            }
-            try LocalBase.flushToDisk(folder)
-            let removed = rotate()
-            guard let entry = list().first(where: { $0.name == name }) else { throw BackupProblem.cannotWrite(path: final) }
-            return Made(entry: entry, removed: removed)
+            let backups = self
+            return try await offThePool { [manifest] in try backups.seal(partial, as: name, manifest: .object(manifest)) }
         } catch {
             try? manager.removeItem(atPath: partial)
             throw error
         }
+    }
+
+    /// The checked copy in `partial` made a backup: what opening it left removed, its manifest written, every file and
+    /// the folder flushed, renamed to `name`, the folder flushed, the rotation applied. Blocking (file system calls
+    /// and fsync): call it off the cooperative pool.
+    private func seal(_ partial: String, as name: String, manifest: JSONValue) throws -> Made {
+        let manager = FileManager.default
+        // Opening the copy left its start-check stamp (and a WAL that closing emptied): a backup holds its files only.
+        for leftover in ["store.sqlite.checked", "store.sqlite-wal", "store.sqlite-shm"] {
+            try? manager.removeItem(atPath: (partial as NSString).appendingPathComponent(leftover))
+        }
+        try LocalBase.flushToDisk((partial as NSString).appendingPathComponent("store.sqlite"))
+        let manifestPath = (partial as NSString).appendingPathComponent(Self.manifestName)
+        guard manager.createFile(atPath: manifestPath, contents: Data(JSONWriter.bytes(manifest)),
+                                 attributes: [.posixPermissions: 0o600]) else {
+            throw BackupProblem.cannotWrite(path: manifestPath)
+        }
+        try LocalBase.flushToDisk(manifestPath)
+        try LocalBase.flushToDisk(partial)
+        let final = (folder as NSString).appendingPathComponent(name)
+        guard rename(partial, final) == 0 else {
+            throw BackupProblem.cannotWrite(path: final + " (\(String(cString: strerror(errno))))")
+        }
+        try LocalBase.flushToDisk(folder)
+        let removed = rotate()
+        guard let entry = list().first(where: { $0.name == name }) else { throw BackupProblem.cannotWrite(path: final) }
+        return Made(entry: entry, removed: removed)
     }
 
     /// Deletes the backups the rotation does not keep; returns their names.
