@@ -80,8 +80,8 @@ public final class Shop: Sendable {
         drawer = Drawer(store: store, clock: clock)
         members = Members(store: store, extras: extras, clock: clock)
         counter = Counter(orders: orders, till: till, extras: extras, members: members, menuControl: menuControl,
-                          drawer: drawer, staff: staff, audit: audit, settings: settings, archiver: archiver, clock: clock,
-                          delivery: delivery, sharedReadingAge: sharedSettingsAge)
+                          drawer: drawer, staff: staff, audit: audit, settings: settings, archiver: archiver,
+                          seeder: seeder, printing: printing, clock: clock, delivery: delivery, sharedReadingAge: sharedSettingsAge)
     }
 
     /// Where orders wait while the store cannot be reached; nil when the store is local.

@@ -27,7 +27,7 @@ public struct ShopClock: Sendable {
     public var dayStart: BusinessDayStart { calendar.dayStart }
 
     /// Counts business days in `timeZone` from `dayStart` from now on, for every copy of this clock.
-    public func adopt(timeZone: TimeZone, dayStart: BusinessDayStart) {
+    func adopt(timeZone: TimeZone, dayStart: BusinessDayStart) {
         current.value = DayRule(ShopCalendar(timeZone: timeZone, dayStart: dayStart))
     }
 

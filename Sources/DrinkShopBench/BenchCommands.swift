@@ -45,7 +45,7 @@ enum BenchCommands {
         let base = try LocalBase(path: path, clock: { clock.now })
         let shop = Shop(store: base)
         try await shop.createMissingSchema()
-        _ = try await shop.seeder.seed(contentsOf: seeds + "/menu.json")
+        _ = try await shop.counter.seed(contentsOf: seeds + "/menu.json", by: Acting("bench", role: nil))
         let menu = try await shop.catalog.menu(refresh: true)
         let drinks = menu.drinks.filter(\.isOnSale)
         let perDay = max(1, count / days)

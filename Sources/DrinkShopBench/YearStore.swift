@@ -24,7 +24,7 @@ enum YearStore {
         let base = try LocalBase(path: path, clock: { clock.now })
         let shop = Shop(store: base)
         try await shop.createMissingSchema()
-        _ = try await shop.seeder.seed(contentsOf: seeds + "/menu.json")
+        _ = try await shop.counter.seed(contentsOf: seeds + "/menu.json", by: Acting("bench", role: nil))
         let drinks = try await shop.catalog.menu(refresh: true).drinks.filter(\.isOnSale)
         guard !drinks.isEmpty else { throw BenchError("the seed menu has no available drink") }
         let started = ContinuousClock.now

@@ -96,7 +96,7 @@ enum DrinkShopCLI {
                                 sharedSettingsAge: onAirtable ? Counter.airtableSharedReadingAge : Counter.defaultSharedReadingAge)
                 // A REPL stays open: it claims pickup numbers ten at a time (one request per order, two
                 // more per ten); a one-shot command claims only the one it needs.
-                if invocation.words.isEmpty { shop.orders.holdPickupNumbers() }
+                if invocation.words.isEmpty { shop.counter.holdPickupNumbers() }
                 let status = await runShop(shop, invocation: invocation, books: books,
                                            storeDescription: remote.description, environment: environment)
                 if status != 0, !invocation.words.isEmpty, let problem = await remote.schemaProblem() {
@@ -150,11 +150,11 @@ enum DrinkShopCLI {
         // The time zone and business-day start every counter shares (DRINKSHOP_TIME_ZONE and
         // DRINKSHOP_DAY_STARTS are written to the store's settings when set).
         do {
-            let adopted = try await shop.settings.adopt(environment: environment)
+            let adopted = try await shop.counter.adoptSettings(environment: environment)
             for note in adopted.notes { printError("Note: \(note)") }
             // The store's printer settings, where the environment names none (its addresses were checked at start).
             do {
-                shop.printing.use(try ShopPrinters.configured(environment: environment,
+                shop.counter.usePrinters(try ShopPrinters.configured(environment: environment,
                                                                fallback: PrinterRole.settings(adopted.stored)))
             } catch {
                 printError("warning: \(error); printing without it (fix it with: printer label|receipt ADDRESS)")

@@ -171,22 +171,24 @@ enum SeedSource: CustomStringConvertible {
 
     /// Seeds the menu, then the promotions (which may name the menu's drinks).
     func seed(_ shop: Shop) async throws -> (drinks: Int, promotions: Int) {
+        // A new store: nobody has a PIN yet, so whoever set it up may seed it.
+        let setUp = Acting("set-up", role: nil)
         switch self {
         case .folder(let folder):
             var drinks = 0
             var promotions = 0
             for file in ["menu.json", "promotions.json"] where FileManager.default.fileExists(atPath: "\(folder)/\(file)") {
-                let report = try await shop.seeder.seed(contentsOf: "\(folder)/\(file)")
+                let report = try await shop.counter.seed(contentsOf: "\(folder)/\(file)", by: setUp)
                 drinks += report.drinks.created
                 promotions += report.promotions.created
             }
             return (drinks, promotions)
         case .bundled:
             let menu = try SeedFile.parse(Array(BundledSeeds.menu.utf8), path: "built-in menu.json")
-            let drinks = try await shop.seeder.seed(menu).drinks.created
+            let drinks = try await shop.counter.seed(menu, by: setUp).drinks.created
             let offers = try SeedFile.parse(Array(BundledSeeds.promotions.utf8), path: "built-in promotions.json",
                                             knownDrinks: Set(menu.drinks.map(\.name)))
-            return (drinks, try await shop.seeder.seed(offers).promotions.created)
+            return (drinks, try await shop.counter.seed(offers, by: setUp).promotions.created)
         }
     }
 }

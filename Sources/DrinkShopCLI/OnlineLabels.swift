@@ -23,7 +23,7 @@ struct OnlineLabels: Sendable {
             let number = OrderNumber.onDay(ticket.number, day: ticket.day.description)
             do {
                 let stored = try await shop.settings.stored()
-                shop.printing.use(try ShopPrinters.configured(environment: environment, fallback: PrinterRole.settings(stored)))
+                shop.counter.usePrinters(try ShopPrinters.configured(environment: environment, fallback: PrinterRole.settings(stored)))
                 let order = try await shop.orders.find(number)
                 guard let printed = try await shop.printing.printLabels(forOnlineOrder: order) else { return }
                 Console.complain("online order #\(ticket.number): \(printed.pieces) cup label\(printed.pieces == 1 ? "" : "s") "

@@ -138,7 +138,7 @@ struct ServeCommand {
         // The shop's time zone and business-day start, as the counters count them: the page's orders get the
         // day's pickup numbers the counters give.
         do {
-            for note in try await shop.settings.adopt(environment: environment).notes { Console.complain("Note: \(note)") }
+            for note in try await shop.counter.adoptSettings(environment: environment).notes { Console.complain("Note: \(note)") }
         } catch {
             throw UsageError("\(error)")
         }

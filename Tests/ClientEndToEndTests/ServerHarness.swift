@@ -1,6 +1,6 @@
 import Airtable
 import AirtableServer
-import DrinkShop
+@testable import DrinkShop
 import Foundation
 import HTTPServer
 import LocalBase

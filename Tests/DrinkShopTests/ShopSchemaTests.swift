@@ -1,5 +1,5 @@
 import Airtable
-import DrinkShop
+@testable import DrinkShop
 import Testing
 
 /// The field enums are the one list of each table's fields: the schema `setup` creates is built from them.

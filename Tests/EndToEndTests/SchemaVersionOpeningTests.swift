@@ -1,5 +1,5 @@
 import Airtable
-import DrinkShop
+@testable import DrinkShop
 @testable import DrinkShopCLI
 import Foundation
 import LocalBase

@@ -1,4 +1,4 @@
-import DrinkShop
+@testable import DrinkShop
 import DrinkShopCore
 import Foundation
 @testable import ShopREPL

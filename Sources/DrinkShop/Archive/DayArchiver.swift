@@ -31,7 +31,7 @@ public struct DayArchiver: Sendable {
 
     /// Every closed day still in the base, oldest first. Whatever a failure interrupts is finished by the
     /// next run.
-    public func archiveClosedDays() async throws(ShopError) -> [DayReport] {
+    func archiveClosedDays() async throws(ShopError) -> [DayReport] {
         let today = clock.today
         let day = FormulaExpression.field(DayTables.dayField)
         let formula = FormulaExpression.and([day != .text(""), day != .text(today.description)])
@@ -63,7 +63,7 @@ public struct DayArchiver: Sendable {
     /// Removes the pickup tickets of closed days from the base without archiving anything: a ticket only
     /// decided which number a counter got that day, and the day's orders keep their numbers. What a
     /// `close` on a remote base does when it does not archive. Returns how many were removed.
-    public func dropClosedDaysTickets() async throws(ShopError) -> Int {
+    func dropClosedDaysTickets() async throws(ShopError) -> Int {
         let today = clock.today.description  // compared with the cells as stored
         let day = FormulaExpression.field(TicketField.businessDay)
         let formula = FormulaExpression.and([day != .text(""), day != .text(today)])

@@ -28,13 +28,13 @@ public struct AuditTrail: Sendable {
     func cells(of entry: AuditEntry) -> Fields { records.fields(of: entry) }
 
     /// Adds `entry` to the trail.
-    public func record(_ entry: AuditEntry) async throws(ShopError) {
+    func record(_ entry: AuditEntry) async throws(ShopError) {
         try await record([entry])
     }
 
     /// Adds several entries in one write (in batches of ten on a remote store); kept in the outbox while
     /// the store cannot be reached.
-    public func record(_ entries: [AuditEntry]) async throws(ShopError) {
+    func record(_ entries: [AuditEntry]) async throws(ShopError) {
         guard !entries.isEmpty else { return }
         let fields = entries.map(records.fields(of:))
         let now = clock.now()
@@ -56,7 +56,7 @@ public struct AuditTrail: Sendable {
     /// Sends the entries kept in the outbox while the store could not be reached; they stay kept when it
     /// still cannot be. Returns how many were sent.
     @discardableResult
-    public func sendKept() async throws(ShopError) -> Int {
+    func sendKept() async throws(ShopError) -> Int {
         guard let outbox = delivery.outbox else { return 0 }
         let kept = try await outbox.keptAudit()
         guard !kept.isEmpty else { return 0 }

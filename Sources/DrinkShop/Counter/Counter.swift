@@ -30,6 +30,8 @@ public final class Counter: Sendable {
     let audit: AuditTrail
     let settings: ShopSettings
     let archiver: DayArchiver?
+    let seeder: Seeder
+    let printing: PrintDesk
     let clock: ShopClock
     let delivery: DeliveryPolicy
     /// The shared settings and whether PINs are on, as last read (see `followSharedSettings`).
@@ -39,8 +41,8 @@ public final class Counter: Sendable {
     let sharedReadingAge: TimeInterval
 
     init(orders: OrderDesk, till: Till, extras: OrderExtras, members: Members, menuControl: MenuControl, drawer: Drawer,
-         staff: StaffDirectory, audit: AuditTrail, settings: ShopSettings, archiver: DayArchiver?, clock: ShopClock,
-         delivery: DeliveryPolicy, sharedReadingAge: TimeInterval = Counter.defaultSharedReadingAge)
+         staff: StaffDirectory, audit: AuditTrail, settings: ShopSettings, archiver: DayArchiver?, seeder: Seeder,
+         printing: PrintDesk, clock: ShopClock, delivery: DeliveryPolicy, sharedReadingAge: TimeInterval = Counter.defaultSharedReadingAge)
     {
         self.sharedReadingAge = sharedReadingAge
         self.orders = orders
@@ -53,6 +55,8 @@ public final class Counter: Sendable {
         self.audit = audit
         self.settings = settings
         self.archiver = archiver
+        self.seeder = seeder
+        self.printing = printing
         self.clock = clock
         self.delivery = delivery
     }

@@ -7,14 +7,14 @@ import Foundation
 /// (a delete, an unsent order, an order of an earlier day).
 extension OrderDesk {
     /// `found` cancelled (nothing written yet).
-    public func cancelled(_ found: StoredOrder, reason: String?) throws(ShopError) -> StoredOrder {
+    func cancelled(_ found: StoredOrder, reason: String?) throws(ShopError) -> StoredOrder {
         var stored = found
         do { try stored.order.cancel(reason: reason ?? "cancelled at the counter") } catch { throw .status(error) }
         return stored
     }
 
     /// `found` voided by `staff` (nothing written yet).
-    public func voided(_ found: StoredOrder, reason: String, by staff: String) throws(ShopError) -> StoredOrder {
+    func voided(_ found: StoredOrder, reason: String, by staff: String) throws(ShopError) -> StoredOrder {
         var stored = found
         do { try stored.order.void(by: staff, reason: reason) } catch { throw .status(error) }
         return stored

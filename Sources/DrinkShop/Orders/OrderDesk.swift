@@ -32,7 +32,7 @@ public final class OrderDesk: Sendable {
     /// Lets this counter claim `count` pickup numbers at a time on a remote base and give them to its next
     /// orders without asking the store (a REPL that stays open: an order then costs one request, the claim
     /// of the next ten two more). The embedded store claims each number in the order's own commit anyway.
-    public func holdPickupNumbers(_ count: Int = 10) {
+    func holdPickupNumbers(_ count: Int = 10) {
         pickupNumbers.hold(count)
     }
 
@@ -41,7 +41,7 @@ public final class OrderDesk: Sendable {
     /// outbox, the order is kept there (unsent) and staff go on.
     /// - Parameter member: the member the order is for; kept with the order when it goes to the outbox (the
     ///   till makes it theirs when it is sent), else left to the caller (`Counter.place`).
-    public func place(_ draft: OrderDraft, placedBy: String, member: MobileNumber? = nil) async throws(ShopError)
+    func place(_ draft: OrderDraft, placedBy: String, member: MobileNumber? = nil) async throws(ShopError)
         -> StoredOrder
     {
         let (unnumbered, snapshot) = try await pricedWithMenu(draft, placedBy: placedBy)
@@ -100,7 +100,7 @@ public final class OrderDesk: Sendable {
 
     /// Changes one line of a placed order and reprices the whole order; the change goes to the audit trail.
     /// - Parameter line: 1-based; may be omitted when the order has one line.
-    public func edit(_ number: OrderNumber, line: Int?, change: LineChangeDraft, by staff: String = "staff")
+    func edit(_ number: OrderNumber, line: Int?, change: LineChangeDraft, by staff: String = "staff")
         async throws(ShopError) -> StoredOrder
     {
         try await edit(try await find(number), as: number, line: line, change: change, by: staff)
@@ -108,7 +108,7 @@ public final class OrderDesk: Sendable {
 
     /// `edit` of an order already found (`find`), named `number` in messages: no second lookup. The new
     /// lines and the audit entry are one write.
-    public func edit(_ found: StoredOrder, as number: OrderNumber, line: Int?, change: LineChangeDraft, by staff: String)
+    func edit(_ found: StoredOrder, as number: OrderNumber, line: Int?, change: LineChangeDraft, by staff: String)
         async throws(ShopError) -> StoredOrder
     {
         var stored = found
@@ -175,7 +175,7 @@ public final class OrderDesk: Sendable {
     ///   (for an order of an earlier day to the AuditLog table, as a cancellation's: in the same commit on the
     ///   embedded store, after the move over the API). An order with
     ///   entries is read afresh first, never moved from this counter's copy: its audit cell is rewritten.
-    public func advance(_ number: OrderNumber,
+    func advance(_ number: OrderNumber,
                         mayMove: (@Sendable (StoredOrder) async throws(ShopError) -> [AuditEntry])? = nil)
         async throws(ShopError) -> StoredOrder
     {
@@ -208,12 +208,12 @@ public final class OrderDesk: Sendable {
 
     /// Deletes a placed order's records for good (an unsent one never reaches the store), with an audit
     /// entry. An order being made or handed over is voided instead, so nothing sold vanishes.
-    public func delete(_ number: OrderNumber, by staff: String = "staff") async throws(ShopError) -> StoredOrder {
+    func delete(_ number: OrderNumber, by staff: String = "staff") async throws(ShopError) -> StoredOrder {
         try await delete(try await find(number), as: number, by: staff)
     }
 
     /// `delete` of an order already found (`find`), named `number` in messages: no second lookup.
-    public func delete(_ stored: StoredOrder, as number: OrderNumber, by staff: String) async throws(ShopError) -> StoredOrder {
+    func delete(_ stored: StoredOrder, as number: OrderNumber, by staff: String) async throws(ShopError) -> StoredOrder {
         guard stored.order.status == .placed else {
             let named = stored.businessDay == clock.today ? stored.number : stored.numberWithDay
             throw .notDeletable(named ?? number, status: stored.order.status)

@@ -61,7 +61,7 @@ extension OrderDesk {
     ///     that closed before it could be sent never goes into it (the day's report stays as it was closed):
     ///     it goes into today's orders with a number of today, and an audit entry says it came late.
     @discardableResult
-    public func sendUnsent(force: Bool = false,
+    func sendUnsent(force: Bool = false,
                            settle: (@Sendable (StoredOrder) async throws(ShopError) -> Void)? = nil,
                            isClosed: (@Sendable (BusinessDay) async throws(ShopError) -> Bool)? = nil)
         async throws(ShopError) -> OutboxReport

@@ -32,7 +32,7 @@ public final class PrintDesk: Sendable {
     }
 
     /// Uses `printers` from now on (the store's printer settings read, or changed at this counter).
-    public func use(_ printers: ShopPrinters) {
+    func use(_ printers: ShopPrinters) {
         configured.withLock { $0 = printers }
     }
 

@@ -48,7 +48,7 @@ public struct Seeder: Sendable {
     /// - Parameter replace: false (the default): a drink or promotion already stored keeps every field
     ///   the file does not give (Airtable's upsert merges so); true: the file is the whole truth for
     ///   the records it names (fields it leaves out are cleared). Records it does not name stay either way.
-    public func seed(contentsOf path: String, replace: Bool = false) async throws(ShopError) -> SeedReport {
+    func seed(contentsOf path: String, replace: Bool = false) async throws(ShopError) -> SeedReport {
         guard let data = FileManager.default.contents(atPath: path) else {
             let problem: SeedProblem = FileManager.default.fileExists(atPath: path) ? .fileUnreadable : .fileMissing
             throw .seed(SeedError(path: path, location: "file", problem: problem))
@@ -64,7 +64,7 @@ public struct Seeder: Sendable {
     /// Upserts the file's drinks by name and promotions by name. Running the same file twice changes
     /// nothing the second time.
     /// - Parameter storedDrinks: the Drink records if the caller has just read them (spares a listing).
-    public func seed(_ file: SeedFile, storedDrinks: [Record]? = nil, replace: Bool = false) async throws(ShopError)
+    func seed(_ file: SeedFile, storedDrinks: [Record]? = nil, replace: Bool = false) async throws(ShopError)
         -> SeedReport
     {
         var report = SeedReport()

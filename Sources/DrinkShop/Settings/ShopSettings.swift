@@ -23,7 +23,7 @@ public struct ShopSettings: Sendable {
 
     /// Sets (or with nil, clears) the shop's `role` printer for every counter: an address is checked
     /// before anything is written; the change goes to the audit trail.
-    public func setPrinter(_ role: PrinterRole, to address: String?, by staff: String) async throws -> String? {
+    func setPrinter(_ role: PrinterRole, to address: String?, by staff: String) async throws -> String? {
         let value = address?.trimmingCharacters(in: .whitespaces) ?? ""
         if !value.isEmpty { _ = try PrinterSink(setting: value) }
         let before = try await records.all()
@@ -40,7 +40,7 @@ public struct ShopSettings: Sendable {
     }
 
     /// Sets whether every drawer close archives the closed days; the change goes to the audit trail.
-    public func setArchivesClosedDays(_ on: Bool, by staff: String) async throws(ShopError) {
+    func setArchivesClosedDays(_ on: Bool, by staff: String) async throws(ShopError) {
         let before = try await records.all()[Self.archiveClosedDaysKey]
         try await write([Self.archiveClosedDaysKey: on ? "on" : "off"], before: [Self.archiveClosedDaysKey: before], by: staff)
     }
@@ -56,7 +56,7 @@ public struct ShopSettings: Sendable {
     }
 
     /// Opens or closes ordering from the page at `/order` for every counter; the change goes to the audit trail.
-    public func setOnlineOrdering(_ on: Bool, by staff: String) async throws(ShopError) {
+    func setOnlineOrdering(_ on: Bool, by staff: String) async throws(ShopError) {
         let before = try await records.all()[Self.onlineOrderingKey]
         try await write([Self.onlineOrderingKey: on ? "on" : "off"], before: [Self.onlineOrderingKey: before], by: staff)
     }
@@ -122,14 +122,14 @@ public struct ShopSettings: Sendable {
     }
 
     /// Sets the shop's time zone in the store, for every counter, and on this counter's clock at once.
-    public func setTimeZone(_ zone: TimeZone, by staff: String) async throws(ShopError) {
+    func setTimeZone(_ zone: TimeZone, by staff: String) async throws(ShopError) {
         let before = try await records.all()[Self.timeZoneKey]
         try await write([Self.timeZoneKey: zone.identifier], before: [Self.timeZoneKey: before], by: staff)
         clock.adopt(timeZone: zone, dayStart: clock.dayStart)
     }
 
     /// Sets when the business day starts, for every counter, and on this counter's clock at once.
-    public func setDayStart(_ start: BusinessDayStart, by staff: String) async throws(ShopError) {
+    func setDayStart(_ start: BusinessDayStart, by staff: String) async throws(ShopError) {
         let before = try await records.all()[Self.dayStartsKey]
         try await write([Self.dayStartsKey: start.description], before: [Self.dayStartsKey: before], by: staff)
         clock.adopt(timeZone: clock.timeZone, dayStart: start)
@@ -142,7 +142,7 @@ public struct ShopSettings: Sendable {
     ///   A store that cannot be read or written is not an error: the counter then goes by the variables
     ///   and its machine, and `AdoptedSettings.notes` says so.
     @discardableResult
-    public func adopt(environment: [String: String], machineTimeZone: TimeZone = .current) async throws(ShopError)
+    func adopt(environment: [String: String], machineTimeZone: TimeZone = .current) async throws(ShopError)
         -> AdoptedSettings
     {
         let wantedZoneName = environment[Self.timeZoneVariable].map { $0.trimmingCharacters(in: .whitespaces) }

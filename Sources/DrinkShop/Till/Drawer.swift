@@ -19,7 +19,7 @@ public struct Drawer: Sendable {
     public func current() async throws(TillError) -> Shift? { try await shifts.open()?.shift }
 
     /// Opens a shift with `float` NT$ in the drawer.
-    public func open(float: Int, by staff: String) async throws(TillError) -> Shift {
+    func open(float: Int, by staff: String) async throws(TillError) -> Shift {
         let current = try await shifts.open()?.shift
         let now = clock.now()
         let shift: Shift
@@ -37,7 +37,7 @@ public struct Drawer: Sendable {
     }
 
     /// Closes the open shift against `counted` NT$ and records the count.
-    public func close(counted: Int, by staff: String) async throws(TillError) -> DrawerCount {
+    func close(counted: Int, by staff: String) async throws(TillError) -> DrawerCount {
         try await close(counted: counted, by: staff, trail: nil) { _ in nil }
     }
 

@@ -105,7 +105,7 @@ public struct OrderExtras: Sendable {
     /// the bill before anything is written.
     /// - Returns: the order's new bill.
     /// - Parameter known: the seeded adjustments when the caller has read them (no second read).
-    public func adjust(_ stored: StoredOrder, uses: [String: Int], known: [Adjustment]? = nil) async throws(TillError)
+    func adjust(_ stored: StoredOrder, uses: [String: Int], known: [Adjustment]? = nil) async throws(TillError)
         -> OrderCharges
     {
         var extra = try await extra(of: stored.orderRef)
@@ -147,7 +147,7 @@ public struct OrderExtras: Sendable {
     }
 
     /// Records (or with nil clears) an order's invoice details, already checked.
-    public func setInvoice(_ details: InvoiceDetails?, of stored: StoredOrder) async throws(TillError) {
+    func setInvoice(_ details: InvoiceDetails?, of stored: StoredOrder) async throws(TillError) {
         var extra = try await extra(of: stored.orderRef)
         extra.invoice = details
         try await save(extra, of: stored)

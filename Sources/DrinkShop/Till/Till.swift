@@ -30,7 +30,7 @@ public final class Till: Sendable {
     }
 
     /// Takes `tendered` NT$ by `method` for order `number`. A refused payment writes nothing.
-    public func pay(_ number: OrderNumber, method: PaymentMethod, tendered: Int, by staff: String)
+    func pay(_ number: OrderNumber, method: PaymentMethod, tendered: Int, by staff: String)
         async throws(TillError) -> PaymentReceipt
     {
         let stored: StoredOrder
@@ -46,7 +46,7 @@ public final class Till: Sendable {
     /// same instant, one pays and the other reads the ledger again and is told `already paid`; a crash
     /// leaves both writes or neither. Over the API (no transactions) the copy is written first, then the
     /// payment; a payment the ledger refuses puts the copy back.
-    public func pay(_ stored: StoredOrder, as number: OrderNumber, method: PaymentMethod, tendered: Int?, by staff: String)
+    func pay(_ stored: StoredOrder, as number: OrderNumber, method: PaymentMethod, tendered: Int?, by staff: String)
         async throws(TillError) -> PaymentReceipt
     {
         guard !stored.isUnsent, stored.order.pickupNumber > 0 else { throw .unsentOrder(number) }

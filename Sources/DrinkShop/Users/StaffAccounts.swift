@@ -48,7 +48,7 @@ extension StaffDirectory {
 
     /// Adds a staff member with `role`, or changes the role of one already on the staff.
     /// - Returns: the account, and whether it was new.
-    public func add(_ name: String, role: StaffRole) async throws(TillError) -> (StaffAccount, Bool) {
+    func add(_ name: String, role: StaffRole) async throws(TillError) -> (StaffAccount, Bool) {
         try await add(name, role: role, trail: nil) { _, _ in nil }
     }
 
@@ -87,7 +87,7 @@ extension StaffDirectory {
 
     /// Sets (or with nil, removes) `name`'s PIN. The first PIN of a shop must be a manager's, so someone
     /// can still manage the staff once PINs are enforced.
-    public func setPIN(_ pin: PIN?, for name: String) async throws(TillError) {
+    func setPIN(_ pin: PIN?, for name: String) async throws(TillError) {
         try await setPIN(pin, for: name, trail: nil, entry: nil)
     }
 
@@ -124,7 +124,7 @@ extension StaffDirectory {
     /// Takes `name` off the staff (their `User` record is deleted; orders keep the name they recorded).
     /// Refused for the last manager with a PIN while others have PINs, as for `setPIN(nil, …)`.
     /// - Returns: the account as it was.
-    public func remove(_ name: String) async throws(TillError) -> StaffAccount {
+    func remove(_ name: String) async throws(TillError) -> StaffAccount {
         try await remove(name, trail: nil) { _ in nil }
     }
 
@@ -155,7 +155,7 @@ extension StaffDirectory {
     /// before the lock. On the embedded store counting is one atomic step (read, count, write in one
     /// commit), so this holds across any number of processes; over the API (no transactions) the count
     /// is read and written back, and tries that arrive in the same instant can each count once.
-    public func verify(_ pin: PIN, for name: String, at date: Date) async throws(TillError) -> StaffAccount {
+    func verify(_ pin: PIN, for name: String, at date: Date) async throws(TillError) -> StaffAccount {
         let account = try await account(named: name)
         guard let stored = account.pinHash else { return account }
         do { try account.attempts.checkMayTry(at: date) } catch { throw .login(error) }
@@ -169,7 +169,7 @@ extension StaffDirectory {
     /// `verify`, sparing the hash when a grant of a one-shot command a few minutes ago proves `pin`
     /// (`StaffGrants`), and making one when the PIN is proven the slow way. A forged or changed grant is
     /// refused and counted as a wrong PIN, by the same rule and lock as any other.
-    public func verify(_ pin: PIN, for name: String, at date: Date, grants: StaffGrants) async throws(TillError) -> StaffAccount {
+    func verify(_ pin: PIN, for name: String, at date: Date, grants: StaffGrants) async throws(TillError) -> StaffAccount {
         let account = try await account(named: name)
         switch grants.check(pin, for: account, at: date) {
         case .proven:

@@ -33,7 +33,7 @@ public struct StaffDirectory: Sendable {
     /// first shift) only while no one has a PIN: once PINs are on, only a manager adds staff (`staff add`),
     /// and an unknown name is refused. A customer's name is refused.
     /// - Returns: the user as stored (its name spelt as on the staff list) and whether it was just added.
-    public func logIn(name: String) async throws(TillError) -> (user: User, isNew: Bool) {
+    func logIn(name: String) async throws(TillError) -> (user: User, isNew: Bool) {
         let user: User
         do { user = try User(name: name, role: .staff) } catch { throw .shop(.name(error)) }
         if let known = try await staffMember(named: user.name) { return (known, false) }

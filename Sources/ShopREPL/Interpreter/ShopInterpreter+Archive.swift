@@ -39,7 +39,7 @@ extension ShopInterpreter {
             }
         }
         guard wanted else {
-            await dropClosedDaysTickets()
+            await dropClosedDaysTickets(by: acting)
             return
         }
         do {
@@ -56,10 +56,9 @@ extension ShopInterpreter {
     /// Without archiving, a counter on a remote base still removes the pickup tickets of closed days there
     /// (bookkeeping of which counter got which number, 300 records a busy day); the embedded store keeps
     /// everything. A failure is said, never fatal: the drawer count is recorded.
-    private func dropClosedDaysTickets() async {
-        guard shop.outbox != nil, let archiver = shop.archiver else { return }
+    private func dropClosedDaysTickets(by acting: Acting) async {
         do {
-            let removed = try await archiver.dropClosedDaysTickets()
+            let removed = try await shop.counter.dropClosedDaysTickets(by: acting)
             if removed > 0 { say("Removed \(removed) pickup tickets of closed days from the base.\n") }
         } catch {
             warn("the pickup tickets of closed days could not be removed (\(error)); the next close tries again")

@@ -47,7 +47,7 @@ extension ShopInterpreter {
         if let role, let address {
             let set = try await shop.counter.setPrinter(role, to: address, by: try await acting())
             let stored = try await shop.settings.stored()
-            shop.printing.use(try ShopPrinters.configured(environment: environmentPrinters,
+            shop.counter.usePrinters(try ShopPrinters.configured(environment: environmentPrinters,
                                                            fallback: PrinterRole.settings(stored)))
             say("The \(role.staffName) is now \(set ?? "none") on every counter"
                 + (environmentPrinters[role.environmentVariable] != nil

@@ -19,7 +19,7 @@ extension ShopInterpreter {
         guard !news.changes.isEmpty else { return }
         if news.changes.contains(where: { if case .printer = $0 { true } else { false } }), let stored = news.settings {
             do {
-                shop.printing.use(try ShopPrinters.configured(environment: environmentPrinters,
+                shop.counter.usePrinters(try ShopPrinters.configured(environment: environmentPrinters,
                                                                fallback: PrinterRole.settings(stored)))
             } catch {
                 warn("\(error); printing as before")

@@ -8,20 +8,13 @@ import LineEditor
 extension ShopInterpreter {
     /// `login NAME`: asks for the PIN (never echoed) when NAME has one.
     func logIn(_ name: String) async throws {
-        let (user, isNew) = try await shop.staff.logIn(name: name)  // the name as on the staff list
-        let account = try await shop.staff.account(named: user.name)
-        var role = account.role
-        if account.hasPIN {
-            let pin = try await askPIN(for: account.name, prompt: "PIN for \(account.name): ")
-            _ = try await shop.staff.verify(pin, for: account.name, at: shop.clock.now())
-        } else if try await shop.staff.pinsEnabled() {
-            role = .staff
-        }
-        staff = user.name
+        let login = try await shop.counter.logIn(name) { stored in try await askPIN(for: stored, prompt: "PIN for \(stored): ") }
+        let role = login.acting.role ?? .staff
+        staff = login.acting.name
         staffRole = role
         var note = ""
-        if role != account.role { note = " (no PIN set: logged in as staff; a manager acts as manager only with a PIN)" }
-        say("Hello, \(user.name) (\(role.chineseLabel) \(role.rawValue))." + (isNew ? " (added to staff)" : "")
+        if login.actsBelowRole { note = " (no PIN set: logged in as staff; a manager acts as manager only with a PIN)" }
+        say("Hello, \(login.acting.name) (\(role.chineseLabel) \(role.rawValue))." + (login.isNew ? " (added to staff)" : "")
             + " Orders you place record your name.\(note)\n")
     }
 
@@ -32,12 +25,10 @@ extension ShopInterpreter {
         if staff == nil, let text = environmentPIN, try await shop.counter.pinsEnabled() {
             let pin: PIN
             do { pin = try PIN(text) } catch { throw TillError.pin(error) }
-            let now = shop.clock.now()
             // Proven a few minutes ago by a command of this user: a quick check instead of half a second.
-            let account = if let pinGrants { try await shop.staff.verify(pin, for: defaultStaff, at: now, grants: pinGrants) }
-                else { try await shop.staff.verify(pin, for: defaultStaff, at: now) }
-            staff = account.name
-            staffRole = account.hasPIN ? account.role : .staff
+            let proven = try await shop.counter.prove(pin, for: defaultStaff, grants: pinGrants)
+            staff = proven.name
+            staffRole = proven.role ?? .staff
         }
         return Acting(staff ?? defaultStaff, role: staff == nil ? nil : staffRole)
     }

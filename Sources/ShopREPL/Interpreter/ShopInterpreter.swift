@@ -179,7 +179,7 @@ public final class ShopInterpreter {
         case .label(let number, let cup, let preview): try await label(number, cup: cup, preview: preview)
         case .receipt(let number, let preview): try await receipt(number, preview: preview)
         case .seed(let path, let replace):
-            let report = try await shop.seeder.seed(contentsOf: path, replace: replace)
+            let report = try await shop.counter.seed(contentsOf: path, replace: replace, by: try await acting())
             say(SeedView.summary(report, path: path))
         case .banner(let move): try await showBanner(move)
         case .promos: try await showPromotions()
