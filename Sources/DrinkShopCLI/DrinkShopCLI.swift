@@ -275,21 +275,24 @@ enum DrinkShopCLI {
     }
 }
 
-/// Where a command line goes, from the one command table (`CommandName`), in one exhaustive switch: the
-/// commands that run from the shell only, or the shop (the REPL when no command is given, else one command,
-/// an unknown word included: the interpreter names it).
+/// Where a command line goes, from the one command table (`CommandSpec`): the commands that run from the shell
+/// only, `help` (which needs no store), or the shop (the REPL when no command is given, else one command, an unknown
+/// word included: the interpreter names it).
 enum Program: Equatable {
     case help, setup, usage, serve, shop
     case storeFile(StoreFileCommand)
     case backups(BackupCommand)
 
     init(_ words: [String]) {
-        guard let first = words.first, let name = CommandName.find(first) else {
+        guard let first = words.first, let spec = CommandSpec.find(first) else {
             self = .shop
             return
         }
-        switch name {
-        case .help: self = .help
+        guard let shell = spec.shellCommand else {
+            self = spec == .help ? .help : .shop
+            return
+        }
+        switch shell {
         case .setup: self = .setup
         case .usage: self = .usage
         case .serve: self = .serve
@@ -299,10 +302,6 @@ enum Program: Equatable {
         case .backup: self = .backups(.backup)
         case .backups: self = .backups(.backups)
         case .restore: self = .backups(.restore)
-        case .menu, .order, .orders, .edit, .advance, .cancel, .void, .delete, .label, .receipt, .printer, .online, .seed,
-             .banner, .promos, .report, .log, .login, .logout, .quit, .pay, .adjust, .invoice, .soldout, .restock, .price,
-             .staff, .shift, .close, .archive, .export, .member, .redeem, .pass:
-            self = .shop
         }
     }
 }

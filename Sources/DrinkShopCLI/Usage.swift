@@ -52,23 +52,23 @@ enum Usage {
         commands:
 
         """
-        for info in CommandName.allCases.filter({ !$0.runsFromTheShell }).map(\.info) {
-            text += "  \(info.usage)\n      \(info.summary)\n"
+        for spec in CommandSpec.all where !spec.runsFromTheShell {
+            text += "  \(spec.usage)\n      \(spec.summary)\n"
         }
         return text
     }
 
     /// The commands that run only from the shell, from the one command table.
     private static var shellCommands: String {
-        CommandName.allCases.filter(\.runsFromTheShell).map(\.info).map { info in
-            "  drinkshop \(info.usage)\n      \(info.summary)\n" + info.details.map { "      \($0)\n" }.joined()
+        CommandSpec.all.filter(\.runsFromTheShell).map { spec in
+            "  drinkshop \(spec.usage)\n      \(spec.summary)\n" + spec.details.map { "      \($0)\n" }.joined()
         }.joined()
     }
 }
 
 enum HelpText {
     static func command(_ name: String, style: ColorPolicy) throws -> String {
-        guard let info = CommandName.find(name)?.info else { throw UsageError("no command \(name)") }
-        return "usage: drinkshop \(info.usage)\n  \(info.summary)\n" + info.details.map { "  \($0)\n" }.joined()
+        guard let spec = CommandSpec.find(name) else { throw UsageError("no command \(name)") }
+        return "usage: drinkshop \(spec.usage)\n  \(spec.summary)\n" + spec.details.map { "  \($0)\n" }.joined()
     }
 }

@@ -22,7 +22,7 @@ import Testing
 }
 
 @Suite struct CommandParserTests {
-    private func parse(_ line: String) throws -> Command? { try CommandParser.parse(line: line) }
+    private func parse(_ line: String) throws -> Command? { try CommandParser.parse(line: line)?.command }
 
     @Test func readsAnOrderWithOptionsInAnyOrderAndSeveralDrinks() throws {
         let command = try parse(#"order 半糖 白玉歐蕾 less ice L x2, white jade au lait M no sugar hot 白玉 note "no straw" for Amy Chen"#)
@@ -56,18 +56,18 @@ import Testing
 
     @Test("a reason keeps the CJK punctuation and spacing staff typed, at the prompt and on the command line")
     func aReasonIsKeptAsTyped() throws {
-        #expect(try CommandParser.parse(line: "void #3 售完，客人改點") == .void(.pickup(3), reason: "售完，客人改點"))
-        #expect(try CommandParser.parse(line: "cancel #3  客人說：不要了！ OK") == .cancel(.pickup(3), reason: "客人說：不要了！ OK"))
-        #expect(try CommandParser.parse(line: "cancel #3 late, cold") == .cancel(.pickup(3), reason: "late, cold"))
-        #expect(try CommandParser.parse(shellWords: ["void", "#3", "售完，客人改點"]) == .void(.pickup(3), reason: "售完，客人改點"))
-        #expect(try CommandParser.parse(shellWords: ["cancel", "#3", "售完，", "客人改點！"]) == .cancel(.pickup(3), reason: "售完， 客人改點！"))
+        #expect(try CommandParser.parse(line: "void #3 售完，客人改點")?.command == .void(.pickup(3), reason: "售完，客人改點"))
+        #expect(try CommandParser.parse(line: "cancel #3  客人說：不要了！ OK")?.command == .cancel(.pickup(3), reason: "客人說：不要了！ OK"))
+        #expect(try CommandParser.parse(line: "cancel #3 late, cold")?.command == .cancel(.pickup(3), reason: "late, cold"))
+        #expect(try CommandParser.parse(shellWords: ["void", "#3", "售完，客人改點"])?.command == .void(.pickup(3), reason: "售完，客人改點"))
+        #expect(try CommandParser.parse(shellWords: ["cancel", "#3", "售完，", "客人改點！"])?.command == .cancel(.pickup(3), reason: "售完， 客人改點！"))
         // The grammar still reads the words in NFKC.
-        #expect(try CommandParser.parse(line: "cancel ＃３ 售完") == .cancel(.pickup(3), reason: "售完"))
+        #expect(try CommandParser.parse(line: "cancel ＃３ 售完")?.command == .cancel(.pickup(3), reason: "售完"))
     }
 
     @Test func oneShotWordsSplitCommasAtWordEdges() throws {
         let command = try CommandParser.parse(shellWords: ["order", "熟成紅茶", "M", "hot,", "冷露歐蕾", "L", "半糖", "去冰",
-                                                           "note", "少冰, 謝謝"])
+                                                           "note", "少冰, 謝謝"])?.command
         guard case .order(let draft)? = command else {
             Issue.record("not an order: \(String(describing: command))")
             return
@@ -119,24 +119,70 @@ import Testing
     @Test func everyCommandIsFoundByItsNameAndAliasesAndListedByHelpAndCompletion() throws {
         let help = try HelpView.text(topic: nil, style: ColorPolicy(usesStyles: false))
         let completer = ShopCompleter()
-        for name in CommandName.allCases {
-            #expect(CommandName.find(name.rawValue.uppercased()) == name)
-            for alias in name.info.aliases { #expect(CommandName.find(alias) == name) }
+        for spec in CommandSpec.all {
+            #expect(CommandSpec.find(spec.name.uppercased()) == spec)
+            for alias in spec.aliases { #expect(CommandSpec.find(alias) == spec) }
             // The prompt's help and completion offer what runs at the prompt; the shell's commands are in
             // `drinkshop --help` (EndToEndTests) and `help NAME` says where they run.
-            #expect(help.contains(name.info.usage) != name.runsFromTheShell)
-            #expect(completer.complete(line: "", cursor: 0).contains(name.rawValue) != name.runsFromTheShell)
-            if name.runsFromTheShell {
-                #expect(try HelpView.text(topic: name.rawValue, style: ColorPolicy(usesStyles: false)).contains("(from the shell)"))
+            #expect(help.contains(spec.usage) != spec.runsFromTheShell)
+            #expect(completer.complete(line: "", cursor: 0).contains(spec.name) != spec.runsFromTheShell)
+            if spec.runsFromTheShell {
+                #expect(try HelpView.text(topic: spec.name, style: ColorPolicy(usesStyles: false)).contains("(from the shell)"))
             }
         }
-        let aliases = CommandName.allCases.flatMap(\.info.aliases) + CommandName.allCases.map(\.rawValue)
+        let aliases = CommandSpec.all.flatMap(\.aliases) + CommandSpec.all.map(\.name)
         #expect(Set(aliases).count == aliases.count, "a word names two commands")
+    }
+
+    /// The commands in the order `help`, `drinkshop --help` and Tab listed them before the table was one
+    /// (issue 34): a command added goes where its group's list says, and nothing moves by accident.
+    static let order = ["menu", "order", "orders", "edit", "advance", "cancel", "void", "delete", "label", "receipt", "printer",
+                        "online", "seed", "banner", "promos", "report", "log", "login", "logout", "help", "quit",
+                        "pay", "adjust", "invoice", "soldout", "restock", "price", "staff", "shift", "close", "archive", "export",
+                        "member", "redeem", "pass",
+                        "setup", "serve", "usage", "init", "check", "recover", "backup", "backups", "restore"]
+
+    @Test("help and completion list every command in the order they always did")
+    func helpAndCompletionKeepTheirOrder() throws {
+        #expect(CommandSpec.all.map(\.name) == Self.order)
+        let counter = Self.order.filter { CommandSpec.find($0)?.runsFromTheShell == false }
+        #expect(ShopCompleter().complete(line: "", cursor: 0) == counter)
+        #expect(ShopCompleter().complete(line: "help ", cursor: 5) == counter)
+        let help = try HelpView.text(topic: nil, style: ColorPolicy(usesStyles: false))
+        let listed = help.split(separator: "\n").dropFirst(2).compactMap { line in
+            counter.first { line.hasPrefix($0 + " ") || line == $0 }
+        }
+        #expect(listed == counter)
+    }
+
+    @Test("every command has its help, and every command of the counter a grammar, an access entry and a line it takes")
+    func everyCommandIsDeclaredWhole() throws {
+        for spec in CommandSpec.all {
+            #expect(spec.usage.hasPrefix(spec.name), "\(spec.name): \(spec.usage)")
+            #expect(!spec.summary.isEmpty, "\(spec.name)")
+            #expect(try HelpView.text(topic: spec.name, style: ColorPolicy(usesStyles: false)).contains(spec.summary))
+            if spec.runsFromTheShell {
+                #expect(throws: CommandError(.runsFromTheShell(spec), usage: spec.usage)) { try CommandParser.parse(line: spec.name) }
+                continue
+            }
+            // Its grammar takes the lines the access test tries, and each is this command's.
+            let lines = try #require(CommandAccessTests.lines[spec.name], "\(spec.name) has no line in CommandAccessTests")
+            #expect(!lines.isEmpty, "\(spec.name)")
+            for line in lines {
+                let parsed = try #require(try CommandParser.parse(line: line), "\(line)")
+                #expect(parsed.spec == spec, "\(line)")
+                // Its access entry: what the line needs is what it needed before the table was one.
+                #expect(parsed.requiredAction == CommandAccessTests.needs[line], "\(line)")
+            }
+        }
+        #expect(Set(CommandAccessTests.lines.keys) == Set(CommandSpec.all.filter { !$0.runsFromTheShell }.map(\.name)))
+        #expect(Set(CommandAccessTests.needs.keys).isSubset(of: Set(CommandAccessTests.lines.values.joined())))
     }
 }
 
 @Suite struct PrintingCommandParserTests {
-    private func parse(_ line: String) throws -> Command? { try CommandParser.parse(line: line) }
+    private func usage(_ name: String) -> String { CommandSpec.find(name)?.usage ?? "" }
+    private func parse(_ line: String) throws -> Command? { try CommandParser.parse(line: line)?.command }
 
     @Test func labelsReceiptsAndTheMakeLineParse() throws {
         #expect(try parse("label #12") == .label(.pickup(12), cup: nil, preview: false))
@@ -148,22 +194,22 @@ import Testing
     }
 
     @Test func badLabelAndWatchRequestsSayWhatIsWrong() {
-        #expect(throws: CommandError(.notACupNumber("0"), usage: CommandName.label.info.usage)) {
+        #expect(throws: CommandError(.notACupNumber("0"), usage: usage("label"))) {
             try parse("label #3 0")
         }
-        #expect(throws: CommandError(.unexpected(["extra"]), usage: CommandName.label.info.usage)) {
+        #expect(throws: CommandError(.unexpected(["extra"]), usage: usage("label"))) {
             try parse("label #3 1 extra")
         }
-        #expect(throws: CommandError(.noPickupNumber, usage: CommandName.receipt.info.usage)) {
+        #expect(throws: CommandError(.noPickupNumber, usage: usage("receipt"))) {
             try parse("receipt")
         }
-        #expect(throws: CommandError(.watchWithJSON, usage: CommandName.orders.info.usage)) {
+        #expect(throws: CommandError(.watchWithJSON, usage: usage("orders"))) {
             try parse("orders --watch --json")
         }
-        #expect(throws: CommandError(.watchWithStatus, usage: CommandName.orders.info.usage)) { try parse("orders ready --watch") }
+        #expect(throws: CommandError(.watchWithStatus, usage: usage("orders"))) { try parse("orders ready --watch") }
         // The messages say what was wrong and where, in the words typed, and the command's usage after.
-        #expect(CommandError(.notACupNumber("0"), usage: CommandName.label.info.usage).description
-            == "\"0\" is not a cup number like 2 (不是杯號)\nusage: \(CommandName.label.info.usage)")
+        #expect(CommandError(.notACupNumber("0"), usage: usage("label")).description
+            == "\"0\" is not a cup number like 2 (不是杯號)\nusage: \(usage("label"))")
         #expect(CommandProblem.unexpected(["extra", "words"]).description == "unexpected \"extra words\" (多了看不懂的字)")
         #expect(CommandProblem.noPickupNumber.description == "which order? give its pickup number, e.g. #12 (請給取餐號)")
         #expect(CommandProblem.noDrink(line: 2).description == "which drink? (drink 2) name it before or after its options (請說飲品名稱)")

@@ -10,34 +10,34 @@ import Testing
 import TestSupport
 
 @Suite struct TillCommandTests {
-    private func parse(_ line: String) throws(CommandError) -> Command? { try CommandParser.parse(line: line) }
+    private func parse(_ line: String) throws(CommandError) -> Command? { try CommandParser.parse(line: line)?.command }
 
     @Test func readsTheTillsCommands() throws {
-        #expect(try parse("pay #12 cash 500") == .till(.pay(.pickup(12), .cash, amount: 500)))
-        #expect(try parse("pay 12 line pay") == .till(.pay(.pickup(12), .linePay, amount: nil)))
-        #expect(try parse("pay #3 悠遊卡 $60") == .till(.pay(.pickup(3), .easyCard, amount: 60)))
-        #expect(try parse("adjust #2 cup 2 bag") == .till(.adjust(.pickup(2), ["cup": 2, "bag": 1])))
-        #expect(try parse("invoice #2 /ABC1234") == .till(.invoice(.pickup(2), "/ABC1234")))
-        #expect(try parse("invoice #2 none") == .till(.invoice(.pickup(2), nil)))
-        #expect(try parse("price 熟成紅茶 M 40") == .till(.price("熟成紅茶", .medium, 40)))
-        #expect(try parse("soldout 冷露 歐蕾") == .till(.soldOut("冷露 歐蕾")))
-        #expect(try parse("staff add Amy Lin manager") == .till(.staffAdd("Amy Lin", .manager)))
-        #expect(try parse("staff") == .till(.staffList))
-        #expect(try parse("shift open 2000") == .till(.shiftOpen(float: 2000)))
-        #expect(try parse("close 0") == .till(.close(counted: 0, archive: false)))
-        #expect(try parse("close 5230 --archive") == .till(.close(counted: 5230, archive: true)))
-        #expect(try parse("交班 --archive 0") == .till(.close(counted: 0, archive: true)))
-        #expect(try parse("archive") == .till(.archive(.status)))
-        #expect(try parse("archive now") == .till(.archive(.now)))
-        #expect(try parse("歸檔 ON") == .till(.archive(.on)))
+        #expect(try parse("pay #12 cash 500") == .pay(.pickup(12), .cash, amount: 500))
+        #expect(try parse("pay 12 line pay") == .pay(.pickup(12), .linePay, amount: nil))
+        #expect(try parse("pay #3 悠遊卡 $60") == .pay(.pickup(3), .easyCard, amount: 60))
+        #expect(try parse("adjust #2 cup 2 bag") == .adjust(.pickup(2), ["cup": 2, "bag": 1]))
+        #expect(try parse("invoice #2 /ABC1234") == .invoice(.pickup(2), "/ABC1234"))
+        #expect(try parse("invoice #2 none") == .invoice(.pickup(2), nil))
+        #expect(try parse("price 熟成紅茶 M 40") == .price("熟成紅茶", .medium, 40))
+        #expect(try parse("soldout 冷露 歐蕾") == .soldOut("冷露 歐蕾"))
+        #expect(try parse("staff add Amy Lin manager") == .staffAdd("Amy Lin", .manager))
+        #expect(try parse("staff") == .staffList)
+        #expect(try parse("shift open 2000") == .shiftOpen(float: 2000))
+        #expect(try parse("close 0") == .close(counted: 0, archive: false))
+        #expect(try parse("close 5230 --archive") == .close(counted: 5230, archive: true))
+        #expect(try parse("交班 --archive 0") == .close(counted: 0, archive: true))
+        #expect(try parse("archive") == .archive(.status))
+        #expect(try parse("archive now") == .archive(.now))
+        #expect(try parse("歸檔 ON") == .archive(.on))
         #expect(throws: CommandError.self) { try parse("archive yesterday") }
         #expect(throws: CommandError.self) { try parse("close --archive") }
         #expect(try parse("report 2026-12-01 2026-12-07 --json") == .report(json: true, days: DaySpan(first: "2026-12-01", last: "2026-12-07")))
         // One report, one date syntax: a positional date and --date are the same command.
         #expect(try parse("report 2026-12-01") == parse("report --date 2026-12-01"))
-        #expect(try parse("export --csv day.csv yesterday") == .till(.export(path: "day.csv", from: "yesterday", to: "yesterday")))
-        #expect(try parse("redeem #3 2") == .till(.redeem(.pickup(3), cups: 2)))
-        #expect(try parse("pass 0912345678 月卡") == .till(.buyPass(mobile: "0912345678", pass: "月卡")))
+        #expect(try parse("export --csv day.csv yesterday") == .export(path: "day.csv", from: "yesterday", to: "yesterday"))
+        #expect(try parse("redeem #3 2") == .redeem(.pickup(3), cups: 2))
+        #expect(try parse("pass 0912345678 月卡") == .buyPass(mobile: "0912345678", pass: "月卡"))
     }
 
     @Test(arguments: [
@@ -56,8 +56,8 @@ import TestSupport
         ("export day.csv", .exportWords),
     ])
     func refusesWithWhatIsWrong(line: String, problem: CommandProblem) {
-        let name = CommandName.find(String(line.prefix { $0 != " " }))
-        #expect(throws: CommandError(problem, usage: name?.info.usage)) { try parse(line) }
+        let spec = CommandSpec.find(String(line.prefix { $0 != " " }))
+        #expect(throws: CommandError(problem, usage: spec?.usage)) { try parse(line) }
     }
 
     @Test func theTillsRefusalsSayWhatWasWrongInTheWordsTyped() {

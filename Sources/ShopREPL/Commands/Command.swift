@@ -1,7 +1,8 @@
 import DrinkShop
 import DrinkShopCore
 
-/// One thing staff asked for, parsed and checked for shape (not yet for business rules).
+/// One thing staff asked for, parsed and checked for shape (not yet for business rules): what a command's grammar
+/// (`CommandSpec`) makes of its words and its handler in the interpreter takes.
 public enum Command: Sendable, Equatable {
     case menu(filter: String?, json: Bool)
     case order(OrderDraft)
@@ -30,8 +31,34 @@ public enum Command: Sendable, Equatable {
     case logout
     case help(topic: String?)
     case quit
-    /// The till's commands (`TillGrammar.swift`).
-    case till(TillCommand)
+    // The till's.
+    /// `pay #12 cash 500`; no amount pays what is due.
+    case pay(OrderNumber, PaymentMethod, amount: Int?)
+    /// `adjust #12 cup 2 bag 1`: adjustment codes with counts (a count of 0 removes one).
+    case adjust(OrderNumber, [String: Int])
+    /// `invoice #12 04595257` (or `/ABC1234`, a citizen certificate, a donation code; `none` clears).
+    case invoice(OrderNumber, String?)
+    case soldOut(String)
+    case restock(String)
+    case price(String, CupSize, Int)
+    case staffList
+    case staffAdd(String, StaffRole)
+    case staffPIN(String)
+    case staffNoPIN(String)
+    case staffRemove(String)
+    case shiftShow
+    case shiftOpen(float: Int)
+    /// `close COUNTED [--archive]`: count the drawer; `--archive` then archives the closed days.
+    case close(counted: Int, archive: Bool)
+    /// `archive [status | now | on | off]`: closed days moved out of the base (see `DayArchiver`).
+    case archive(ArchiveRequest)
+    case export(path: String, from: String?, to: String?)
+    /// `member 0912345678`: stamps and pass.
+    case member(String)
+    /// `redeem #N [cups]`: free cups for the order's member's stamps.
+    case redeem(OrderNumber, cups: Int)
+    /// `pass 0912345678 月卡`: sell a pass.
+    case buyPass(mobile: String, pass: String)
 }
 
 extension Command {
@@ -44,14 +71,12 @@ extension Command {
         default: self
         }
     }
+}
 
-    /// Whether the shared settings and PINs are read again before the command runs: all but help and quit.
-    var followsSharedSettings: Bool {
-        switch self {
-        case .help, .quit: false
-        case .menu, .order, .orders, .watchOrders, .edit, .advance, .cancel, .delete, .label, .receipt, .void, .seed, .banner,
-             .promos, .printer, .online, .report, .log, .login, .logout, .till: true
-        }
+extension ParsedCommand {
+    /// The command with its free text as staff typed it (`Command.keepingTyped`).
+    func keepingTyped(_ words: [Tokenizer.Word]) -> ParsedCommand {
+        ParsedCommand(spec: spec, command: command.keepingTyped(words))
     }
 }
 
@@ -67,4 +92,9 @@ public enum OrdersFilter: Sendable, Equatable {
     case open
     case all
     case status(OrderStatus)
+}
+
+/// What `archive` is asked to do.
+public enum ArchiveRequest: String, Sendable, Equatable {
+    case status, now, on, off
 }

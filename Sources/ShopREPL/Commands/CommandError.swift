@@ -29,7 +29,7 @@ public enum CommandProblem: Error, Sendable, Equatable, CustomStringConvertible 
     /// `help WORD` for a word that is no command.
     case noHelpTopic(String)
     /// A command of the shell (`serve`, `setup`…) typed at the prompt.
-    case runsFromTheShell(CommandName)
+    case runsFromTheShell(CommandSpec)
     /// Words left over that the command does not take.
     case unexpected([String])
 
@@ -106,8 +106,6 @@ public enum CommandProblem: Error, Sendable, Equatable, CustomStringConvertible 
     case redeemWords(OrderNumber)
     case notFreeCups(String)
     case passWords
-    /// A till parse asked of a command that is not the till's (a slip in the program, never typed).
-    case notATillCommand(CommandName)
 
     /// The `staff` commands that name someone.
     public enum StaffVerb: Sendable, Equatable {
@@ -121,8 +119,8 @@ public enum CommandProblem: Error, Sendable, Equatable, CustomStringConvertible 
             return "unknown command \"\(word)\" (沒有這個指令); "
                 + (near.isEmpty ? "type help for the list" : "did you mean \(near.joined(separator: " or "))?")
         case .noHelpTopic(let word): return "no command \"\(word)\" (沒有這個指令); type help for the list"
-        case .runsFromTheShell(let name):
-            return "\(name.rawValue) runs from the shell, not at the prompt: drinkshop \(name.info.usage) (請在終端機的命令列執行)"
+        case .runsFromTheShell(let spec):
+            return "\(spec.name) runs from the shell, not at the prompt: drinkshop \(spec.usage) (請在終端機的命令列執行)"
         case .unexpected(let words): return "unexpected \"\(words.joined(separator: " "))\" (多了看不懂的字)"
 
         case .noOrder: return "what should the order be? (要點什麼？)"
@@ -194,7 +192,6 @@ public enum CommandProblem: Error, Sendable, Equatable, CustomStringConvertible 
         case .redeemWords(let number): return "redeem \(number) [cups] (兌換集點飲品，可給杯數)"
         case .notFreeCups(let word): return "\"\(word)\" is not a number of free cups from 1 to 20 (免費杯數須為 1 到 20)"
         case .passWords: return "pass 09XXXXXXXX <pass name>, e.g. pass 0912345678 月卡 (請給會員手機號碼和卡名)"
-        case .notATillCommand(let name): return "\(name.rawValue) is not a till command (不是收銀指令)"
         }
     }
 }

@@ -30,30 +30,3 @@ extension ShopInterpreter {
         return outcome
     }
 }
-
-extension Command {
-    /// Whether the command's output is a view made for reading at the counter (tables, receipts, help),
-    /// fitted to the screen and paged there: never JSON (which a terminal must not cut), never a command
-    /// that asks a question midway, never the full-screen make line.
-    var isScreenView: Bool {
-        switch self {
-        case .menu(_, let json), .orders(_, let json, _), .report(let json, _): !json
-        case .log, .help, .order, .edit, .promos: true
-        case .till(let till): till.isScreenView
-        case .watchOrders, .advance, .cancel, .delete, .label, .receipt, .void, .seed, .banner, .printer, .online,
-             .login, .logout, .quit: false
-        }
-    }
-}
-
-extension TillCommand {
-    /// The staff list is a table to read; the till's other commands answer in a line or two (or are JSON,
-    /// or ask a question midway).
-    var isScreenView: Bool {
-        switch self {
-        case .staffList: true
-        case .pay, .adjust, .invoice, .soldOut, .restock, .price, .staffAdd, .staffPIN, .staffNoPIN, .staffRemove, .shiftShow,
-             .shiftOpen, .close, .archive, .export, .member, .redeem, .buyPass: false
-        }
-    }
-}

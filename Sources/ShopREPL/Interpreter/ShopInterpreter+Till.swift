@@ -6,75 +6,82 @@ import LineEditor
 /// The till at the counter: payments, menu control, the drawer, the report and export (staff and PINs:
 /// `ShopInterpreter+Staff.swift`).
 extension ShopInterpreter {
-    func runTill(_ command: TillCommand) async throws {
-        switch command {
-        case .pay(let number, let method, let amount): try await pay(number, method, amount)
-        case .adjust(let number, let uses): try await adjust(number, uses)
-        case .invoice(let number, let text): try await invoice(number, text)
-        case .soldOut(let drink): try await changeMenu(drink, .soldOut)
-        case .restock(let drink): try await changeMenu(drink, .restock)
-        case .price(let drink, let size, let price): try await changeMenu(drink, .price(size, price))
-        case .staffList: try await listStaff()
-        case .staffAdd(let name, let role):
-            let (account, isNew) = try await shop.counter.addStaff(name, role: role, by: try await acting())
-            say("\(account.name) is \(isNew ? "now on the staff as" : "a") \(account.role.rawValue) (\(account.role.chineseLabel)).\n")
-        case .staffPIN(let name): try await setPIN(for: name)
-        case .staffNoPIN(let name):
-            let account = try await shop.counter.setPIN(nil, for: name, by: try await acting())
-            say("\(account.name) has no PIN now.\n")
-        case .staffRemove(let name):
-            let account = try await shop.counter.removeStaff(name, by: try await acting())
-            say("\(account.name) is no longer on the staff.\n")
-        case .shiftShow:
-            guard try await shop.drawer.current() != nil else {
-                say("No shift is open. Open one with: shift open FLOAT\n")
-                return
-            }
-            let (shift, expected) = try await shop.drawer.expected()
-            say("Shift opened by \(shift.openedBy) at \(shop.till.calendar.minuteText(shift.openedAt)) with a float of $\(shift.float); "
-                + "the drawer should hold $\(expected).\n")
-        case .shiftOpen(let float):
-            let shift = try await shop.counter.openShift(float: float, by: try await acting())
-            say("Shift open: \(shift.openedBy), float $\(shift.float) in the drawer.\n")
-        case .close(let counted, let archive):
-            let acting = try await acting()
-            let count = try await shop.counter.closeDrawer(counted: counted, by: acting)
-            say(TillView.drawer(count, style: style))
-            let period = try shop.till.period(from: "today", to: "today")
-            say(TillView.report(try await shop.till.report(period, audit: await auditEntries(period)), period: period,
-                                counts: try await shop.drawer.counts(from: period.start, to: period.end), style: style, width: screenWidth))
-            try await archiveAfterClose(asked: archive, by: acting)
-            if let afterClose, let line = await afterClose() { say(line + "\n") }
-        case .archive(let request): try await runArchive(request)
-        case .member(let text):
-            let mobile = try mobileNumber(text)
-            let member = try await shop.members.member(mobile)
-            let program = try await shop.members.program()
-            say(member.summary(at: shop.clock.now(), policy: program.stampPolicy, calendar: shop.till.calendar) + "\n")
-        case .redeem(let number, let cups):
-            let (stored, applied) = try await shop.counter.redeem(number, cups: cups, by: try await acting())
-            try await sayMember(applied, of: stored, freeCups: cups)
-        case .buyPass(let text, let name):
-            let mobile = try mobileNumber(text)
-            let (member, product) = try await shop.counter.sellPass(name, to: mobile, by: try await acting())
-            say("Sold \(product.name) to \(mobile.masked): collect $\(product.price) (pass sales are not order payments). "
-                + member.summary(at: shop.clock.now(), policy: nil, calendar: shop.till.calendar, showingStamps: false) + "\n")
-        case .export(let path, let from, let to):
-            let period = try shop.till.period(from: from ?? "today", to: to ?? from ?? "today")
-            // A day at a time into the files: a month's text is never held whole.
-            let files = TillFileWriter(base: path)
-            let written: [String]
-            do {
-                try await shop.till.export(period) { (orders, lines, payments) throws(TillError) in
-                    try files.append(orders, lines, payments)
-                }
-                written = try files.finish()
-            } catch {
-                files.abandon()
-                throw error
-            }
-            say("Exported \(period.label): " + written.joined(separator: ", ") + " (UTF-8 with BOM, opens in Excel)\n")
+    func addStaff(_ name: String, role: StaffRole) async throws {
+        let (account, isNew) = try await shop.counter.addStaff(name, role: role, by: try await acting())
+        say("\(account.name) is \(isNew ? "now on the staff as" : "a") \(account.role.rawValue) (\(account.role.chineseLabel)).\n")
+    }
+
+    func removePIN(for name: String) async throws {
+        let account = try await shop.counter.setPIN(nil, for: name, by: try await acting())
+        say("\(account.name) has no PIN now.\n")
+    }
+
+    func removeStaff(_ name: String) async throws {
+        let account = try await shop.counter.removeStaff(name, by: try await acting())
+        say("\(account.name) is no longer on the staff.\n")
+    }
+
+    func showShift() async throws {
+        guard try await shop.drawer.current() != nil else {
+            say("No shift is open. Open one with: shift open FLOAT\n")
+            return
         }
+        let (shift, expected) = try await shop.drawer.expected()
+        say("Shift opened by \(shift.openedBy) at \(shop.till.calendar.minuteText(shift.openedAt)) with a float of $\(shift.float); "
+            + "the drawer should hold $\(expected).\n")
+    }
+
+    func openShift(float: Int) async throws {
+        let shift = try await shop.counter.openShift(float: float, by: try await acting())
+        say("Shift open: \(shift.openedBy), float $\(shift.float) in the drawer.\n")
+    }
+
+    /// `close COUNTED`: the drawer's count and the day's till report; then the archive and the backup, if set.
+    func closeDrawer(counted: Int, archive: Bool) async throws {
+        let acting = try await acting()
+        let count = try await shop.counter.closeDrawer(counted: counted, by: acting)
+        say(TillView.drawer(count, style: style))
+        let period = try shop.till.period(from: "today", to: "today")
+        say(TillView.report(try await shop.till.report(period, audit: await auditEntries(period)), period: period,
+                            counts: try await shop.drawer.counts(from: period.start, to: period.end), style: style, width: screenWidth))
+        try await archiveAfterClose(asked: archive, by: acting)
+        if let afterClose, let line = await afterClose() { say(line + "\n") }
+    }
+
+    func showMember(_ text: String) async throws {
+        let mobile = try mobileNumber(text)
+        let member = try await shop.members.member(mobile)
+        let program = try await shop.members.program()
+        say(member.summary(at: shop.clock.now(), policy: program.stampPolicy, calendar: shop.till.calendar) + "\n")
+    }
+
+    func redeem(_ number: OrderNumber, cups: Int) async throws {
+        let (stored, applied) = try await shop.counter.redeem(number, cups: cups, by: try await acting())
+        try await sayMember(applied, of: stored, freeCups: cups)
+    }
+
+    func sellPass(_ name: String, to text: String) async throws {
+        let mobile = try mobileNumber(text)
+        let (member, product) = try await shop.counter.sellPass(name, to: mobile, by: try await acting())
+        say("Sold \(product.name) to \(mobile.masked): collect $\(product.price) (pass sales are not order payments). "
+            + member.summary(at: shop.clock.now(), policy: nil, calendar: shop.till.calendar, showingStamps: false) + "\n")
+    }
+
+    func export(path: String, from: String?, to: String?) async throws {
+        let period = try shop.till.period(from: from ?? "today", to: to ?? from ?? "today")
+        // A day at a time into the files: a month's text is never held whole.
+        let files = TillFileWriter(base: path)
+        let written: [String]
+        do {
+            try await shop.till.export(period) { (orders, lines, payments) throws(TillError) in
+                try files.append(orders, lines, payments)
+            }
+            written = try files.finish()
+        } catch {
+            files.abandon()
+            throw error
+        }
+        say("Exported \(period.label): " + written.joined(separator: ", ") + " (UTF-8 with BOM, opens in Excel)\n")
     }
 
     // MARK: - Members
@@ -139,7 +146,7 @@ extension ShopInterpreter {
         }
     }
 
-    private func pay(_ number: OrderNumber, _ method: PaymentMethod, _ amount: Int?) async throws {
+    func pay(_ number: OrderNumber, _ method: PaymentMethod, _ amount: Int?) async throws {
         let acting = try await acting()
         let receipt: Till.PaymentReceipt
         do {
@@ -197,12 +204,12 @@ extension ShopInterpreter {
         }
     }
 
-    private func adjust(_ number: OrderNumber, _ uses: [String: Int]) async throws {
+    func adjust(_ number: OrderNumber, _ uses: [String: Int]) async throws {
         let (stored, charges) = try await shop.counter.adjust(number, uses: uses, by: try await acting())
         say(TillView.bill(stored, charges: charges, style: style))
     }
 
-    private func invoice(_ number: OrderNumber, _ text: String?) async throws {
+    func invoice(_ number: OrderNumber, _ text: String?) async throws {
         var details: InvoiceDetails?
         if let text {
             do { details = try InvoiceDetails(parsing: text) } catch { throw TillError.invoice(error) }
@@ -216,7 +223,7 @@ extension ShopInterpreter {
     /// `soldout`, `restock`, `price`: a name that says exactly one thing is acted on; one that names several things
     /// or only part of a name is asked about at a terminal (a number picks one; anything else changes nothing), and
     /// refused with the choices listed where nobody can be asked (one-shot, piped). Never a guess.
-    private func changeMenu(_ name: String, _ request: MenuControl.Request) async throws {
+    func changeMenu(_ name: String, _ request: MenuControl.Request) async throws {
         let acting = try await acting()
         let item: StockItem
         switch try await shop.counter.menuTarget(name, for: request) {

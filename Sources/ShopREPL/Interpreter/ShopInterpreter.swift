@@ -100,8 +100,8 @@ public final class ShopInterpreter {
             return (.failed, nil)
         }
         do {
-            guard let command = try CommandParser.parse(line: line) else { return (.succeeded, nil) }
-            return (await run(command), command)
+            guard let parsed = try CommandParser.parse(line: line) else { return (.succeeded, nil) }
+            return (await run(parsed), parsed.command)
         } catch {
             fail(error.description)
             return (.failed, nil)
@@ -115,8 +115,8 @@ public final class ShopInterpreter {
             return .failed
         }
         do {
-            guard let command = try CommandParser.parse(shellWords: words) else { return .succeeded }
-            return await run(command)
+            guard let parsed = try CommandParser.parse(shellWords: words) else { return .succeeded }
+            return await run(parsed)
         } catch {
             fail(error.description)
             return .failed
@@ -124,21 +124,23 @@ public final class ShopInterpreter {
     }
 
     /// Runs a parsed command.
-    public func run(_ command: Command) async -> Outcome {
+    public func run(_ parsed: ParsedCommand) async -> Outcome {
         // Another counter's changes to the shared settings and PINs count from this command on (said before
         // the command's own output, never held with a view).
         screenWidth = screen.map { max(20, $0.size.columns) }
-        if command.followsSharedSettings { await followSharedSettings() }
-        if let screen, let width = screenWidth, command.isScreenView {
-            return await showingOnScreen(screen, width: width) { await runCatching(command) }
+        if parsed.spec.followsSharedSettings { await followSharedSettings() }
+        if let screen, let width = screenWidth, parsed.isScreenView {
+            return await showingOnScreen(screen, width: width) { await runCatching(parsed) }
         }
-        return await runCatching(command)
+        return await runCatching(parsed)
     }
 
-    private func runCatching(_ command: Command) async -> Outcome {
+    private func runCatching(_ parsed: ParsedCommand) async -> Outcome {
         do {
-            try await execute(command)
-            return command == .quit ? .quit : .succeeded
+            // Who may run it: its entry in the one table (`CommandSpec.access`), checked before anything is read or written.
+            if let action = parsed.requiredAction { try await shop.counter.authorize(action, try await acting()) }
+            try await execute(parsed.command)
+            return parsed.command == .quit ? .quit : .succeeded
         } catch let error as ShopError {
             fail(error.description + (errorHint(error) ?? ""))
         } catch let error as CommandError {
@@ -154,57 +156,11 @@ public final class ShopInterpreter {
         return .failed
     }
 
-    private func execute(_ command: Command) async throws {
-        // Who may run it: one table (`Command.requiredAction`), checked before anything is read or written.
-        if let action = command.requiredAction { try await shop.counter.authorize(action, try await acting()) }
-        switch command {
-        case .menu(let filter, let json): try await showMenu(filter: filter, json: json)
-        case .order(let draft): try await placeOrder(draft)
-        case .orders(let filter, let json, let days): try await listOrders(filter, json: json, days: days)
-        case .watchOrders: try await watchOrders()
-        case .edit(let number, let line, let change): try await edit(number, line: line, change: change)
-        case .advance(let number, let unpaid):
-            let stored = try await advance(number, unpaid: unpaid)
-            let order = stored.order
-            if order.status == .ready {
-                let label = number.description.dropFirst()
-                say(style.paint("取餐號 \(label) 可取餐 — order \(number) for \(order.orderName) is ready", .green, .bold)
-                    + "\n")
-            } else {
-                say("\(Self.name(stored, today: shop.clock.today) ?? number.description) is now \(order.status.rawValue) (\(order.status.chineseLabel))\n")
-            }
-        case .cancel(let number, let reason): try await cancel(number, reason: reason)
-        case .void(let number, let reason): try await void(number, reason: reason)
-        case .delete(let number, let confirmed): try await delete(number, confirmed: confirmed)
-        case .label(let number, let cup, let preview): try await label(number, cup: cup, preview: preview)
-        case .receipt(let number, let preview): try await receipt(number, preview: preview)
-        case .seed(let path, let replace):
-            let report = try await shop.counter.seed(contentsOf: path, replace: replace, by: try await acting())
-            say(SeedView.summary(report, path: path))
-        case .banner(let move): try await showBanner(move)
-        case .promos: try await showPromotions()
-        case .printer(let role, let address): try await printer(role, address: address)
-        case .online(let on): try await online(on)
-        case .report(let json, let days): try await showReport(json: json, days: days)
-        case .log(let days): try await showLog(days: days)
-        case .login(let name): try await logIn(name)
-        case .logout:
-            // A one-shot command's PIN grant ends too.
-            if let pinGrants { pinGrants.end(staff ?? defaultStaff) }
-            say(staff.map { "Goodbye, \($0).\n" } ?? (pinGrants != nil ? "\(defaultStaff)'s PIN is asked for again from now on.\n" : "Nobody was logged in.\n"))
-            staff = nil
-            staffRole = nil
-        case .till(let command): try await runTill(command)
-        case .help(let topic): say(try HelpView.text(topic: topic, style: style, width: screenWidth))
-        case .quit: break
-        }
-    }
-
     // MARK: - Commands with more to say
 
     /// `advance`: an order with money due is handed over only when staff say so (`--unpaid`, or yes at the
     /// question a terminal asks).
-    private func advance(_ number: OrderNumber, unpaid: Bool) async throws -> StoredOrder {
+    func advance(_ number: OrderNumber, unpaid: Bool) async throws -> StoredOrder {
         let acting = try await acting()
         let refusal: TillError
         do {
@@ -219,7 +175,7 @@ public final class ShopInterpreter {
         return try await shop.counter.advance(number, unpaid: true, by: acting)
     }
 
-    private func showMenu(filter: String?, json: Bool) async throws {
+    func showMenu(filter: String?, json: Bool) async throws {
         if json {
             let select = filter.map { text in { @Sendable (menu: Menu) in MenuView.select(menu, filter: text) } }
             say(try await shop.catalog.menuJSON(selecting: select) + "\n")
@@ -241,7 +197,7 @@ public final class ShopInterpreter {
 
     /// `delete #N`: the counter says whether it may go (a placed order with no money on record); a
     /// terminal asks first, and the order is looked up again after the question.
-    private func delete(_ number: OrderNumber, confirmed: Bool) async throws {
+    func delete(_ number: OrderNumber, confirmed: Bool) async throws {
         let acting = try await acting()
         let stored = try await shop.counter.deletable(number, by: acting)
         if !confirmed {
@@ -258,7 +214,7 @@ public final class ShopInterpreter {
         say("Order \(number) deleted.\n")
     }
 
-    private func showPromotions() async throws {
+    func showPromotions() async throws {
         let promotions = try await shop.catalog.promotions(refresh: true)
         say(PromotionView.render(promotions, now: shop.clock.now(), timeZone: shop.clock.timeZone, style: style))
     }
@@ -332,7 +288,7 @@ public final class ShopInterpreter {
         return rotator.current(at: instant())
     }
 
-    private func showBanner(_ move: BannerMove?) async throws {
+    func showBanner(_ move: BannerMove?) async throws {
         rotator.update(banners: try await shop.catalog.banners(), at: instant())
         let banner: Banner?
         switch move {

@@ -107,16 +107,16 @@ enum HelpView {
     static func text(topic: String?, style: ColorPolicy, width: Int? = nil) throws(CommandError) -> String {
         guard let topic else {
             var table = TextTable(columns: [.init("Command", minWidth: 16), .init("What it does", minWidth: 20)])
-            for info in CommandName.allCases.filter({ !$0.runsFromTheShell }).map(\.info) { table.append([info.usage, info.summary]) }
+            for spec in CommandSpec.all where !spec.runsFromTheShell { table.append([spec.usage, spec.summary]) }
             return table.render(style: style, width: width) + "Type help <command> for details. Chinese or English options both work.\n"
         }
-        guard let info = CommandName.find(topic)?.info else {
+        guard let spec = CommandSpec.find(topic) else {
             throw CommandError(.noHelpTopic(topic))
         }
-        let shell = CommandName.find(topic)?.runsFromTheShell == true
-        var out = style.paint((shell ? "drinkshop " : "") + info.usage, .bold) + (shell ? "  (from the shell)" : "") + "\n  \(info.summary)\n"
-        for line in info.details { out += "  \(line)\n" }
-        if !info.aliases.isEmpty { out += "  also: \(info.aliases.joined(separator: ", "))\n" }
+        let shell = spec.runsFromTheShell
+        var out = style.paint((shell ? "drinkshop " : "") + spec.usage, .bold) + (shell ? "  (from the shell)" : "") + "\n  \(spec.summary)\n"
+        for line in spec.details { out += "  \(line)\n" }
+        if !spec.aliases.isEmpty { out += "  also: \(spec.aliases.joined(separator: ", "))\n" }
         return out
     }
 }

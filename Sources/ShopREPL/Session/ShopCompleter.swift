@@ -3,7 +3,7 @@ import DrinkShopCore
 import LineEditor
 import Synchronization
 
-/// Tab completion for the REPL, by context: command names first; after `order` the drinks on sale (never a
+/// Tab completion for the REPL, by context (each command's own in its `CommandSpec`): command names first; after `order` the drinks on sale (never a
 /// sold-out one) and, once a drink is named, its own sizes, sugars, ices and add-ons (a size it lacks or a
 /// hot ice it cannot be served at is not offered; multi-word English spellings such as `less ice` are);
 /// after `edit`/`advance`/`cancel`/`void`/`delete` the open order numbers; after `seed` file names;
@@ -39,66 +39,12 @@ public final class ShopCompleter: Sendable {
         let partial = before.last == " " || before.isEmpty ? "" : (words.last ?? "")
         let previous = partial.isEmpty ? words : Array(words.dropLast())
         guard let command = previous.first else {
-            return CommandName.allCases.filter { !$0.runsFromTheShell }.map(\.rawValue).filter { $0.hasPrefix(partial.lowercased()) }
+            return CommandSpec.all.filter { !$0.runsFromTheShell }.map(\.name).filter { $0.hasPrefix(partial.lowercased()) }
         }
-        let key = partial.lowercased()
-        let matching = { (candidates: [String]) in
-            candidates.filter { $0.lowercased().hasPrefix(key) }
-        }
-        guard let name = CommandName.find(command) else { return [] }
+        guard let spec = CommandSpec.find(command) else { return [] }
         let (drinks, numbers) = state.withLock { ($0.drinks, $0.openNumbers) }
-        switch name {
-        case .order:
-            // The words of the current drink: those after the last comma.
-            let typed = previous.dropFirst().joined(separator: " ")
-            let segment = (typed.split(separator: ",", omittingEmptySubsequences: false).last ?? "")
-                .split(separator: "，", omittingEmptySubsequences: false).last.map { $0.split(separator: " ").map(String.init) } ?? []
-            if let drink = Self.drinkNamed(in: segment, drinks: drinks) {
-                return matching(Self.optionWords(for: drink, excluding: segment)) + matching(["for", "note"])
-            }
-            return matching(drinks.flatMap { [$0.name] + ($0.englishName.map { [$0] } ?? []) })
-        case .edit, .advance, .cancel, .void, .delete:
-            if previous.count == 1 { return matching(numbers) }
-            guard name == .edit else { return name == .delete ? matching(["--yes"]) : [] }
-            return matching(OptionVocabulary.allSpellings) + matching(["note", "no add-ons"])
-        case .seed:
-            return (partial.hasPrefix("-") ? matching(["--replace"]) : []) + listFiles(partial)
-        case .menu:
-            return matching(DrinkCategory.allCases.map(\.rawValue) + drinks.map(\.name))
-        case .orders:
-            return matching(["open", "all", "--watch", "--json", "--date", "--from", "--to"] + OrderStatus.allCases.map(\.rawValue))
-        case .label, .receipt:
-            return previous.count == 1 ? matching(numbers) : matching(["--preview"])
-        case .report, .log:
-            return matching(["--date", "--from", "--to"])
-        case .help:
-            return matching(CommandName.allCases.filter { !$0.runsFromTheShell }.map(\.rawValue))
-        case .banner:
-            return matching(["next", "prev"])
-        case .soldout, .restock, .price:
-            return matching(drinks.map(\.name))
-        case .pay:
-            return previous.count == 1 ? matching(numbers) : matching(PaymentMethod.allCases.map(\.rawValue))
-        case .adjust, .invoice, .redeem:
-            return previous.count == 1 ? matching(numbers) : []
-        case .staff:
-            return matching(["add", "role", "pin", "nopin", "list", "staff", "manager"])
-        case .shift:
-            return matching(["open"])
-        case .close:
-            return previous.count == 1 ? matching(["--archive"]) : []
-        case .archive:
-            return previous.isEmpty ? matching(["now", "on", "off", "status"]) : []
-        case .export:
-            return matching(["--csv"])
-        case .printer:
-            return previous.count == 1 ? matching(PrinterRole.allCases.map(\.rawValue)) : matching(["none"])
-        case .online:
-            return previous.isEmpty ? matching(["on", "off"]) : []
-        case .promos, .login, .logout, .quit, .member, .pass, .setup, .serve, .usage, .initialize, .check, .recover,
-             .backup, .backups, .restore:
-            return []
-        }
+        return spec.completion(CompletionContext(previous: previous, partial: partial, drinks: drinks, openNumbers: numbers,
+                                                 listFiles: listFiles))
     }
 
     /// The drink the words name, by the longest run of them that is a drink's Chinese or English name.
@@ -140,5 +86,40 @@ public final class ShopCompleter: Sendable {
         options += AddOn.allCases.map(DrinkOption.addOn)
         var seen: Set<String> = []
         return options.flatMap { [$0.storedValue, $0.englishLabel.lowercased()] }.filter { seen.insert($0).inserted }
+    }
+}
+
+/// What a command's completion (`CommandSpec.completion`) knows: the words typed before the one being completed
+/// (the command's name first), that word so far, and what the counter offers now.
+struct CompletionContext {
+    let previous: [String]
+    let partial: String
+    /// The drinks on sale.
+    let drinks: [Drink]
+    /// The open order numbers (`#12`, `#6@2026-11-30`).
+    let openNumbers: [String]
+    let listFiles: @Sendable (String) -> [String]
+
+    /// The candidates that begin with the word so far (any case).
+    func matching(_ candidates: [String]) -> [String] {
+        let key = partial.lowercased()
+        return candidates.filter { $0.lowercased().hasPrefix(key) }
+    }
+
+    /// The open order numbers right after the command's name, else `rest`.
+    func afterOrderNumber(_ rest: @autoclosure () -> [String]) -> [String] {
+        previous.count == 1 ? matching(openNumbers) : rest()
+    }
+
+    /// After `order`: the drinks on sale, and once the words since the last comma name one, its own options.
+    func orderWords() -> [String] {
+        // The words of the current drink: those after the last comma.
+        let typed = previous.dropFirst().joined(separator: " ")
+        let segment = (typed.split(separator: ",", omittingEmptySubsequences: false).last ?? "")
+            .split(separator: "，", omittingEmptySubsequences: false).last.map { $0.split(separator: " ").map(String.init) } ?? []
+        if let drink = ShopCompleter.drinkNamed(in: segment, drinks: drinks) {
+            return matching(ShopCompleter.optionWords(for: drink, excluding: segment)) + matching(["for", "note"])
+        }
+        return matching(drinks.flatMap { [$0.name] + ($0.englishName.map { [$0] } ?? []) })
     }
 }
