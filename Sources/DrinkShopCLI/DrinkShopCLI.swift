@@ -74,39 +74,6 @@ enum DrinkShopCLI {
             break
         }
         do {
-            // Asked before the client exists: making its URLSession is already a call into libcurl.
-            if program != .serve, RemoteStore.isNamed(environment),
-               let refusal = HTTPAvailability.refusal(for: "the remote base (AIRTABLE_BASE_ID)") {
-                printError(refusal)
-                return 69
-            }
-            if program != .serve, let remote = try RemoteStore.fromEnvironment(environment) {
-                // A remote base: never seeded or set up implicitly; say what is missing and point to setup.
-                if invocation.words.isEmpty, let problem = await remote.schemaProblem() {
-                    printError("drinkshop: \(problem)")
-                    return 1
-                }
-                let outbox = try await remote.openOutbox(environment: environment)
-                let printers = try ShopPrinters.configured(environment: environment)
-                let archive = ArchiveLocation.archive(at: ArchiveLocation.forRemote(baseID: remote.client.configuration.baseID,
-                                                                                     environment: environment))
-                // On Airtable itself every reading of the shared settings counts against the plan's calls.
-                let onAirtable = remote.client.configuration.endpoint == AirtableClient.Configuration.airtableEndpoint
-                let shop = Shop(store: remote.client, outbox: outbox, printers: printers, archive: archive,
-                                sharedSettingsAge: onAirtable ? Counter.airtableSharedReadingAge : Counter.defaultSharedReadingAge)
-                // A REPL stays open: it claims pickup numbers ten at a time (one request per order, two
-                // more per ten); a one-shot command claims only the one it needs.
-                if invocation.words.isEmpty { shop.counter.holdPickupNumbers() }
-                let status = await runShop(shop, invocation: invocation, books: books,
-                                           storeDescription: remote.description, environment: environment)
-                if status != 0, !invocation.words.isEmpty, let problem = await remote.schemaProblem() {
-                    printError("drinkshop: \(problem)")
-                }
-                if let warning = await UsageCommand.warning(for: remote.client, environment: environment) {
-                    printError("drinkshop: warning: \(warning) (drinkshop usage)")
-                }
-                return status
-            }
             if program == .serve {
                 let command = try ServeCommand.parse(rest)
                 if command.gateway.isRequested {
@@ -122,21 +89,16 @@ enum DrinkShopCLI {
                 await store.finish(within: .milliseconds(500))
                 return status
             }
-            let store = try await EmbeddedStore.open(path: path, mayCreate: mayCreate, environment: environment,
-                                                         notes: printError)
-            let shop = Shop(store: store.base, printers: try ShopPrinters.configured(environment: environment),
-                            archive: ArchiveLocation.archive(at: ArchiveLocation.forEmbedded(storePath: store.path,
-                                                                                             environment: environment)))
-            let description = "embedded store \(store.path)"
-            // The counter runs on a thread of its own, where the embedded store's calls wait in place
-            // instead of hopping to its queue and back (see DedicatedThreadExecutor).
-            let status = await withTaskExecutorPreference(DedicatedThreadExecutor(name: "counter")) {
-                await runShop(shop, invocation: invocation, books: books, storeDescription: description,
-                              environment: environment, afterClose: Self.backupAfterClose(storePath: store.path, shop: shop,
-                                                                                          environment: environment))
+            let store = try await CounterStore.open(repl: invocation.words.isEmpty, path: path, mayCreate: mayCreate,
+                                                    environment: environment)
+            let status = await withTaskExecutorPreference(store.executor) {
+                await runShop(store, invocation: invocation, books: books, environment: environment)
             }
-            await store.finish()
+            await store.finish(status)
             return status
+        } catch let refusal as CounterStore.Refusal {
+            printError(refusal.message)
+            return refusal.status
         } catch {
             printError("drinkshop: " + StoreFailureHint.message(error))
             return 1
@@ -144,9 +106,9 @@ enum DrinkShopCLI {
     }
 
     /// The REPL when no command is given, otherwise the one command (`books`: the books check).
-    private static func runShop(_ shop: Shop, invocation: Invocation, books: BooksCommand?, storeDescription: String,
-                                environment: [String: String],
-                                afterClose: (@Sendable () async -> String?)? = nil) async -> Int32 {
+    private static func runShop(_ store: CounterStore, invocation: Invocation, books: BooksCommand?,
+                                environment: [String: String]) async -> Int32 {
+        let shop = store.shop
         // The time zone and business-day start every counter shares (DRINKSHOP_TIME_ZONE and
         // DRINKSHOP_DAY_STARTS are written to the store's settings when set).
         do {
@@ -169,23 +131,29 @@ enum DrinkShopCLI {
         // --color and --no-color override what the terminal and NO_COLOR say.
         let style = invocation.color.map { $0 ? ColorPolicy.styled : .plain } ?? ColorPolicy.detect()
         let staff = invocation.staff ?? environment["DRINKSHOP_STAFF"] ?? environment["USER"] ?? "staff"
+        let oneShot = !invocation.words.isEmpty
+        // The REPL reads lines (and its questions) with the line editor; a one-shot command asks at the terminal.
+        let completer = ShopCompleter(listFiles: FileCompletion.names)
+        let reader = oneShot ? nil : LineReaders.make(
+            historyFile: HistoryFile(path: StoreLocation.historyPath(environment: environment)),
+            completer: { line, cursor in completer.complete(line: line, cursor: cursor) },
+            // A line holding a PIN (`login Boss 4321`) is refused unrun and never kept in history.
+            isSecret: { CommandParser.holdsPIN(line: $0) })
+        let prompter = !interactive ? Prompter.nobody : reader.map(replPrompter(reading:)) ?? oneShotPrompter
+        // PINs for one-shot commands come only from the environment, never from the command line.
+        let credentials = !oneShot ? OneShotCredentials.none : OneShotCredentials(
+            pin: environment["DRINKSHOP_PIN"], newPIN: environment["DRINKSHOP_NEW_PIN"],
+            grants: StaffGrants(directory: StoreLocation.grantsDirectory(environment: environment), store: store.description))
+        let interpreter = ShopInterpreter(shop: shop, output: output, style: style, defaultStaff: staff, prompter: prompter,
+                                          credentials: credentials,
+                                          environmentPrinters: environment.filter { $0.key.hasSuffix("_PRINTER") })
+        interpreter.makeLineScreen = FullScreenTerminal()
+        interpreter.errorHint = StoreFailureHint.after
+        interpreter.afterClose = store.afterClose
+        // At a terminal, views fit its width and long ones page; piped, they stay whole.
+        interpreter.screen = TerminalPager(environment: environment)
 
-        if !invocation.words.isEmpty {
-            // PINs for one-shot commands come only from the environment, never from the command line.
-            let interpreter = ShopInterpreter(shop: shop, output: output, style: style, defaultStaff: staff,
-                                              confirm: interactive ? confirmAtTerminal : nil,
-                                              ask: interactive ? askAtTerminal : nil,
-                                              environmentPIN: environment["DRINKSHOP_PIN"],
-                                              environmentNewPIN: environment["DRINKSHOP_NEW_PIN"],
-                                              pinGrants: StaffGrants(directory: StoreLocation.grantsDirectory(environment: environment),
-                                                                     store: storeDescription),
-                                              environmentPrinters: environment.filter { $0.key.hasSuffix("_PRINTER") })
-            interpreter.makeLineScreen = FullScreenTerminal()
-            interpreter.errorHint = StoreFailureHint.after
-        interpreter.afterClose = afterClose
-            interpreter.afterClose = afterClose
-            // At a terminal, views fit its width and long ones page; piped, they stay whole.
-            interpreter.screen = TerminalPager(environment: environment)
+        guard let reader else {
             // Orders an earlier run kept while the store was down go first, then the command; unless reading the
             // settings just found the store away (then they wait for its next probe, and the command goes on).
             await interpreter.sendOutbox(force: !shop.isOffline)
@@ -193,38 +161,9 @@ enum DrinkShopCLI {
             await interpreter.drainOutbox(forceFirst: !shop.isOffline)
             return outcome == .failed ? 1 : 0
         }
-
-        let completer = ShopCompleter(listFiles: FileCompletion.names)
-        let history = HistoryFile(path: StoreLocation.historyPath(environment: environment))
-        // A line holding a PIN (`login Boss 4321`) is refused unrun and never kept in history.
-        let reader = LineReaders.make(historyFile: history,
-                                      completer: { line, cursor in completer.complete(line: line, cursor: cursor) },
-                                      isSecret: { CommandParser.holdsPIN(line: $0) })
-        let askAtCounter: @Sendable (String) async -> Bool = { question in
-            let answer = await reader.nextAnswer(prompt: question)
-            return isYes(answer)
-        }
-        let askAnswer: @Sendable (String) async -> String? = { question in await reader.nextAnswer(prompt: question) }
-        // A PIN is read at the terminal without echo and never kept in history.
-        let askSecret: @Sendable (String) async -> String? = { prompt in
-            await withCheckedContinuation { continuation in
-                let thread = Thread { continuation.resume(returning: reader.readSecretLine(prompt: prompt)) }
-                thread.name = "PIN reader"
-                thread.start()
-            }
-        }
-        let interpreter = ShopInterpreter(shop: shop, output: output, style: style, defaultStaff: staff,
-                                          confirm: interactive ? askAtCounter : nil,
-                                          readSecret: interactive ? askSecret : nil,
-                                          ask: interactive ? askAnswer : nil,
-                                          environmentPrinters: environment.filter { $0.key.hasSuffix("_PRINTER") })
-        interpreter.makeLineScreen = FullScreenTerminal()
-        interpreter.errorHint = StoreFailureHint.after
-        interpreter.afterClose = afterClose
-        interpreter.screen = TerminalPager(environment: environment)
         let drinkCount = (try? await shop.catalog.menu().count) ?? 0
         var header = style.paint("可不可熟成紅茶 KEBUKE · DrinkShop", .bold) + "\n"
-            + "\(storeDescription) · \(drinkCount) drinks · staff: \(staff) (login NAME to change) · help for commands\n"
+            + "\(store.description) · \(drinkCount) drinks · staff: \(staff) (login NAME to change) · help for commands\n"
         if shop.isOffline, let outbox = shop.outbox {
             header += style.paint("OFFLINE: \((shop.delivery.offlineReason ?? .unreachable).clause). Orders are kept on this counter (\(outbox.location)) "
                 + "and sent as soon as it answers.", .yellow, .bold) + "\n"
@@ -235,16 +174,24 @@ enum DrinkShopCLI {
         return await session.run(header: header)
     }
 
-    /// A yes/no question for one-shot commands run at a terminal.
-    private static let confirmAtTerminal: @Sendable (String) async -> Bool = { question in
-        let answer = await PlainLineReader().nextAnswer(prompt: question)
-        return isYes(answer)
+    /// The REPL's questions, asked through its line reader; a PIN is read without echo and never kept in history.
+    private static func replPrompter(reading reader: any LineReader) -> Prompter {
+        Prompter(
+            confirm: { question in isYes(await reader.nextAnswer(prompt: question)) },
+            readSecret: { prompt in
+                await withCheckedContinuation { continuation in
+                    let thread = Thread { continuation.resume(returning: reader.readSecretLine(prompt: prompt)) }
+                    thread.name = "PIN reader"
+                    thread.start()
+                }
+            },
+            ask: { question in await reader.nextAnswer(prompt: question) })
     }
 
-    /// A question with a typed answer for one-shot commands run at a terminal.
-    private static let askAtTerminal: @Sendable (String) async -> String? = { question in
-        await PlainLineReader().nextAnswer(prompt: question)
-    }
+    /// A one-shot command's questions at a terminal (yes/no, or a typed answer); it never asks for a PIN.
+    private static let oneShotPrompter = Prompter(
+        confirm: { question in isYes(await PlainLineReader().nextAnswer(prompt: question)) },
+        ask: { question in await PlainLineReader().nextAnswer(prompt: question) })
 
     /// y, yes or 是, however typed (full-width letters, spaces around it).
     static func isYes(_ answer: String?) -> Bool {
@@ -253,7 +200,7 @@ enum DrinkShopCLI {
     }
 
     /// A counter on the store file backs it up after each close (`DRINKSHOP_BACKUP_AFTER_CLOSE=0` turns it off).
-    private static func backupAfterClose(storePath: String, shop: Shop, environment: [String: String])
+    static func backupAfterClose(storePath: String, shop: Shop, environment: [String: String])
         -> (@Sendable () async -> String?)?
     {
         guard environment["DRINKSHOP_BACKUP_AFTER_CLOSE"] != "0",

@@ -109,7 +109,7 @@ import TestSupport
         let output = CapturedOutput()
         let answers = AnswerQueue(["1357"])
         let interpreter = ShopInterpreter(shop: shop, output: output, defaultStaff: "nobody",
-                                          readSecret: { _ in answers.pop() })
+                                          prompter: Prompter(readSecret: { _ in answers.pop() }))
         var lines: [(String, ShopAction)] = []
         for spec in CommandSpec.all {
             for line in Self.lines[spec.name] ?? [] {

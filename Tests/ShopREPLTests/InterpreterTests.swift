@@ -28,7 +28,7 @@ struct Counter {
         _ = try await shop.seeder.seed(contentsOf: seeds + "/menu.json")
         _ = try await shop.seeder.seed(contentsOf: seeds + "/promotions.json")
         output = CapturedOutput()
-        interpreter = ShopInterpreter(shop: shop, output: output, defaultStaff: "counter", confirm: confirm, ask: ask)
+        interpreter = ShopInterpreter(shop: shop, output: output, defaultStaff: "counter", prompter: Prompter(confirm: confirm, ask: ask))
     }
 
     /// Runs lines in order; returns the outcomes.

@@ -46,7 +46,7 @@ extension GatedStore {
         func counter(_ output: CapturedOutput) -> ShopInterpreter {
             let shop = Shop(store: store, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date), outbox: outbox,
                             pinHasher: hasher)
-            return ShopInterpreter(shop: shop, output: output, defaultStaff: "Ken", readSecret: { _ in "2468" })
+            return ShopInterpreter(shop: shop, output: output, defaultStaff: "Ken", prompter: Prompter(readSecret: { _ in "2468" }))
         }
         let output = CapturedOutput()
         let amy = counter(output)
@@ -101,7 +101,7 @@ extension GatedStore {
             let shop = Shop(store: store, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date), outbox: outbox,
                             pinHasher: hasher)
             let output = CapturedOutput()
-            let command = ShopInterpreter(shop: shop, output: output, defaultStaff: name, environmentPIN: pin)
+            let command = ShopInterpreter(shop: shop, output: output, defaultStaff: name, credentials: OneShotCredentials(pin: pin))
             return (await command.run(line: line), output)
         }
         // While the base answers, a command reads the staff (and the outbox keeps them for an outage).

@@ -27,7 +27,7 @@ import TestSupport
         _ = try await shop.staff.add("Boss", role: .manager)
         try await shop.staff.setPIN(try PIN("4321"), for: "Boss")
         let output = CapturedOutput()
-        let interpreter = ShopInterpreter(shop: shop, output: output, defaultStaff: "nobody", readSecret: { _ in "4321" })
+        let interpreter = ShopInterpreter(shop: shop, output: output, defaultStaff: "nobody", prompter: Prompter(readSecret: { _ in "4321" }))
         for line in ["login Boss 4321", "staff pin Boss 4321"] {
             #expect(await interpreter.run(line: line) == .failed)
         }

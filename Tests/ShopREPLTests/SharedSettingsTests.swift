@@ -31,7 +31,7 @@ struct TwoCounters {
         _ = try await seeding.seeder.seed(contentsOf: seeds + "/menu.json")
         one = ShopInterpreter(shop: shop(), output: oneOutput, defaultStaff: "Ken")
         let answers = AnswerQueue(secrets)
-        two = ShopInterpreter(shop: shop(), output: twoOutput, defaultStaff: "Amy", readSecret: { _ in answers.pop() })
+        two = ShopInterpreter(shop: shop(), output: twoOutput, defaultStaff: "Amy", prompter: Prompter(readSecret: { _ in answers.pop() }))
     }
 
     /// Both counters running (each has read the settings) before anything changes.

@@ -82,7 +82,7 @@ import TestSupport
         let prompts = AnswerQueue([])
         let output = CapturedOutput()
         let interpreter = ShopInterpreter(shop: shop, output: output, defaultStaff: "Ken",
-                                          readSecret: { prompt in prompts.push(prompt); return answers.pop() })
+                                          prompter: Prompter(readSecret: { prompt in prompts.push(prompt); return answers.pop() }))
         #expect(await interpreter.run(line: "staff add Amy manager") == .succeeded)
         #expect(await interpreter.run(line: "staff pin Amy") == .succeeded)
         #expect(prompts.all == ["New PIN for Amy (4–8 digits): ", "Again: "])

@@ -70,8 +70,8 @@ extension ShopInterpreter {
 
     private func logOut() {
         // A one-shot command's PIN grant ends too.
-        if let pinGrants { pinGrants.end(staff ?? defaultStaff) }
-        say(staff.map { "Goodbye, \($0).\n" } ?? (pinGrants != nil ? "\(defaultStaff)'s PIN is asked for again from now on.\n" : "Nobody was logged in.\n"))
+        if let grants = credentials.grants { grants.end(staff ?? defaultStaff) }
+        say(staff.map { "Goodbye, \($0).\n" } ?? (credentials.grants != nil ? "\(defaultStaff)'s PIN is asked for again from now on.\n" : "Nobody was logged in.\n"))
         staff = nil
         staffRole = nil
     }

@@ -22,11 +22,11 @@ extension ShopInterpreter {
     /// with their role, or nobody (the default name). A one-shot command on a shop with PINs proves who it
     /// is with DRINKSHOP_STAFF and DRINKSHOP_PIN, checked here once.
     func acting() async throws -> Acting {
-        if staff == nil, let text = environmentPIN, try await shop.counter.pinsEnabled() {
+        if staff == nil, let text = credentials.pin, try await shop.counter.pinsEnabled() {
             let pin: PIN
             do { pin = try PIN(text) } catch { throw TillError.pin(error) }
             // Proven a few minutes ago by a command of this user: a quick check instead of half a second.
-            let proven = try await shop.counter.prove(pin, for: defaultStaff, grants: pinGrants)
+            let proven = try await shop.counter.prove(pin, for: defaultStaff, grants: credentials.grants)
             staff = proven.name
             staffRole = proven.role ?? .staff
         }
@@ -38,9 +38,9 @@ extension ShopInterpreter {
         let acting = try await acting()
         let account = try await shop.staff.account(named: name)
         let pin: PIN
-        if readSecret == nil {
+        if prompter.readSecret == nil {
             // Never the login's own PIN (DRINKSHOP_PIN): a new one is typed, or brought on purpose.
-            guard let text = environmentNewPIN else {
+            guard let text = credentials.newPIN else {
                 throw TillError.newPINNotGiven(name: account.name,
                                                hint: "at a terminal staff pin asks for it twice; a one-shot command takes DRINKSHOP_NEW_PIN")
             }
@@ -56,10 +56,10 @@ extension ShopInterpreter {
 
     func askPIN(for name: String, prompt: String) async throws -> PIN {
         let text: String?
-        if let readSecret {
+        if let readSecret = prompter.readSecret {
             text = await readSecret(prompt)
-        } else if let environmentPIN {
-            text = environmentPIN
+        } else if let pin = credentials.pin {
+            text = pin
         } else {
             throw TillError.pinRequired(name: name, hint: "at a terminal login asks for it; a one-shot command needs DRINKSHOP_PIN")
         }

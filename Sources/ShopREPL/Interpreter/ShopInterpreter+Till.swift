@@ -163,7 +163,7 @@ extension ShopInterpreter {
     /// No shift is open and cash is being taken: asks the float and opens one (refused where nobody can be
     /// asked, or when no float is given).
     private func openShiftForCash(by acting: Acting) async throws {
-        guard let ask else { throw TillError.drawer(.noShiftForCash) }
+        guard let ask = prompter.ask else { throw TillError.drawer(.noShiftForCash) }
         let answer = await ask("No shift is open (未開班). Cash float in the drawer to open one (Enter: take no cash): $")
         let text = (answer ?? "").trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { throw TillError.drawer(.noShiftForCash) }
@@ -230,7 +230,7 @@ extension ShopInterpreter {
         case .found(let found): item = found
         case .notFound(let suggestions): throw TillError.stock(.nothingCalled(name, suggestions: suggestions))
         case .choose(let choices, let exact):
-            guard let ask else { throw TillError.stock(.notOneThing(name, choices: choices, exact: exact)) }
+            guard let ask = prompter.ask else { throw TillError.stock(.notOneThing(name, choices: choices, exact: exact)) }
             var question = exact ? "\"\(name)\" names more than one thing (不只一個):\n" : "\"\(name)\" is only part of a name (名稱不完整):\n"
             for (index, choice) in choices.enumerated() { question += "  \(index + 1)  \(choice.choiceLabel)\n" }
             question += "Which one? [1-\(choices.count), Enter: none] "

@@ -16,24 +16,15 @@ public final class ShopInterpreter {
     public let shop: Shop
     let output: any ShopOutput
     let style: ColorPolicy
-    /// Asks staff a yes/no question at a terminal; nil when there is nobody to ask (pipes, one-shot).
-    let confirm: (@Sendable (String) async -> Bool)?
+    /// How staff are asked something here (each question nil where nobody can be asked: pipes, one-shot commands).
+    let prompter: Prompter
     let instant: @Sendable () -> BannerRotator.Instant
     /// The staff member at the counter, once logged in.
     public internal(set) var staff: String?
     /// Their till role once logged in (with their PIN when they have one); see `ShopInterpreter+Till.swift`.
     public internal(set) var staffRole: StaffRole?
-    /// Asks for a PIN without echoing it; nil where nobody can be asked (pipes, one-shot commands).
-    let readSecret: (@Sendable (String) async -> String?)?
-    /// Asks staff a question with a typed answer (the float of a shift a cash payment opens); nil where
-    /// nobody can be asked.
-    let ask: (@Sendable (String) async -> String?)?
-    /// The PIN a one-shot command brought in its environment (DRINKSHOP_PIN), for `defaultStaff`.
-    let environmentPIN: String?
-    /// A new PIN a one-shot `staff pin` brought (DRINKSHOP_NEW_PIN).
-    let environmentNewPIN: String?
-    /// Where a one-shot command's proven PIN is kept for a few minutes (nil: every command hashes).
-    let pinGrants: StaffGrants?
+    /// What a one-shot command brought to prove who acts (`defaultStaff`); none at a REPL.
+    let credentials: OneShotCredentials
     /// The printer variables this counter was started with (they override the store's settings here).
     let environmentPrinters: [String: String]
     /// Who places orders when nobody has logged in (the OS user, or DRINKSHOP_STAFF).
@@ -60,22 +51,15 @@ public final class ShopInterpreter {
     public let arrivals: OnlineArrivals
 
     public init(shop: Shop, output: any ShopOutput, style: ColorPolicy = .plain, defaultStaff: String,
-                confirm: (@Sendable (String) async -> Bool)? = nil,
-                readSecret: (@Sendable (String) async -> String?)? = nil,
-                ask: (@Sendable (String) async -> String?)? = nil,
-                environmentPIN: String? = nil, environmentNewPIN: String? = nil, pinGrants: StaffGrants? = nil,
+                prompter: Prompter = .nobody, credentials: OneShotCredentials = .none,
                 environmentPrinters: [String: String] = [:],
                 instant: @escaping @Sendable () -> BannerRotator.Instant = { ContinuousClock.now }) {
         self.shop = shop
         self.output = output
         self.style = style
         self.defaultStaff = defaultStaff
-        self.confirm = confirm
-        self.readSecret = readSecret
-        self.ask = ask
-        self.environmentPIN = environmentPIN
-        self.environmentNewPIN = environmentNewPIN
-        self.pinGrants = pinGrants
+        self.prompter = prompter
+        self.credentials = credentials
         self.environmentPrinters = environmentPrinters
         self.instant = instant
         rotator = BannerRotator(banners: [], startingAt: instant())
@@ -145,7 +129,7 @@ public final class ShopInterpreter {
             fail(error.description + (errorHint(error) ?? ""))
         } catch let error as CommandError {
             fail(error.description)
-        } catch TillError.access(let error) where staff == nil && readSecret == nil {
+        } catch TillError.access(let error) where staff == nil && prompter.readSecret == nil {
             // A one-shot command: it says who acts, with the PIN, in its environment.
             fail(TillError.staff(.oneShotNeedsStaff(error)).description)
         } catch let error as TillError {
@@ -168,7 +152,7 @@ public final class ShopInterpreter {
         } catch {
             refusal = error
         }
-        guard case .shop(.dueAtHandover(let named, let due)) = refusal, !unpaid, let confirm else { throw refusal }
+        guard case .shop(.dueAtHandover(let named, let due)) = refusal, !unpaid, let confirm = prompter.confirm else { throw refusal }
         guard await confirm("Order \(named) has $\(due) due (未付款). Hand it over unpaid? [y/N] ") else {
             throw InterpreterError.keptUnpaid(named, due: due)
         }
@@ -201,7 +185,7 @@ public final class ShopInterpreter {
         let acting = try await acting()
         let stored = try await shop.counter.deletable(number, by: acting)
         if !confirmed {
-            guard let confirm else {
+            guard let confirm = prompter.confirm else {
                 throw InterpreterError.deleteNeedsConfirmation(number)
             }
             let summary = OrderView.oneLine(stored.order)
