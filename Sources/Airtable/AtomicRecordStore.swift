@@ -65,6 +65,11 @@ public protocol IndexPreparing: Sendable {
     /// Makes whatever indexes listings of `table` filtered by `formulas` read through, when missing and
     /// the store may be written (a store that may not is read without them, as its listings are).
     func prepareIndexes(in table: String, for formulas: [String]) async throws(AirtableError)
+
+    /// Drops the single-field indexes an earlier version made for filtering `table` by each of `fields`
+    /// alone, which no listing reads through any more (each costs every insert a page), when present and
+    /// the store may be written.
+    func retireIndexes(in table: String, onFields fields: [String]) async throws(AirtableError)
 }
 
 extension RecordStore {

@@ -194,6 +194,11 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, WholeL
         try await perform { try $0.prepareIndexes(in: table, for: formulas) }
     }
 
+    /// Drops the single-field indexes of `fields` in `table` (`IndexPreparing`): an upgrade's step.
+    public func retireIndexes(in table: String, onFields fields: [String]) async throws(AirtableError) {
+        try await perform { try $0.retireIndexes(in: table, onFields: fields) }
+    }
+
     /// Every matching record from one read of the file (`WholeListing`): what the pages would give, with
     /// no cursor and no hop to the base's thread between them.
     public func listAllRecords(in table: String, query: ListQuery) async throws(AirtableError) -> [Record] {

@@ -49,4 +49,41 @@ import Testing
         ])], replace: false, options: WriteOptions())
         #expect(try await shop.orders.queries.auditedRecords(in: DayRange(try BusinessDay("2026-11-30"))).map(\.id) == [line.id])
     }
+
+    /// Issue 37: a store whose lookups an earlier version prepared holds single-field indexes of the pickup
+    /// number and the status, each a page more in every order's commit; opening it drops them, and the
+    /// open orders and numbers are still found (through the number's own indexes).
+    @Test func theNumberAndStatusIndexesAnEarlierVersionMadeAreDroppedWhenOpened() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("retire-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let older = try LocalBase(path: path)
+        try await Shop(store: older).createMissingSchema()
+        let line = try await older.createRecord(in: ShopSchema.orderTable, [
+            "drinkName": "熟成紅茶", "pickupNumber": 6, "businessDay": "2026-11-30", "status": "ready", "orderRef": "o1",
+        ])
+        _ = try await older.createRecord(in: ShopSchema.orderTable, [
+            "drinkName": "熟成紅茶", "pickupNumber": 7, "businessDay": "2026-11-30", "status": "picked up", "orderRef": "o2",
+        ])
+        // What the earlier version's prepareLookups listed, among the rest: a number alone and a status alone.
+        for formula in ["{pickupNumber}=1", "{status}='placed'", "AND({pickupNumber}=1, OR({businessDay}='0000-00-00', "
+            + "AND({status}!='picked up', {status}!='cancelled')))"] {
+            _ = try await older.listRecords(in: ShopSchema.orderTable, query: ListQuery(filterByFormula: formula))
+        }
+        let order = try #require(try await older.schema().table(ShopSchema.orderTable))
+        let single = { (name: String) throws -> String in "index_\(order.id)_\(try #require(order.field(name)).id)" }
+        let before = try await older.indexNames(of: ShopSchema.orderTable)
+        let retired = [try single("pickupNumber"), try single("status")]
+        #expect(retired.allSatisfy(before.contains))
+
+        let reopened = try LocalBase(path: path)
+        let shop = Shop(store: reopened)
+        try await shop.prepareLookups()
+        let after = try await reopened.indexNames(of: ShopSchema.orderTable)
+        #expect(!retired.contains(where: after.contains))
+        let day = try single("businessDay")
+        #expect(after.contains(day))
+        #expect(try await shop.orders.queries.open().map(\.id) == [line.id])
+        #expect(try await shop.orders.queries.withNumber(6, today: "2026-12-01").map(\.id) == [line.id])
+        #expect(try await shop.orders.queries.todaysRecords("2026-12-01").map(\.id) == [line.id])
+    }
 }

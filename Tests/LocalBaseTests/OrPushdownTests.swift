@@ -73,6 +73,38 @@ import TestSupport
         }
     }
 
+    /// Each index costs every insert a page of its commit: a number lookup makes its two own indexes and no
+    /// single-field ones beside them, and the open orders (the `IS NOT` terms alone) are read through the
+    /// partial index it made, with no index of their own.
+    @Test func aNumberLookupMakesOnlyItsOwnIndexesAndTheOpenOrdersReadItsPartialOne() async throws {
+        let path = temporaryBasePath()
+        defer { removeBase(at: path) }
+        let (base, table) = try await shopBase(path: path)
+        let number = "AND({pickupNumber}=27, OR({businessDay}='2026-11-27', AND({status}!='picked up', {status}!='cancelled')))"
+        _ = try await base.listRecords(in: "OrderDrink", query: ListQuery(filterByFormula: number))
+        let open = "AND({status}!='picked up', {status}!='cancelled')"
+        _ = try await base.listRecords(in: "OrderDrink", query: ListQuery(filterByFormula: open))
+        let made = try await base.indexNames(of: "OrderDrink").filter { $0.hasPrefix("index_") }
+        let pushed = CandidateCondition.branches(FormulaFilter.requiredConditions(try Formula.parse(number), table: table))
+        let own = pushed.compactMap { ConditionIndex(tableID: table.id, conditions: $0)?.name }
+        #expect(made.sorted() == own.sorted())
+
+        let file = try BaseFile(path: path)
+        let conditions = FormulaFilter.requiredConditions(try Formula.parse(open), table: table)
+        let partial = try #require(try file.partialIndex(tableID: table.id, for: conditions))
+        #expect(partial == own.last)
+        var sql = "SELECT seq FROM \(BaseFile.recordTable(table.id)) INDEXED BY \"\(partial)\" WHERE 1"
+        var values: [SQLiteValue] = []
+        CandidateCondition.append(conditions, to: &sql, values: &values)
+        var plan: [String] = []
+        try file.connection.query("EXPLAIN QUERY PLAN " + sql, values) { plan.append($0.text(3) ?? "") }
+        #expect(plan.contains { $0.contains(partial) }, "\(plan)")
+        let fast = try await base.allRecords(in: "OrderDrink", query: ListQuery(filterByFormula: open, pageSize: 7))
+        let slow = try await base.allRecords(in: "OrderDrink", query: ListQuery(filterByFormula: "OR(\(open), FALSE())"))
+        #expect(fast.map(\.id) == slow.map(\.id))
+        #expect(!fast.isEmpty)
+    }
+
     @Test func anOrWithABranchNoIndexNarrowsIsLeftToTheEvaluator() async throws {
         let path = temporaryBasePath()
         defer { removeBase(at: path) }

@@ -55,6 +55,16 @@ struct EmbeddedOrderQueries: OrderQueries {
         return (ofDay + blank, created)
     }
 
+    /// The lines placed, being made or ready, from one listing through the partial index of open orders
+    /// (`OrderRecords.openFormula`, the lines neither picked up nor cancelled), less those whose status is
+    /// none of the three (blank, or another client's word): the answer a listing per status gives.
+    func open() async throws(ShopError) -> [Record] {
+        try await records.list(OrderRecords.openFormula).filter { record in
+            guard let status = record.fields[OrderField.status]?.stringValue.flatMap(OrderStatus.init(rawValue:)) else { return false }
+            return !status.isFinal
+        }
+    }
+
     func copyOfToday(_ today: BusinessDay) -> TodaysCopy { .readAgain }
     func keep(_ written: [Record], day: BusinessDay, sent: Date?, answered: Date?) {}
     func forget(_ ids: [String]) {}

@@ -9,26 +9,39 @@ extension OrderRecords {
     /// numbers and a partial index of open orders answer its two branches (LocalBase's `anyOf`). `today` is
     /// the cell's text (`prepareLookups` asks with one no day has).
     static func withNumberFormula(_ number: Int, today: String) -> FormulaExpression {
-        let status = FormulaExpression.field(OrderField.status)
-        return FormulaExpression.and([
+        FormulaExpression.and([
             .field(OrderField.pickupNumber) == .int(number),
-            .or([
-                .field(OrderField.businessDay) == .text(today),
-                .and([status != .text(OrderStatus.pickedUp.rawValue), status != .text(OrderStatus.cancelled.rawValue)]),
-            ]),
+            .or([.field(OrderField.businessDay) == .text(today), openFormula]),
         ])
     }
 
+    /// The lines of open orders: neither picked up nor cancelled. On the embedded store the partial index
+    /// `withNumberFormula`'s second branch makes holds exactly these rows, so the open orders are read
+    /// through it (`EmbeddedOrderQueries.open`) and need no index of their own.
+    static var openFormula: FormulaExpression {
+        let status = FormulaExpression.field(OrderField.status)
+        return .and([status != .text(OrderStatus.pickedUp.rawValue), status != .text(OrderStatus.cancelled.rawValue)])
+    }
+
+    /// The fields whose single-field indexes earlier versions made on the embedded store and no lookup reads
+    /// through any more (a number with its day, or still open, has its own index; the open orders are read
+    /// through the latter): each cost every order a page of its commit, so opening the store drops them.
+    static let retiredIndexFields = [OrderField.pickupNumber.rawValue, OrderField.status.rawValue]
+
     /// Lists once by each field the lookups filter on, so a store that builds an index on first use
     /// (LocalBase) builds them now, when the store is opened, not during a command that is then refused
-    /// (a refused command must leave the file as it was).
+    /// (a refused command must leave the file as it was); and drops the indexes no lookup reads any more.
     func prepareLookups() async throws(ShopError) {
         try await store.listOnce(in: ShopSchema.orderTable, by: [
-            .field(OrderField.pickupNumber) == .int(1), .field(OrderField.businessDay) == .text("0000-00-00"),
-            .field(OrderField.status) == .text(OrderStatus.placed.rawValue),
+            .field(OrderField.businessDay) == .text("0000-00-00"),
             Self.withNumberFormula(1, today: "0000-00-00"),
             EmbeddedOrderQueries.audited(onDay: "0000-00-00"),
         ])
+        if let preparing = store.indexPreparing {
+            do { try await preparing.retireIndexes(in: ShopSchema.orderTable, onFields: Self.retiredIndexFields) } catch {
+                throw .store(error)
+            }
+        }
         // The pickup claim on the embedded store looks its next ticket up by key.
         try await store.listOnce(in: ShopSchema.ticketTable, by: [.field(TicketField.key) == .text("0000-00-00#0")])
     }

@@ -39,6 +39,9 @@ protocol OrderQueries: Sendable {
 
     /// Records this counter deleted.
     func forget(_ ids: [String])
+
+    /// The records of every open order (placed, being made, ready), of any day.
+    func open() async throws(ShopError) -> [Record]
 }
 
 /// What a counter holds of today's list without a request (`OrderQueries.copyOfToday`).
@@ -87,7 +90,7 @@ extension OrderQueries {
         (try await onDay(day), try await created(from: start, to: end))
     }
 
-    /// The records of every open order (placed, being made, ready), of any day.
+    /// The records of every open order (placed, being made, ready), of any day: a listing per status.
     func open() async throws(ShopError) -> [Record] {
         var found: [Record] = []
         for status in OrderStatus.allCases where !status.isFinal {

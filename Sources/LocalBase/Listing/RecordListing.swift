@@ -30,6 +30,13 @@ extension BaseContext {
         }
     }
 
+    /// Drops the single-field indexes of these fields of `tableName`, when present and the file may be written.
+    func retireIndexes(in tableName: String, onFields fields: [String]) throws {
+        let table = try table(tableName)
+        guard !file.connection.isReadOnly else { return }
+        try file.retireIndexes(tableID: table.id, fieldIDs: fields.compactMap { table.field($0)?.id })
+    }
+
     /// Every record a listing's pages would give, in their order, from one snapshot (`maxRecords` kept).
     func listAllRecords(in tableName: String, query: ListQuery) throws -> [Record] {
         let plan = try checkedPlan(tableName, query)

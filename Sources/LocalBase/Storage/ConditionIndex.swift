@@ -31,12 +31,24 @@ struct ConditionIndex: Equatable {
         let fields = equal.sorted()
         let terms = differs.sorted()
         var name = "index_\(tableID)_" + fields.joined(separator: "_")
-        if !terms.isEmpty { name += "_where" + Self.digest(terms.joined(separator: " AND ")) }
+        if let suffix = Self.partialSuffix(conditions) { name += suffix }
         var sql = "CREATE INDEX IF NOT EXISTS \"\(name)\" ON \(BaseFile.recordTable(tableID)) ("
             + fields.map(BaseFile.cellExpression).joined(separator: ", ") + ")"
         if !terms.isEmpty { sql += " WHERE " + terms.joined(separator: " AND ") }
         self.name = name
         createSQL = sql
+    }
+
+    /// The ending of the name of a partial index made for `conditions` (whatever its columns): `_where` and
+    /// the digest of its clause; nil when the conditions hold no `IS NOT` or stored-cell term.
+    static func partialSuffix(_ conditions: [CandidateCondition]) -> String? {
+        let terms = conditions.compactMap { condition -> String? in
+            switch condition {
+            case .cellDiffers, .cellPresent: return condition.sql(parameter: 0)
+            default: return nil
+            }
+        }.sorted()
+        return terms.isEmpty ? nil : "_where" + digest(terms.joined(separator: " AND "))
     }
 
     /// FNV-1a of the partial clause, in hex: the same words give the same name in every process.
@@ -57,13 +69,34 @@ extension BaseFile {
                                     [.text(name)]) == 1
     }
 
-    /// Creates every index a listing with these conditions reads through, when missing (one per
-    /// equality field, the creation-time index, and each branch's `ConditionIndex`).
+    /// The partial index that answers a conjunction with no equality, `IS NOT` terms only (`{status} != 'a'`
+    /// and so on): one made for another conjunction with exactly those terms, whose rows are the ones this
+    /// conjunction reads (the open orders: those a number lookup's partial index already holds). Nil when
+    /// there is none or the conjunction has its own index to read through.
+    func partialIndex(tableID: String, for conditions: [CandidateCondition]) throws -> String? {
+        for condition in conditions {
+            switch condition {
+            case .cellEquals, .createdTime: return nil
+            default: continue
+            }
+        }
+        guard let suffix = ConditionIndex.partialSuffix(conditions) else { return nil }
+        return try connection.textValue(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?1 AND substr(name, -length(?2)) = ?2 "
+                + "ORDER BY name LIMIT 1",
+            [.text("records_\(tableID)"), .text(suffix)])
+    }
+
+    /// Creates every index a listing with these conditions reads through, when missing: the creation-time
+    /// index, and each branch's `ConditionIndex` or, for a branch that has none, one per equality field (a
+    /// branch with its own index reads through it alone, so single-field indexes made for it would only
+    /// cost every insert a page).
     func ensureIndexes(tableID: String, for conditions: [CandidateCondition]) throws {
         for branch in CandidateCondition.branches(conditions) {
+            let own = ConditionIndex(tableID: tableID, conditions: branch)
             for condition in branch {
                 switch condition {
-                case .cellEquals(let fieldID, _) where try !hasIndex(tableID: tableID, fieldID: fieldID):
+                case .cellEquals(let fieldID, _) where try own == nil && !hasIndex(tableID: tableID, fieldID: fieldID):
                     try connection.writeTransaction { try ensureIndex(tableID: tableID, fieldID: fieldID) }
                 case .createdTime where try !hasCreatedIndex(tableID: tableID):
                     try connection.writeTransaction { try ensureCreatedIndex(tableID: tableID) }
@@ -71,9 +104,19 @@ extension BaseFile {
                     break
                 }
             }
-            if let index = ConditionIndex(tableID: tableID, conditions: branch), try !hasIndex(named: index.name) {
+            if let index = own, try !hasIndex(named: index.name) {
                 try connection.writeTransaction { try connection.execute(index.createSQL) }
             }
+        }
+    }
+}
+
+extension BaseFile {
+    /// Drops the single-field indexes of these fields (`ensureIndex`'s), when present: what an upgrade does
+    /// with indexes an earlier version made for lookups that now read through others.
+    func retireIndexes(tableID: String, fieldIDs: [String]) throws {
+        for fieldID in fieldIDs where try hasIndex(tableID: tableID, fieldID: fieldID) {
+            try connection.writeTransaction { try connection.execute("DROP INDEX IF EXISTS \"index_\(tableID)_\(fieldID)\"") }
         }
     }
 }
