@@ -222,6 +222,20 @@ def main():
                                  rounds=3 if quick else 5, advances=10 if quick else 20),
           year_bench.verdict, year_bench.table)
 
+    bench(11, "Seeding 2,000 drinks over HTTP vs pyairtable's batch_upsert",
+          lambda: client_bench.seed_unlimited(bin_dir, workdir, 300 if quick else 2_000, rounds=1 if quick else 3),
+          lambda r: (r["ratio"] <= 0.45, f"DrinkShop {r['drinkshop']:.2f} s vs pyairtable {r['pyairtable']:.2f} s for "
+                                         f"{r['drinks']} drinks: ratio {r['ratio']:.2f}, fastest rounds {r['fastest_ratio']:.2f} "
+                                         "(target <= 0.45)"),
+          lambda r: [("DrinkShop (`drinkshop seed` over the client, to `drinkshop serve`)",
+                      f"{r['drinkshop']:.2f} s median ({r['drinkshop_range'][0]:.2f}–{r['drinkshop_range'][1]:.2f} s), "
+                      f"{r['requests']['drinkshop']} requests"),
+                     ("pyairtable (`all()` then `batch_upsert`, typecast, merged on name)",
+                      f"{r['pyairtable']:.2f} s median ({r['pyairtable_range'][0]:.2f}–{r['pyairtable_range'][1]:.2f} s), "
+                      f"{r['requests']['pyairtable']} requests"),
+                     ("rounds", f"{r['rounds']}, alternating, each side on a new server and store; ratios of the rounds: "
+                                + ", ".join(f"{x:.2f}" for x in r["round_ratios"]))])
+
     if not quick:
         for number, title, ok, summary, rows in sections:
             body = [f"Run on {harness.machine_line()} with `scripts/bench/run --only {number}` (part of `scripts/bench/run`).",

@@ -1,7 +1,8 @@
-"""Bench 1 (the Airtable client against pyairtable on the same server) and bench 2 (seeding 300 drinks
-under Airtable's rate limit, DrinkShop against pyairtable)."""
+"""Bench 1 (the Airtable client against pyairtable on the same server), bench 2 (seeding 300 drinks
+under Airtable's rate limit, DrinkShop against pyairtable) and bench 11 (seeding 2,000 drinks with no limit)."""
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -135,3 +136,47 @@ def seed_rate_limited(bin_dir, workdir, count=300, rate=5):
     results["drinks"] = count
     results["rate"] = rate
     return results
+
+
+def seed_unlimited(bin_dir, workdir, count=2000, rounds=3):
+    """Bench 11: seeding `count` drinks into a new base over HTTP (no rate limit): `drinkshop seed` through the
+    client against pyairtable's `all()` then `batch_upsert` (typecast, merged on name), as an engineer would
+    seed with it. Each round gives each side a new server (a new store), the sides alternating; the medians
+    count, and the fastest rounds are compared too. Both wait for the same durable commits, so the ratio is
+    what each side does around them (requests, their sizes, how many are in flight)."""
+    from pyairtable import Api
+    seed_path = os.path.join(workdir, f"menu{count}.json")
+    records = _seed_file(seed_path, count)
+    binary = os.path.join(bin_dir, "drinkshop")
+    times = {"drinkshop": [], "pyairtable": []}
+    requests = {}
+    for n in range(rounds):
+        for side in ("drinkshop", "pyairtable"):
+            server = harness.Server(binary, os.path.join(workdir, f"seed{count}-{side}-{n}.sqlite")).start()
+            try:
+                if side == "drinkshop":
+                    env = dict(os.environ, AIRTABLE_TOKEN=server.token, AIRTABLE_BASE_ID=server.base_id,
+                               AIRTABLE_ENDPOINT_URL=server.url, HOME=workdir, NO_COLOR="1", AIRTABLE_RATE_LIMIT="1000",
+                               DRINKSHOP_OUTBOX=os.path.join(workdir, f"seed{count}-outbox-{n}.sqlite"))
+                    started = time.perf_counter()
+                    subprocess.run([binary, "seed", seed_path], env=env, check=True, capture_output=True)
+                else:
+                    table = Api(server.token, endpoint_url=server.url).table(server.base_id, "Drink")
+                    started = time.perf_counter()
+                    table.all(fields=["name"])
+                    table.batch_upsert([{"fields": r["fields"]} for r in records], key_fields=["name"], typecast=True)
+                times[side].append(time.perf_counter() - started)
+                time.sleep(0.3)
+                requests[side] = len(server.requests_since(0))
+                status, body, _ = server.request("GET", f"/v0/{server.base_id}/Drink?fields%5B%5D=name&pageSize=1"
+                                                        f"&filterByFormula=%7Bname%7D%3D%27%E6%B8%AC%E8%A9%A6%E8%8C%B6%20{count:03d}%27")
+                if status != 200 or len(body.get("records", [])) != 1:
+                    raise RuntimeError(f"{side} did not store the last drink: {status} {body}")
+            finally:
+                server.stop()
+    ours, theirs = statistics.median(times["drinkshop"]), statistics.median(times["pyairtable"])
+    return {"drinks": count, "rounds": rounds, "drinkshop": ours, "pyairtable": theirs, "ratio": ours / theirs,
+            "fastest_ratio": min(times["drinkshop"]) / min(times["pyairtable"]),
+            "round_ratios": [o / t for o, t in zip(times["drinkshop"], times["pyairtable"])],
+            "drinkshop_range": (min(times["drinkshop"]), max(times["drinkshop"])),
+            "pyairtable_range": (min(times["pyairtable"]), max(times["pyairtable"])), "requests": requests}
