@@ -52,8 +52,9 @@ import TestSupport
         let status = await ChildProcess.waitForExit(process)
         let took = ContinuousClock.now - started
         #expect(status == 0)
-        // The probe (scripts/attack) holds it to 2 s on a quiet machine; here, beside the whole suite, to 5 s,
-        // still well under the 10 s grace period (and the unbounded wait for the store) it replaced.
-        #expect(took < .seconds(5), "\(took)")
+        // The probe (scripts/attack) holds it to 2 s on a quiet machine; here, beside the whole suite on a machine
+        // that may be at a load of 20 (5.3 s was seen), to under 9 s: still under the 10 s grace period (and the
+        // unbounded wait for the store) it replaced, so a server that waits for the computations still fails.
+        #expect(took < .seconds(9), "\(took)")
     }
 }
