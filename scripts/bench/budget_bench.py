@@ -145,9 +145,9 @@ def requests_per_command(bin_dir, workdir, day_orders=300, rounds=3):
             warm.append(len(proxy.records) - before)
             number = repl_last_number(repl)
             repl.ask("orders\n", "order")
-            # Made, ready, then handed over: unpaid here (the bench takes no payments), which the counter
-            # refuses unless told so.
-            for step in ("", "", " --unpaid"):
+            # Paid by card, then made, ready and handed over (issue 37's day).
+            repl.ask(f"pay #{number} card\n", "aid")
+            for step in ("", "", ""):
                 repl.ask(f"advance #{number}{step}\n", f"#{number} ")
         day_requests = len(proxy.records)
         figures["day_by_table"] = proxy.stats()["by_table"]
