@@ -128,7 +128,11 @@ import Testing
         // At the prompt without a terminal, login cannot ask for the PIN and says so.
         let piped = try await shop.run([], input: "login Amy\nsoldout 熟成紅茶\n")
         #expect(piped.stderr.contains("Amy has a PIN"))
-        for output in [setPIN, refused, wrong, staffOnly, right, pay, piped] {
+        // A piped session proves who it is as a one-shot command does: DRINKSHOP_STAFF and DRINKSHOP_PIN.
+        let script = try await shop.run([], input: "soldout 熟成紅茶\nrestock 熟成紅茶\n",
+                                        environment: ["DRINKSHOP_STAFF": "Amy", "DRINKSHOP_PIN": "13579"])
+        #expect(script.status == 0 && script.stdout.contains("back on sale"), "\(script.stdout)\(script.stderr)")
+        for output in [setPIN, refused, wrong, staffOnly, right, pay, piped, script] {
             #expect(!output.stdout.contains("13579") && !output.stderr.contains("13579"))
             #expect(!output.stdout.contains("11111") && !output.stderr.contains("11111"))
         }

@@ -32,7 +32,7 @@ public enum StaffError: Error, Sendable, Hashable, CustomStringConvertible {
             return "nobody called \(name) is on the staff; once PINs are set, a manager adds staff: "
                 + "staff add \(name) (請店長新增員工)"
         case .oneShotNeedsStaff(let error):
-            return "\(error); a one-shot command needs DRINKSHOP_STAFF (or --staff) and DRINKSHOP_PIN"
+            return "\(error); a one-shot command or a piped session needs DRINKSHOP_STAFF (or --staff) and DRINKSHOP_PIN"
         case .hashingFailed(let reason): return "the PIN could not be checked (無法驗證 PIN): \(reason)"
         }
     }
