@@ -15,12 +15,17 @@ let package = Package(
         // OpenSSL's libcrypto (libssl-dev on Debian) for salted slow PIN hashes; no package dependency.
         .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
 
-        // The Airtable record API as a library: JSON, records, errors, formulas, RecordStore, client.
         // One proleptic Gregorian date algorithm (days since 1970 <-> year, month, day) for every module.
         .target(name: "CivilDate", swiftSettings: strict),
         // Text judged one Unicode scalar at a time (hidden scalars, look-alike scripts) for every output encoder.
         .target(name: "TextScalars", swiftSettings: strict),
-        .target(name: "Airtable", dependencies: ["CivilDate"],
+        // The Airtable record API as three libraries: the record model (JSON, records, schema, errors with
+        // Airtable's wording, RecordStore; no networking), its formula language (parser, printer, evaluator,
+        // regular expressions), and the URLSession client with its pacing (the only one that links
+        // FoundationNetworking).
+        .target(name: "Airtable", dependencies: ["CivilDate"], swiftSettings: strict),
+        .target(name: "AirtableFormula", dependencies: ["Airtable", "CivilDate"], swiftSettings: strict),
+        .target(name: "AirtableHTTP", dependencies: ["Airtable", "CivilDate"],
                 // In the static release link, libcurl is CurlOnDemand's to load: not a start-time dependency.
                 swiftSettings: strict + [.unsafeFlags(["-Xfrontend", "-disable-autolink-library", "-Xfrontend", "curl"],
                                                       .when(platforms: [.linux], configuration: .release))]),
@@ -30,11 +35,11 @@ let package = Package(
         .target(name: "CAllocator"),
         .target(name: "CurlOnDemand", cSettings: [.define("CURL_ON_DEMAND", .when(platforms: [.linux], configuration: .release))]),
         // An Airtable base stored in SQLite. Knows nothing of drinks.
-        .target(name: "LocalBase", dependencies: ["Airtable", "CSQLite"], swiftSettings: strict),
+        .target(name: "LocalBase", dependencies: ["Airtable", "AirtableFormula", "CSQLite"], swiftSettings: strict),
         // HTTP/1.1 on POSIX sockets: a pure parser and a threaded server.
         .target(name: "HTTPServer", dependencies: ["CivilDate", "TextScalars"], swiftSettings: strict),
         // Airtable's REST API served over any RecordStore.
-        .target(name: "AirtableServer", dependencies: ["Airtable", "HTTPServer", "CCrypto"], swiftSettings: strict),
+        .target(name: "AirtableServer", dependencies: ["Airtable", "AirtableFormula", "AirtableHTTP", "HTTPServer", "CCrypto"], swiftSettings: strict),
         // Cup labels and receipts: printable values, TSPL/ESC-POS formatters (Big5 via iconv), the text
         // preview, and sinks (file, device, tcp://host:9100). Below the shop; knows no order records.
         .target(name: "Printing", dependencies: ["TextScalars"], swiftSettings: strict),
@@ -43,9 +48,9 @@ let package = Package(
         // The shop's domain: pure values and rules.
         .target(name: "DrinkShopCore", dependencies: ["CivilDate", "TextScalars"], swiftSettings: strict),
         // Staff PINs as salted slow hashes (PBKDF2-HMAC-SHA256 via libcrypto), verified in constant time.
-        .target(name: "PinHashing", dependencies: ["DrinkShopCore", "CCrypto"], swiftSettings: strict),
+        .target(name: "PinHashing", dependencies: ["CCrypto"], swiftSettings: strict),
         // The shop's services on top of a RecordStore.
-        .target(name: "DrinkShop", dependencies: ["DrinkShopCore", "Airtable", "Printing", "PinHashing"], swiftSettings: strict),
+        .target(name: "DrinkShop", dependencies: ["DrinkShopCore", "Airtable", "AirtableFormula", "Printing", "PinHashing"], swiftSettings: strict),
         // The customers' ordering page (/order): groups (揪團) in memory, forms, and the customers' front of the
         // shop's use cases (Counter.placeOnline). A front, like ShopREPL.
         .target(name: "OrderPage", dependencies: ["HTTPServer", "DrinkShop", "DrinkShopCore", "TextScalars", "CCrypto"], swiftSettings: strict),
@@ -56,7 +61,7 @@ let package = Package(
         // The composition root: argv -> REPL | serve | one-shot command.
         .executableTarget(
             name: "DrinkShopCLI",
-            dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "Airtable", "LocalBase", "AirtableServer", "HTTPServer",
+            dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "Airtable", "AirtableFormula", "AirtableHTTP", "LocalBase", "AirtableServer", "HTTPServer",
                            "PickupDisplay", "OrderPage", "CurlOnDemand", "CAllocator"],
             swiftSettings: strict,
             // On Linux the release binary carries the Swift runtime and Foundation (SQLite and libcrypto stay
@@ -72,33 +77,33 @@ let package = Package(
 
         // Test targets, one per source target (each added with its first tests).
         // Shared by the test suites only: a seeded random generator, the test clock, a child-process runner.
-        .target(name: "TestSupport", dependencies: ["Airtable", "DrinkShopCore"], path: "Sources/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["Airtable", "AirtableHTTP", "DrinkShopCore"], path: "Sources/TestSupport", swiftSettings: strict),
         // The Swift side of scripts/bench (not part of the drinkshop product).
-        .executableTarget(name: "DrinkShopBench", dependencies: ["DrinkShop", "DrinkShopCore", "Airtable", "LocalBase"],
+        .executableTarget(name: "DrinkShopBench", dependencies: ["DrinkShop", "DrinkShopCore", "Airtable", "AirtableFormula", "AirtableHTTP", "LocalBase"],
                           swiftSettings: strict),
 
         .testTarget(name: "CivilDateTests", dependencies: ["CivilDate"], swiftSettings: strict),
         .testTarget(name: "TextScalarsTests", dependencies: ["TextScalars", "HTTPServer", "LineEditor", "Printing", "DrinkShopCore",
                                                             "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "AirtableTests", dependencies: ["Airtable", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ClientEndToEndTests", dependencies: ["Airtable", "AirtableServer", "HTTPServer", "LocalBase", "DrinkShop", "DrinkShopCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable", "LocalBase", "HTTPServer", "TestSupport"],
+        .testTarget(name: "AirtableTests", dependencies: ["Airtable", "AirtableFormula", "AirtableHTTP", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ClientEndToEndTests", dependencies: ["Airtable", "AirtableFormula", "AirtableHTTP", "AirtableServer", "HTTPServer", "LocalBase", "DrinkShop", "DrinkShopCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable", "AirtableFormula", "AirtableHTTP", "LocalBase", "HTTPServer", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "PinHashingTests", dependencies: ["PinHashing", "DrinkShopCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PinHashingTests", dependencies: ["PinHashing", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "DrinkShopCoreTests", dependencies: ["DrinkShopCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "Printing", "TestSupport", "PinHashing"],
+        .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "AirtableFormula", "AirtableHTTP", "Printing", "TestSupport", "PinHashing"],
                     swiftSettings: strict),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"], swiftSettings: strict),
-        .testTarget(name: "LocalBaseTests", dependencies: ["LocalBase", "Airtable", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "LocalBaseTests", dependencies: ["LocalBase", "Airtable", "AirtableFormula", "AirtableHTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"], swiftSettings: strict),
         // Runs the built `drinkshop` binary (depending on the executable makes `swift test` build it).
-        .testTarget(name: "EndToEndTests", dependencies: ["DrinkShopCLI", "DrinkShop", "Airtable", "LocalBase", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["DrinkShopCLI", "DrinkShop", "Airtable", "AirtableFormula", "AirtableHTTP", "LocalBase", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PickupDisplayTests", dependencies: ["PickupDisplay", "HTTPServer"], swiftSettings: strict),
-        .testTarget(name: "OrderPageTests", dependencies: ["OrderPage", "HTTPServer", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable",
+        .testTarget(name: "OrderPageTests", dependencies: ["OrderPage", "HTTPServer", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "AirtableFormula", "AirtableHTTP",
                                                            "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PrintingTests", dependencies: ["Printing", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "TestSupport", "PinHashing"],
+        .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "AirtableFormula", "AirtableHTTP", "TestSupport", "PinHashing"],
                     swiftSettings: strict),
 
     ]

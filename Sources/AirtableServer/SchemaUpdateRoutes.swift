@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 
 /// Airtable's "update table", "update field" and "get base" metadata routes.
 extension AirtableAPI {

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 
 /// What one token reaches of the base: the one question every route asks before it touches a table or a
 /// field. A table is named by the request in any spelling the store accepts (its id, its exact name, or its

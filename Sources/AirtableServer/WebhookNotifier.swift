@@ -1,4 +1,5 @@
 import Airtable
+import AirtableHTTP
 import Foundation
 
 /// Pings webhook URLs after changes: `POST {"base":{"id"},"webhook":{"id"},"timestamp"}` signed with

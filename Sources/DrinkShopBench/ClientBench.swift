@@ -1,4 +1,5 @@
 import Airtable
+import AirtableHTTP
 import Foundation
 
 /// Bench 1, DrinkShop's side: the Airtable client against a server, create / list / update / delete

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableHTTP
 import Foundation
 
 /// The Airtable plan whose monthly call quota `drinkshop usage` measures against

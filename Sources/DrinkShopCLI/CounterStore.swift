@@ -1,4 +1,5 @@
 import Airtable
+import AirtableHTTP
 import DrinkShop
 import DrinkShopCore
 import Foundation

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableHTTP
 import AirtableServer
 import Foundation
 import DrinkShop

@@ -1,4 +1,6 @@
 import Airtable
+import AirtableFormula
+import AirtableHTTP
 import DrinkShop
 
 /// `drinkshop setup`: prepares a remote base for the shop. It reads the base's schema, creates the

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableHTTP
 
 /// The names drinkshop gives the modules below it that know nothing of the shop (LocalBase, the server,
 /// the Airtable client): its base's owner, its base, its user agents, its pacing files. They are the words

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// Everything a base's serial queue owns: the open file, the schema cache and the live list

@@ -1,5 +1,4 @@
 import CCrypto
-import DrinkShopCore
 import Foundation
 
 /// Salted slow hashes of staff PINs (PBKDF2-HMAC-SHA256 through OpenSSL's libcrypto), stored as
@@ -32,21 +31,21 @@ public struct PINHasher: Sendable {
 
     /// A new hash of `pin` with a fresh salt from the OS random source (`SystemRandomNumberGenerator`:
     /// getrandom(2) on Linux, arc4random on Apple platforms).
-    public func hash(_ pin: PIN) throws(PINHashError) -> String {
+    public func hash(_ pin: String) throws(PINHashError) -> String {
         var generator = SystemRandomNumberGenerator()
         let salt = (0..<Self.saltLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         return try hash(pin, salt: salt)
     }
 
     /// The hash of `pin` with a given salt (tests compare against known vectors with this).
-    public func hash(_ pin: PIN, salt: [UInt8]) throws(PINHashError) -> String {
+    public func hash(_ pin: String, salt: [UInt8]) throws(PINHashError) -> String {
         let derived = try Self.derive(pin, salt: salt, iterations: iterations)
         return "$\(Self.algorithm)$i=\(iterations)$\(Self.base64(salt))$\(Self.base64(derived))"
     }
 
     /// Whether `pin` matches `stored`, comparing in constant time.
     /// - Throws: `PINHashError` when `stored` is not a hash this type wrote (never for a wrong PIN).
-    public static func verify(_ pin: PIN, against stored: String) throws(PINHashError) -> Bool {
+    public static func verify(_ pin: String, against stored: String) throws(PINHashError) -> Bool {
         let parsed = try StoredPINHash(parsing: stored)
         let derived = try derive(pin, salt: parsed.salt, iterations: parsed.iterations)
         guard derived.count == parsed.hash.count else { return false }
@@ -61,8 +60,8 @@ public struct PINHasher: Sendable {
         return parsed.iterations < iterations
     }
 
-    static func derive(_ pin: PIN, salt: [UInt8], iterations: Int) throws(PINHashError) -> [UInt8] {
-        let secret = Array(pin.secret.utf8)
+    static func derive(_ pin: String, salt: [UInt8], iterations: Int) throws(PINHashError) -> [UInt8] {
+        let secret = Array(pin.utf8)
         var output = [UInt8](repeating: 0, count: hashLength)
         let status = secret.withUnsafeBufferPointer { secretBytes in
             salt.withUnsafeBufferPointer { saltBytes in
@@ -143,13 +142,13 @@ public enum PINHashError: Error, Sendable, Hashable, CustomStringConvertible, Lo
 /// a thread of the cooperative pool while it runs.
 extension PINHasher {
     /// `hash(_:)` off the cooperative pool.
-    public func hashOffThePool(_ pin: PIN) async throws(PINHashError) -> String {
+    public func hashOffThePool(_ pin: String) async throws(PINHashError) -> String {
         let hasher = self
         return try await Self.offThePool { () throws(PINHashError) -> String in try hasher.hash(pin) }
     }
 
     /// `verify(_:against:)` off the cooperative pool.
-    public static func verifyOffThePool(_ pin: PIN, against stored: String) async throws(PINHashError) -> Bool {
+    public static func verifyOffThePool(_ pin: String, against stored: String) async throws(PINHashError) -> Bool {
         try await offThePool { () throws(PINHashError) -> Bool in try verify(pin, against: stored) }
     }
 

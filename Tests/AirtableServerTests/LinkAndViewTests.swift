@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import LocalBase
 import Testing
 @testable import AirtableServer

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

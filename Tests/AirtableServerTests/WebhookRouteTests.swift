@@ -1,4 +1,6 @@
 import Airtable
+import AirtableFormula
+import AirtableHTTP
 import Foundation
 import LocalBase
 import Synchronization

@@ -1,4 +1,6 @@
 import Airtable
+import AirtableHTTP
+import AirtableFormula
 import Foundation
 import Testing
 

@@ -1,4 +1,6 @@
 import Airtable
+import AirtableFormula
+import AirtableHTTP
 import Testing
 
 @Suite struct ClientSchemaPlanTests {

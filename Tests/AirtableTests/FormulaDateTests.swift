@@ -1,3 +1,4 @@
+@testable import AirtableFormula
 import Foundation
 import Testing
 @testable import Airtable

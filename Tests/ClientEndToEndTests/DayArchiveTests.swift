@@ -1,4 +1,5 @@
 import Airtable
+import AirtableHTTP
 @testable import DrinkShop
 import DrinkShopCore
 import Foundation

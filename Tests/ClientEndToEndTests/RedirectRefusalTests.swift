@@ -1,4 +1,6 @@
 import Airtable
+import AirtableFormula
+import AirtableHTTP
 import Foundation
 import HTTPServer
 import Synchronization

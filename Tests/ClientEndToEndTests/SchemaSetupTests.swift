@@ -1,4 +1,6 @@
 import Airtable
+import AirtableFormula
+import AirtableHTTP
 @testable import DrinkShop
 import Foundation
 import Testing

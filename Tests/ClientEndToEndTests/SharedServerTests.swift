@@ -1,4 +1,5 @@
 import Airtable
+import AirtableHTTP
 import AirtableServer
 @testable import DrinkShop
 import DrinkShopCore

@@ -58,7 +58,7 @@ import TestSupport
         let record = try #require(try await fixture.base.allRecords(in: "User").first { $0.fields["name"]?.stringValue == "Boss" })
         let stored = try #require(record.fields["pinHash"]?.stringValue)
         try FileManager.default.createDirectory(atPath: grants.directory, withIntermediateDirectories: true)
-        let chosen = try PINHasher(iterations: 1_000).hash(try PIN("0000"))
+        let chosen = try PINHasher(iterations: 1_000).hash("0000")
         let file = grants.path(for: "Boss")
         for forged in ["\(now.timeIntervalSince1970 + 200)\t\(stored)\t\(chosen)\n",
                        "\(now.timeIntervalSince1970 + 200)\t\(stored)\t\(chosen)\t\(String(repeating: "0", count: 64))\n"] {

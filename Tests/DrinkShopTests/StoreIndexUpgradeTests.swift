@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 @testable import DrinkShop
 import DrinkShopCore
 import Foundation

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 @testable import LocalBase
 import Testing

@@ -1,4 +1,3 @@
-import DrinkShopCore
 import Testing
 @testable import PinHashing
 import TestSupport
@@ -13,7 +12,7 @@ struct PINHasherTests {
 
     @Test("a known PBKDF2-HMAC-SHA256 vector (computed independently with Python's hashlib)")
     func knownVector() throws {
-        let encoded = try fast.hash(PIN("2468"), salt: Array(0..<16))
+        let encoded = try fast.hash("2468", salt: Array(0..<16))
         #expect(encoded == "$pbkdf2-sha256$i=1000$AAECAwQFBgcICQoLDA0ODw$2gr5xCQfRexXAbDy5JD5x5TbjyqsynZsYIGnIdBL4pU")
     }
 
@@ -21,9 +20,9 @@ struct PINHasherTests {
     func verifiesWithDefaults() async throws {
         // Four slow hashes (about 0.4 s each here): on a thread of their own, not the cooperative pool.
         let (stored, right, wrong, longer) = try await offThePool {
-            let stored = try PINHasher().hash(PIN("1234"))
-            return (stored, try PINHasher.verify(PIN("1234"), against: stored),
-                    try PINHasher.verify(PIN("1235"), against: stored), try PINHasher.verify(PIN("12345"), against: stored))
+            let stored = try PINHasher().hash("1234")
+            return (stored, try PINHasher.verify("1234", against: stored),
+                    try PINHasher.verify("1235", against: stored), try PINHasher.verify("12345", against: stored))
         }
         #expect(stored.hasPrefix("$pbkdf2-sha256$i=600000$"))
         #expect(right)
@@ -33,7 +32,7 @@ struct PINHasherTests {
 
     @Test("every hash gets its own salt, so equal PINs store differently")
     func saltsDiffer() throws {
-        let pin = try PIN("0000")
+        let pin = "0000"
         let hashes = try (0..<8).map { _ in try fast.hash(pin) }
         #expect(Set(hashes).count == 8)
         for stored in hashes { #expect(try PINHasher.verify(pin, against: stored)) }
@@ -41,7 +40,7 @@ struct PINHasherTests {
 
     @Test("the stored string never contains the PIN")
     func secretNotInHash() throws {
-        let stored = try fast.hash(PIN("975310"))
+        let stored = try fast.hash("975310")
         #expect(!stored.contains("975310"))
     }
 
@@ -56,12 +55,12 @@ struct PINHasherTests {
               "$pbkdf2-sha256$i=1000$AAECAwQFBgcICQoLDA0ODw$AAEC",
           ])
     func damagedHashes(stored: String) throws {
-        #expect(throws: PINHashError.self) { try PINHasher.verify(PIN("2468"), against: stored) }
+        #expect(throws: PINHashError.self) { try PINHasher.verify("2468", against: stored) }
     }
 
     @Test("a hash made with fewer iterations than today's asks to be rehashed")
     func rehash() throws {
-        let old = try fast.hash(PIN("2468"))
+        let old = try fast.hash("2468")
         #expect(try PINHasher(iterations: 2_000).needsRehash(old))
         #expect(!fast.needsRehash(old))
         #expect(fast.needsRehash("garbage"))

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableHTTP
 import Foundation
 
 /// The gateway's side of `GatewayWebhooks`: starting and stopping them, and taking the upstream's pings.

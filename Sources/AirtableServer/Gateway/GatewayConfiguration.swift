@@ -1,4 +1,5 @@
 import Airtable
+import AirtableHTTP
 
 /// What `drinkshop serve --upstream URL --base appX` needs: where the real base is, how to reach it, and
 /// how patient to be.

@@ -1,5 +1,6 @@
 import DrinkShopCore
 import Airtable
+import AirtableFormula
 
 /// A field of one of the shop's tables, named once. `ShopSchema` declares each table from these cases,
 /// and the table's repository reads and writes cells only through them, so a name typed wrong does not

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import DrinkShopCore
 
 /// Why a seed file was refused: the file, where in it, and what is wrong. Nothing was written.

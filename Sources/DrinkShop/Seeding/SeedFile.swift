@@ -1,5 +1,6 @@
 import Foundation
 import Airtable
+import AirtableFormula
 import DrinkShopCore
 
 /// A menu file, read and validated whole before anything is written: drinks in Airtable's records shape

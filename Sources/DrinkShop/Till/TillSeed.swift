@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import DrinkShopCore
 
 /// The till's sections of a seed file, read beside `records` and `promotions`:

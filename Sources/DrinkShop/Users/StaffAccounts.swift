@@ -101,7 +101,7 @@ extension StaffDirectory {
             if account.role != .manager, try await !pinsEnabled() {
                 throw .staff(.firstPINMustBeAManagers(name: account.name))
             }
-            let hash = try await Self.hashing { () throws(PINHashError) -> String in try await hasher.hashOffThePool(pin) }
+            let hash = try await Self.hashing { () throws(PINHashError) -> String in try await hasher.hashOffThePool(pin.secret) }
             cells = Fields([UserField.pinHash: .string(hash), .failedLogins: .int(0), .lockedUntil: .null])
         } else {
             let others = try await accounts().filter { $0.hasPIN && $0.name != account.name }
@@ -160,7 +160,7 @@ extension StaffDirectory {
         guard let stored = account.pinHash else { return account }
         do { try account.attempts.checkMayTry(at: date) } catch { throw .login(error) }
         let ifWrong = try await countTry(account, at: date)
-        let right = try await Self.hashing { () throws(PINHashError) -> Bool in try await PINHasher.verifyOffThePool(pin, against: stored) }
+        let right = try await Self.hashing { () throws(PINHashError) -> Bool in try await PINHasher.verifyOffThePool(pin.secret, against: stored) }
         guard right else { throw .login(ifWrong) }
         try await clearTries(account)
         return account

@@ -60,7 +60,7 @@ public struct StaffGrants: Sendable {
         }
         guard date.timeIntervalSince1970 < until, until - date.timeIntervalSince1970 <= lifetime, parts[1] == stored
         else { return .none }
-        return (try? PINHasher.verify(pin, against: parts[2])) == true ? .proven : .none
+        return (try? PINHasher.verify(pin.secret, against: parts[2])) == true ? .proven : .none
     }
 
     /// Whether `pin` is the one `account` proved within the lifetime (and still has, unlocked, at `date`).
@@ -70,7 +70,7 @@ public struct StaffGrants: Sendable {
 
     /// Records that `account` proved `pin` at `date` (best effort: without a grant the next command hashes).
     public func grant(_ pin: PIN, for account: StaffAccount, at date: Date) {
-        guard let stored = account.pinHash, let quick = Self.quick, let check = try? quick.hash(pin),
+        guard let stored = account.pinHash, let quick = Self.quick, let check = try? quick.hash(pin.secret),
               let seal = sealingKey(creating: true) else { return }
         let manager = FileManager.default
         try? manager.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

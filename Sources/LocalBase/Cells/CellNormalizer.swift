@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// Turns the cells a client writes into the cells a record stores, checking each against its field's

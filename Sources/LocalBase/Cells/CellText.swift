@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// User-facing text of cells, for `cellFormat=string`: numbers with the field's precision and symbol,

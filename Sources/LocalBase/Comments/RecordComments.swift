@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// Comments on records, in the SQL table `record_comments` (made with the first comment, so an older

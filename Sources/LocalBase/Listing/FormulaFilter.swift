@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// filterByFormula as a record filter: the compiled formula decides, and the simple equalities it

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// A list request checked against its table: page size, view, fields, sort, format and filter, each

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// List records (reference §2): parameters checked, then one page read from one snapshot of the file.

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 
 extension LocalBase: AtomicRecordStore {
     /// Runs `work` inside one write (a savepoint of the group commit it joins): every call in it sees the

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// A computed value as Airtable's API writes it in a record: numbers as JSON numbers, NaN and the

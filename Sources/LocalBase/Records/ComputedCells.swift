@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// The cells of computed fields, worked out when a record is read (nothing computed is stored, so a

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// Keeps link fields true: every linked id names a record of the linked table, and a link and its

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// Keeping records copied from another base as they were there: the same ids, creation times and cells.

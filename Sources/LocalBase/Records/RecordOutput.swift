@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// How stored records are turned into API records: keys by name or id, JSON or user-facing strings,

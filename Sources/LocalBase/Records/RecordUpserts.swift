@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// Upsert (`performUpsert.fieldsToMergeOn`): records with an id are plain updates; the others are

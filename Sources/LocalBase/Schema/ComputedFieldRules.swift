@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// Checks and completes the options of computed fields when they are made: formula, rollup, lookup

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 
 /// The options Airtable's metadata API always reports for a field type, filled in where a field spec
 /// left them out, so every stored schema is complete. Clients depend on it: pyairtable's schema models

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// The `result` a computed field reports in the schema (`{type, options}`), inferred from its formula

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// A view the base's owner defines. Airtable's API cannot create views, so this is DrinkShop's own way

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// The SQLite file of one base: its metadata rows (base id, schema JSON, schema generation) and one

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 
 /// The one index that answers a conjunction of candidate conditions when a single-field index would
 /// not: one over every field the conjunction holds equal (`#6 of today` is `pickupNumber` and

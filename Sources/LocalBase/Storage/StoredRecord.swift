@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// A record as the file holds it: its cells keyed by field id, empty cells and computed fields left out.

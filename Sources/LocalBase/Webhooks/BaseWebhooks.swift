@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// Webhooks in the SQL tables `webhooks` and `webhook_payloads`, made with the first webhook (an older

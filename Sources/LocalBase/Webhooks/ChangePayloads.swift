@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import Foundation
 
 /// What one write did to one table's records, for webhook payloads.
