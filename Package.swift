@@ -3,17 +3,19 @@ import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
+// Linux only (glibc): the sockets, terminals, signals, iconv and file locks are written against glibc, which
+// every file that needs it imports itself, and the release build relies on Linux's static Swift SDK and dlopen.
+// No other platform is built or tested, so none is declared.
 let package = Package(
     name: "DrinkShop",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "drinkshop", targets: ["DrinkShopCLI"]),
     ],
     targets: [
         // The system SQLite library (libsqlite3-dev on Debian); no package dependency.
-        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // OpenSSL's libcrypto (libssl-dev on Debian) for salted slow PIN hashes; no package dependency.
-        .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
 
         // One proleptic Gregorian date algorithm (days since 1970 <-> year, month, day) for every module.
         .target(name: "CivilDate", swiftSettings: strict),
@@ -28,12 +30,12 @@ let package = Package(
         .target(name: "AirtableHTTP", dependencies: ["Airtable", "CivilDate"],
                 // In the static release link, libcurl is CurlOnDemand's to load: not a start-time dependency.
                 swiftSettings: strict + [.unsafeFlags(["-Xfrontend", "-disable-autolink-library", "-Xfrontend", "curl"],
-                                                      .when(platforms: [.linux], configuration: .release))]),
-        // libcurl's functions for the static release drinkshop on Linux, loading libcurl.so.4 on first use
-        // (a start without it skips some thirty libraries); empty elsewhere.
+                                                      .when(configuration: .release))]),
+        // libcurl's functions for the static release drinkshop, loading libcurl.so.4 on first use
+        // (a start without it skips some thirty libraries); empty in a debug build.
         // glibc's malloc tuning (mallopt), which Swift's Glibc module does not export.
         .target(name: "CAllocator"),
-        .target(name: "CurlOnDemand", cSettings: [.define("CURL_ON_DEMAND", .when(platforms: [.linux], configuration: .release))]),
+        .target(name: "CurlOnDemand", cSettings: [.define("CURL_ON_DEMAND", .when(configuration: .release))]),
         // An Airtable base stored in SQLite. Knows nothing of drinks.
         .target(name: "LocalBase", dependencies: ["Airtable", "AirtableFormula", "CSQLite"], swiftSettings: strict),
         // HTTP/1.1 on POSIX sockets: a pure parser and a threaded server.
@@ -64,15 +66,15 @@ let package = Package(
             dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "Airtable", "AirtableFormula", "AirtableHTTP", "LocalBase", "AirtableServer", "HTTPServer",
                            "PickupDisplay", "OrderPage", "CurlOnDemand", "CAllocator"],
             swiftSettings: strict,
-            // On Linux the release binary carries the Swift runtime and Foundation (SQLite and libcrypto stay
+            // The release binary carries the Swift runtime and Foundation (SQLite and libcrypto stay
             // the system's, and libcurl is loaded by CurlOnDemand on the first request): a start no longer
             // binds some 20,000 symbols across a dozen Swift libraries, nor maps libcurl's thirty (BENCHMARKS.md §10).
             // Stripped of its symbol table (crash backtraces then show addresses; the dynamic symbols stay).
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--strip-all"], .when(platforms: [.linux], configuration: .release))]
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--strip-all"], .when(configuration: .release))]
                 // The modules were compiled against the shared Foundation, which names only its own libraries;
                 // its static archives need these beside them.
                 + ["CoreFoundation", "_FoundationICU", "_FoundationCShims", "_FoundationCollections", "_CFURLSessionInterface"]
-                .map { .linkedLibrary($0, .when(platforms: [.linux], configuration: .release)) }
+                .map { .linkedLibrary($0, .when(configuration: .release)) }
         ),
 
         // Test targets, one per source target (each added with its first tests).

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// Emulates Airtable's per-base rate limit: a token bucket of `requestsPerSecond` (burst of the same

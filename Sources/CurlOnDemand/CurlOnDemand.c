@@ -13,7 +13,7 @@
 // make requests asks `drinkshop_http_unavailable` at its start and refuses, naming the library (`serve` starts
 // without webhook pings); only a request made without asking ends the process with that message (URLSession has
 // no way to report it as an error).
-#if defined(__linux__) && defined(CURL_ON_DEMAND)
+#ifdef CURL_ON_DEMAND
 
 #include "CurlOnDemand.h"
 

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 // The Swift side of scripts/bench: in-process measurements the Python driver cannot make itself.
 // Prints one JSON object per run on standard output.

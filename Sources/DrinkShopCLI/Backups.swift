@@ -3,9 +3,7 @@ import DrinkShop
 import DrinkShopCore
 import Foundation
 import LocalBase
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The shop's backups: consistent copies of a live store (and its archive of closed days), each a folder named
 /// by the time it was taken (`drinkshop-20261206-140000`), holding `store.sqlite`, `archive.sqlite` when the

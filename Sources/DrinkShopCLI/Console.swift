@@ -1,5 +1,6 @@
 import CAllocator
 import Foundation
+import Glibc
 import LineEditor
 
 /// Lines for the person who started drinkshop, on standard output and standard error.

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 Console.ignoreBrokenPipes()
 Console.tuneAllocator(serving: DrinkShopCLI.serves(Array(CommandLine.arguments.dropFirst())))

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Blocking reads and writes on a file descriptor that ride out interruptions and short writes.
 public enum FileDescriptorIO {
     /// Writes every byte of `bytes`, retrying after signals and short writes; false if the descriptor

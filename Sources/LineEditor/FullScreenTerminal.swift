@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// A terminal taken over by a full-screen view (the make line): raw mode, the alternate screen, no
@@ -46,11 +47,7 @@ public final class FullScreenTerminal: Sendable {
     /// Rows and columns of the window now.
     public var size: (rows: Int, columns: Int) {
         var size = winsize()
-        #if canImport(Darwin)
-        let status = ioctl(output, TIOCGWINSZ, &size)
-        #else
         let status = ioctl(output, UInt(TIOCGWINSZ), &size)
-        #endif
         guard status == 0, size.ws_row > 0, size.ws_col > 0 else { return (24, 80) }
         return (Int(size.ws_row), Int(size.ws_col))
     }

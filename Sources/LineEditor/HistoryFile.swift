@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A failure to read or write the history file, naming the file and what the system said.
 public struct HistoryFileError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Switching a terminal between its normal (cooked) mode and the raw mode a line editor needs.
 enum RawTerminalMode {
     /// The terminal's current settings; nil when `fileDescriptor` is not a terminal.
@@ -14,8 +16,7 @@ enum RawTerminalMode {
         raw.c_oflag &= ~tcflag_t(OPOST)
         raw.c_cflag |= tcflag_t(CS8)
         raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
-        // c_cc is a C array imported as a tuple; index it by VMIN/VTIME, whose values differ between
-        // Linux (6, 5) and Darwin (16, 17).
+        // c_cc is a C array imported as a tuple; index it by VMIN/VTIME (6 and 5 on Linux).
         withUnsafeMutableBytes(of: &raw.c_cc) { controlCharacters in
             controlCharacters[Int(VMIN)] = 1
             controlCharacters[Int(VTIME)] = 0

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Questions about the terminal behind a file descriptor, asked of the operating system.
 public enum TerminalDevice {
@@ -24,11 +25,7 @@ public enum TerminalDevice {
     /// What `TIOCGWINSZ` says of the terminal, or nil where it cannot say.
     private static func windowSize(_ fileDescriptor: Int32) -> winsize? {
         var size = winsize()
-        #if canImport(Darwin)
-        let status = ioctl(fileDescriptor, TIOCGWINSZ, &size)
-        #else
         let status = ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size)
-        #endif
         return status == 0 ? size : nil
     }
 

@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// Reads lines at a terminal with a line editor: cursor keys, Emacs keys, history kept across runs

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 
 /// Long output at a terminal, a screenful at a time: after each screenful a prompt waits for a key
 /// (space or Enter: the next screenful; ↓ or j: one more line; q, Escape or Ctrl-C: stop).

@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// Gives the terminal back in its normal mode when a signal ends or stops the process while a line is
@@ -72,11 +73,7 @@ enum TerminalSignalGuard {
         sigemptyset(&action.sa_mask)
         // SA_RESTART keeps other threads' reads and writes from failing with EINTR because of us.
         action.sa_flags = SA_RESTART
-        #if canImport(Darwin)
-        action.__sigaction_u.__sa_handler = handleTerminalSignal
-        #else
         action.__sigaction_handler.sa_handler = handleTerminalSignal
-        #endif
         _ = sigaction(signal, &action, previousActions + Int(signal))
     }
 }

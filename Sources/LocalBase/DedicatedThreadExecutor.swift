@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Glibc
 import Synchronization
 
 /// A task executor with one thread of its own, outside Swift's cooperative pool. Jobs run there one at a

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// A store holds PIN hashes and customers' numbers: the files drinkshop makes are its user's alone.

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 @testable import DrinkShopCLI
 

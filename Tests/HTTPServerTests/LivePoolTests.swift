@@ -42,7 +42,6 @@ import TestSupport
     }
 }
 
-#if os(Linux)
 private final class HogFlags: Sendable {
     let started = Atomic<Int>(0)
     let answered = Atomic<Bool>(false)
@@ -79,4 +78,3 @@ private final class HogFlags: Sendable {
         }
     }
 }
-#endif

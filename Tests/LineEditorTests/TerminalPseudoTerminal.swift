@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Glibc
 import Testing
 @testable import LineEditor
 

@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import LineEditor
 

@@ -1,5 +1,6 @@
 @testable import DrinkShop
 import Foundation
+import Glibc
 import LineEditor
 @testable import ShopREPL
 import Synchronization

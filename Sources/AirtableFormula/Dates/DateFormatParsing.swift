@@ -1,6 +1,7 @@
 import Airtable
 import CivilDate
 import Foundation
+import Glibc
 
 /// DATETIME_PARSE with a format: reads text by a `DateFormatPattern`.
 ///

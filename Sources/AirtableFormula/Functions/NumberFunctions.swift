@@ -1,5 +1,6 @@
 import Airtable
 import Foundation
+import Glibc
 
 /// ABS, ROUND, ROUNDUP, ROUNDDOWN, CEILING, FLOOR, INT, MOD, POWER, SQRT, EXP, LOG, EVEN, ODD, MIN, MAX,
 /// SUM, AVERAGE, COUNT, COUNTA, COUNTALL. Arithmetic follows Airtable's JavaScript numbers: MOD keeps the sign of

@@ -1,11 +1,7 @@
 import Airtable
 import Dispatch
 import Foundation
-#if canImport(Glibc)
 @preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The file in which every process of a machine keeps one base's `PacingState`, so they all spend one
 /// rate budget and one count of calls.

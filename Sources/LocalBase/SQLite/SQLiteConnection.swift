@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Glibc
 
 /// One SQLite connection with a cache of prepared statements.
 ///

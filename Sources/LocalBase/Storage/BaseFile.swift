@@ -1,6 +1,7 @@
 import Airtable
 import AirtableFormula
 import Foundation
+import Glibc
 
 /// The SQLite file of one base: its metadata rows (base id, schema JSON, schema generation) and one
 /// SQL table of records per Airtable table.

@@ -1,9 +1,7 @@
 import Airtable
 import AirtableFormula
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 extension LocalBase {
     /// A consistent copy of the base file at `path`, written to `destination` (which must not exist yet) with

@@ -1,5 +1,6 @@
 import Airtable
 import Foundation
+import Glibc
 
 /// A note beside a store (`<file>.checked`) saying which state of the file SQLite's page check last
 /// passed, so a counter need not read every page of a big store at every start.
@@ -22,11 +23,7 @@ public enum IntegrityStamp {
         guard stat(path, &main) == 0 else { return nil }
         var wal = stat()
         let walSize = stat(path + "-wal", &wal) == 0 ? Int64(wal.st_size) : 0
-        #if canImport(Darwin)
-        let modified = Int64(main.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(main.st_mtimespec.tv_nsec)
-        #else
         let modified = Int64(main.st_mtim.tv_sec) * 1_000_000_000 + Int64(main.st_mtim.tv_nsec)
-        #endif
         return "\(main.st_dev):\(main.st_ino):\(main.st_size):\(modified):\(walSize)"
     }
 

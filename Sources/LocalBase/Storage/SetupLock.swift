@@ -1,10 +1,6 @@
 import Airtable
 import Foundation
-#if canImport(Glibc)
 @preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension LocalBase {
     /// Opens the base at `path` (creating the file if it is new) on a thread of its own: opening may wait

@@ -1,6 +1,6 @@
 /// A group's id (the link's capability) and a browser's key (the cookie proving whose lines are whose):
-/// 128 random bits each, written as 32 lowercase hex digits. Made from the system's generator (getrandom on
-/// Linux, arc4random on Darwin: both cryptographically secure), so neither can be guessed from another.
+/// 128 random bits each, written as 32 lowercase hex digits. Made from the system's generator (getrandom,
+/// cryptographically secure), so neither can be guessed from another.
 public struct Secret128: Sendable, Hashable, CustomStringConvertible {
     /// The 32 hex digits.
     public let hex: String

@@ -1,6 +1,7 @@
 import DrinkShop
 import DrinkShopCore
 import Foundation
+import Glibc
 
 /// Writes the export's three CSV files next to each other, each whole or not at all: `day.csv` →
 /// `day-orders.csv`, `day-lines.csv`, `day-payments.csv`.
