@@ -1,7 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    // The release build (--static-swift-stdlib) compiles every module against the static FoundationNetworking, whose
+    // module names libcurl for linking in every module that imports it, however indirectly (Airtable's client, then
+    // all above it). libcurl is CurlOnDemand's to load on the first request, not a start-time dependency: no module
+    // names it.
+    .unsafeFlags(["-Xfrontend", "-disable-autolink-library", "-Xfrontend", "curl"], .when(configuration: .release)),
+]
 
 // Linux only (glibc): the sockets, terminals, signals, iconv and file locks are written against glibc, which
 // every file that needs it imports itself, and the release build relies on Linux's static Swift SDK and dlopen.
@@ -23,16 +30,13 @@ let package = Package(
         .target(name: "TextScalars", swiftSettings: strict),
         // The Airtable record API as three libraries: the record model (JSON, records, schema, errors with
         // Airtable's wording, RecordStore; no networking), its formula language (parser, printer, evaluator,
-        // regular expressions), and the URLSession client with its pacing (the only one that links
-        // FoundationNetworking).
+        // regular expressions), and the URLSession client with its pacing (the only one that imports
+        // FoundationNetworking; curl's autolink is off in `strict`'s release settings).
         .target(name: "Airtable", dependencies: ["CivilDate"], swiftSettings: strict),
         .target(name: "AirtableFormula", dependencies: ["Airtable", "CivilDate"], swiftSettings: strict),
-        .target(name: "AirtableHTTP", dependencies: ["Airtable", "CivilDate"],
-                // In the static release link, libcurl is CurlOnDemand's to load: not a start-time dependency.
-                swiftSettings: strict + [.unsafeFlags(["-Xfrontend", "-disable-autolink-library", "-Xfrontend", "curl"],
-                                                      .when(configuration: .release))]),
-        // libcurl's functions for the static release drinkshop, loading libcurl.so.4 on first use
-        // (a start without it skips some thirty libraries); empty in a debug build.
+        .target(name: "AirtableHTTP", dependencies: ["Airtable", "CivilDate"], swiftSettings: strict),
+        // libcurl's functions for the static release executables (drinkshop, DrinkShopBench), loading libcurl.so.4
+        // on first use (a start without it skips some thirty libraries); empty in a debug build.
         // glibc's malloc tuning (mallopt), which Swift's Glibc module does not export.
         .target(name: "CAllocator"),
         .target(name: "CurlOnDemand", cSettings: [.define("CURL_ON_DEMAND", .when(configuration: .release))]),
@@ -66,22 +70,22 @@ let package = Package(
             dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "Airtable", "AirtableFormula", "AirtableHTTP", "LocalBase", "AirtableServer", "HTTPServer",
                            "PickupDisplay", "OrderPage", "CurlOnDemand", "CAllocator"],
             swiftSettings: strict,
-            // The release binary carries the Swift runtime and Foundation (SQLite and libcrypto stay
-            // the system's, and libcurl is loaded by CurlOnDemand on the first request): a start no longer
-            // binds some 20,000 symbols across a dozen Swift libraries, nor maps libcurl's thirty (BENCHMARKS.md §10).
+            // The release binary is built with `swift build -c release --static-swift-stdlib` (scripts/release-check,
+            // scripts/lib/drinkshop_harness.py): it carries the Swift runtime and Foundation (SQLite and libcrypto
+            // stay the system's, and libcurl is loaded by CurlOnDemand on the first request), so a start binds no
+            // Swift library's symbols nor maps libcurl's thirty (BENCHMARKS.md §10). That flag compiles every module
+            // against the static Foundation too, whose modules name their own archives: none is listed here.
             // Stripped of its symbol table (crash backtraces then show addresses; the dynamic symbols stay).
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--strip-all"], .when(configuration: .release))]
-                // The modules were compiled against the shared Foundation, which names only its own libraries;
-                // its static archives need these beside them.
-                + ["CoreFoundation", "_FoundationICU", "_FoundationCShims", "_FoundationCollections", "_CFURLSessionInterface"]
-                .map { .linkedLibrary($0, .when(configuration: .release)) }
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--strip-all"], .when(configuration: .release))]
         ),
 
         // Test targets, one per source target (each added with its first tests).
         // Shared by the test suites only: a seeded random generator, the test clock, a child-process runner.
         .target(name: "TestSupport", dependencies: ["Airtable", "AirtableHTTP", "DrinkShopCore"], path: "Sources/TestSupport", swiftSettings: strict),
         // The Swift side of scripts/bench (not part of the drinkshop product).
-        .executableTarget(name: "DrinkShopBench", dependencies: ["DrinkShop", "DrinkShopCore", "Airtable", "AirtableFormula", "AirtableHTTP", "LocalBase"],
+        // Static in the release build too (--static-swift-stdlib links every executable so), hence CurlOnDemand.
+        .executableTarget(name: "DrinkShopBench", dependencies: ["DrinkShop", "DrinkShopCore", "Airtable", "AirtableFormula", "AirtableHTTP",
+                                                                 "LocalBase", "CurlOnDemand"],
                           swiftSettings: strict),
 
         .testTarget(name: "CivilDateTests", dependencies: ["CivilDate"], swiftSettings: strict),

@@ -14,10 +14,12 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
 def build(configuration="release"):
-    """Builds the drinkshop products; returns the folder holding the binaries."""
-    subprocess.run(["swift", "build", "-c", configuration], cwd=ROOT, check=True,
+    """Builds the drinkshop products; returns the folder holding the binaries. A release build links the Swift
+    runtime and Foundation in (--static-swift-stdlib), as scripts/release-check checks."""
+    flags = ["-c", configuration] + (["--static-swift-stdlib"] if configuration == "release" else [])
+    subprocess.run(["swift", "build"] + flags, cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL if os.environ.get("QUIET_BUILD") else None)
-    out = subprocess.run(["swift", "build", "-c", configuration, "--show-bin-path"], cwd=ROOT, check=True,
+    out = subprocess.run(["swift", "build"] + flags + ["--show-bin-path"], cwd=ROOT, check=True,
                          capture_output=True, text=True)
     return out.stdout.strip()
 
