@@ -50,7 +50,8 @@ let package = Package(
         // preview, and sinks (file, device, tcp://host:9100). Below the shop; knows no order records.
         .target(name: "Printing", dependencies: ["TextScalars"], swiftSettings: strict),
         // The pickup screen's routes (/display, /display/events) over a PickupBoardSource; no order records.
-        .target(name: "PickupDisplay", dependencies: ["HTTPServer"], swiftSettings: strict),
+        // Its script is Scripts/display.js, embedded by scripts/embed-page-scripts (not a resource: see there).
+        .target(name: "PickupDisplay", dependencies: ["HTTPServer"], exclude: ["Scripts"], swiftSettings: strict),
         // The shop's domain: pure values and rules.
         .target(name: "DrinkShopCore", dependencies: ["CivilDate", "TextScalars"], swiftSettings: strict),
         // Staff PINs as salted slow hashes (PBKDF2-HMAC-SHA256 via libcrypto), verified in constant time.
@@ -59,7 +60,9 @@ let package = Package(
         .target(name: "DrinkShop", dependencies: ["DrinkShopCore", "Airtable", "AirtableFormula", "Printing", "PinHashing"], swiftSettings: strict),
         // The customers' ordering page (/order): groups (揪團) in memory, forms, and the customers' front of the
         // shop's use cases (Counter.placeOnline). A front, like ShopREPL.
-        .target(name: "OrderPage", dependencies: ["HTTPServer", "DrinkShop", "DrinkShopCore", "TextScalars", "CCrypto"], swiftSettings: strict),
+        // Its scripts are Scripts/*.js, embedded by scripts/embed-page-scripts.
+        .target(name: "OrderPage", dependencies: ["HTTPServer", "DrinkShop", "DrinkShopCore", "TextScalars", "CCrypto"],
+                exclude: ["Scripts"], swiftSettings: strict),
         // A raw-mode line editor, history, display width and text tables. Knows nothing of drinks.
         .target(name: "LineEditor", dependencies: ["TextScalars"], swiftSettings: strict),
         // Command grammar, interpreter and rendering.
