@@ -34,7 +34,7 @@ extension OrderPage {
                 if let ingredient = drink.missingIngredient {
                     throw OrderPageRefusal.rule(.ingredientSoldOut(drink: drink.name, ingredient: ingredient), drink: drink.name)
                 }
-                return drinkForm(id, drink, action: GroupPaths.lines(id), chosen: MenuPages.Chosen(), editing: false, exchange)
+                return await drinkForm(id, drink, line: nil, chosen: MenuPages.Chosen(), exchange)
             } catch .notMember {
                 return redirect(GroupPaths.base(id), newCookie: exchange.newCookie)
             } catch {
@@ -45,8 +45,7 @@ extension OrderPage {
                 guard let browser = exchange.browser else { throw OrderPageRefusal.notMember }
                 let line = try book.ownLine(id, line: lineID, by: browser)
                 let drink = try await drinkOnMenu(line.line.drinkName)
-                return drinkForm(id, drink, action: GroupPaths.line(id, lineID), chosen: MenuPages.Chosen(line.line.choices),
-                                 editing: true, exchange)
+                return await drinkForm(id, drink, line: lineID, chosen: MenuPages.Chosen(line.line.choices), exchange)
             } catch {
                 return refusal(error, exchange, back: back(to: id, error))
             }
@@ -122,7 +121,6 @@ extension OrderPage {
         } catch {
             return refusal(error, exchange, back: back(to: id, error))
         }
-        let action = lineID.map { GroupPaths.line(id, $0) } ?? GroupPaths.lines(id)
         let (choices, unreadable) = Self.choices(from: form)
         do throws(OrderPageRefusal) {
             if let unreadable { throw OrderPageRefusal.badForm(unreadable) }
@@ -137,8 +135,8 @@ extension OrderPage {
             case .rule, .cups, .note, .badForm:
                 var missing: Set<OptionGroup> = []
                 if case .rule(.missingRequired(let groups), _) = error { missing = Set(groups) }
-                return drinkForm(id, drink, action: action, chosen: MenuPages.Chosen(choices), editing: lineID != nil, exchange,
-                                 message: error.description, missing: missing, status: error.status)
+                return await drinkForm(id, drink, line: lineID, chosen: MenuPages.Chosen(choices), exchange,
+                                       message: error.description, missing: missing, status: error.status)
             default:
                 return refusal(error, exchange, back: back(to: id, error))
             }
@@ -222,12 +220,15 @@ extension OrderPage {
         return drink
     }
 
-    private func drinkForm(_ id: GroupID, _ drink: Drink, action: String, chosen: MenuPages.Chosen, editing: Bool, _ exchange: Exchange,
-                           message: String? = nil, missing: Set<OptionGroup> = [], status: Int = 200) -> HTTPResponse
+    /// The form for a new line of `drink` (`line` nil) or for changing the browser's line `line`.
+    private func drinkForm(_ id: GroupID, _ drink: Drink, line: Int?, chosen: MenuPages.Chosen, _ exchange: Exchange,
+                           message: String? = nil, missing: Set<OptionGroup> = [], status: Int = 200) async -> HTTPResponse
     {
-        page(MenuPages.drink(shop: title, group: id, drink: drink, action: action, chosen: chosen, editing: editing,
-                             message: message, missing: missing, limits: limits, token: tokenField(exchange)),
-             status: status, newCookie: exchange.newCookie)
+        let action = line.map { GroupPaths.line(id, $0) } ?? GroupPaths.lines(id)
+        return page(MenuPages.drink(shop: title, group: id, drink: drink, action: action, chosen: chosen, editing: line != nil,
+                                    message: message, missing: missing, limits: limits,
+                                    pricing: await linePricing(id, line: line, exchange), token: tokenField(exchange)),
+                    status: status, newCookie: exchange.newCookie)
     }
 
     /// Where to go after a refusal: the group's page while the group exists, else a new group.

@@ -80,6 +80,17 @@ extension OrderPage {
         return Pricing.bestPromotion(for: group.orderLines, among: promotions, at: shop.clock.now())
     }
 
+    /// How the drink form prices its line: among `group`'s lines as the browser sees them now (a changed line in its
+    /// place, a new one last), with the promotions the group's page applies (`promotion(for:)`).
+    func linePricing(_ id: GroupID, line: Int?, _ exchange: Exchange) async -> LinePricing {
+        guard let group = try? book.snapshot(id, for: exchange.browser) else { return LinePricing(now: shop.clock.now()) }
+        let lines = group.orderLines
+        let place = line.flatMap { line in group.lines.firstIndex { $0.id == line } }
+        return LinePricing(before: place.map { Array(lines[..<$0]) } ?? lines,
+                           after: place.map { Array(lines[($0 + 1)...]) } ?? [],
+                           promotions: (try? await shop.catalog.promotions()) ?? [], now: shop.clock.now())
+    }
+
     /// `14:30`: when a group expires, on the shop's clock.
     func clockTime(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)

@@ -286,7 +286,7 @@ import Testing
             #expect(form.body.components(separatedBy: #"type="checkbox" name="addon""#).count - 1 == 3)
             // Nothing is loaded from elsewhere; the one script is the page's own file, and no script is inline.
             #expect(!form.body.contains("<link") && !form.body.contains("https://"))
-            #expect(form.body.components(separatedBy: "src=").count == 2 && form.body.contains("<script src=\"/order/script/price.js\"></script>"))
+            #expect(form.body.components(separatedBy: "src=").count == 2 && form.body.contains("<script src=\"/order/script/price.js\" data-prices="))
             #expect(!form.body.contains("<script>"))
             let policy = try #require(form.header("Content-Security-Policy"))
             #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self';") && !policy.contains("script-src 'unsafe-inline'"))

@@ -3,6 +3,7 @@ import argparse
 import base64
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -203,7 +204,14 @@ def main():
         amy.screenshot(os.path.join(shots, "order-drink-refused.png"), full=False)
         amy.submit(fill_drink("大杯", "少冰", "半糖", ["加菓玉"]), "add 熟成紅茶 少冰 with 菓玉")
         choose_drink(ben, "白玉歐蕾", fill_drink("中杯", "去冰", "微糖", cups=2, note="少一點奶"), "add 白玉歐蕾")
-        choose_drink(cara, "雪花冷露", fill_drink("大杯", "正常冰", "無糖", ["加白玉"]), "add 雪花冷露")
+        # Cara's form: the price its script shows once she has chosen is the one her line then has on the group page
+        # (the promotion the counter would give the group taken off, worked out by the server).
+        cara.submit(click_link("a.button", "加點飲料"), "open the menu")
+        cara.submit(click_link("a.drink", "雪花冷露"), "open 雪花冷露")
+        cara_fill = fill_drink("大杯", "正常冰", "無糖", ["加白玉"])
+        quoted = cara.js(f"(({cara_fill})(), document.getElementById('drink-form').dispatchEvent(new Event('change')), "
+                         "document.getElementById('price').textContent)")
+        cara.submit(cara_fill, "add 雪花冷露")
 
         # Amy's page follows the others' lines by itself.
         seconds = amy.wait("document.querySelectorAll('.person').length === 3", 5)
@@ -212,6 +220,11 @@ def main():
         else:
             print(f"   Amy's page showed Ben's and Cara's lines by itself ({seconds * 1000:.0f} ms after Cara's)")
         total = amy.text("#total")
+        shown = re.findall(r"\$\d+", amy.js("(document.querySelector('.person[data-person=\"Cara\"] .amount') || {}).innerText || ''"))
+        if not shown or shown[-1] != quoted:
+            failures.append(f"Cara's drink form showed {quoted!r}, her line on the group page {shown[-1:] or 'nothing'}")
+        else:
+            print(f"   Cara's drink form showed {quoted}, as her line on the group page does")
         amy.screenshot(os.path.join(shots, "order-group.png"))
         if amy.js("document.querySelectorAll('.person').length") == 3:
             mine = amy.js("document.querySelectorAll('form[action$=\"/delete\"]').length")

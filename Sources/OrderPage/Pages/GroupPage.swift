@@ -2,8 +2,8 @@ import DrinkShop
 import DrinkShopCore
 import Foundation
 
-/// A group's page for one of its people: everyone's lines by person, the running total with the promotion the
-/// counter would apply, this browser's own lines with their buttons, and (for the organiser) the send button.
+/// A group's page for one of its people: everyone's lines by person, each at its price with the promotion the
+/// counter would apply (the drink form showed the same), the running total with that promotion, this browser's own lines with their buttons, and (for the organiser) the send button.
 /// Once sent: the pickup number and the order's status, followed live, and that payment is at the counter.
 enum GroupPage {
     struct Context {
@@ -48,7 +48,7 @@ enum GroupPage {
 
         body += "<h2 id=\"lines\">訂單內容 <span class=\"en\">The order</span></h2>\n"
         let editable = group.state == .open && context.closed == nil
-        body += linesPart(group, editable: editable, token: context.token)
+        body += linesPart(group, promotion: context.promotion, editable: editable, token: context.token)
         body += totalsPart(group, promotion: context.promotion, sent: isSent(group))
 
         if editable {
@@ -124,7 +124,7 @@ enum GroupPage {
         }
     }
 
-    private static func linesPart(_ group: GroupSnapshot, editable: Bool, token: String) -> String {
+    private static func linesPart(_ group: GroupSnapshot, promotion: AppliedPromotion?, editable: Bool, token: String) -> String {
         let e = PageLayout.escape
         guard !group.lines.isEmpty else {
             return "<p class=\"muted\">還沒有飲料。No drinks yet.</p>\n"
@@ -151,7 +151,10 @@ enum GroupPage {
                     <form method="post" action="\(GroupPaths.line(group.id, groupLine.id))/delete">\(token)<button type="submit" class="secondary">刪除</button></form></div>
                     """
                 }
-                html += "</div><div class=\"amount\">\(PageLayout.money(line.lineTotal))</div></div>\n"
+                // The line's price with its share of the promotion taken off, the price before it struck through.
+                let discount = group.lines.firstIndex { $0.id == groupLine.id }.map { promotion?.discount(forLine: $0) ?? 0 } ?? 0
+                let was = discount > 0 ? "<s class=\"was\">\(PageLayout.money(line.lineTotal))</s> " : ""
+                html += "</div><div class=\"amount\">\(was)\(PageLayout.money(line.lineTotal - discount))</div></div>\n"
             }
             html += "</div>\n"
         }

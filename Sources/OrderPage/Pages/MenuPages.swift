@@ -64,11 +64,13 @@ enum MenuPages {
     }
 
     /// One drink's form: size, ice/temperature and sugar as radio buttons (required, as the KEBUKE app marks
-    /// them), add-ons as checkboxes, cups and a note, and the price of the line as chosen. It posts to
-    /// `action`; without JavaScript the price shown is the one as first drawn, and the page that answers
-    /// the post says the line's price.
+    /// them), add-ons as checkboxes, cups and a note, and the price of the line as chosen: what the group's page
+    /// will show for it, the promotion taken off (`pricing`; the price before it struck through beside it). It posts
+    /// to `action`; the page's script looks each choice's price up in the table `pricing` makes (it prices nothing
+    /// itself); without JavaScript the price shown is the one as first drawn, and the group's page says the line's.
     static func drink(shop: String, group: GroupID, drink: Drink, action: String, chosen: Chosen, editing: Bool,
-                      message: String?, missing: Set<OptionGroup>, limits: OrderPageLimits, token: String) -> String
+                      message: String?, missing: Set<OptionGroup>, limits: OrderPageLimits, pricing: LinePricing,
+                      token: String) -> String
     {
         let e = PageLayout.escape
         var body = "<p><a href=\"\(GroupPaths.menu(group))\">← 菜單 Menu</a> · <a href=\"\(GroupPaths.base(group))\">訂單 Order</a></p>\n"
@@ -85,7 +87,7 @@ enum MenuPages {
             let out = drink.soldOutSizes.contains(size)
             let extra = out ? "售完 Sold out" : size == .large ? "+$\(price - drink.mediumPrice)" : "$\(price)"
             body += choice(type: "radio", name: "size", value: size.rawValue, title: size.rawValue, subtitle: size.englishLabel,
-                           extra: extra, checked: chosen.size == size, disabled: out, price: price)
+                           extra: extra, checked: chosen.size == size, disabled: out)
         }
         body += "</div></fieldset>\n"
 
@@ -112,28 +114,24 @@ enum MenuPages {
             let subtitle = addOn.englishLabel + (addOn.canBeServedHot ? "" : " · 不可做溫熱飲")
             let out = drink.soldOutAddOns.contains(addOn)
             body += choice(type: "checkbox", name: "addon", value: addOn.rawValue, title: addOn.shortName, subtitle: subtitle,
-                           extra: out ? "售完 Sold out" : "+$\(AddOn.price)", checked: chosen.addOns.contains(addOn), disabled: out,
-                           price: AddOn.price)
+                           extra: out ? "售完 Sold out" : "+$\(AddOn.price)", checked: chosen.addOns.contains(addOn), disabled: out)
         }
         body += "</div></fieldset>\n"
 
+        let price = pricing.price(of: drink, size: chosen.size ?? .medium, addOns: chosen.addOns, cups: max(1, chosen.cups))
+        let was = price.flatMap { $0.due == $0.beforePromotion ? nil : PageLayout.money($0.beforePromotion) } ?? ""
         body += """
         <label class="field" for="cups">杯數 <span class="en">Cups</span></label>
         <input type="number" id="cups" name="cups" value="\(chosen.cups)" min="\(limits.cupsPerLine.lowerBound)" max="\(limits.cupsPerLine.upperBound)" inputmode="numeric" required>
         <label class="field" for="note">備註（選填）<span class="en">Note (optional)</span></label>
         <input type="text" id="note" name="note" value="\(e(chosen.note))" maxlength="\(limits.noteLength)">
-        <div class="total-bar"><div class="inner"><span class="sum" id="price">\(PageLayout.money(price(drink, chosen)))</span>
+        <div class="total-bar"><div class="inner"><span class="sum"><s class="was" id="price-was">\(was)</s><span id="price">\(price.map { PageLayout.money($0.due) } ?? "—")</span></span>
         <button type="submit">\(editing ? "更新 Update" : "加入訂單 Add")</button></div></div>
         </form>
 
         """
-        return PageLayout.document(title: drink.name, shop: shop, body: body, script: .price)
-    }
-
-    /// The line's price as chosen so far: the size's (medium until one is chosen) and the add-ons, times cups.
-    static func price(_ drink: Drink, _ chosen: Chosen) -> Int {
-        let cup = chosen.size.flatMap { drink.price(for: $0) } ?? drink.mediumPrice
-        return (cup + AddOn.price * chosen.addOns.count) * max(1, chosen.cups)
+        return PageLayout.document(title: drink.name, shop: shop, body: body, script: .price,
+                                   scriptData: ["prices": pricing.table(for: drink, cups: limits.cupsPerLine)])
     }
 
     private static func legend(_ group: OptionGroup, english: String, missing: Set<OptionGroup>) -> String {
@@ -142,11 +140,10 @@ enum MenuPages {
     }
 
     private static func choice(type: String, name: String, value: String, title: String, subtitle: String, extra: String? = nil,
-                               checked: Bool, disabled: Bool = false, price: Int? = nil) -> String
+                               checked: Bool, disabled: Bool = false) -> String
     {
         let e = PageLayout.escape
         let attributes = (checked && !disabled ? " checked" : "") + (disabled ? " disabled" : "")
-            + (price.map { " data-price=\"\($0)\"" } ?? "")
         return """
         <label class="choice\(disabled ? " disabled" : "")"><input type="\(type)" name="\(name)" value="\(e(value))"\(attributes)><span>\(e(title))<small>\(e(subtitle))</small></span>\(extra.map { "<span class=\"extra\">\(e($0))</span>" } ?? "")</label>
 

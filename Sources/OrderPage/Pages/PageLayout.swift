@@ -114,6 +114,8 @@ enum PageLayout {
     .line .what { flex: 1; }
     .line .options { color: var(--muted); font-size: 15px; }
     .line .amount { white-space: nowrap; font-variant-numeric: tabular-nums; text-align: right; }
+    s.was { color: var(--muted); font-weight: 400; font-size: 0.8em; margin-right: 6px; }
+    s.was:empty { display: none; }
     .line .actions { display: flex; gap: 8px; margin-top: 6px; }
     .line .actions a, .line .actions button { width: auto; min-height: 44px; min-width: 72px; margin: 0; font-size: 16px; padding: 6px 14px; }
     .totals { display: grid; grid-template-columns: 1fr auto; gap: 4px 12px; font-variant-numeric: tabular-nums; }
