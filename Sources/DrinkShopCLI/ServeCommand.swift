@@ -146,7 +146,17 @@ struct ServeCommand {
         let board = ServedPickupBoard(queue: shop.queue)
         let display = PickupDisplay(source: board)
         let onlineLabels = OnlineLabels(shop: shop, environment: environment)
-        let orderPage = OrderPage(shop: shop, storeChanges: { board.boardChanges() }, placed: { ticket in
+        // The customers' groups kept in the store: those a stop or crash interrupted come back as they were.
+        let clock = shop.clock
+        let book: GroupBook
+        do {
+            let (reopened, notes) = try await GroupBook.reopen(keptBy: shop.counter, now: { clock.now() })
+            for note in notes { Console.complain("Note: \(note)") }
+            book = reopened
+        } catch {
+            throw UsageError("the ordering page's groups could not be read: \(error)")
+        }
+        let orderPage = OrderPage(shop: shop, book: book, storeChanges: { board.boardChanges() }, placed: { ticket in
             board.changed()
             onlineLabels.print(ticket)
         })
@@ -232,7 +242,7 @@ struct ServeCommand {
         ShopSchema.paymentTable: "drinkshop.till", ShopSchema.shiftTable: "drinkshop.till",
         ShopSchema.memberTable: "drinkshop.till", ShopSchema.orderTillTable: "drinkshop.till",
         ShopSchema.adjustmentTable: "drinkshop.till", ShopSchema.settingTable: "drinkshop.till",
-        ShopSchema.auditTable: "drinkshop.till",
+        ShopSchema.auditTable: "drinkshop.till", ShopSchema.onlineGroupTable: "drinkshop.till",
     ])
 
     /// `DRINKSHOP_API_TOKEN`, else `--tokens FILE`, else a generated token kept (mode 0600) beside the

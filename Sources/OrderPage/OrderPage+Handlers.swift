@@ -71,7 +71,7 @@ extension OrderPage {
             do throws(OrderPageRefusal) {
                 try await requireOpen()
                 try guards.take(.groups, for: exchange.network)
-                let id = try book.start(by: browser, from: exchange.network, name: name, mobile: mobile)
+                let id = try await book.start(by: browser, from: exchange.network, name: name, mobile: mobile)
                 return redirect(GroupPaths.base(id))
             } catch {
                 let closed: OrderPageRefusal? = [.closed, .closedForTheDay, .storeUnavailable].contains(error) ? error : nil
@@ -81,7 +81,7 @@ extension OrderPage {
         case .join(let id):
             do throws(OrderPageRefusal) {
                 try await requireOpen()
-                try book.join(id, by: browser, name: form["name"] ?? "")
+                try await book.join(id, by: browser, name: form["name"] ?? "")
                 return redirect(GroupPaths.base(id))
             } catch .noSuchGroup {
                 return refusal(.noSuchGroup, exchange, back: ("/order", "開新的揪團 Start a new group"))
@@ -95,7 +95,7 @@ extension OrderPage {
         case .deleteLine(let id, let lineID):
             do throws(OrderPageRefusal) {
                 try await requireOpen()
-                try book.deleteLine(id, line: lineID, by: browser)
+                try await book.deleteLine(id, line: lineID, by: browser)
                 return redirect(GroupPaths.base(id) + "#lines")
             } catch {
                 return await groupPage(id, exchange, message: error.description, status: error.status)
@@ -125,9 +125,9 @@ extension OrderPage {
         do throws(OrderPageRefusal) {
             if let unreadable { throw OrderPageRefusal.badForm(unreadable) }
             if let lineID {
-                try book.replaceLine(id, line: lineID, by: browser, drink: drink, choices: choices)
+                try await book.replaceLine(id, line: lineID, by: browser, drink: drink, choices: choices)
             } else {
-                try book.addLine(id, by: browser, drink: drink, choices: choices)
+                try await book.addLine(id, by: browser, drink: drink, choices: choices)
             }
             return redirect(GroupPaths.base(id) + "#lines")
         } catch {
@@ -164,11 +164,11 @@ extension OrderPage {
     // MARK: - Sending
 
     private func send(_ id: GroupID, browser: BrowserKey, _ exchange: Exchange) async -> HTTPResponse {
-        let draft: OrderDraft, member: MobileNumber?
+        let draft: OrderDraft, member: MobileNumber?, orderRef: String?
         do throws(OrderPageRefusal) {
             try await requireOpen()
             try guards.take(.sends, for: exchange.network)
-            (draft, member) = try book.beginSendingWithMember(id, by: browser)
+            (draft, member, orderRef) = try await book.beginSendingWithMember(id, by: browser)
         } catch {
             return retrying(await groupPage(id, exchange, message: error.description, status: error.status), error)
         }
@@ -176,7 +176,8 @@ extension OrderPage {
         let bounds = OnlineOrderBounds(orders: limits.openOnlineOrders, cups: limits.openOnlineCups, unpaid: limits.openOnlineUnpaid)
         let result = await guards.sends.run { () async -> Result<OnlineTicket, OnlineRefusal> in
             do throws(OnlineRefusal) {
-                let ticket = try await counter.placeOnline(draft, member: member, within: bounds, from: guards.sender(network))
+                let ticket = try await counter.placeOnline(draft, member: member, within: bounds, from: guards.sender(network),
+                                                            orderRef: orderRef)
                 guards.placed(ticket.orderRef, by: network)
                 return .success(ticket)
             } catch {
@@ -185,11 +186,11 @@ extension OrderPage {
         }
         switch result {
         case .success(let ticket):
-            book.sent(id, as: ticket)
+            await book.sent(id, as: ticket)
             placed(ticket)
             return redirect(GroupPaths.base(id))
         case .failure(let error):
-            book.notSent(id)
+            await book.notSent(id)
             let refusal: OrderPageRefusal = switch error {
             case .closed: .closed
             case .closedForTheDay: .closedForTheDay

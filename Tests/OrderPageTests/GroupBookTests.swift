@@ -33,67 +33,67 @@ import TestSupport
         DrinkChoices(size: size, ice: ice, sugar: sugar, addOns: addOns, quantity: cups, note: note)
     }
 
-    @Test func onlyTheBrowserThatAddedALineMayChangeOrDeleteIt() throws {
+    @Test func onlyTheBrowserThatAddedALineMayChangeOrDeleteIt() async throws {
         let book = book()
-        let id = try book.start(by: amy, from: network(amy), name: "Amy", mobile: nil)
-        try book.join(id, by: ben, name: "Ben")
-        let line = try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup())
-        #expect(throws: OrderPageRefusal.notYourLine) {
-            try book.replaceLine(id, line: line, by: ben, drink: Self.blackTea, choices: Self.cup(.medium))
+        let id = try await book.start(by: amy, from: network(amy), name: "Amy", mobile: nil)
+        try await book.join(id, by: ben, name: "Ben")
+        let line = try await book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup())
+        await #expect(throws: OrderPageRefusal.notYourLine) {
+            try await book.replaceLine(id, line: line, by: ben, drink: Self.blackTea, choices: Self.cup(.medium))
         }
-        #expect(throws: OrderPageRefusal.notYourLine) { try book.deleteLine(id, line: line, by: ben) }
+        await #expect(throws: OrderPageRefusal.notYourLine) { try await book.deleteLine(id, line: line, by: ben) }
         #expect(throws: OrderPageRefusal.notYourLine) { try book.ownLine(id, line: line, by: ben) }
         // A browser that never joined is not a member at all.
-        #expect(throws: OrderPageRefusal.notMember) { try book.deleteLine(id, line: line, by: cara) }
-        #expect(throws: OrderPageRefusal.notMember) { try book.addLine(id, by: cara, drink: Self.blackTea, choices: Self.cup()) }
+        await #expect(throws: OrderPageRefusal.notMember) { try await book.deleteLine(id, line: line, by: cara) }
+        await #expect(throws: OrderPageRefusal.notMember) { try await book.addLine(id, by: cara, drink: Self.blackTea, choices: Self.cup()) }
         // Everyone sees every line; the owner changes and deletes theirs.
         #expect(try book.snapshot(id, for: ben).lines.count == 1)
-        try book.replaceLine(id, line: line, by: amy, drink: Self.blackTea, choices: Self.cup(.medium, cups: 2))
+        try await book.replaceLine(id, line: line, by: amy, drink: Self.blackTea, choices: Self.cup(.medium, cups: 2))
         #expect(try book.snapshot(id, for: amy).lines.map(\.line.lineTotal) == [70])
-        try book.deleteLine(id, line: line, by: amy)
+        try await book.deleteLine(id, line: line, by: amy)
         #expect(try book.snapshot(id, for: amy).lines.isEmpty)
-        #expect(throws: OrderPageRefusal.noSuchLine) { try book.deleteLine(id, line: line, by: amy) }
+        await #expect(throws: OrderPageRefusal.noSuchLine) { try await book.deleteLine(id, line: line, by: amy) }
     }
 
-    @Test func onlyTheOrganiserSendsAndNothingChangesOnceSent() throws {
+    @Test func onlyTheOrganiserSendsAndNothingChangesOnceSent() async throws {
         let book = book()
-        let id = try book.start(by: amy, from: network(amy), name: "Amy", mobile: "0912-345-678")
-        try book.join(id, by: ben, name: "Ben")
-        #expect(throws: OrderPageRefusal.emptyGroup) { try book.beginSending(id, by: amy) }
-        let line = try book.addLine(id, by: ben, drink: Self.blackTea, choices: Self.cup(note: "少一點冰"))
-        try book.addLine(id, by: amy, drink: Self.lemon, choices: Self.cup(.medium, .regular, .free))
-        #expect(throws: OrderPageRefusal.notOrganiser) { try book.beginSending(id, by: ben) }
-        let draft = try book.beginSending(id, by: amy)
+        let id = try await book.start(by: amy, from: network(amy), name: "Amy", mobile: "0912-345-678")
+        try await book.join(id, by: ben, name: "Ben")
+        await #expect(throws: OrderPageRefusal.emptyGroup) { try await book.beginSending(id, by: amy) }
+        let line = try await book.addLine(id, by: ben, drink: Self.blackTea, choices: Self.cup(note: "少一點冰"))
+        try await book.addLine(id, by: amy, drink: Self.lemon, choices: Self.cup(.medium, .regular, .free))
+        await #expect(throws: OrderPageRefusal.notOrganiser) { try await book.beginSending(id, by: ben) }
+        let draft = try await book.beginSending(id, by: amy)
         // While it is sent, the group takes no change; a second send is refused.
-        #expect(throws: OrderPageRefusal.sending) { try book.deleteLine(id, line: line, by: ben) }
-        #expect(throws: OrderPageRefusal.sending) { try book.beginSending(id, by: amy) }
+        await #expect(throws: OrderPageRefusal.sending) { try await book.deleteLine(id, line: line, by: ben) }
+        await #expect(throws: OrderPageRefusal.sending) { try await book.beginSending(id, by: amy) }
         // One order, named after the organiser (the member's number masked), each line naming its person.
         #expect(draft.orderName == "Amy 0912-***-678")
         #expect(draft.lines.map(\.note) == ["for Ben · 少一點冰", "for Amy"])
         #expect(draft.lines.map(\.drink) == ["熟成紅茶", "熟成檸果"])
         #expect(draft.lines[0].options == [.size(.large), .ice(.less), .sugar(.half)])
-        book.notSent(id)
-        try book.deleteLine(id, line: line, by: ben)
-        _ = try book.beginSending(id, by: amy)
-        book.sent(id, as: OnlineTicket(number: 7, day: "2026-11-29", orderRef: "ordX", total: 60))
-        #expect(throws: OrderPageRefusal.alreadySent) { try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup()) }
-        #expect(throws: OrderPageRefusal.alreadySent) { try book.join(id, by: cara, name: "Cara") }
+        await book.notSent(id)
+        try await book.deleteLine(id, line: line, by: ben)
+        _ = try await book.beginSending(id, by: amy)
+        await book.sent(id, as: OnlineTicket(number: 7, day: "2026-11-29", orderRef: "ordX", total: 60))
+        await #expect(throws: OrderPageRefusal.alreadySent) { try await book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup()) }
+        await #expect(throws: OrderPageRefusal.alreadySent) { try await book.join(id, by: cara, name: "Cara") }
     }
 
-    @Test func aGroupExpiresAndASentOneIsKeptToFollowIt() throws {
+    @Test func aGroupExpiresAndASentOneIsKeptToFollowIt() async throws {
         let book = book { $0.groupLifetime = 60 * 60; $0.sentLifetime = 30 * 60 }
-        let stale = try book.start(by: amy, from: network(amy), name: "Amy", mobile: nil)
+        let stale = try await book.start(by: amy, from: network(amy), name: "Amy", mobile: nil)
         clock.advance(by: 50 * 60)
-        let sent = try book.start(by: ben, from: network(ben), name: "Ben", mobile: nil)
-        try book.addLine(sent, by: ben, drink: Self.blackTea, choices: Self.cup())
+        let sent = try await book.start(by: ben, from: network(ben), name: "Ben", mobile: nil)
+        try await book.addLine(sent, by: ben, drink: Self.blackTea, choices: Self.cup())
         clock.advance(by: 9 * 60)
         #expect(try book.snapshot(stale, for: amy).isOrganiser)
         clock.advance(by: 60)
         #expect(throws: OrderPageRefusal.noSuchGroup) { try book.snapshot(stale, for: amy) }
-        #expect(throws: OrderPageRefusal.noSuchGroup) { try book.addLine(stale, by: amy, drink: Self.blackTea, choices: Self.cup()) }
+        await #expect(throws: OrderPageRefusal.noSuchGroup) { try await book.addLine(stale, by: amy, drink: Self.blackTea, choices: Self.cup()) }
         // Sent 10 minutes after it started: kept 30 minutes from then, past its own hour.
-        _ = try book.beginSending(sent, by: ben)
-        book.sent(sent, as: OnlineTicket(number: 1, day: "2026-11-29", orderRef: "ordY", total: 40))
+        _ = try await book.beginSending(sent, by: ben)
+        await book.sent(sent, as: OnlineTicket(number: 1, day: "2026-11-29", orderRef: "ordY", total: 40))
         clock.advance(by: 29 * 60)
         #expect(try book.snapshot(sent, for: ben).lines.count == 1)
         clock.advance(by: 2 * 60)
@@ -101,72 +101,72 @@ import TestSupport
         #expect(book.count == 0)
     }
 
-    @Test func theShopsRulesAreCheckedWhenALineIsAdded() throws {
+    @Test func theShopsRulesAreCheckedWhenALineIsAdded() async throws {
         let book = book()
-        let id = try book.start(by: amy, from: network(amy), name: "Amy", mobile: nil)
+        let id = try await book.start(by: amy, from: network(amy), name: "Amy", mobile: nil)
         // 菓玉 never hot: refused with the shop's words, then the corrected line is taken.
-        #expect(throws: OrderPageRefusal.rule(.addOnNotServedHot(.fruitJelly, ice: .hot), drink: "熟成紅茶")) {
-            try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(.large, .hot, addOns: [.fruitJelly]))
+        await #expect(throws: OrderPageRefusal.rule(.addOnNotServedHot(.fruitJelly, ice: .hot), drink: "熟成紅茶")) {
+            try await book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(.large, .hot, addOns: [.fruitJelly]))
         }
         #expect(OrderPageRefusal.rule(.addOnNotServedHot(.fruitJelly, ice: .hot), drink: "熟成紅茶").description
             .hasPrefix("菓玉無法於溫熱飲中製作"))
-        try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(.large, .less, addOns: [.fruitJelly]))
-        #expect(throws: OrderPageRefusal.rule(.tooManyAddOns(count: 3), drink: "熟成紅茶")) {
-            try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(addOns: [.fruitJelly, .agarPearl, .whiteTapioca]))
+        try await book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(.large, .less, addOns: [.fruitJelly]))
+        await #expect(throws: OrderPageRefusal.rule(.tooManyAddOns(count: 3), drink: "熟成紅茶")) {
+            try await book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(addOns: [.fruitJelly, .agarPearl, .whiteTapioca]))
         }
-        #expect(throws: OrderPageRefusal.rule(.sizeUnavailable(drink: "熟成檸果", size: .large), drink: "熟成檸果")) {
-            try book.addLine(id, by: amy, drink: Self.lemon, choices: Self.cup(.large))
+        await #expect(throws: OrderPageRefusal.rule(.sizeUnavailable(drink: "熟成檸果", size: .large), drink: "熟成檸果")) {
+            try await book.addLine(id, by: amy, drink: Self.lemon, choices: Self.cup(.large))
         }
-        #expect(throws: OrderPageRefusal.rule(.notServedHot(drink: "熟成檸果", ice: .warm), drink: "熟成檸果")) {
-            try book.addLine(id, by: amy, drink: Self.lemon, choices: Self.cup(.medium, .warm))
+        await #expect(throws: OrderPageRefusal.rule(.notServedHot(drink: "熟成檸果", ice: .warm), drink: "熟成檸果")) {
+            try await book.addLine(id, by: amy, drink: Self.lemon, choices: Self.cup(.medium, .warm))
         }
-        #expect(throws: OrderPageRefusal.rule(.soldOut(drink: "草莓檸果"), drink: "草莓檸果")) {
-            try book.addLine(id, by: amy, drink: Self.soldOut, choices: Self.cup())
+        await #expect(throws: OrderPageRefusal.rule(.soldOut(drink: "草莓檸果"), drink: "草莓檸果")) {
+            try await book.addLine(id, by: amy, drink: Self.soldOut, choices: Self.cup())
         }
-        #expect(throws: OrderPageRefusal.rule(.missingRequired([.ice, .sugar]), drink: "熟成紅茶")) {
-            try book.addLine(id, by: amy, drink: Self.blackTea, choices: DrinkChoices(size: .medium))
+        await #expect(throws: OrderPageRefusal.rule(.missingRequired([.ice, .sugar]), drink: "熟成紅茶")) {
+            try await book.addLine(id, by: amy, drink: Self.blackTea, choices: DrinkChoices(size: .medium))
         }
         #expect(try book.snapshot(id, for: amy).lines.map(\.line.optionSummary) == ["大杯•少冰•半糖•加菓玉"])
     }
 
-    @Test func namesNotesCupsAndSizesAreBounded() throws {
+    @Test func namesNotesCupsAndSizesAreBounded() async throws {
         let book = book { $0.linesPerGroup = 2; $0.peoplePerGroup = 2; $0.groups = 2; $0.nameLength = 5; $0.noteLength = 8 }
-        #expect(throws: OrderPageRefusal.name(.empty)) { try book.start(by: amy, from: network(amy), name: "  ", mobile: nil) }
-        #expect(throws: OrderPageRefusal.name(.tooLong(max: 5))) { try book.start(by: amy, from: network(amy), name: "Amelia", mobile: nil) }
-        #expect(throws: OrderPageRefusal.name(.controlCharacters)) { try book.start(by: amy, from: network(amy), name: "A\nmy", mobile: nil) }
-        #expect(throws: OrderPageRefusal.name(.looksLikePhoneNumber)) { try book.start(by: amy, from: network(amy), name: "0912345678", mobile: nil) }
-        #expect(throws: OrderPageRefusal.mobile("0912")) { try book.start(by: amy, from: network(amy), name: "Amy", mobile: "0912") }
-        let id = try book.start(by: amy, from: network(amy), name: "Amy", mobile: "")
-        try book.join(id, by: ben, name: "Ben")
-        #expect(throws: OrderPageRefusal.tooManyPeople(2)) { try book.join(id, by: cara, name: "Cara") }
-        #expect(throws: OrderPageRefusal.cups(21, allowed: 1...20)) {
-            try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(cups: 21))
+        await #expect(throws: OrderPageRefusal.name(.empty)) { try await book.start(by: amy, from: network(amy), name: "  ", mobile: nil) }
+        await #expect(throws: OrderPageRefusal.name(.tooLong(max: 5))) { try await book.start(by: amy, from: network(amy), name: "Amelia", mobile: nil) }
+        await #expect(throws: OrderPageRefusal.name(.controlCharacters)) { try await book.start(by: amy, from: network(amy), name: "A\nmy", mobile: nil) }
+        await #expect(throws: OrderPageRefusal.name(.looksLikePhoneNumber)) { try await book.start(by: amy, from: network(amy), name: "0912345678", mobile: nil) }
+        await #expect(throws: OrderPageRefusal.mobile("0912")) { try await book.start(by: amy, from: network(amy), name: "Amy", mobile: "0912") }
+        let id = try await book.start(by: amy, from: network(amy), name: "Amy", mobile: "")
+        try await book.join(id, by: ben, name: "Ben")
+        await #expect(throws: OrderPageRefusal.tooManyPeople(2)) { try await book.join(id, by: cara, name: "Cara") }
+        await #expect(throws: OrderPageRefusal.cups(21, allowed: 1...20)) {
+            try await book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(cups: 21))
         }
-        #expect(throws: OrderPageRefusal.cups(0, allowed: 1...20)) {
-            try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(cups: 0))
+        await #expect(throws: OrderPageRefusal.cups(0, allowed: 1...20)) {
+            try await book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(cups: 0))
         }
-        #expect(throws: OrderPageRefusal.note(.tooLong(length: 9, max: 8))) {
-            try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(note: "123456789"))
+        await #expect(throws: OrderPageRefusal.note(.tooLong(length: 9, max: 8))) {
+            try await book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(note: "123456789"))
         }
-        #expect(throws: OrderPageRefusal.note(.controlCharacters)) {
-            try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(note: "a\tb"))
+        await #expect(throws: OrderPageRefusal.note(.controlCharacters)) {
+            try await book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(note: "a\tb"))
         }
-        try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(note: "  少冰  "))
-        try book.addLine(id, by: ben, drink: Self.blackTea, choices: Self.cup())
-        #expect(throws: OrderPageRefusal.groupFull(lines: 2)) { try book.addLine(id, by: ben, drink: Self.blackTea, choices: Self.cup()) }
+        try await book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup(note: "  少冰  "))
+        try await book.addLine(id, by: ben, drink: Self.blackTea, choices: Self.cup())
+        await #expect(throws: OrderPageRefusal.groupFull(lines: 2)) { try await book.addLine(id, by: ben, drink: Self.blackTea, choices: Self.cup()) }
         #expect(try book.snapshot(id, for: amy).lines.first?.line.note == "少冰")
-        _ = try book.start(by: ben, from: network(ben), name: "Ben", mobile: nil)
-        #expect(throws: OrderPageRefusal.tooManyGroups) { try book.start(by: cara, from: network(cara), name: "Cara", mobile: nil) }
+        _ = try await book.start(by: ben, from: network(ben), name: "Ben", mobile: nil)
+        await #expect(throws: OrderPageRefusal.tooManyGroups) { try await book.start(by: cara, from: network(cara), name: "Cara", mobile: nil) }
     }
 
-    @Test func oneNetworkTakesNoMoreThanItsFairShareOfTheGroupsAndAnotherStillStartsOne() throws {
+    @Test func oneNetworkTakesNoMoreThanItsFairShareOfTheGroupsAndAnotherStillStartsOne() async throws {
         let book = book { $0.groups = 10 }
         // Every address of one machine is one network: 127.0.0.2, .3, ... each a new browser.
         var started = 0
         var refusal: OrderPageRefusal?
         for host in 2..<40 where refusal == nil {
             do {
-                _ = try book.start(by: BrowserKey.make(), from: ClientNetwork(remoteAddress: "127.0.0.\(host):5000"), name: "Bot", mobile: nil)
+                _ = try await book.start(by: BrowserKey.make(), from: ClientNetwork(remoteAddress: "127.0.0.\(host):5000"), name: "Bot", mobile: nil)
                 started += 1
             } catch {
                 refusal = error
@@ -176,7 +176,7 @@ import TestSupport
         #expect(refusal == .tooManyGroupsFromNetwork)
         #expect(refusal?.status == 429)
         // Someone on another network still starts a group.
-        _ = try book.start(by: cara, from: ClientNetwork(remoteAddress: "127.1.0.1:5000"), name: "Cara", mobile: nil)
+        _ = try await book.start(by: cara, from: ClientNetwork(remoteAddress: "127.1.0.1:5000"), name: "Cara", mobile: nil)
         #expect(book.count == 6)
     }
 
@@ -196,13 +196,13 @@ import TestSupport
 
     @Test func aChangeWakesTheGroupsPagesAndNoOtherGroups() async throws {
         let book = book()
-        let id = try book.start(by: amy, from: network(amy), name: "Amy", mobile: nil)
-        let other = try book.start(by: ben, from: network(ben), name: "Ben", mobile: nil)
+        let id = try await book.start(by: amy, from: network(amy), name: "Amy", mobile: nil)
+        let other = try await book.start(by: ben, from: network(ben), name: "Ben", mobile: nil)
         let changes = book.changes(of: id)
         let otherChanges = book.changes(of: other)
         let version = try book.snapshot(id, for: amy).version
-        try book.join(id, by: cara, name: "Cara")
-        try book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup())
+        try await book.join(id, by: cara, name: "Cara")
+        try await book.addLine(id, by: amy, drink: Self.blackTea, choices: Self.cup())
         #expect(try book.snapshot(id, for: amy).version > version)
         book.finish()
         var woken = 0

@@ -51,8 +51,12 @@ extension Counter {
     /// discount and free cups stay at the counter (`redeem`), where staff see the member, and the ticket
     /// tells the stamps this order will earn, never the card's. A typed number can only give stamps away.
     /// Without a stamp card set up the order is left as it is.
+    ///
+    /// With `orderRef` (from `newOrderRef()`, kept by the page before it sends), the order can be found again
+    /// by it (`placedOnlineOrder`) when the page's server stopped before it heard the answer.
     public func placeOnline(_ draft: OrderDraft, member: MobileNumber? = nil, within bounds: OnlineOrderBounds,
-                            from sender: OnlineOrderBounds.Sender? = nil) async throws(OnlineRefusal) -> OnlineTicket
+                            from sender: OnlineOrderBounds.Sender? = nil, orderRef: String? = nil) async throws(OnlineRefusal)
+        -> OnlineTicket
     {
         do {
             // One reading of the settings, fresh: whether the page is open, and whether the menu changed since this
@@ -68,7 +72,7 @@ extension Counter {
             if let refusal = bounds.refusal(cups: priced.cupCount, amount: priced.total, open: open, from: sender) {
                 throw refusal
             }
-            let stored = try await orders.place(draft, placedBy: Self.onlineFront)
+            let stored = try await orders.place(draft, placedBy: Self.onlineFront, orderRef: orderRef)
             var stamps: Int?
             if let member, !stored.isUnsent,
                (try? await members.apply(to: stored, mobile: member, freeCups: 0, money: nil, usePass: false)) != nil,

@@ -42,13 +42,15 @@ public final class OrderDesk: Sendable {
     /// outbox, the order is kept there (unsent) and staff go on.
     /// - Parameter member: the member the order is for; kept with the order when it goes to the outbox (the
     ///   till makes it theirs when it is sent), else left to the caller (`Counter.place`).
-    func place(_ draft: OrderDraft, placedBy: String, member: MobileNumber? = nil) async throws(ShopError)
-        -> StoredOrder
+    /// - Parameter orderRef: the key its records share, when the caller chose it beforehand (`newOrderRef()`) to
+    ///   find the order again after a crash; a new one by default.
+    func place(_ draft: OrderDraft, placedBy: String, member: MobileNumber? = nil, orderRef chosen: String? = nil)
+        async throws(ShopError) -> StoredOrder
     {
         let (unnumbered, snapshot) = try await pricedWithMenu(draft, placedBy: placedBy)
         let now = unnumbered.createdAt
         let day = clock.businessDay(of: now)
-        let orderRef = makeOrderRef()
+        let orderRef = chosen ?? makeOrderRef()
         var order = unnumbered
         let outbox: Outbox
         if let waiting = delivery.outboxWithoutTrying(at: now) {

@@ -6,8 +6,8 @@ import Foundation
 public struct GroupLine: Sendable, Equatable {
     /// The line's number in its group, from 1, never reused.
     public let id: Int
-    /// The browser that added it.
-    public let owner: BrowserKey
+    /// The browser that added it (its key's digest: the store keeps no key).
+    public let owner: SecretDigest
     /// The drink with its options, checked against the shop's rules and priced when added or changed.
     public let line: OrderLine
 }
@@ -30,20 +30,22 @@ public struct GroupSnapshot: Sendable {
     public let state: GroupState
     /// Every line, in the order added.
     public let lines: [GroupLine]
-    /// Each browser's name in the group.
-    public let people: [BrowserKey: String]
+    /// Each browser's name in the group, by its key's digest.
+    public let people: [SecretDigest: String]
     /// Moves on with every change, so an open page knows when to show the list again.
     public let version: Int
     /// The browser looking, if it sent its key.
     public let viewer: BrowserKey?
 
-    public var isMember: Bool { viewer.map { people[$0] != nil } ?? false }
-    public var isOrganiser: Bool { viewer == organiser }
-    public var viewerName: String? { viewer.flatMap { people[$0] } }
+    public var isMember: Bool { viewerDigest.map { people[$0] != nil } ?? false }
+    public var isOrganiser: Bool { viewerDigest == organiser }
+    public var viewerName: String? { viewerDigest.flatMap { people[$0] } }
     public func name(of line: GroupLine) -> String { people[line.owner] ?? "?" }
-    public func isMine(_ line: GroupLine) -> Bool { viewer == line.owner }
+    public func isMine(_ line: GroupLine) -> Bool { viewerDigest == line.owner }
 
-    let organiser: BrowserKey
+    let organiser: SecretDigest
+    /// The viewer's key's digest, as the group knows its people.
+    let viewerDigest: SecretDigest?
 
     /// The lines as the order's lines.
     public var orderLines: [OrderLine] { lines.map(\.line) }
@@ -51,24 +53,31 @@ public struct GroupSnapshot: Sendable {
     public var subtotal: Int { lines.reduce(0) { $0 + $1.line.lineTotal } }
 }
 
-/// A group as the book keeps it.
+/// A group as the book keeps it (and the store, as `GroupRecord`): secrets only as their digests.
 struct GroupOrder {
-    let id: GroupID
-    let organiser: BrowserKey
+    /// The digest of the group's link id.
+    let key: SecretDigest
+    let organiser: SecretDigest
     /// The organiser's network (`ClientNetwork`'s key), which the group counts against.
     let network: String
     let mobile: MobileNumber?
     let startedAt: Date
     var expiresAt: Date
-    var people: [BrowserKey: String]
+    var people: [SecretDigest: String]
     var lines: [GroupLine] = []
     var nextLine = 1
     var state: GroupState = .open
+    /// While `sending`: the key the order's records get (`Counter.newOrderRef`), kept before the order is
+    /// placed, so a server that stopped meanwhile finds the order by it and never places it twice.
+    var sendingRef: String?
     var version = 0
+    /// The store's record of the group; nil until first written (and in a book without a store).
+    var recordID: String?
 
-    func snapshot(for viewer: BrowserKey?) -> GroupSnapshot {
+    func snapshot(_ id: GroupID, for viewer: BrowserKey?) -> GroupSnapshot {
         GroupSnapshot(id: id, organiserName: people[organiser] ?? "", startedAt: startedAt, expiresAt: expiresAt,
-                      state: state, lines: lines, people: people, version: version, viewer: viewer, organiser: organiser)
+                      state: state, lines: lines, people: people, version: version, viewer: viewer, organiser: organiser,
+                      viewerDigest: viewer?.digest)
     }
 
     /// The one order the counter receives: named after the organiser (with the member's number masked), one

@@ -130,14 +130,14 @@ enum GroupPage {
             return "<p class=\"muted\">還沒有飲料。No drinks yet.</p>\n"
         }
         // By person, in the order people first added a line; the viewer's own first.
-        var owners: [BrowserKey] = []
+        var owners: [SecretDigest] = []
         for line in group.lines where !owners.contains(line.owner) { owners.append(line.owner) }
-        if let viewer = group.viewer, let mine = owners.firstIndex(of: viewer) { owners.insert(owners.remove(at: mine), at: 0) }
+        if let viewer = group.viewerDigest, let mine = owners.firstIndex(of: viewer) { owners.insert(owners.remove(at: mine), at: 0) }
         var html = ""
         for owner in owners {
             let lines = group.lines.filter { $0.owner == owner }
             let name = group.people[owner] ?? "?"
-            let mine = owner == group.viewer
+            let mine = owner == group.viewerDigest
             html += "<div class=\"card person\" data-person=\"\(e(name))\"><h3>\(e(name))\(mine ? " <span class=\"tag\">我 me</span>" : "")</h3>\n"
             for groupLine in lines {
                 let line = groupLine.line
