@@ -14,6 +14,7 @@ import backups  # noqa: E402
 import bad_input  # noqa: E402
 import crash  # noqa: E402
 import drinkshop_harness as harness  # noqa: E402
+import groups  # noqa: E402
 import hooks_and_printers  # noqa: E402
 import lost_answers  # noqa: E402
 import money  # noqa: E402
@@ -153,6 +154,9 @@ def main():
          lambda: backups.restore_elsewhere_next_day(binary, workdir, env))
     item(20, "Backup while three counters place orders",
          lambda: backups.during_three_counters(binary, workdir, env, 4 if quick else 15))
+
+    # 21. A group order (揪團) open or being sent when drinkshop serve is killed
+    item(21, "Groups through kill -9", lambda: groups.killed_mid_send(binary, workdir, env, 4 if quick else 8))
 
     shutil.rmtree(workdir, ignore_errors=True)
     failed = [r for r in results if r[2] != "PASS"]
