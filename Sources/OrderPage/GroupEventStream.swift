@@ -63,21 +63,30 @@ enum GroupEventStream {
     ) async {
         var sentVersion: Int?
         var sentStatus: OrderStatus?
+        /// How many changes staff made to the sent order, as last read: the page's version counts them too.
+        var revision = 0
         var first = true
         func send(_ event: String, _ data: String) -> Bool {
             defer { first = false }
             return stream.send(ServerSentEvent(event: event, data: data, retryMilliseconds: first ? retryMilliseconds : nil).bytes)
         }
-        /// Sends what changed; false once the stream is closed or the group is gone. The order's status is read
-        /// from the store only when the store may have changed, or none was sent yet (the group was just sent).
+        /// Sends what changed; false once the stream is closed or the group is gone. The order is read from the
+        /// store only when the store may have changed, or none was sent yet (the group was just sent): its status,
+        /// and whether staff changed it (then the page is drawn again, with the drinks and price as they are now).
         func check(readStatus: Bool) async -> Bool {
             guard let group = try? book.snapshot(id, for: viewer), group.isMember else { return false }
-            if group.version != sentVersion {
-                sentVersion = group.version
-                guard send("group", "{\"version\":\(group.version)}") else { return false }
-            }
+            var status: OrderStatus?
             if case .sent(let ticket, _) = group.state, readStatus || sentStatus == nil,
-               let status = try? await counter.onlineOrderStatus(ticket), status != sentStatus {
+               let order = try? await counter.onlineOrder(ticket) {
+                revision = order.revision
+                status = order.status
+            }
+            let version = group.version + revision
+            if version != sentVersion {
+                sentVersion = version
+                guard send("group", "{\"version\":\(version)}") else { return false }
+            }
+            if case .sent(let ticket, _) = group.state, let status, status != sentStatus {
                 sentStatus = status
                 let label = "\(status.chineseLabel) \(GroupPage.englishStatus(status))"
                 let data = "{\"status\":\"\(status.rawValue)\",\"label\":\"\(label)\",\"number\":\(ticket.number)}"

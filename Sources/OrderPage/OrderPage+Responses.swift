@@ -112,11 +112,14 @@ extension OrderPage {
                                         token: tokenField(exchange)),
                         status: status, newCookie: exchange.newCookie)
         }
-        var orderStatus: OrderStatus?
-        if case .sent(let ticket, _) = group.state { orderStatus = try? await shop.counter.onlineOrderStatus(ticket) }
-        let context = GroupPage.Context(shop: title, group: group, closed: closed, promotion: await promotion(for: group),
-                                        status: orderStatus, origin: exchange.origin, expiresAt: clockTime(group.expiresAt),
-                                        message: message, token: tokenField(exchange))
+        // Once sent, the order as the counter holds it now (its status, and its drinks and price after an edit).
+        var placed: OnlineOrder?
+        if case .sent(let ticket, _) = group.state { placed = try? await shop.counter.onlineOrder(ticket) }
+        let estimate = placed == nil ? await promotion(for: group) : nil
+        let context = GroupPage.Context(shop: title, group: placed.map(group.showing) ?? group, closed: closed,
+                                        promotion: placed.map(\.promotion) ?? estimate,
+                                        status: placed?.status, bill: placed?.bill, origin: exchange.origin,
+                                        expiresAt: clockTime(group.expiresAt), message: message, token: tokenField(exchange))
         return page(GroupPage.html(context), status: status, newCookie: exchange.newCookie)
     }
 }

@@ -6,7 +6,7 @@ import HTTPServer
 /// The customers' ordering page at `/order`: server-rendered forms that work without JavaScript, for one
 /// person or a group (揪團), sent to the counter as one order through the customers' front of the shop's use
 /// cases (`Counter.placeOnline`), then followed live to pickup. Tokenless like the pickup screen, and as
-/// narrow: it can start and change open groups (in memory, see ``GroupBook``), place their orders while a
+/// narrow: it can start and change open groups (kept in the store, see ``GroupBook``), place their orders while a
 /// manager has opened online ordering, and read the status of the orders it placed; nothing else of the shop,
 /// its staff, payments or API. Every other path is not its business (``respond(to:)`` returns nil).
 ///

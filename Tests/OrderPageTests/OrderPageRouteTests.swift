@@ -107,6 +107,38 @@ import Testing
         }
     }
 
+    @Test func aDrinkSwappedAtTheCounterShowsOnTheCustomersPageWithItsPrice() async throws {
+        try await LiveOrderServer.run { live in
+            let amy = live.browser(), ben = live.browser()
+            _ = try await amy.get("/order")
+            let group = try #require(try await amy.post("/order/start", [("name", "Amy")]).location)
+            _ = try await ben.get(group)
+            _ = try await ben.post(group + "/join", [("name", "Ben")])
+            _ = try await amy.post(group + "/lines", drinkFields("熟成紅茶", size: "中杯", ice: "少冰", sugar: "半糖", note: "少冰塊"))
+            _ = try await ben.post(group + "/lines", drinkFields("麗春紅茶", size: "中杯", ice: "去冰", sugar: "無糖"))
+            _ = try await amy.post(group + "/send")
+            let before = try await amy.get(group).body
+            let sentTotal = try await live.shop.orders.find(.pickup(1)).order.total
+            #expect(before.contains("<div>熟成紅茶") && !before.contains("太妃紅茶") && before.contains("應付 \(PageLayout.money(sentTotal))"))
+            // Staff swap Amy's drink for a dearer one: her line, her note, her name stay; the price follows.
+            let edited = try await live.shop.counter.edit(.pickup(1), line: 1, change: LineChangeDraft(drink: "太妃紅茶"), by: live.manager)
+            live.signal.changed()
+            #expect(edited.order.total != sentTotal)
+            for viewer in [amy, ben] {
+                let page = try await viewer.get(group).body
+                #expect(page.contains("<div>太妃紅茶") && page.contains("<div>麗春紅茶") && !page.contains("<div>熟成紅茶"))
+                #expect(page.contains("應付 \(PageLayout.money(edited.order.total))") && page.contains("id=\"total\">\(PageLayout.money(edited.order.total))<"))
+                #expect(page.contains("備註：少冰塊") && !page.contains("for Amy"))
+            }
+            // Amy's swapped line is still hers: first on her page, under her name.
+            let amysPage = try await amy.get(group).body
+            let amysCard = try #require(amysPage.range(of: "data-person=\"Amy\""))
+            let bensCard = try #require(amysPage.range(of: "data-person=\"Ben\""))
+            let swapped = try #require(amysPage.range(of: "<div>太妃紅茶"))
+            #expect(amysCard.lowerBound < swapped.lowerBound && swapped.lowerBound < bensCard.lowerBound)
+        }
+    }
+
     @Test func afterTheDayIsClosedThePageTakesNoNewGroupOrSendUntilTheNextDay() async throws {
         try await LiveOrderServer.run { live in
             _ = try await live.shop.counter.openShift(float: 0, by: live.manager)

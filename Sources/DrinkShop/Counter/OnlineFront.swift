@@ -94,10 +94,19 @@ extension Counter {
     /// number reads nothing.
     /// - Throws: `ShopError.noSuchOrder` when they do not.
     public func onlineOrderStatus(_ ticket: OnlineTicket) async throws(ShopError) -> OrderStatus {
+        try await onlineOrder(ticket).status
+    }
+
+    /// An order the page placed as the store holds it now: staff may have changed its drinks at the counter
+    /// (`edit #70 1 熟成紅茶`), which changes its price; the page shows this, not what was sent. Named as
+    /// `onlineOrderStatus` names it.
+    /// - Throws: `ShopError.noSuchOrder` when the number, day and key do not all match.
+    public func onlineOrder(_ ticket: OnlineTicket) async throws(ShopError) -> OnlineOrder {
         let number = OrderNumber.onDay(ticket.number, day: ticket.day.description)
         let stored = try await orders.find(number)
         guard stored.orderRef == ticket.orderRef else { throw .noSuchOrder(number) }
-        return stored.order.status
+        return OnlineOrder(status: stored.order.status, lines: stored.order.lines, promotion: stored.order.promotion,
+                           bill: stored.till?.bill ?? stored.order.total, revision: stored.auditEntries.count)
     }
 
     /// The orders placed from the page that are open (placed, being made or ready), of any day, with their cups
@@ -170,4 +179,17 @@ public enum OnlineRefusal: Error, Sendable, CustomStringConvertible {
         case .refused(let error): error.description
         }
     }
+}
+
+/// An order placed from the page, as the store holds it now (`Counter.onlineOrder`).
+public struct OnlineOrder: Sendable, Equatable {
+    public let status: OrderStatus
+    /// Its lines as they are now, in the order sent (an edit at the counter changes a line in its place).
+    public let lines: [OrderLine]
+    /// The promotion it gets now (chosen again after each edit).
+    public let promotion: AppliedPromotion?
+    /// What it costs at the counter: the till's bill when its adjustments changed it, else the order's total.
+    public let bill: Int
+    /// How many times staff changed it (its audit entries: edits, a cancel or void): moves on with each change.
+    public let revision: Int
 }

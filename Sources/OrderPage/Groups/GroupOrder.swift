@@ -96,3 +96,22 @@ struct GroupOrder {
         return OrderDraft(orderName: orderName, lines: lines)
     }
 }
+
+extension GroupSnapshot {
+    /// The sent group as its order is now: each line as the counter holds it (staff may have swapped its drink,
+    /// which changes its price), still under the person who added it, its note without the `for NAME` the order
+    /// carries; the version moves on with each change staff make, so an open page draws it again. The lines stay
+    /// the group's when the order's no longer match them one for one.
+    func showing(_ order: OnlineOrder) -> GroupSnapshot {
+        let shown = order.lines.count != lines.count ? lines : zip(lines, order.lines).map { groupLine, line -> GroupLine in
+            let note = LinePerson.parse(line.note).map(\.note) ?? line.note
+            let own = (try? OrderLine(drinkName: line.drinkName, category: line.category, size: line.size, ice: line.ice,
+                                      sugar: line.sugar, addOns: line.addOns, quantity: line.quantity, unitPrice: line.unitPrice,
+                                      note: note)) ?? line
+            return GroupLine(id: groupLine.id, owner: groupLine.owner, line: own)
+        }
+        return GroupSnapshot(id: id, organiserName: organiserName, startedAt: startedAt, expiresAt: expiresAt, state: state,
+                             lines: shown, people: people, version: version + order.revision, viewer: viewer,
+                             organiser: organiser, viewerDigest: viewerDigest)
+    }
+}

@@ -2,7 +2,7 @@
 /// (a network never takes more than its fair share of a bound held in all: `FairShare`).
 /// Every number a street could push on has one here; tests make them small.
 public struct OrderPageLimits: Sendable {
-    /// How long an unsent group is kept (in memory, in the server's process) after it was started.
+    /// How long an unsent group is kept (in the store, across restarts of the server) after it was started.
     public var groupLifetime: Double = 2 * 60 * 60
     /// How long a sent group is kept after sending, so its page can follow the order to pickup.
     public var sentLifetime: Double = 2 * 60 * 60

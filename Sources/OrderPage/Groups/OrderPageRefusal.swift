@@ -8,7 +8,7 @@ public enum OrderPageRefusal: Error, Sendable, CustomStringConvertible, Equatabl
     case closed
     /// The business day is closed (`close` at a counter); ordering opens again the next business day.
     case closedForTheDay
-    /// The group does not exist, or has expired (groups are kept in memory for a while, see `OrderPageLimits`).
+    /// The group does not exist, or has expired (groups are kept for a while, see `OrderPageLimits`).
     case noSuchGroup
     /// This browser has not joined the group.
     case notMember

@@ -14,6 +14,8 @@ enum GroupPage {
         var promotion: AppliedPromotion?
         /// The order's status once sent, as last read (nil while unknown).
         var status: OrderStatus?
+        /// What the sent order costs at the counter now, as last read (nil while unknown: the total sent).
+        var bill: Int?
         /// `http://host` as the browser reached the server, for the link to share.
         var origin: String
         /// When the group expires, in the shop's time zone (`14:30`).
@@ -34,7 +36,7 @@ enum GroupPage {
         if let message = context.message { body += PageLayout.notice(message) + "\n" }
 
         if case .sent(let ticket, _) = group.state {
-            body += sentPart(ticket: ticket, status: context.status)
+            body += sentPart(ticket: ticket, status: context.status, due: context.bill ?? ticket.total)
         } else {
             body += "<p class=\"muted\">揪團保留到 \(e(context.expiresAt))。Kept until \(e(context.expiresAt)).</p>\n"
             if let closed = context.closed { body += PageLayout.notice(closed.description, isError: false) + "\n" }
@@ -49,7 +51,7 @@ enum GroupPage {
         body += "<h2 id=\"lines\">訂單內容 <span class=\"en\">The order</span></h2>\n"
         let editable = group.state == .open && context.closed == nil
         body += linesPart(group, promotion: context.promotion, editable: editable, token: context.token)
-        body += totalsPart(group, promotion: context.promotion, sent: isSent(group))
+        body += totalsPart(group, promotion: context.promotion, sent: isSent(group), bill: context.bill)
 
         if editable {
             body += "<a class=\"button\" href=\"\(GroupPaths.menu(id))\">＋ 加點飲料 <span class=\"en\">&nbsp;Add a drink</span></a>\n"
@@ -77,7 +79,7 @@ enum GroupPage {
         return false
     }
 
-    private static func sentPart(ticket: OnlineTicket, status: OrderStatus?) -> String {
+    private static func sentPart(ticket: OnlineTicket, status: OrderStatus?, due: Int) -> String {
         if status == .cancelled {
             // Cancelled (or voided) at the counter: nothing is owed and no stamps are earned; whatever was paid is
             // the counter's to give back.
@@ -108,7 +110,7 @@ enum GroupPage {
           <div id="status-text" class="\(status == .ready ? "ready" : "")" data-status="\(status?.rawValue ?? "placed")">\(PageLayout.escape(label))</div>
           \(stepsHTML)
         </div>
-        <p class="notice">付款請至櫃台，付款前訂單為未付款。應付 \(PageLayout.money(ticket.total))。Pay at the counter; the order is unpaid until then. Due: \(PageLayout.money(ticket.total)).</p>
+        <p class="notice">付款請至櫃台，付款前訂單為未付款。應付 \(PageLayout.money(due))。Pay at the counter; the order is unpaid until then. Due: \(PageLayout.money(due)).</p>
         \(ticket.stamps.map { "<p class=\"notice\">會員集點：櫃台付款後集 \($0) 點。Member stamps: \($0) once paid at the counter.</p>" } ?? "")
 
         """
@@ -161,7 +163,7 @@ enum GroupPage {
         return html
     }
 
-    private static func totalsPart(_ group: GroupSnapshot, promotion: AppliedPromotion?, sent: Bool) -> String {
+    private static func totalsPart(_ group: GroupSnapshot, promotion: AppliedPromotion?, sent: Bool, bill: Int?) -> String {
         guard !group.lines.isEmpty else { return "" }
         let e = PageLayout.escape
         var html = "<div class=\"card totals\" id=\"totals\"><span>共 \(group.cups) 杯 · \(group.people.count) 人</span><span></span>"
@@ -169,7 +171,7 @@ enum GroupPage {
         if let promotion, promotion.totalDiscount > 0 {
             html += "<span>\(e(promotion.name))</span><span>\(PageLayout.money(-promotion.totalDiscount))</span>"
         }
-        let total = group.subtotal - (promotion?.totalDiscount ?? 0)
+        let total = bill ?? group.subtotal - (promotion?.totalDiscount ?? 0)
         html += "<span class=\"grand\">合計 Total</span><span class=\"grand\" id=\"total\">\(PageLayout.money(total))</span>"
         if !sent { html += "<span class=\"muted\" style=\"grid-column: 1 / -1\">預估金額，以櫃台結帳為準。An estimate; the counter's bill is final.</span>" }
         html += "</div>\n"
