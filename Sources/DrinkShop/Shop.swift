@@ -98,7 +98,7 @@ public final class Shop: Sendable {
         let schema: BaseSchema
         do { schema = try await store.schema() } catch { throw .store(error) }
         var missing: [String] = []
-        for spec in ShopSchema.tables {
+        for spec in ShopSchema.tables(of: store) {
             guard let table = schema.table(spec.name) else {
                 missing.append("table \(spec.name)")
                 continue
@@ -135,7 +135,7 @@ public final class Shop: Sendable {
         do { schema = try await store.schema() } catch { throw .store(error) }
         var created: [String] = []
         do {
-            for spec in ShopSchema.tables {
+            for spec in ShopSchema.tables(of: store) {
                 if let table = schema.table(spec.name) {
                     for field in spec.fields where table.field(field.name) == nil {
                         _ = try await editor.createField(in: table.id, field)

@@ -231,7 +231,7 @@ struct ServeCommand {
 
     /// The tables and fields the shop reads by name: the API refuses to rename them while `serve` runs (a renamed
     /// `Drink` would make the next counter set up a new, empty one).
-    static let shopTables = ProtectedTables(ShopSchema.tables.map { ($0.name, $0.fields.map(\.name)) },
+    static let shopTables = ProtectedTables(ShopSchema.embeddedTables.map { ($0.name, $0.fields.map(\.name)) },
                                             owner: "DrinkShop's counters")
 
     /// The shop's tables a token reaches only with the shop's own scopes: the staff (names, roles, PIN

@@ -64,7 +64,8 @@ import TestSupport
             #expect(setup.output.contains("  created table Adjustment\nDone: the base is ready for the shop."))
             let again = try await Self.drinkshop(["setup"], server: server, token: server.token)
             #expect(again.output.contains("has every table and field the shop needs"))
-            #expect(try await Shop(store: server.base).missingSchema().isEmpty)
+            // All a counter needs; the served file's own table (the ordering page's groups) is `serve`'s to add.
+            #expect(try await Shop(store: server.base).missingSchema() == ["table OnlineGroup"])
             #expect(try await server.base.allRecords(in: "Drink").isEmpty, "setup never seeds")
 
             let seeded = try await Self.drinkshop(["seed", Repository.menu], server: server, token: server.token)

@@ -151,7 +151,7 @@ import Testing
         let created = try await shop.createMissingSchema()
         #expect(Set(created) == ["table AuditLog", "table Setting", "field OrderDrink.voidedBy", "field OrderDrink.paid",
                                  "field OrderDrink.refunded", "field OrderDrink.paidBy", "field OrderDrink.refundedBy",
-                                 "field OrderDrink.bill", "field OrderDrink.audit"])
+                                 "field OrderDrink.bill", "field OrderDrink.audit", "table OnlineGroup"])
         // The order placed before carries no copy of the till: the till reads the ledger for it.
         #expect(try await shop.orders.find(.pickup(1)).till == nil)
         #expect(try await shop.missingSchema().isEmpty)

@@ -126,5 +126,5 @@ public enum ShopSchema {
     ]
 
     /// Every table, in the order `setup` creates them.
-    public static let tables: [TableSpec] = [drink, order, user, promotion, ticket, audit, setting] + tillTables + [onlineGroup]
+    public static let tables: [TableSpec] = [drink, order, user, promotion, ticket, audit, setting] + tillTables
 }

@@ -11,7 +11,7 @@ public enum ShopSchemaVersion {
 
     /// How many tables and fields the schema step creates. Tables and fields are only ever added (never
     /// renamed or dropped), so it grows with each one, and a new field raises it without anyone remembering to.
-    public static let current = ShopSchema.tables.reduce(0) { $0 + 1 + $1.fields.count }
+    public static let current = ShopSchema.embeddedTables.reduce(0) { $0 + 1 + $1.fields.count }
 
     /// The version recorded in `store`; nil when it keeps none (a remote base) or none was recorded yet.
     public static func recorded(in store: any RecordStore) async throws(ShopError) -> Int? {
