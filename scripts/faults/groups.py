@@ -90,7 +90,7 @@ def killed_mid_send(binary, workdir, env, rounds):
         # What the restarted server settled: a group it found being sent (placed, or open again).
         settled = sum(1 for line in server.log_lines() if "being sent when the server stopped" in line)
         figure = (f"{rounds} groups killed open or mid-send: {found}/{rounds} shown again by their link after the restart "
-                  f"with both people's lines ({sent_before} sent before the kill, {settled} found being sent and settled), "
+                  f"with both people's lines ({sent_before} already sent, {settled} found mid-send and settled at start), "
                   f"{once}/{rounds} made exactly one order")
         return not failures, figure, failures
     finally:
