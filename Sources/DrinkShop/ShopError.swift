@@ -81,6 +81,9 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
             return "there is no order #\(pickup) today, nor an open one from an earlier day (查無此單) "
                 + "(an earlier day's finished order is named with its day: #\(pickup)@YYYY-MM-DD)"
         case .noSuchOrder(let number): return "there is no order \(number) today (查無此單)"
+        case .ambiguousOrder(.provisional(let kept, _), let choices):
+            return "more than one order this counter kept is numbered P\(kept) (同號的訂單不只一張): "
+                + choices.map(\.description).joined(separator: ", ") + "; say which, with its letter, e.g. \(choices[0])"
         case .ambiguousOrder(let number, let choices):
             return "there is no order \(number) today, and \(choices.count) earlier days left one open: "
                 + choices.map(\.description).joined(separator: ", ") + " (同號的訂單不只一張); say which, e.g. \(choices[0])"

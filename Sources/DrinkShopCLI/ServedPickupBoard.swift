@@ -62,7 +62,7 @@ final class ServedPickupBoard: PickupBoardSource {
         let (today, tickets) = try await queue.pickupTickets()
         return PickupBoard(tickets: tickets.map {
             PickupTicket(number: $0.number, businessDay: $0.businessDay.description, stage: $0.isReady ? .ready : .preparing,
-                         readyAt: $0.readyAt, formerNumber: $0.provisionalNumber.map { "P\($0)" })
+                         readyAt: $0.readyAt, formerNumber: $0.keptText)
         }, today: today.description)
     }
 

@@ -60,12 +60,12 @@ import TestSupport
         #expect(today > closedDay)
 
         let sent = try await counter.shop.counter.sendKept(force: true).sent
-        #expect(sent == [SentOrder(queuedAs: .provisional(1), pickupNumber: 1, businessDay: today, lateFrom: closedDay)])
+        #expect(sent == [SentOrder(queuedAs: .provisional(1, counter: "A"), pickupNumber: 1, businessDay: today, lateFrom: closedDay)])
         let days = try await counter.fixture.records("OrderDrink").compactMap { $0.fields["businessDay"]?.stringValue }
         #expect(days.filter { $0 == closedDay.description }.count == 1)
         #expect(days.filter { $0 == today.description }.count == 1)
         let entries = try await counter.shop.audit.entries(fromDay: today, throughDay: today)
-        #expect(entries.contains { $0.subject == "#1" && $0.detail.contains("sent late: taken on \(closedDay) as #P1") })
+        #expect(entries.contains { $0.subject == "#1" && $0.detail.contains("sent late: taken on \(closedDay) as #A-P1") })
     }
 
     @Test func anOutboxFromBeforeTheMemberFieldGetsItWhenOpened() async throws {

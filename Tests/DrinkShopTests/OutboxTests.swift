@@ -91,6 +91,8 @@ final class FlakyStore: RecordStore {
             try await outbox.prepare()
             shop = Shop(store: flaky, clock: clock.shopClock, outbox: outbox)
             _ = try await shop.catalog.menu()
+            // As a counter starts: its outbox is sent, and the first time, its letter claimed (A: the first).
+            _ = try await shop.orders.sendUnsent(force: true)
         }
 
         func order(_ name: String = "Amy") async throws -> StoredOrder {
@@ -108,20 +110,20 @@ final class FlakyStore: RecordStore {
         counter.flaky.unplug()
         let p1 = try await counter.order("Amy")
         let p2 = try await counter.order("Bo")
-        #expect(p1.isUnsent && p1.number == .provisional(1))
-        #expect(p2.number == .provisional(2))
+        #expect(p1.isUnsent && p1.number == .provisional(1, counter: "A"))
+        #expect(p2.number == .provisional(2, counter: "A"))
         #expect(counter.shop.isOffline)
         #expect(try await counter.outbox.count() == 2)
 
         let (orders, problems) = try await counter.shop.orders.today()
-        #expect(orders.map(\.number) == [.provisional(1), .provisional(2)])
+        #expect(orders.map(\.number) == [.provisional(1, counter: "A"), .provisional(2, counter: "A")])
         #expect(problems.contains { $0.contains("cannot be reached") })
 
         counter.flaky.plugIn()
         let sent = try await counter.shop.orders.sendUnsent(force: true).sent
         let day = counter.shop.clock.today
-        #expect(sent == [SentOrder(queuedAs: .provisional(1), pickupNumber: 2, businessDay: day),
-                         SentOrder(queuedAs: .provisional(2), pickupNumber: 3, businessDay: day)])
+        #expect(sent == [SentOrder(queuedAs: .provisional(1, counter: "A"), pickupNumber: 2, businessDay: day),
+                         SentOrder(queuedAs: .provisional(2, counter: "A"), pickupNumber: 3, businessDay: day)])
         #expect(try await counter.outbox.count() == 0)
         #expect(!counter.shop.isOffline)
         let lines = try await counter.storedLines()
@@ -138,10 +140,10 @@ final class FlakyStore: RecordStore {
         _ = try await counter.order("Amy")
         _ = try await counter.order("Bo")
         _ = try await counter.order("Cy")
-        let edited = try await counter.shop.orders.edit(.provisional(1), line: nil, change: LineChangeDraft(options: [.size(.large)]))
+        let edited = try await counter.shop.orders.edit(.provisional(1, counter: "A"), line: nil, change: LineChangeDraft(options: [.size(.large)]))
         #expect(edited.order.lines[0].size == .large)
-        _ = try await counter.shop.orders.cancel(.provisional(2), reason: "left")
-        _ = try await counter.shop.orders.delete(.provisional(3))
+        _ = try await counter.shop.orders.cancel(.provisional(2, counter: "A"), reason: "left")
+        _ = try await counter.shop.orders.delete(.provisional(3, counter: "A"))
         let (orders, _) = try await counter.shop.orders.today()
         #expect(orders.count == 2)
         #expect(orders[0].order.lines[0].size == .large)
@@ -190,8 +192,8 @@ final class FlakyStore: RecordStore {
         _ = try await counter.order("Bo")
         counter.flaky.plugIn()
         let report = try await counter.shop.orders.sendUnsent(force: true)
-        #expect(report.sent.map(\.queuedAs) == [.provisional(1), .provisional(3)])
-        #expect(report.refused.map(\.order) == [.provisional(2)])
+        #expect(report.sent.map(\.queuedAs) == [.provisional(1, counter: "A"), .provisional(3, counter: "A")])
+        #expect(report.refused.map(\.order) == [.provisional(2, counter: "A")])
         #expect(try await counter.outbox.count() == 1)
         #expect(try await counter.storedLines().count == 2)
     }

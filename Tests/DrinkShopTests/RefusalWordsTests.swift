@@ -33,6 +33,7 @@ import Testing
         .notFoundWhileOffline(.provisional(3), unreachable), .notStaff(name: "Amy", role: .customer),
         .pickupNumbersExhausted(attempts: 20), .missingSchema(["OrderDrink.status"]),
         .ambiguousOrder(.pickup(6), choices: [.onDay(6, day: "2026-11-29"), .onDay(6, day: "2026-11-30")]),
+        .ambiguousOrder(.provisional(1), choices: [.provisional(1, counter: "A"), .provisional(1)]),
         .notADay("someday"), .dayRange(day.next, day, "the first day is after the last"),
         .auditNotWritten(entry, .store(unreachable)), .auditNotWrittenNothingChanged(entry, .store(unreachable)),
         .notUnderstood(["fizzy"], drink: "Black Tea", line: 2), .setting(.unknownTimeZone("Mars", source: "setting timeZone")),

@@ -24,18 +24,19 @@ import TestSupport
         let repl = try CounterProcess(directory: shop.directory, environment: counter)
         defer { repl.end() }
         // A counter that was running before the outage: it has heard from the server (which says it keeps pickup
-        // tickets' keys unique, so the counter claims one number at a time and the kept order becomes #2).
+        // tickets' keys unique, so the counter claims one number at a time and the kept order becomes #2). The
+        // one-shot order claimed the letter A for this outbox, which the REPL shares: its kept order is A-P1.
         repl.type("orders")
         #expect(try await repl.waitFor("Amy", within: .seconds(30)), "\(repl.said)")
         server.terminate()
         _ = await ChildProcess.waitForExit(server)
         repl.type("order 熟成紅茶 大杯 半糖 少冰 for 王小明")
-        #expect(try await repl.waitFor("kept on this counter as #P1", within: .seconds(30)), "\(repl.said)")
+        #expect(try await repl.waitFor("kept on this counter as #A-P1", within: .seconds(30)), "\(repl.said)")
 
         (server, _) = try await offThePool { try ServeProcess.launch(serve, environment: serverEnvironment) }
         defer { server.terminate() }
         // Nothing more is typed.
-        #expect(try await repl.waitFor("Sent order #P1", within: .seconds(30)), "\(repl.said)")
+        #expect(try await repl.waitFor("Sent order #A-P1", within: .seconds(30)), "\(repl.said)")
         let listed = try await shop.run(["orders", "--json"], database: false, environment: counter)
         #expect(listed.stdout.contains("王小明") && listed.stdout.contains(#""pickupNumber":2"#), "\(listed.stdout)")
     }

@@ -39,7 +39,7 @@ extension OrderDesk {
         }
         if stored.isUnsent {
             try await save(stored, menu: try await catalog.snapshot(refresh: false).menu)
-            try await note(entries)
+            try await note(entries, about: stored)
             return stored
         }
         let onTheOrder = auditCells(entries, on: stored)
@@ -77,6 +77,13 @@ extension OrderDesk {
         } else {
             try await note(entries)
         }
+    }
+
+    /// Entries about an order still in this counter's outbox wait there with it, even while the store answers,
+    /// so they reach the store after the order, under its number then (`sendUnsent`: `#14 (was A-P1)`).
+    func note(_ entries: [AuditEntry], about stored: StoredOrder) async throws(ShopError) {
+        guard stored.isUnsent, let outbox = delivery.outbox, let first = entries.first else { return try await note(entries) }
+        do { try await outbox.keepAudit(entries.map(audit.cells(of:))) } catch { throw .auditNotWritten(first, error) }
     }
 
     /// Writes audit entries to the AuditLog table. The change itself is already saved: a trail that cannot

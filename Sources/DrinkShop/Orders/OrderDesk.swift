@@ -153,7 +153,7 @@ public final class OrderDesk: Sendable {
         let entries = [entry(.editOrder, stored, by: staff, detail: detail)]
         if stored.isUnsent, let outbox = delivery.outbox {
             try await outbox.keep(stored, menu: snapshot.menu, queuedAt: clock.now())
-            try await note(entries)
+            try await note(entries, about: stored)
             return stored
         }
         var extra = auditCells(entries, on: stored) ?? [:]
@@ -226,7 +226,7 @@ public final class OrderDesk: Sendable {
         let deleted = entry(.deleteOrder, stored, by: staff, detail: "\(stored.order.orderName): \(lines), $\(stored.order.total)")
         if stored.isUnsent, let outbox = delivery.outbox {
             try await outbox.remove(stored)
-            try await note([deleted])
+            try await note([deleted], about: stored)
         } else {
             // On the embedded store the delete and its entry are one commit; over the API the delete, then the
             // entry (a deleted order is not put back: `auditNotWritten` says it is gone without its entry).
@@ -397,7 +397,7 @@ public final class OrderDesk: Sendable {
     private func saveStatus(_ stored: inout StoredOrder, entries: [AuditEntry]) async throws(ShopError) {
         if stored.isUnsent {
             try await save(stored, menu: try await catalog.snapshot(refresh: false).menu)
-            try await note(entries)
+            try await note(entries, about: stored)
         } else {
             let onTheOrder = entries.isEmpty ? nil : auditCells(entries, on: stored)
             let extra = onTheOrder ?? [:]

@@ -29,6 +29,19 @@ extension OrderRecords {
     /// through the latter): each cost every order a page of its commit, so opening the store drops them.
     static let retiredIndexFields = [OrderField.pickupNumber.rawValue, OrderField.status.rawValue]
 
+    /// The lines of the order a counter kept as `counter`-P`number` (`A-P1`) and has sent since, today's or still open.
+    static func keptFormula(_ number: Int, counter: String, today: String) -> FormulaExpression {
+        let status = FormulaExpression.field(OrderField.status)
+        return FormulaExpression.and([
+            .field(OrderField.provisionalNumber) == .int(number),
+            .field(OrderField.provisionalCounter) == .text(counter),
+            .or([
+                .field(OrderField.businessDay) == .text(today),
+                .and([status != .text(OrderStatus.pickedUp.rawValue), status != .text(OrderStatus.cancelled.rawValue)]),
+            ]),
+        ])
+    }
+
     /// Lists once by each field the lookups filter on, so a store that builds an index on first use
     /// (LocalBase) builds them now, when the store is opened, not during a command that is then refused
     /// (a refused command must leave the file as it was); and drops the indexes no lookup reads any more.
@@ -135,9 +148,8 @@ extension OrderDesk {
         let unsent = try await delivery.outbox?.unsentOrders(menu: menu, clock: clock) ?? []
         let candidates: [StoredOrder]
         switch number {
-        case .provisional:
-            guard let found = unsent.first(where: { $0.number == number }) else { throw .noSuchOrder(number) }
-            return found
+        case .provisional(let kept, let counter):
+            return try await findKept(number, kept: kept, counter: counter, among: unsent, menu: menu, today: today)
         case .pickup(let pickup), .onDay(let pickup, _):
             // `#6@2026-11-30`: that day's #6.
             var onDay: BusinessDay?
@@ -177,6 +189,33 @@ extension OrderDesk {
 }
 
 extension OrderDesk {
+    /// The order kept as `#A-P1` (`counter` A, `kept` 1): this counter's unsent one (today's first; without a
+    /// letter, any of this counter's), else the one sent since, today's or still open, found by the kept number
+    /// it carries in the store (only with a letter: `P1` alone was every counter's before letters).
+    private func findKept(_ number: OrderNumber, kept: Int, counter: String?, among unsent: [StoredOrder], menu: Menu,
+                          today: BusinessDay) async throws(ShopError) -> StoredOrder
+    {
+        let mine = unsent.filter { $0.provisionalNumber == kept && (counter == nil || $0.provisionalCounter == counter) }
+        let todays = mine.filter { $0.businessDay == today }
+        let candidates = todays.isEmpty ? mine : todays
+        if candidates.count > 1 {
+            throw .ambiguousOrder(number, choices: candidates.compactMap(\.keptNumber).sorted { $0.description < $1.description })
+        }
+        if let found = candidates.first { return found }
+        guard let counter else { throw .noSuchOrder(number) }
+        let records: [Record]
+        do throws(ShopError) {
+            records = try await queries.kept(kept, counter: counter, today: today)
+            delivery.storeAnswered()
+        } catch {
+            guard delivery.outbox(after: error, at: clock.now()) != nil, case .store(let failure) = error else { throw error }
+            throw .notFoundWhileOffline(number, failure)
+        }
+        let sent = OrderRecord.orders(from: records, menu: menu, clock: clock).orders.filter { !$0.isForeign }
+        guard let found = sent.first(where: { $0.businessDay == today }) ?? sent.first else { throw .noSuchOrder(number) }
+        return found
+    }
+
     /// The `OrderDrink` records of the orders of `first` through `last` that `select` keeps, as JSON.
     public func ordersJSON(from first: BusinessDay, through last: BusinessDay,
                            selecting select: @Sendable ([StoredOrder]) -> [StoredOrder]) async throws(ShopError) -> String {

@@ -68,6 +68,11 @@ extension OrderQueries {
         try await records.list(OrderRecords.withNumberFormula(number, today: today.description))
     }
 
+    /// The records of the order kept as `counter`-P`number` (`#A-P1`) and sent since, today's or still open.
+    func kept(_ number: Int, counter: String, today: BusinessDay) async throws(ShopError) -> [Record] {
+        try await records.list(OrderRecords.keptFormula(number, counter: counter, today: today.description))
+    }
+
     /// The records of `day`'s order `number`.
     func number(_ number: Int, onDay day: BusinessDay) async throws(ShopError) -> [Record] {
         try await records.list(.and([.field(OrderField.pickupNumber) == .int(number),

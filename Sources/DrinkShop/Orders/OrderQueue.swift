@@ -22,15 +22,21 @@ public struct OrderQueue: Sendable {
         public var isReady: Bool
         /// When it became ready, where the base records it.
         public var readyAt: Date?
-        /// The P number it was kept under while the store was away (1 for `P1`), if any.
+        /// The P number it was kept under while the store was away (1 for `A-P1`), if any.
         public var provisionalNumber: Int?
+        /// The letter of the counter that kept it (`A` for `A-P1`); nil for one an earlier version kept.
+        public var provisionalCounter: String?
+        /// How the customer's slip names it while it was kept: `A-P1` (`P1` from an earlier version).
+        public var keptText: String? { provisionalNumber.map { OrderNumber.keptText($0, counter: provisionalCounter) } }
 
-        public init(number: Int, businessDay: BusinessDay, isReady: Bool, readyAt: Date? = nil, provisionalNumber: Int? = nil) {
+        public init(number: Int, businessDay: BusinessDay, isReady: Bool, readyAt: Date? = nil, provisionalNumber: Int? = nil,
+                    provisionalCounter: String? = nil) {
             self.number = number
             self.businessDay = businessDay
             self.isReady = isReady
             self.readyAt = readyAt
             self.provisionalNumber = provisionalNumber
+            self.provisionalCounter = provisionalCounter
         }
     }
 
@@ -47,10 +53,10 @@ public struct OrderQueue: Sendable {
             switch stored.order.status {
             case .placed, .preparing:
                 tickets.append(Ticket(number: number, businessDay: stored.businessDay, isReady: false,
-                                      provisionalNumber: stored.provisionalNumber))
+                                      provisionalNumber: stored.provisionalNumber, provisionalCounter: stored.provisionalCounter))
             case .ready:
                 tickets.append(Ticket(number: number, businessDay: stored.businessDay, isReady: true, readyAt: stored.readyAt,
-                                      provisionalNumber: stored.provisionalNumber))
+                                      provisionalNumber: stored.provisionalNumber, provisionalCounter: stored.provisionalCounter))
             default: continue
             }
         }

@@ -254,7 +254,8 @@ final class PickupNumbers: Sendable {
     enum Outcome: Equatable { case held, tied, taken }
 
     /// `held` when `mine` is the strictly earliest-created ticket numbered `number` in `tickets`, `tied`
-    /// when no ticket is older but one was created in the same instant, `taken` otherwise.
+    /// when no ticket is older but one was created in the same instant, `taken` otherwise. Counters' letters are
+    /// claimed by the same rule (`CounterLetters`: their records have a `number` too).
     static func outcome(of mine: Record, number: Int, among tickets: [Record]) -> Outcome {
         let rivals = tickets.filter { $0.fields[TicketField.number]?.intValue == number && $0.id != mine.id }
         guard tickets.contains(where: { $0.id == mine.id }) else { return .taken }

@@ -19,6 +19,8 @@ public struct StoredOrder: Sendable {
     /// The provisional number of an order taken offline before it could get a pickup number: its only
     /// number while unsent; once sent, the number its cup and slip were printed with, beside its pickup number.
     public var provisionalNumber: Int?
+    /// The letter of the counter that kept it (`A` of `A-P1`); nil for an order an earlier version kept (`P1`).
+    public var provisionalCounter: String?
     /// The member an unsent order is for (`for 09XXXXXXXX` while the store could not be reached): kept
     /// with it in the outbox, and made the order's (stamps, pass, the bill) when it is sent.
     public var keptMember: MobileNumber?
@@ -34,10 +36,15 @@ public struct StoredOrder: Sendable {
     /// The audit entries kept on the order itself (edits, cancels, voids), oldest first.
     public var auditEntries: [AuditEntry] { OrderAuditCell.entries(auditText) }
 
-    /// How staff name the order: `#12`, or `#P3` while it has only a provisional number.
+    /// How staff name the order: `#12`, or `#A-P3` while it has only a provisional number.
     public var number: OrderNumber? {
         if order.pickupNumber > 0 { return .pickup(order.pickupNumber) }
-        return provisionalNumber.map(OrderNumber.provisional)
+        return keptNumber
+    }
+
+    /// The number it was kept under while the store was away (`#A-P3`), also once it has its pickup number.
+    public var keptNumber: OrderNumber? {
+        provisionalNumber.map { .provisional($0, counter: provisionalCounter) }
     }
 
     /// The number with its business day (`#6@2026-11-30`): how an order of an earlier day is named
@@ -152,6 +159,7 @@ enum OrderRecord {
                                ?? clock.businessDay(of: createdAt),
                            isForeign: pickup == nil || cells[OrderField.orderRef] == nil,
                            provisionalNumber: pickup == nil ? nil : cells[OrderField.provisionalNumber]?.intValue,
+                           provisionalCounter: pickup == nil ? nil : CounterLetters.code(cells[OrderField.provisionalCounter]?.stringValue),
                            till: tillCopy(from: cells), auditText: cells[OrderField.audit]?.stringValue,
                            readyAt: cells[OrderField.readyAt]?.stringValue.flatMap(AirtableTimestamp.parse))
     }

@@ -4,7 +4,7 @@ import Foundation
 
 /// What happened to an order sent from the outbox.
 public struct SentOrder: Sendable, Equatable {
-    /// The number staff knew it by (`#P3`, or its pickup number when it already had one).
+    /// The number staff knew it by (`#A-P3`, or its pickup number when it already had one).
     public var queuedAs: OrderNumber
     public var pickupNumber: Int
     /// The business day it was placed on (`YYYY-MM-DD`).
@@ -36,14 +36,18 @@ public struct OutboxReport: Sendable {
 
 extension OrderDesk {
     /// Keeps an order the store could not take: with its pickup number if one was claimed before the
-    /// failure (the lines may even have arrived; sending again is harmless), else a provisional `P` number.
+    /// failure (the lines may even have arrived; sending again is harmless), else a provisional `P` number
+    /// after this counter's letter (`A-P1`: `CounterLetters`).
     func keepUnsent(_ order: Order, orderRef: String, day: BusinessDay, menu: Menu, member: MobileNumber?,
                     in outbox: Outbox) async throws(ShopError) -> StoredOrder
     {
         var stored = StoredOrder(order: order, orderRef: orderRef, recordIDs: [], businessDay: day, isForeign: false)
         stored.isUnsent = true
         stored.keptMember = member
-        if order.pickupNumber == 0 { stored.provisionalNumber = try await outbox.provisionalNumber(day: day) }
+        if order.pickupNumber == 0 {
+            stored.provisionalNumber = try await outbox.provisionalNumber(day: day)
+            stored.provisionalCounter = await outbox.counterCode()
+        }
         try await outbox.keep(stored, menu: menu, queuedAt: clock.now())
         return stored
     }
@@ -68,16 +72,19 @@ extension OrderDesk {
     {
         var report = OutboxReport()
         guard let outbox = delivery.outbox else { return report }
+        let now = clock.now()
+        let needsLetter = outbox.mayClaimLetter ? await outbox.counterLetter() == nil : false
         // Audit entries kept while offline go too, after the orders they are about.
         let hasAudit = try await !outbox.keptAudit().isEmpty
-        guard try await outbox.count() > 0 || hasAudit else { return report }
-        let now = clock.now()
+        let hasOrders = try await outbox.count() > 0
+        guard needsLetter || hasOrders || hasAudit else { return report }
         guard force || delivery.shouldTryStore(at: now) else { return report }
+        if needsLetter, await !claimCounterLetter(in: outbox, at: now) { return report }
         let menu = try await catalog.snapshot(refresh: false).menu
         let unsent = try await outbox.unsentOrders(menu: menu, clock: clock)
         for var stored in unsent {
             // Named by its P number while it has one, even when a number was claimed on an earlier try.
-            guard let queuedAs = stored.provisionalNumber.map(OrderNumber.provisional) ?? stored.number else { continue }
+            guard let queuedAs = stored.keptNumber ?? stored.number else { continue }
             do throws(ShopError) {
                 var lateFrom: BusinessDay?
                 let today = clock.today
@@ -91,10 +98,18 @@ extension OrderDesk {
                     // P number stays beside it: the cup says P1).
                     try await outbox.keep(stored, menu: menu, queuedAt: now)
                 }
+                // What was noted about it while it waited is sent after it, under its number now (`log`: edit
+                // `#14 (was A-P1)`); renamed again harmlessly should this send be tried again.
+                if case .provisional(let kept, let counter) = queuedAs {
+                    let numbered = SentOrder(queuedAs: queuedAs, pickupNumber: stored.order.pickupNumber, businessDay: stored.businessDay)
+                    try await outbox.renameAudit(queuedAs.description, to: "\(numbered.number(today: today)) (was "
+                        + OrderNumber.keptText(kept, counter: counter) + ")")
+                }
                 // Nothing is paid on an unsent order: it arrives with the till's copy, like one placed online;
-                // and with its P number, for the pickup screen's `P1 → 47`.
+                // and with its kept number, for the pickup screen's `A-P1 → 47`.
                 var extra = OrderRecord.cells(of: TillCopy())
                 if let provisional = stored.provisionalNumber { extra[OrderField.provisionalNumber] = .int(provisional) }
+                if let counter = stored.provisionalCounter { extra[OrderField.provisionalCounter] = .string(counter) }
                 let written = try await records.write(stored.order, orderRef: stored.orderRef, day: stored.businessDay,
                                                       menu: menu, extra: extra)
                 var sent = stored
@@ -114,6 +129,22 @@ extension OrderDesk {
         if try await !outbox.keptAudit().isEmpty, try await audit.sendKept() == 0, delivery.isOffline { return report }
         delivery.storeAnswered()
         return report
+    }
+
+    /// Claims this counter's letter (`CounterLetters`), which it keeps in its outbox for good, so it is claimed
+    /// once. A store that refuses the claim (a base `drinkshop setup` has not given the table) is not asked again
+    /// by this process: its kept orders carry the counter's own code meanwhile.
+    /// - Returns: false when the store could not be reached (the round stops there).
+    private func claimCounterLetter(in outbox: Outbox, at now: Date) async -> Bool {
+        do throws(ShopError) {
+            guard let letter = try await CounterLetters(store: records.store).claim(for: outbox.location) else { return true }
+            await outbox.setCounterLetter(letter)
+            delivery.storeAnswered()
+        } catch {
+            if delivery.outbox(after: error, at: now) != nil { return false }
+            outbox.stopClaimingLetter()
+        }
+        return true
     }
 
     /// Moves a kept order of a closed day into `today`: a number of today (whatever it held for the closed day

@@ -43,6 +43,10 @@ public final class Outbox: Sendable {
     let provisionalNumbers: PickupNumbers
     /// The menu text last written, so an unchanged menu is not written again on every read.
     private let rememberedText = Mutex<[String: String]>([:])
+    /// Cleared when the store refused a counter letter's claim (a base without the table): this process asks no more.
+    private let claimsLetter = Mutex(true)
+    /// This counter's letter once read or claimed (`counterLetter()`).
+    let knownLetter = Mutex<String?>(nil)
 
     /// - Parameter store: a local store (the CLI uses a LocalBase file beside the embedded store).
     public init(store: any RecordStore, location: String) {
@@ -104,6 +108,26 @@ public final class Outbox: Sendable {
         do { _ = try await store.deleteRecords(in: Outbox.auditTable, ids: ids) } catch { throw .store(error) }
     }
 
+    var mayClaimLetter: Bool { claimsLetter.withLock { $0 } }
+    func stopClaimingLetter() { claimsLetter.withLock { $0 = false } }
+
+    /// Renames the kept audit entries about `old` (`#A-P1`) to `new` (`#14 (was A-P1)`), before they are sent.
+    func renameAudit(_ old: String, to new: String) async throws(ShopError) {
+        let about = try await keptAudit().filter { $0.fields[AuditField.subject]?.stringValue == old }
+        var start = 0
+        while start < about.count {
+            let batch = about[start..<min(start + 10, about.count)]
+            do {
+                _ = try await store.updateRecords(in: Outbox.auditTable, batch.map {
+                    RecordUpdate(id: $0.id, fields: Fields([AuditField.subject: .string(new)]))
+                }, replace: false, options: WriteOptions())
+            } catch {
+                throw .store(error)
+            }
+            start += 10
+        }
+    }
+
     /// A provisional number for an order that could not get a pickup number.
     func provisionalNumber(day: BusinessDay) async throws(ShopError) -> Int {
         try await provisionalNumbers.claim(day: day)
@@ -116,6 +140,7 @@ public final class Outbox: Sendable {
         for index in lines.indices {
             if stored.order.pickupNumber == 0 { lines[index][OrderField.pickupNumber] = .null }
             lines[index][UnsentField.pendingNumber] = stored.provisionalNumber.map(JSONValue.int) ?? .null
+            lines[index][OrderField.provisionalCounter] = stored.provisionalCounter.map(JSONValue.string) ?? .null
             lines[index][UnsentField.queuedAt] = .string(AirtableTimestamp.format(queuedAt))
             lines[index][UnsentField.member] = stored.keptMember.map { .string($0.digits) } ?? .null
         }
@@ -133,10 +158,13 @@ public final class Outbox: Sendable {
         let records: [Record]
         do { records = try await store.allRecords(in: Outbox.lineTable) } catch { throw .store(error) }
         var provisionalNumbers: [String: Int] = [:]
+        var counters: [String: String] = [:]
         var members: [String: MobileNumber] = [:]
         for record in records {
             guard let ref = record.fields[OrderField.orderRef]?.stringValue else { continue }
             if let number = record.fields[UnsentField.pendingNumber]?.intValue { provisionalNumbers[ref] = number }
+            // An order an earlier version kept has no letter: it stays `P1`, as its slip says.
+            if let counter = CounterLetters.code(record.fields[OrderField.provisionalCounter]?.stringValue) { counters[ref] = counter }
             if let digits = record.fields[UnsentField.member]?.stringValue {
                 do { members[ref] = try MobileNumber(parsing: digits) } catch {
                     throw .storedData("in the outbox at \(location): order \(ref)'s member: \(error)")
@@ -148,6 +176,7 @@ public final class Outbox: Sendable {
         return orders.map { order in
             var unsent = order
             unsent.provisionalNumber = provisionalNumbers[order.orderRef]
+            unsent.provisionalCounter = counters[order.orderRef]
             unsent.keptMember = members[order.orderRef]
             unsent.isForeign = false
             unsent.isUnsent = true

@@ -61,6 +61,31 @@ extension Outbox {
         await setNote("pins", .object(["at": .number(now.timeIntervalSince1970), "enabled": .bool(enabled)]))
     }
 
+    /// The letter this counter claimed for its kept orders (`CounterLetters`), once it has one.
+    func counterLetter() async -> String? {
+        // Once known it never changes: the REPL asks before every prompt.
+        if let known = knownLetter.withLock({ $0 }) { return known }
+        let letter = CounterLetters.code(await note("counterLetter")?.stringValue)
+        knownLetter.withLock { $0 = letter }
+        return letter
+    }
+
+    func setCounterLetter(_ letter: String) async {
+        await setNote("counterLetter", .string(letter))
+        knownLetter.withLock { $0 = letter }
+    }
+
+    /// What this counter puts before a kept order's P number: its letter, else a code of its own, made the first
+    /// time it is needed and kept (`CounterLetters.fallback`).
+    func counterCode() async -> String {
+        if let letter = await counterLetter() { return letter }
+        if let own = CounterLetters.code(await note("counterCode")?.stringValue) { return own }
+        var random = SystemRandomNumberGenerator()
+        let own = CounterLetters.fallback(using: &random)
+        await setNote("counterCode", .string(own))
+        return own
+    }
+
     private func note(_ name: String) async -> JSONValue? {
         let formula = (FormulaExpression.field(MenuSnapshotField.table) == .text("#" + name)).description
         guard let found = try? await store.listRecords(in: Outbox.menuTable, query: ListQuery(filterByFormula: formula, pageSize: 1)),

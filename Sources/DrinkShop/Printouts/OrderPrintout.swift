@@ -30,14 +30,16 @@ public enum OrderPrintout {
     public static let defaultShopName = "可不可熟成紅茶 KEBUKE"
     static let footer = ["謝謝光臨 Thank you"]
 
-    /// How the number is printed: `27` for a pickup number, `#P2` for an unsent order's provisional one.
+    /// How the number is printed: `27` for a pickup number, `#A-P2` for an unsent order's kept number, and
+    /// `27 (A-P2)` once a kept order has its pickup number, so the customer holding the A-P2 slip finds the cup.
     public static func numberText(_ stored: StoredOrder) -> String {
+        let kept = stored.provisionalNumber.map { " (" + OrderNumber.keptText($0, counter: stored.provisionalCounter) + ")" } ?? ""
         switch stored.number {
-        case .pickup(let number): String(number)
-        case .provisional(let number): "#P\(number)"
+        case .pickup(let number): return String(number) + kept
+        case .provisional: return stored.number?.description ?? "-"
         // A sticker names the pickup number only: the day is on it as the time.
-        case .onDay(let number, _): String(number)
-        case nil: "-"
+        case .onDay(let number, _): return String(number) + kept
+        case nil: return "-"
         }
     }
 

@@ -33,6 +33,9 @@ public enum OrderField: String, ShopField {
     /// The provisional number (`P1` is 1) a counter gave the order while the store could not be reached,
     /// written when it is sent: its cup says P1, so the pickup screen shows `P1 → 47`.
     case provisionalNumber
+    /// The letter of the counter that kept it (`A` for `A-P1`; see `CounterLetters`), beside `provisionalNumber`;
+    /// empty on an order an earlier version kept (`P1`).
+    case provisionalCounter
 
     /// The field that records when an order reached `status` (nil for placed and cancelled).
     static func reached(_ status: OrderStatus) -> OrderField? {
@@ -64,6 +67,15 @@ public enum PromotionField: String, ShopField {
 /// `PickupTicket` (and the outbox's `OutboxTicket`): one record per claimed number.
 public enum TicketField: String, ShopField {
     case key, businessDay, number
+}
+
+/// `CounterLetter`: one record per letter a counter claimed for its kept orders; see `CounterLetters`.
+public enum CounterLetterField: String, ShopField {
+    /// The letter (`A`), and its place in the order letters are claimed in (1 for `A`): the number is what
+    /// the claim rule compares (`PickupNumbers.outcome` reads a record's `number`).
+    case letter, number
+    /// Where the counter keeps its outbox, so a manager can tell which counter has which letter.
+    case counter
 }
 
 /// `AuditLog`: one record per entry of the audit trail (who did what to what, when); see `AuditTrail`.

@@ -11,6 +11,9 @@ public enum ShopSchema {
     /// One record per pickup number claimed on a business day; see `PickupNumbers`.
     public static let ticketTable = "PickupTicket"
 
+    /// One record per letter a counter claimed for its kept orders (`A-P1`); see `CounterLetters`.
+    public static let counterLetterTable = "CounterLetter"
+
     /// The audit trail: cancels, voids, deletes, edits, menu and setting changes; see `AuditTrail`.
     public static let auditTable = "AuditLog"
     /// The store's shared settings (time zone, business-day start); see `ShopSettings`.
@@ -71,6 +74,8 @@ public enum ShopSchema {
         FieldSpec(OrderField.provisionalNumber, .number,
                   description: "The P number a counter gave the order while the store was away (P1 → 47 on the pickup screen)",
                   options: money),
+        FieldSpec(OrderField.provisionalCounter, .singleLineText,
+                  description: "The letter of the counter that gave the P number (A for A-P1)"),
     ])
 
     public static let user = TableSpec(name: userTable, description: "Staff and customers", fields: [
@@ -97,6 +102,15 @@ public enum ShopSchema {
         FieldSpec(TicketField.key, .singleLineText, description: "businessDay#number"),
         FieldSpec(TicketField.businessDay, .singleLineText),
         FieldSpec(TicketField.number, .number, options: money),
+    ])
+
+    public static let counterLetter = TableSpec(name: counterLetterTable,
+                                                description: "The letter each counter puts before its kept orders' P numbers (A-P1)",
+                                                fields: [
+        FieldSpec(CounterLetterField.letter, .singleLineText),
+        FieldSpec(CounterLetterField.number, .number, description: "1 for A, 2 for B…: the earliest claim of a number holds",
+                  options: money),
+        FieldSpec(CounterLetterField.counter, .singleLineText, description: "Where that counter keeps its outbox"),
     ])
 
     public static let audit = TableSpec(name: auditTable, description: "Who did what to what, and when", fields: [
@@ -127,4 +141,5 @@ public enum ShopSchema {
 
     /// Every table, in the order `setup` creates them.
     public static let tables: [TableSpec] = [drink, order, user, promotion, ticket, audit, setting] + tillTables
+        + [counterLetter]
 }

@@ -21,7 +21,7 @@ enum OrderView {
         let order = stored.order
         let why = (reason ?? .unreachable).clause
         if stored.isUnsent, order.pickupNumber == 0 {
-            out += style.paint("\(title) — kept on this counter as #P\(stored.provisionalNumber ?? 0): \(why); "
+            out += style.paint("\(title) — kept on this counter as \(stored.number?.description ?? "-"): \(why); "
                 + "it gets its pickup number when it is sent", .bold, .yellow) + "\n"
         } else {
             out += style.paint("\(title) — 取餐號 #\(order.pickupNumber)", .bold, .green) + "\n"
