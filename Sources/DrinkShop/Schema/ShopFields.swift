@@ -31,7 +31,7 @@ public enum OrderField: String, ShopField {
     /// request as the change; see `OrderAuditCell`.
     case audit
     /// The provisional number (`P1` is 1) a counter gave the order while the store could not be reached,
-    /// written when it is sent: its cup says P1, so the pickup screen shows `P1 → 47`.
+    /// written when it is sent: its cup says A-P1, so the pickup screen shows `A-P1 → 47`.
     case provisionalNumber
     /// The letter of the counter that kept it (`A` for `A-P1`; see `CounterLetters`), beside `provisionalNumber`;
     /// empty on an order an earlier version kept (`P1`).

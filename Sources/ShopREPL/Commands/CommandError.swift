@@ -138,7 +138,7 @@ public enum CommandProblem: Error, Sendable, Equatable, CustomStringConvertible 
 
         case .noPickupNumber: return "which order? give its pickup number, e.g. #12 (請給取餐號)"
         case .notAPickupNumber(let word):
-            return "\"\(word)\" is not a pickup number like #12 (or #P3 for an unsent order, #6@2026-11-30 for an earlier day's) (不是取餐號)"
+            return "\"\(word)\" is not a pickup number like #12 (or #A-P3 for an order a counter kept while the store was away, #6@2026-11-30 for an earlier day's) (不是取餐號)"
         case .unknownStatus(let word): return "unknown status \"\(word)\" (沒有這種狀態)"
         case .voidNeedsReason(let number): return "say why: void \(number) REASON (作廢須填寫原因)"
         case .notACupNumber(let word): return "\"\(word)\" is not a cup number like 2 (不是杯號)"

@@ -137,7 +137,7 @@ struct CommandWords {
         return true
     }
 
-    /// `#12` or `12` (or `#P3`, an order taken offline), taken from the front.
+    /// `#12` or `12` (or `#A-P3`, an order a counter kept while the store was away), taken from the front.
     mutating func pickupNumber() throws(CommandError) -> OrderNumber {
         guard let word = words.first else { throw fail(.noPickupNumber) }
         guard let number = OrderNumber(parsing: word) else { throw fail(.notAPickupNumber(word)) }
