@@ -27,8 +27,10 @@ import TestSupport
             }
             let cold = try await order("Amy")
             #expect(cold.output.contains("取餐號 #1"))
-            #expect(cold.requests.count == 9,
-                    "settings, staff (are PINs on?), menu, promotions, what is sold out (Setting), highest ticket, ticket, check, lines: \(cold.requests)")
+            // The counter's letter, once for its outbox (highest, claim, check), then what every cold order costs.
+            #expect(cold.requests.count == 12,
+                    "letter: highest, claim, check; settings, staff (are PINs on?), menu, promotions, what is sold out (Setting), highest ticket, ticket, check, lines: \(cold.requests)")
+            #expect(cold.requests.filter { $0.contains("/CounterLetter") }.count == 3)
             let warm = try await order("Ben")
             #expect(warm.output.contains("取餐號 #2"))
             #expect(warm.requests.count == 3, "ticket, check, lines: \(warm.requests)")

@@ -77,8 +77,9 @@ import TestSupport
             // The first order keeps the number it claimed before its lines were refused; the others wait
             // for theirs.
             #expect(repl.output.contains("Order placed — 取餐號 #1\nnot yet sent: the store is rate limiting"), "\(repl.output)")
+            // The counter claimed its letter (A) before its first prompt: no order is written there.
             for number in 1...2 {
-                #expect(repl.output.contains("kept on this counter as #P\(number)"), "\(repl.output)")
+                #expect(repl.output.contains("kept on this counter as #A-P\(number)"), "\(repl.output)")
             }
             #expect(refusedWrites.withLock { $0 } == 1, "only the first order was sent before the base's hold was known")
             // A guard against the half-minute wait, not a speed target: three holds would be 90 s.

@@ -79,7 +79,10 @@ extension OrderDesk {
         let hasOrders = try await outbox.count() > 0
         guard needsLetter || hasOrders || hasAudit else { return report }
         guard force || delivery.shouldTryStore(at: now) else { return report }
-        if needsLetter, await !claimCounterLetter(in: outbox, at: now) { return report }
+        if needsLetter {
+            // Nothing else to do: the menu is not read here (the command after reads it with the shared settings).
+            guard await claimCounterLetter(in: outbox, at: now), hasOrders || hasAudit else { return report }
+        }
         let menu = try await catalog.snapshot(refresh: false).menu
         let unsent = try await outbox.unsentOrders(menu: menu, clock: clock)
         for var stored in unsent {
