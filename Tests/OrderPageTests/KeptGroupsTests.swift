@@ -1,5 +1,5 @@
 import Airtable
-import DrinkShop
+@testable import DrinkShop
 import DrinkShopCore
 import Foundation
 import HTTPServer

@@ -1,4 +1,5 @@
 import Airtable
+import AirtableFormula
 import DrinkShopCore
 import Foundation
 
