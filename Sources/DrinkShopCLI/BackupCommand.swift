@@ -2,6 +2,7 @@ import Airtable
 import DrinkShop
 import DrinkShopCore
 import Foundation
+import Glibc
 import LocalBase
 
 /// `drinkshop backup`, `drinkshop backups` and `drinkshop restore`: the shell's commands on the shop's backups

@@ -2,6 +2,7 @@ import Airtable
 import AirtableHTTP
 import AirtableServer
 import Foundation
+import Glibc
 import DrinkShop
 import HTTPServer
 

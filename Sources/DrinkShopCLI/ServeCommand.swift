@@ -3,6 +3,7 @@ import AirtableHTTP
 import AirtableServer
 import Dispatch
 import Foundation
+import Glibc
 import DrinkShop
 import DrinkShopCore
 import HTTPServer

@@ -14,7 +14,7 @@ TOKENS = {
     SCHEMA: "schema.bases:read schema.bases:write data.records:read data.records:write",
     HOOKS: "webhook:manage data.records:read",
 }
-KEPT = ["User", "TillPayment", "Setting", "AuditLog", "Shift", "Member", "OrderTill", "Adjustment"]
+KEPT = ["User", "TillPayment", "Setting", "AuditLog", "Shift", "Member", "OrderTill", "Adjustment", "OnlineGroup"]
 
 
 def spellings(name):

@@ -1,5 +1,6 @@
 import DrinkShopCore
 import Foundation
+import Glibc
 import PinHashing
 
 /// Short-lived proof that a staff member gave their PIN, for one-shot commands (like sudo's timestamp):
