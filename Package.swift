@@ -56,6 +56,9 @@ let package = Package(
         .target(name: "DrinkShopCore", dependencies: ["CivilDate", "TextScalars"], swiftSettings: strict),
         // Staff PINs as salted slow hashes (PBKDF2-HMAC-SHA256 via libcrypto), verified in constant time.
         .target(name: "PinHashing", dependencies: ["CCrypto"], swiftSettings: strict),
+        // The 統一發票 e-invoice's pure core: periods, tracks and books, amounts, barcode and QR contents, MIG 4.1
+        // documents for Turnkey and their atomic files, the printed proof. Knows no store and no counter.
+        .target(name: "EInvoice", dependencies: ["DrinkShopCore", "CivilDate", "TextScalars", "Printing", "CCrypto"], swiftSettings: strict),
         // The shop's services on top of a RecordStore.
         .target(name: "DrinkShop", dependencies: ["DrinkShopCore", "Airtable", "AirtableFormula", "Printing", "PinHashing"], swiftSettings: strict),
         // The customers' ordering page (/order): groups (揪團) in memory, forms, and the customers' front of the
@@ -111,6 +114,7 @@ let package = Package(
         .testTarget(name: "OrderPageTests", dependencies: ["OrderPage", "HTTPServer", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "AirtableFormula", "AirtableHTTP",
                                                            "TestSupport"],
                     swiftSettings: strict),
+        .testTarget(name: "EInvoiceTests", dependencies: ["EInvoice", "DrinkShopCore", "CivilDate", "Printing"], swiftSettings: strict),
         .testTarget(name: "PrintingTests", dependencies: ["Printing", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "AirtableFormula", "AirtableHTTP", "TestSupport", "PinHashing"],
                     swiftSettings: strict),
