@@ -24,7 +24,7 @@ public struct PrintJob: Sendable, Equatable {
     /// drink, a name, a note) reaches a printer. A printer obeys the control bytes it reads (ESC/POS's ESC and
     /// GS cut paper and open the drawer; TSPL's CR LF ends a command), so every hidden scalar is printed as
     /// ``printed(_:)`` says, never sent.
-    mutating func appendText(_ text: String) {
+    public mutating func appendText(_ text: String) {
         let encoded = Big5.encode(Self.printed(text))
         bytes += encoded.bytes
         for character in encoded.replaced where !replacedCharacters.contains(character) {
