@@ -28,7 +28,6 @@ public enum EInvoiceError: Error, Sendable, Hashable, CustomStringConvertible, L
     case numberOutsideBook(number: String, book: String)
     case randomCodeFormat(String)
     case buyerName(String)
-    case carrierNotAccepted(String)
     case reasonLength(String)
     case allowanceNumberFormat(String)
     case allowanceTooLarge(invoice: String, allowance: Int, invoiced: Int)
@@ -83,8 +82,6 @@ public enum EInvoiceError: Error, Sendable, Hashable, CustomStringConvertible, L
             return "random code \"\(text)\" must be 4 digits (隨機碼須為 4 碼數字)"
         case .buyerName(let name):
             return "the buyer's name \"\(name)\" must be 1 to 60 characters (買方名稱須為 1 到 60 字)"
-        case .carrierNotAccepted(let what):
-            return "\(what) cannot receive an e-invoice; give a mobile barcode or a citizen certificate (載具類別不符)"
         case .reasonLength(let reason):
             return "the reason \"\(reason)\" must be 1 to 20 characters (原因須為 1 到 20 字)"
         case .allowanceNumberFormat(let text):

@@ -8,7 +8,7 @@ import Testing
         .rangeNotWholeBooks("1-2"), .trackLine("x"), .qrKeyFormat, .seller(.businessNumberChecksum("12345678")),
         .sellerName(""), .sellerAddress(""), .itemDescription(line: 1), .itemQuantity(line: 1, quantity: 0), .noItems,
         .nothingToInvoice(total: 0), .itemsDoNotAddUp(items: 1, paid: 2), .dateOutsidePeriod(date: "d", period: "p"),
-        .numberOutsideBook(number: "n", book: "b"), .randomCodeFormat("1"), .buyerName(""), .carrierNotAccepted("x"),
+        .numberOutsideBook(number: "n", book: "b"), .randomCodeFormat("1"), .buyerName(""),
         .reasonLength(""), .allowanceNumberFormat(""), .allowanceTooLarge(invoice: "i", allowance: 2, invoiced: 1),
         .fileExists("/p"), .fileWrite(path: "/p", problem: "No space left on device"),
     ]
@@ -24,7 +24,7 @@ import Testing
             switch error {
             case .periodFormat, .periodMonth, .trackFormat, .invoiceNumberFormat, .rangeOrder, .rangeNotWholeBooks, .trackLine,
                  .qrKeyFormat, .seller, .sellerName, .sellerAddress, .itemDescription, .itemQuantity, .noItems, .nothingToInvoice,
-                 .itemsDoNotAddUp, .dateOutsidePeriod, .numberOutsideBook, .randomCodeFormat, .buyerName, .carrierNotAccepted,
+                 .itemsDoNotAddUp, .dateOutsidePeriod, .numberOutsideBook, .randomCodeFormat, .buyerName,
                  .reasonLength, .allowanceNumberFormat, .allowanceTooLarge, .fileExists, .fileWrite: break
             }
         }

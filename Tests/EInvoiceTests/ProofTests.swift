@@ -36,11 +36,18 @@ import Testing
         #expect(printed.code39 == ["11512AB123456781234"])
         #expect(printed.barcodeModuleWidth == 1)
         #expect(printed.qrCodes.map(\.content) == [codes.leftQR, codes.rightQR])
-        // Side by side in one page: both at the page's top, the right one past the left one's 147 dots.
-        #expect(printed.qrCodes.map(\.y) == [0, 0])
+        // Side by side in one page, each placed by its lower left corner: the left code's 117 bytes make a
+        // version 6 symbol (41 modules, 123 dots), the right code's 24 bytes a version 2 (25 modules, 75 dots), so
+        // both tops are at 4 dots.
+        #expect(printed.qrCodes.map(\.y) == [4 + 123, 4 + 75])
         #expect(printed.qrCodes.map(\.x) == [20, 212])
         #expect(printed.qrCodes.allSatisfy { $0.inPageMode && $0.moduleDots == 3 })
         #expect(printed.pagesPrinted == 1)
+        // The largest code either side holds is a version 8 symbol, 147 dots: both fit the 384-dot head and the
+        // 160-dot page.
+        #expect(InvoiceProof.qrDots(byteCount: InvoiceCodes.qrByteLimit) == 147)
+        #expect(InvoiceProof.qrRightX + 147 <= InvoiceProof.headDots && InvoiceProof.qrLeftX + 147 < InvoiceProof.qrRightX)
+        #expect(InvoiceProof.qrTop + 147 <= InvoiceProof.qrPageHeight)
         #expect(printed.cut)
         #expect(job.bytes.prefix(2) == [0x1B, 0x40])
     }
