@@ -51,6 +51,15 @@ import Testing
         #expect(!codes.leftQR.dropFirst(77).contains("熟成紅茶:"))  // a name's ':' is written '：'
     }
 
+    @Test func aBillOfThousandsOfLinesIsCodedQuicklyWithWhatFits() throws {
+        let lines = (1...3000).map { SaleLine(description: "茶\($0)", amount: 1) }
+        let started = ContinuousClock.now
+        let codes = try Fixtures.codes(Fixtures.invoiceA(lines: lines, paid: 3000))
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(codes.leftQR.contains(":**********:\(codes.itemsCarried):3000:1:茶1:1:1"))
+        #expect(codes.itemsCarried > 10 && codes.itemsCarried < 60)
+    }
+
     @Test func theQRKeyIsNeverShownAndMustBe32HexCharacters() throws {
         let key = try QRKey(hex: Fixtures.keyHex)
         #expect(String(describing: key) == "QR key (hidden)")

@@ -33,8 +33,15 @@ public struct InvoiceCodes: Sendable, Hashable {
         // The two codes are printed side by side at the same size, so the items are split where the larger
         // of the two is smallest, the left holding at least one item (as the specification's example does);
         // items that fit in neither code are left out from the end, and the counts say how many are carried.
+        // No more items than the two codes' bytes could hold at all: a long bill is tried from there down.
+        var most = 0
+        var bytes = 0
+        while most < groups.count, bytes + groups[most].utf8.count <= 2 * Self.qrByteLimit {
+            bytes += groups[most].utf8.count
+            most += 1
+        }
         var best = (split: 0, carried: 0)
-        for carried in stride(from: groups.count, through: 0, by: -1) {
+        for carried in stride(from: most, through: 0, by: -1) {
             let splits = (carried == 0 ? 0...0 : 1...carried).filter {
                 left($0, carried: carried).utf8.count <= Self.qrByteLimit && right($0, carried: carried).utf8.count <= Self.qrByteLimit
             }
