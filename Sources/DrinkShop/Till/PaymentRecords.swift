@@ -130,6 +130,29 @@ struct PaymentRecords: Sendable {
         return id
     }
 
+    /// Keeps one record of each key `keys` names in the order's ledger: the earliest (creation time, then record
+    /// id, as every counter sees them), the others removed. An upsert over the API is not atomic (Airtable's are
+    /// not trusted): two counters settling one order at once may both create its refund under the same key, and
+    /// whoever reads the ledger last sees both. - Returns: how many were removed.
+    @discardableResult
+    func keepEarliest(ofKeys keys: Set<String>, inOrder orderRef: String) async throws(ShopError) -> Int {
+        var seen: Set<String> = []
+        var extra: [String] = []
+        for entry in try await entries(ofOrder: orderRef) {
+            guard let key = entry.money.ref, keys.contains(key) else { continue }
+            if !seen.insert(key).inserted { extra.append(entry.id) }
+        }
+        guard !extra.isEmpty else { return 0 }
+        for id in extra {
+            do { _ = try await store.deleteRecords(in: ShopSchema.paymentTable, ids: [id]) } catch {
+                // Another counter removed it first: the same record, by the same rule.
+                if case .api(let answer) = error, answer.status == 404 { continue }
+                throw .store(error)
+            }
+        }
+        return extra.count
+    }
+
     /// Takes back a payment that lost its claim (written a moment ago, relied on by nobody).
     func withdraw(_ id: String) async throws(ShopError) {
         do { _ = try await store.deleteRecords(in: ShopSchema.paymentTable, ids: [id]) } catch { throw .store(error) }
@@ -195,7 +218,7 @@ struct PaymentRecords: Sendable {
         }
         return MoneyRecord(orderRef: orderRef, pickupNumber: cells[PaymentField.pickupNumber]?.intValue ?? 0,
                            businessDay: cells[PaymentField.businessDay]?.stringValue.flatMap { try? BusinessDay($0) },
-                           entry: entry)
+                           entry: entry, ref: cells[PaymentField.ref]?.stringValue)
     }
 }
 

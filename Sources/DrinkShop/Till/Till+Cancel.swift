@@ -99,11 +99,16 @@ extension Till {
 
 
     private func record(_ refunds: [Refund], of stored: StoredOrder) async throws(TillError) {
+        guard !refunds.isEmpty else { return }
+        let records = refunds.map {
+            MoneyRecord(orderRef: stored.orderRef, pickupNumber: stored.order.pickupNumber, businessDay: stored.businessDay,
+                        entry: .refund($0), ref: "\(stored.orderRef)-refund-\($0.method.rawValue)")
+        }
         do {
-            try await payments.add(refunds.map {
-                MoneyRecord(orderRef: stored.orderRef, pickupNumber: stored.order.pickupNumber, businessDay: stored.businessDay,
-                            entry: .refund($0), ref: "\(stored.orderRef)-refund-\($0.method.rawValue)")
-            })
+            try await payments.add(records)
+            // A refund is keyed by its order and method so it is given once; over the API two counters settling
+            // at once (a void and a payment's late settling) may both create it: the earliest stands.
+            try await payments.keepEarliest(ofKeys: Set(records.compactMap(\.ref)), inOrder: stored.orderRef)
         } catch {
             throw .shop(error)
         }
