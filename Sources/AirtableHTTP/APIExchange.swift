@@ -17,6 +17,8 @@ struct APIExchange: Sendable {
     /// What is being done, for messages: `PATCH Drink`, `listing OrderDrink`.
     var context: String
     var repetition: Repetition
+    /// Header fields beyond the ones every request carries.
+    var headers: [String: String] = [:]
 }
 
 extension AirtableClient {
@@ -27,6 +29,7 @@ extension AirtableClient {
         var headers = ["Authorization": configuration.token.bearerHeader, "Accept": "application/json",
                        "User-Agent": configuration.userAgent]
         if exchange.body != nil { headers["Content-Type"] = "application/json" }
+        headers.merge(exchange.headers) { common, _ in common }
         let request = TransportRequest(method: exchange.method, url: exchange.url, headers: headers,
                                        body: exchange.body.map(JSONWriter.bytes))
         var attempt = 0
@@ -77,6 +80,9 @@ extension AirtableClient {
             if let said = response.headers[UniqueKeys.header.lowercased()] {
                 reportedUniqueKeys.withLock { $0 = UniqueKeys(header: said) }
             }
+            // Every answer says it afresh: one without it (a server in front of Airtable, a new server) means ten.
+            let batch = response.headers[WriteBatchLimit.header.lowercased()].flatMap(WriteBatchLimit.init(header:))
+            reportedWriteBatch.withLock { $0 = batch ?? .airtable }
             switch response.status {
             case 200..<300:
                 return try ResponseDecoding.json(response.body, context: exchange.context)

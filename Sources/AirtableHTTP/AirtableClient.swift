@@ -14,7 +14,9 @@ import Synchronization
 ///   reads, updates by id, upserts and deletes are; creates are not (use an upsert on a
 ///   client-generated key for writes that must happen exactly once).
 /// - Writes go in batches of ten, one request after another; a failure stops at that batch, and the
-///   batches before it stay written, as with Airtable's own clients.
+///   batches before it stay written, as with Airtable's own clients. A server that says it commits bigger
+///   batches whole (`WriteBatchLimit`, `drinkshop serve`) gets them, up to its limit and 1 MiB a request,
+///   with the same promise.
 /// - URLs and query strings are encoded by hand; a listing whose URL would reach 16,000 characters is
 ///   sent as `POST …/listRecords`.
 ///
@@ -29,6 +31,8 @@ public final class AirtableClient: SchemaEditing, UniqueKeysReporting, CustomStr
     let randomUnit: @Sendable () -> Double
     /// The key fields the server said (in its last answer that said) it keeps unique.
     let reportedUniqueKeys = Mutex(UniqueKeys())
+    /// The records per write request the server's last answer said it takes (`WriteBatchLimit`).
+    let reportedWriteBatch = Mutex(WriteBatchLimit.airtable)
 
     /// Airtable's limit on records per write request.
     public static let maximumBatch = 10
@@ -102,10 +106,10 @@ public final class AirtableClient: SchemaEditing, UniqueKeysReporting, CustomStr
         async throws(AirtableError) -> [Record]
     {
         var created: [Record] = []
-        for batch in AirtableClient.batches(records) {
-            let body = AirtableClient.writeBody(batch.map { ["fields": .object($0)] }, options: options)
+        for batch in writeBatches(records.map { ["fields": .object($0)] }) {
+            let body = AirtableClient.writeBody(Array(batch), options: options)
             let exchange = APIExchange(method: "POST", url: tableURL(table), body: body, context: "POST \(table)",
-                                       repetition: .onlyIfNotSent)
+                                       repetition: .onlyIfNotSent, headers: batchHeaders(batch))
             created += try ResponseDecoding.records(try await perform(exchange), context: exchange.context)
         }
         return created
@@ -117,11 +121,10 @@ public final class AirtableClient: SchemaEditing, UniqueKeysReporting, CustomStr
     {
         let method = replace ? "PUT" : "PATCH"
         var updated: [Record] = []
-        for batch in AirtableClient.batches(updates) {
-            let body = AirtableClient.writeBody(batch.map { ["id": .string($0.id), "fields": .object($0.fields)] },
-                                                options: options)
+        for batch in writeBatches(updates.map { ["id": .string($0.id), "fields": .object($0.fields)] }) {
+            let body = AirtableClient.writeBody(Array(batch), options: options)
             let exchange = APIExchange(method: method, url: tableURL(table), body: body, context: "\(method) \(table)",
-                                       repetition: .safe)
+                                       repetition: .safe, headers: batchHeaders(batch))
             updated += try ResponseDecoding.records(try await perform(exchange), context: exchange.context)
         }
         return updated
@@ -134,18 +137,19 @@ public final class AirtableClient: SchemaEditing, UniqueKeysReporting, CustomStr
         try AirtableClient.checkUpsert(records, mergeOn: mergeOn)
         let method = replace ? "PUT" : "PATCH"
         var result = UpsertResult(records: [], createdRecords: [], updatedRecords: [])
-        for batch in AirtableClient.batches(records) {
-            var body = AirtableClient.writeBody(batch.map { record in
-                var item: [String: JSONValue] = ["fields": .object(record.fields)]
-                if let id = record.id { item["id"] = .string(id) }
-                return .object(item)
-            }, options: options)
+        let items: [JSONValue] = records.map { record in
+            var item: [String: JSONValue] = ["fields": .object(record.fields)]
+            if let id = record.id { item["id"] = .string(id) }
+            return .object(item)
+        }
+        for batch in writeBatches(items) {
+            var body = AirtableClient.writeBody(Array(batch), options: options)
             if case .object(var object) = body {
                 object["performUpsert"] = ["fieldsToMergeOn": .array(mergeOn.map(JSONValue.string))]
                 body = .object(object)
             }
             let exchange = APIExchange(method: method, url: tableURL(table), body: body, context: "\(method) \(table)",
-                                       repetition: .safe)
+                                       repetition: .safe, headers: batchHeaders(batch))
             let part = try ResponseDecoding.upsert(try await perform(exchange), context: exchange.context)
             result.records += part.records
             result.createdRecords += part.createdRecords
@@ -182,6 +186,34 @@ public final class AirtableClient: SchemaEditing, UniqueKeysReporting, CustomStr
 
     static func batches<Element>(_ items: [Element]) -> [ArraySlice<Element>] {
         stride(from: 0, to: items.count, by: maximumBatch).map { items[$0..<min($0 + maximumBatch, items.count)] }
+    }
+
+    /// The records of a write, one request's worth each: Airtable's ten, or as many as the server last said it
+    /// takes, a batch growing past ten only while its records come to at most `WriteBatchLimit.bodyBytes`.
+    func writeBatches(_ items: [JSONValue]) -> [ArraySlice<JSONValue>] {
+        let limit = reportedWriteBatch.withLock { $0 }.records
+        guard limit > AirtableClient.maximumBatch else { return AirtableClient.batches(items) }
+        var batches: [ArraySlice<JSONValue>] = []
+        var start = items.startIndex
+        var bytes = 0
+        for index in items.indices {
+            let size = JSONWriter.bytes(items[index]).count + 1
+            let count = index - start
+            if count == limit || (count >= AirtableClient.maximumBatch && bytes + size > WriteBatchLimit.bodyBytes) {
+                batches.append(items[start..<index])
+                start = index
+                bytes = 0
+            }
+            bytes += size
+        }
+        if start < items.endIndex { batches.append(items[start...]) }
+        return batches
+    }
+
+    /// The request's ask for a batch beyond Airtable's ten (`WriteBatchLimit.header`); none for ten or fewer.
+    private func batchHeaders(_ batch: ArraySlice<JSONValue>) -> [String: String] {
+        guard batch.count > AirtableClient.maximumBatch else { return [:] }
+        return [WriteBatchLimit.header: String(batch.count)]
     }
 
     static func writeBody(_ records: [JSONValue], options: WriteOptions) -> JSONValue {

@@ -30,6 +30,9 @@ public final class AirtableAPI: Sendable {
     /// Key fields this server keeps unique (on a store that commits several calls as one), named to clients in
     /// `UniqueKeys.header` on every answer.
     let uniqueKeys: UniqueKeys
+    /// The records a create, update or upsert may carry when the request asks for more than Airtable's ten
+    /// (`WriteBatchLimit`): more only on a store that commits a request whole, named on every answer.
+    let writeBatch: WriteBatchLimit
     let startedAt = Date()
     var userID: String { user.id }
 
@@ -50,6 +53,7 @@ public final class AirtableAPI: Sendable {
                 protectedTables: ProtectedTables = ProtectedTables(), tableScopes: TableScopes = TableScopes(),
                 webhookReceivers: WebhookReceivers = WebhookReceivers(), uniqueKeys: UniqueKeys = UniqueKeys()) {
         self.uniqueKeys = store is any AtomicRecordStore ? uniqueKeys : UniqueKeys()
+        writeBatch = store is any AtomicRecordStore ? .served : .airtable
         self.tableScopes = tableScopes
         self.notifier = notifier
         self.webhookReceivers = webhookReceivers
@@ -69,6 +73,7 @@ public final class AirtableAPI: Sendable {
         var response = await respond(to: request)
         response.headers.append((name: "Access-Control-Allow-Origin", value: "*"))
         if !uniqueKeys.isEmpty { response.headers.append((name: UniqueKeys.header, value: uniqueKeys.headerValue)) }
+        if writeBatch != .airtable { response.headers.append((name: WriteBatchLimit.header, value: writeBatch.headerValue)) }
         return response
     }
 

@@ -51,7 +51,7 @@ extension AirtableAPI {
     {
         try refuseQuery(query)
         let body = try WriteBody(json: try parseBody(request.body, emptyAs: [:]), allowsUpsert: false, requiresID: false,
-                                 allowsSingle: true)
+                                 allowsSingle: true, limit: writeBatch(asked: request))
         if body.records.contains(where: { $0.id != nil }) {
             throw APIError.invalidRequest("records to create may not carry an id")
         }
@@ -67,7 +67,7 @@ extension AirtableAPI {
     {
         try refuseQuery(query)
         let body = try WriteBody(json: try parseBody(request.body, emptyAs: [:]), allowsUpsert: true, requiresID: true,
-                                 allowsSingle: false)
+                                 allowsSingle: false, limit: writeBatch(asked: request))
         let limited = try limitedReach(reach, table, writing: body.records.map(\.fields), mergeOn: body.mergeOn ?? [])
         try await refuseKeyChanges(in: table, body.records.map(\.fields))
         if let mergeOn = body.mergeOn {
@@ -110,7 +110,7 @@ extension AirtableAPI {
             }
             ids.append(value)
         }
-        guard !ids.isEmpty, ids.count <= WriteBody.maximumRecords else { throw APIError.invalidRecords }
+        guard !ids.isEmpty, ids.count <= WriteBatchLimit.airtable.records else { throw APIError.invalidRecords }
         for id in ids where !AirtableID.isValid(id, prefix: "rec") { throw APIError.recordNotFound(id) }
         let deleted = try await store.deleteRecords(in: table, ids: ids)
         return .json(["records": .array(deleted.map { ["id": .string($0), "deleted": true] })])
@@ -126,6 +126,12 @@ extension AirtableAPI {
             if error.apiError?.status == 404 { throw APIError.modelNotFound }
             throw error
         }
+    }
+
+    /// The records this request may write: this server's `writeBatch` when it carries `WriteBatchLimit.header`,
+    /// else Airtable's ten.
+    private func writeBatch(asked request: APIRequest) -> WriteBatchLimit {
+        request.header(WriteBatchLimit.header) == nil ? .airtable : writeBatch
     }
 
     /// The token's reach and the table, when the token may not see some field of it; nil when it sees all.

@@ -10,10 +10,10 @@ struct WriteBody {
     /// `performUpsert.fieldsToMergeOn`, when the request is an upsert.
     var mergeOn: [String]?
 
-    static let maximumRecords = 10
-
-    /// Reads a JSON body; `allowsUpsert` for PATCH/PUT to the table, `requiresID` for batch updates.
-    init(json body: JSONValue, allowsUpsert: Bool, requiresID: Bool, allowsSingle: Bool) throws(APIError) {
+    /// Reads a JSON body; `allowsUpsert` for PATCH/PUT to the table, `requiresID` for batch updates, `limit` the
+    /// records it may hold (Airtable's ten unless the request asked for more where the server takes them).
+    init(json body: JSONValue, allowsUpsert: Bool, requiresID: Bool, allowsSingle: Bool,
+         limit: WriteBatchLimit = .airtable) throws(APIError) {
         guard case .object(let object) = body else { throw .invalidRequest("the request body must be a JSON object") }
         var allowed: Set<String> = ["records", "typecast", "returnFieldsByFieldId"]
         if allowsSingle { allowed.insert("fields") }
@@ -43,7 +43,7 @@ struct WriteBody {
             return
         }
         guard let list = object["records"] else { throw .missingFields }
-        guard case .array(let items) = list, !items.isEmpty, items.count <= WriteBody.maximumRecords else {
+        guard case .array(let items) = list, !items.isEmpty, items.count <= limit.records else {
             throw .invalidRecords
         }
         isSingle = false
