@@ -14,9 +14,9 @@ public struct WriteBatchLimit: Sendable, Hashable {
     public static let header = "X-DrinkShop-Write-Batch"
     /// Airtable's limit, and every server's for a request without the header.
     public static let airtable = WriteBatchLimit(records: 10)
-    /// What `drinkshop serve` takes on a store that commits a request whole: 2,000 drinks in 8 requests. A request's
+    /// What `drinkshop serve` takes on a store that commits a request whole: 2,000 drinks in 4 requests. A request's
     /// work stays bounded by the server's 2 MiB body limit, as it was with ten long records.
-    public static let served = WriteBatchLimit(records: 250)
+    public static let served = WriteBatchLimit(records: 500)
     /// The most any client sends in one request, whatever a server says.
     public static let largest = 1_000
     /// A batch grows past Airtable's ten only while its body stays within this many bytes (the server reads

@@ -9,7 +9,7 @@ import urllib.parse
 
 DRINKS = 2_000
 MOST_REQUESTS = 20
-SERVED = 250  # WriteBatchLimit.served
+SERVED = 500  # WriteBatchLimit.served
 
 
 def _seed_file(path, count):
