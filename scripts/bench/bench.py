@@ -59,7 +59,8 @@ def main():
 
     def seed_verdict(r):
         ours = r["drinkshop"]
-        ok = ours["refused"] == 0 and ours["ratio"] <= 1.10 and ours["writes"] == r["batches"]
+        # No more writes than batches of ten need: a server that takes bigger batches (WriteBatchLimit) needs fewer.
+        ok = ours["refused"] == 0 and ours["ratio"] <= 1.10 and 1 <= ours["writes"] <= r["batches"]
         return ok, (f"DrinkShop {ours['span']:.2f} s, {ours['requests']} requests, {ours['refused']} 429s, "
                     f"{ours['ratio']:.3f} of the least time the limit allows (target <= 1.10, no 429); pyairtable "
                     f"{r['pyairtable']['span']:.2f} s, {r['pyairtable']['requests']} requests, {r['pyairtable']['refused']} 429s")
@@ -72,7 +73,8 @@ def main():
                             f"the limit allows {f['least']:.2f} s, ratio {f['ratio']:.3f}")
                      for name, f in (("DrinkShop (`drinkshop seed` over the client)", r["drinkshop"]),
                                      ("pyairtable (`all()` then `batch_upsert`)", r["pyairtable"]))]
-                    + [("needed", f"{r['batches']} writes of 10 for {r['drinks']} drinks, plus one listing")])
+                    + [("needed", f"at most {r['batches']} writes of 10 for {r['drinks']} drinks (fewer where the server takes "
+                                  "bigger batches), plus one listing")])
 
     bench(3, "Server write path vs the store's limit",
           lambda: server_bench.write_path(bin_dir, workdir, 2_000 if quick else 10_000, 4),
