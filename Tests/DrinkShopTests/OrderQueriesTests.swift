@@ -24,8 +24,10 @@ import Testing
         let clock = clock
         base = try LocalBase.inMemory(clock: clock.date)
         try await Shop(store: base, clock: clock.shopClock).createMissingSchema()
-        embedded = orderQueries(over: OrderRecords(store: base, clock: clock.shopClock))
-        remote = orderQueries(over: OrderRecords(store: OverTheAPI(underlying: base), clock: clock.shopClock))
+        embedded = orderQueries(over: OrderRecords(store: base, clock: clock.shopClock, commits: commitStrategy(over: base)))
+        let overTheAPI = OverTheAPI(underlying: base)
+        remote = orderQueries(over: OrderRecords(store: overTheAPI, clock: clock.shopClock,
+                                                 commits: commitStrategy(over: overTheAPI)))
     }
 
     /// Lines of three days (today is 2026-11-29): open and finished, two with audit entries, and a line

@@ -60,19 +60,10 @@ public final class OrderDesk: Sendable {
                 // A new order carries the till's copy from the start (nothing paid), so the till never
                 // needs the ledger to decide about it.
                 let copy = OrderRecord.cells(of: TillCopy())
-                let written: (records: [Record], extraWritten: Bool)
-                if let atomic = records.atomicStore {
-                    // The embedded base: the pickup number and the lines are one durable commit.
-                    let claimed = try await records.writeClaiming(unnumbered, orderRef: orderRef, day: day, menu: snapshot.menu,
-                                                                  numbers: pickupNumbers, in: atomic, extra: copy)
-                    order = try numbered(unnumbered, claimed.number)
-                    written = (claimed.records, claimed.extraWritten)
-                } else {
-                    order = try numbered(unnumbered, try await pickupNumbers.claim(day: day))
-                    let sent = clock.now()
-                    written = try await records.write(order, orderRef: orderRef, day: day, menu: snapshot.menu, extra: copy)
-                    queries.keep(written.records, day: day, sent: sent, answered: clock.now())
-                }
+                // `order` is numbered as soon as its number is claimed: one whose write fails keeps it in the outbox.
+                let written = try await records.commits.placeNumbered(
+                    &order, orderRef: orderRef, day: day, menu: snapshot.menu, extra: copy, records: records,
+                    queries: queries, numbers: pickupNumbers, numbered: numbered)
                 delivery.storeAnswered()
                 return StoredOrder(order: order, orderRef: orderRef, recordIDs: written.records.map(\.id), businessDay: day,
                                    isForeign: false, till: written.extraWritten ? TillCopy() : nil)

@@ -4,7 +4,7 @@ import DrinkShopCore
 import Foundation
 
 /// The questions the shop asks of its orders (the `OrderDrink` table), behind one interface with one
-/// answer per kind of store, chosen once when the shop is built (`orderQueries(over:)`):
+/// answer per kind of store, chosen once when the shop is built (`orderQueries(over:)`, by the store's `CommitStrategy`):
 /// - `EmbeddedOrderQueries`: the embedded store, read by its indexes, every read fresh (a read costs
 ///   no request);
 /// - `RemoteOrderQueries`: a base over the API, where every request counts: one filtered request per
@@ -55,11 +55,11 @@ enum TodaysCopy {
     case kept([Record])
 }
 
-/// The queries of the kind of store `records` is on: the embedded one when it commits several writes as one
-/// (a LocalBase, also behind the archive's reads), a remote base otherwise. Chosen once per shop.
+/// The queries of the kind of store `records` is on, as its commit strategy says: the embedded one when it
+/// commits several writes as one (a LocalBase, also behind the archive's reads), a remote base otherwise.
+/// Chosen once per shop.
 func orderQueries(over records: OrderRecords) -> any OrderQueries {
-    if records.atomicStore != nil { return EmbeddedOrderQueries(records: records) }
-    return RemoteOrderQueries(records: records)
+    records.commits.orderQueries(over: records)
 }
 
 extension OrderQueries {

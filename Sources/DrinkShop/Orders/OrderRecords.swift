@@ -16,13 +16,13 @@ struct OrderRecords: Sendable {
     /// `setup` has not upgraded, read from its schema the first time a write is refused for an unknown field.
     /// Never guessed from an error's text.
     let missing = MissingOrderFields()
-    /// `store.atomicStore`, found once (it is a cast through any wrappers).
-    let atomicStore: (any AtomicRecordStore)?
+    /// How a group of writes is made durable on this store, chosen once with it (`commitStrategy(over:)`).
+    let commits: any CommitStrategy
 
-    init(store: any RecordStore, clock: ShopClock) {
+    init(store: any RecordStore, clock: ShopClock, commits: any CommitStrategy) {
         self.store = store
         self.clock = clock
-        atomicStore = store.atomicStore
+        self.commits = commits
     }
 
     /// Upserts every line of `order` on its `ref`, with `extra` cells on each (the till's copy, the audit
@@ -91,12 +91,10 @@ struct OrderRecords: Sendable {
         if let step { fields[step] = .string(AirtableTimestamp.format(clock.now())) }
         // A remote base set up by an earlier version may lack the step fields (`drinkshop setup` adds them):
         // `tolerating` leaves out whatever of this version's fields the base's schema lacks.
-        if let trail, !logging.isEmpty, let atomic = store.atomicStore {
-            let ids = stored.recordIDs, cells = fields.merging(extra) { $1 }
-            let records = try await commit(on: atomic, trail: trail, { (transaction) throws(AirtableError) -> [Record] in
-                try transaction.updateRecords(in: ShopSchema.orderTable, ids.map { RecordUpdate(id: $0, fields: cells) },
-                                              replace: false, options: WriteOptions(typecast: true))
-            }, entries: { _ in logging })
+        if let trail, !logging.isEmpty,
+           let records = try await commits.writeLogged(stored.recordIDs, cells: fields.merging(extra) { $1 }, logging: logging,
+                                                       trail: trail)
+        {
             return (records, true, true)
         }
         let written = try await tolerating(fields.merging(extra) { $1 }) { (cells) throws(AirtableError) -> [Record] in

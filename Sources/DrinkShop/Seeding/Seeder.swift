@@ -36,11 +36,11 @@ public struct Seeder: Sendable {
     private let extras: OrderExtras
     private let settings: SettingRecords
 
-    init(store: any RecordStore, catalog: Catalog) {
+    init(store: any RecordStore, catalog: Catalog, extras: OrderExtras) {
         drinks = CatalogTable(store: store, table: ShopSchema.drinkTable)
         promotions = CatalogTable(store: store, table: ShopSchema.promotionTable)
         self.catalog = catalog
-        extras = OrderExtras(store: store)
+        self.extras = extras
         settings = SettingRecords(store: store)
     }
 

@@ -44,8 +44,10 @@ public struct OrderExtra: Sendable, Equatable {
 /// The `OrderTill` and `Adjustment` tables: the only code that knows their fields. Prices an order's bill.
 public struct OrderExtras: Sendable {
     let store: any RecordStore
+    /// How a group of writes is made durable on `store` (the shop's one choice).
+    let commits: any CommitStrategy
     /// The orders' own records, where the bill is copied for the till (`TillCopy.bill`).
-    var orderRecords: OrderRecords { OrderRecords(store: store, clock: ShopClock()) }
+    var orderRecords: OrderRecords { OrderRecords(store: store, clock: ShopClock(), commits: commits) }
 
     /// The counter's adjustments, as seeded.
     public func adjustments() async throws(TillError) -> [Adjustment] {

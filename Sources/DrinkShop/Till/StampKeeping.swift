@@ -16,6 +16,8 @@ import Foundation
 /// can each read the card before the other's write (as a pass sale or an earlier version's stamps could).
 struct StampKeeping: Sendable {
     let store: any RecordStore
+    /// One commit for the settling's reads and writes, or the calls one after another.
+    let commits: any CommitStrategy
 
     /// What the rule needs of the order beyond what the store holds.
     struct Facts: Sendable {
@@ -41,17 +43,14 @@ struct StampKeeping: Sendable {
         }
     }
 
-    /// Settles the stamps of an order with the store's own commit rule.
+    /// Settles the stamps of an order with the store's own commit strategy.
     /// - Returns: the member after it, when the order is a member's and the card changed.
     @discardableResult
     func settle(_ facts: Facts) async throws(TillError) -> Member? {
         do {
-            if let atomic = store.atomicStore {
-                return try await atomic.atomically { (transaction) throws(AirtableError) -> Member? in
-                    try Self.settle(facts, in: transaction)
-                }
-            }
-            return try await settleOverTheAPI(facts)
+            return try await commits.group(inCommit: { (transaction) throws(AirtableError) -> Member? in
+                try Self.settle(facts, in: transaction)
+            }, inOrder: { () async throws(AirtableError) -> Member? in try await settleOverTheAPI(facts) })
         } catch {
             throw .shop(.store(error))
         }

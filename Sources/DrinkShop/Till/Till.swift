@@ -13,9 +13,13 @@ public final class Till: Sendable {
     /// A member's stamps, settled with every payment, cancel and void.
     let stamps: StampKeeping
 
-    init(store: any RecordStore, orders: OrderDesk, extras: OrderExtras, clock: ShopClock) {
+    /// How the payment and its copy become durable together (one commit, or the claim rule over the API).
+    let commits: any CommitStrategy
+
+    init(store: any RecordStore, orders: OrderDesk, extras: OrderExtras, clock: ShopClock, commits: any CommitStrategy) {
         payments = PaymentRecords(store: store)
-        stamps = StampKeeping(store: store)
+        stamps = StampKeeping(store: store, commits: commits)
+        self.commits = commits
         self.orders = orders
         self.extras = extras
         self.clock = clock
@@ -52,9 +56,14 @@ public final class Till: Sendable {
         guard !stored.isUnsent, stored.order.pickupNumber > 0 else { throw .unsentOrder(number) }
         // Cash goes into the drawer, so only while a shift is open (after a close, into the next one).
         if method == .cash, try await ShiftRecords(store: payments.store).open() == nil { throw .drawer(.noShiftForCash) }
-        guard payments.store.atomicStore != nil else {
-            return try await payOverTheAPI(stored, method: method, tendered: tendered, by: staff)
-        }
+        return try await commits.pay(stored, as: number, method: method, tendered: tendered, by: staff, on: self)
+    }
+
+    /// `pay` on the embedded store (`OneTransaction`): the payment, the copy and the stamps in one commit of `atomic`,
+    /// worked out again from the ledger once when it had moved on.
+    func payInOneCommit(_ stored: StoredOrder, as number: OrderNumber, method: PaymentMethod, tendered: Int?, by staff: String,
+                        in atomic: any AtomicRecordStore) async throws(TillError) -> PaymentReceipt
+    {
         var current = stored
         // Twice at most: from the copy on the order, then (when the ledger had moved on) from the ledger.
         for _ in 0..<2 {
@@ -62,7 +71,7 @@ public final class Till: Sendable {
                                                                   tendered: tendered, by: staff)
             let copy = TillCopy(after, bill: bill)
             switch try await commitPayment(payment, copy: copy, of: current, after: after,
-                                           expectingHeld: money.paid - money.refunded) {
+                                           expectingHeld: money.paid - money.refunded, in: atomic) {
             case .committed:
                 var paidOrder = current
                 paidOrder.till = copy
@@ -137,9 +146,9 @@ public final class Till: Sendable {
     /// member's stamps are settled in the same commit (`after`, the money with the payment, says whether the
     /// order is now paid in full): a payment and its stamps are kept together or not at all.
     private func commitPayment(_ payment: Payment, copy: TillCopy, of stored: StoredOrder, after: OrderPayments,
-                               expectingHeld: Int) async throws(TillError) -> Commit
+                               expectingHeld: Int, in atomic: any AtomicRecordStore) async throws(TillError) -> Commit
     {
-        guard let atomic = payments.store.atomicStore, let first = stored.recordIDs.first else { return .ledgerMoved }
+        guard let first = stored.recordIDs.first else { return .ledgerMoved }
         let record = MoneyRecord(orderRef: stored.orderRef, pickupNumber: stored.order.pickupNumber,
                                  businessDay: stored.businessDay, entry: .payment(payment))
         let updates = stored.recordIDs.map { RecordUpdate(id: $0, fields: OrderRecord.cells(of: copy)) }
@@ -172,12 +181,12 @@ public final class Till: Sendable {
         try await state(of: stored).money
     }
 
-    /// The order's money for giving money back (a cancel or void): on the embedded store from the copy,
-    /// which is committed with the ledger; over the API from the ledger itself whenever the copy says
-    /// anything was paid (the copy is written ahead of the ledger, so one that says nothing was paid is
-    /// exact, and costs no read).
+    /// The order's money for giving money back (a cancel or void): from the copy where it is committed with
+    /// the ledger (`CommitStrategy.copyCommittedWithLedger`: the embedded store); elsewhere from the ledger
+    /// itself whenever the copy says anything was paid (the copy is written ahead of the ledger, so one that
+    /// says nothing was paid is exact, and costs no read).
     public func moneyForChange(of stored: StoredOrder) async throws(TillError) -> OrderPayments {
-        if payments.store.atomicStore != nil { return try await money(of: stored) }
+        if commits.copyCommittedWithLedger { return try await money(of: stored) }
         if let copy = stored.till, copy.paidBy.isEmpty, copy.refundedBy.isEmpty { return try await money(of: stored) }
         var ledgerOnly = stored
         ledgerOnly.till = nil

@@ -193,25 +193,7 @@ extension StaffDirectory {
         let counted: Result<LoginError, LoginError>
         if let kept = keptWhileAway() { return try await countTryWhileAway(account, at: date, in: kept) }
         do {
-            if let atomic = store.atomicStore {
-                counted = try await atomic.atomically { (transaction) throws(AirtableError) -> Result<LoginError, LoginError> in
-                    let record = try transaction.getRecord(in: table, id: id, options: ReadOptions())
-                    let (cells, outcome) = Self.counting(record, at: date)
-                    if let cells {
-                        _ = try transaction.updateRecords(in: table, [RecordUpdate(id: id, fields: cells)], replace: false,
-                                                          options: WriteOptions(typecast: true))
-                    }
-                    return outcome
-                }
-            } else {
-                let record = try await store.getRecord(in: table, id: id, options: ReadOptions())
-                let (cells, outcome) = Self.counting(record, at: date)
-                if let cells {
-                    _ = try await store.updateRecords(in: table, [RecordUpdate(id: id, fields: cells)], replace: false,
-                                                      options: WriteOptions(typecast: true))
-                }
-                counted = outcome
-            }
+            counted = try await commits.readAndWrite(in: table, id: id) { record in Self.counting(record, at: date) }
         } catch {
             if let kept = outbox(after: error) { return try await countTryWhileAway(account, at: date, in: kept) }
             throw .shop(.store(error))

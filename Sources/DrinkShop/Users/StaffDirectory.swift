@@ -6,6 +6,9 @@ import PinHashing
 /// Who works at the counter, kept in the `User` table (the only place that knows its fields).
 public struct StaffDirectory: Sendable {
     let store: any RecordStore
+    /// How a try is counted (read and written back in one commit where the store allows it) and how a staff
+    /// change and its audit entry are written together.
+    let commits: any CommitStrategy
     /// How PINs are hashed (tests use fewer iterations).
     let hasher: PINHasher
     /// A remote base's outbox: whether PINs are on is noted there for the next process of this machine, and
@@ -19,9 +22,10 @@ public struct StaffDirectory: Sendable {
     /// be reached goes by the note whatever its age.
     public static let pinsNoteLifetime: TimeInterval = 30
 
-    init(store: any RecordStore, hasher: PINHasher, delivery: DeliveryPolicy? = nil,
+    init(store: any RecordStore, commits: any CommitStrategy, hasher: PINHasher, delivery: DeliveryPolicy? = nil,
          now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
+        self.commits = commits
         self.hasher = hasher
         self.notes = delivery?.outbox
         self.delivery = delivery

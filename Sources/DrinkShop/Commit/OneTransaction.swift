@@ -1,0 +1,60 @@
+import Airtable
+import DrinkShopCore
+import Foundation
+
+/// The embedded store's commit strategy: every group is one transaction of the base (`AtomicRecordStore`),
+/// whose guards are decided inside it and whose writes are kept all or none.
+struct OneTransaction: CommitStrategy {
+    let atomic: any AtomicRecordStore
+
+    var copyCommittedWithLedger: Bool { true }
+
+    func orderQueries(over records: OrderRecords) -> any OrderQueries { EmbeddedOrderQueries(records: records) }
+
+    func group<T: Sendable>(inCommit: @escaping @Sendable (any RecordTransaction) throws(AirtableError) -> T,
+                            inOrder: () async throws(AirtableError) -> T) async throws(AirtableError) -> T
+    {
+        try await atomic.atomically(inCommit)
+    }
+
+    func readAndWrite<T: Sendable>(in table: String, id: String,
+                                   _ change: @escaping @Sendable (Record) -> (cells: Fields?, outcome: T))
+        async throws(AirtableError) -> T
+    {
+        try await atomic.atomically { (transaction) throws(AirtableError) -> T in
+            let (cells, outcome) = change(try transaction.getRecord(in: table, id: id, options: ReadOptions()))
+            if let cells {
+                _ = try transaction.updateRecords(in: table, [RecordUpdate(id: id, fields: cells)], replace: false,
+                                                  options: WriteOptions(typecast: true))
+            }
+            return outcome
+        }
+    }
+
+    /// The pickup number and the lines are one durable commit.
+    func placeNumbered(_ order: inout Order, orderRef: String, day: BusinessDay, menu: Menu, extra: Fields,
+                       records: OrderRecords, queries: any OrderQueries, numbers: PickupNumbers,
+                       numbered: (Order, Int) throws(ShopError) -> Order) async throws(ShopError)
+        -> (records: [Record], extraWritten: Bool)
+    {
+        let claimed = try await records.writeClaiming(order, orderRef: orderRef, day: day, menu: menu, numbers: numbers,
+                                                      in: atomic, extra: extra)
+        order = try numbered(order, claimed.number)
+        return (claimed.records, claimed.extraWritten)
+    }
+
+    func writeLogged(_ ids: [String], cells: Fields, logging: [AuditEntry], trail: AuditTrail) async throws(ShopError)
+        -> [Record]?
+    {
+        try await commit(on: atomic, trail: trail, { (transaction) throws(AirtableError) -> [Record] in
+            try transaction.updateRecords(in: ShopSchema.orderTable, ids.map { RecordUpdate(id: $0, fields: cells) },
+                                          replace: false, options: WriteOptions(typecast: true))
+        }, entries: { _ in logging })
+    }
+
+    func pay(_ stored: StoredOrder, as number: OrderNumber, method: PaymentMethod, tendered: Int?, by staff: String,
+             on till: Till) async throws(TillError) -> Till.PaymentReceipt
+    {
+        try await till.payInOneCommit(stored, as: number, method: method, tendered: tendered, by: staff, in: atomic)
+    }
+}
