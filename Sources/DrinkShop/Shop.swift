@@ -71,16 +71,16 @@ public final class Shop: Sendable {
         orders = OrderDesk(queries: queries, clock: clock, catalog: catalog, delivery: delivery, audit: audit,
                            makeOrderRef: makeOrderRef)
         extras = OrderExtras(store: store, commits: commits)
-        seeder = Seeder(store: store, catalog: catalog, extras: extras)
+        seeder = Seeder(store: store, catalog: catalog, extras: extras, commits: commits)
         staff = StaffDirectory(store: store, commits: commits, hasher: pinHasher, delivery: delivery, now: { clock.now() })
-        settings = ShopSettings(store: store, clock: clock, audit: audit, notes: outbox, delivery: delivery)
+        settings = ShopSettings(store: store, commits: commits, clock: clock, audit: audit, notes: outbox, delivery: delivery)
         printing = PrintDesk(printers: printers, orders: orders, clock: clock)
         queue = OrderQueue(orders: orders)
         till = Till(store: store, orders: orders, extras: extras, clock: clock, commits: commits)
         books = Books(till: till, audit: audit, clock: clock)
-        menuControl = MenuControl(store: store, catalog: catalog)
-        drawer = Drawer(store: store, clock: clock)
-        members = Members(store: store, extras: extras, clock: clock)
+        menuControl = MenuControl(store: store, catalog: catalog, commits: commits)
+        drawer = Drawer(store: store, clock: clock, commits: commits)
+        members = Members(store: store, extras: extras, clock: clock, commits: commits)
         counter = Counter(orders: orders, till: till, extras: extras, members: members, menuControl: menuControl,
                           drawer: drawer, staff: staff, audit: audit, settings: settings, archiver: archiver,
                           seeder: seeder, printing: printing, clock: clock, delivery: delivery, sharedReadingAge: sharedSettingsAge)

@@ -1,14 +1,13 @@
 import Airtable
 import DrinkShopCore
-import Synchronization
 
 /// A change to the store that has audit entries (a staff change, a setting, a pass sale, a drawer close),
-/// written with them by `AuditTrail.commit`:
+/// written with them by the shop's `CommitStrategy` (`write(with:trail:entries:)`):
 ///
-/// - On the embedded store the change's writes and the entries' `AuditLog` records are one commit: both
+/// - On the embedded store (`OneTransaction`) the change's writes and the entries' `AuditLog` records are one commit: both
 ///   are kept or neither is. Entries that cannot be written leave nothing changed
 ///   (`ShopError.auditNotWrittenNothingChanged`).
-/// - Over Airtable's API no commit holds both: the change is written, then its entries. When the entries can
+/// - Over Airtable's API (`OrderedWrites`) no commit holds both: the change is written, then its entries. When the entries can
 ///   be neither written nor kept in the outbox, a change that can be put back cheaply (`undo`) is put back,
 ///   so neither stands (`auditNotWrittenNothingChanged`); one that cannot, or whose undo fails as well,
 ///   stands, and the missing entry is the command's error (`ShopError.auditNotWritten`).
@@ -98,62 +97,15 @@ enum RecordWrite: Sendable {
 }
 
 extension AuditedChange {
-    /// Writes the change to `store` with the audit entries `entries` makes of its outcome, as the type says
-    /// for each kind of store; with no entries (or no `trail`), the change alone (still one commit on the
-    /// embedded store).
+    /// Writes the change with the audit entries `entries` makes of its outcome, as `commits` makes a group
+    /// durable (the type says how for each kind of store); with no entries (or no `trail`), the change alone
+    /// (still one commit on the embedded store).
     /// - Throws: what the change threw (nothing changed); `.auditNotWrittenNothingChanged` when its entries
     ///   could not be written and nothing stands; `.auditNotWritten` when they could not be and the change
     ///   stands (over the API only).
-    func write(to store: any RecordStore, trail: AuditTrail?,
+    func write(with commits: any CommitStrategy, trail: AuditTrail?,
                entries: @escaping @Sendable (Outcome) -> [AuditEntry] = { _ in [] }) async throws(ShopError) -> Outcome
     {
-        if let atomic = store.atomicStore {
-            return try await commit(on: atomic, trail: trail, inCommit, entries: entries)
-        }
-        let outcome = try await overTheAPI()
-        let made = entries(outcome)
-        guard let trail, let first = made.first else { return outcome }
-        do { try await trail.record(made) } catch {
-            let notWritten = error
-            guard let undo else { throw .auditNotWritten(first, notWritten) }
-            do { try await undo(outcome) } catch { throw .auditNotWritten(first, notWritten) }
-            throw .auditNotWrittenNothingChanged(first, notWritten)
-        }
-        return outcome
+        try await commits.write(self, trail: trail, entries: entries)
     }
-}
-
-/// Runs `work` and creates the audit entries `entries` makes of its outcome in one commit of `atomic`: both are
-/// kept or neither (with no entries or no `trail`, `work` alone).
-/// - Throws: `.auditNotWrittenNothingChanged` when the entries could not be written; `.store` when `work` failed.
-func commit<Outcome: Sendable>(on atomic: any AtomicRecordStore, trail: AuditTrail?,
-                               _ work: @escaping @Sendable (any RecordTransaction) throws(AirtableError) -> Outcome,
-                               entries: @escaping @Sendable (Outcome) -> [AuditEntry]) async throws(ShopError) -> Outcome
-{
-    let refused = AuditRefusal()
-    do throws(AirtableError) {
-        return try await atomic.atomically { (transaction) throws(AirtableError) -> Outcome in
-            let outcome = try work(transaction)
-            let made = entries(outcome)
-            guard let trail, !made.isEmpty else { return outcome }
-            do throws(AirtableError) {
-                _ = try transaction.createRecords(in: ShopSchema.auditTable, made.map(trail.cells(of:)),
-                                                  options: WriteOptions(typecast: true))
-            } catch {
-                refused.note(made[0], error)
-                throw error
-            }
-            return outcome
-        }
-    } catch {
-        if let (entry, failure) = refused.noted { throw .auditNotWrittenNothingChanged(entry, .store(failure)) }
-        throw .store(error)
-    }
-}
-
-/// The entry a commit could not write, handed out of the commit that it undid.
-private final class AuditRefusal: Sendable {
-    private let refusal = Mutex<(AuditEntry, AirtableError)?>(nil)
-    func note(_ entry: AuditEntry, _ error: AirtableError) { refusal.withLock { $0 = (entry, error) } }
-    var noted: (AuditEntry, AirtableError)? { refusal.withLock { $0 } }
 }

@@ -48,6 +48,11 @@ protocol CommitStrategy: Sendable {
     func writeLogged(_ ids: [String], cells: Fields, logging: [AuditEntry], trail: AuditTrail) async throws(ShopError)
         -> [Record]?
 
+    /// Writes `change` with the audit entries `entries` makes of its outcome, as `AuditedChange` describes:
+    /// one commit, or the change, then its entries, and the change put back when they cannot be written.
+    func write<Outcome: Sendable>(_ change: AuditedChange<Outcome>, trail: AuditTrail?,
+                                  entries: @escaping @Sendable (Outcome) -> [AuditEntry]) async throws(ShopError) -> Outcome
+
     /// Takes a payment for `stored` (found, sent, and with an open shift for cash), as `Till.pay` describes.
     func pay(_ stored: StoredOrder, as number: OrderNumber, method: PaymentMethod, tendered: Int?, by staff: String,
              on till: Till) async throws(TillError) -> Till.PaymentReceipt

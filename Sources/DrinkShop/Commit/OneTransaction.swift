@@ -1,6 +1,7 @@
 import Airtable
 import DrinkShopCore
 import Foundation
+import Synchronization
 
 /// The embedded store's commit strategy: every group is one transaction of the base (`AtomicRecordStore`),
 /// whose guards are decided inside it and whose writes are kept all or none.
@@ -46,10 +47,44 @@ struct OneTransaction: CommitStrategy {
     func writeLogged(_ ids: [String], cells: Fields, logging: [AuditEntry], trail: AuditTrail) async throws(ShopError)
         -> [Record]?
     {
-        try await commit(on: atomic, trail: trail, { (transaction) throws(AirtableError) -> [Record] in
+        try await commit(trail: trail, { (transaction) throws(AirtableError) -> [Record] in
             try transaction.updateRecords(in: ShopSchema.orderTable, ids.map { RecordUpdate(id: $0, fields: cells) },
                                           replace: false, options: WriteOptions(typecast: true))
         }, entries: { _ in logging })
+    }
+
+    func write<Outcome: Sendable>(_ change: AuditedChange<Outcome>, trail: AuditTrail?,
+                                  entries: @escaping @Sendable (Outcome) -> [AuditEntry]) async throws(ShopError) -> Outcome
+    {
+        try await commit(trail: trail, change.inCommit, entries: entries)
+    }
+
+    /// Runs `work` and creates the audit entries `entries` makes of its outcome in one commit: both are kept or
+    /// neither (with no entries or no `trail`, `work` alone).
+    /// - Throws: `.auditNotWrittenNothingChanged` when the entries could not be written; `.store` when `work` failed.
+    private func commit<Outcome: Sendable>(trail: AuditTrail?,
+                                           _ work: @escaping @Sendable (any RecordTransaction) throws(AirtableError) -> Outcome,
+                                           entries: @escaping @Sendable (Outcome) -> [AuditEntry]) async throws(ShopError) -> Outcome
+    {
+        let refused = AuditRefusal()
+        do throws(AirtableError) {
+            return try await atomic.atomically { (transaction) throws(AirtableError) -> Outcome in
+                let outcome = try work(transaction)
+                let made = entries(outcome)
+                guard let trail, !made.isEmpty else { return outcome }
+                do throws(AirtableError) {
+                    _ = try transaction.createRecords(in: ShopSchema.auditTable, made.map(trail.cells(of:)),
+                                                      options: WriteOptions(typecast: true))
+                } catch {
+                    refused.note(made[0], error)
+                    throw error
+                }
+                return outcome
+            }
+        } catch {
+            if let (entry, failure) = refused.noted { throw .auditNotWrittenNothingChanged(entry, .store(failure)) }
+            throw .store(error)
+        }
     }
 
     func pay(_ stored: StoredOrder, as number: OrderNumber, method: PaymentMethod, tendered: Int?, by staff: String,
@@ -57,4 +92,11 @@ struct OneTransaction: CommitStrategy {
     {
         try await till.payInOneCommit(stored, as: number, method: method, tendered: tendered, by: staff, in: atomic)
     }
+}
+
+/// The entry a commit could not write, handed out of the commit that it undid.
+private final class AuditRefusal: Sendable {
+    private let refusal = Mutex<(AuditEntry, AirtableError)?>(nil)
+    func note(_ entry: AuditEntry, _ error: AirtableError) { refusal.withLock { $0 = (entry, error) } }
+    var noted: (AuditEntry, AirtableError)? { refusal.withLock { $0 } }
 }

@@ -51,6 +51,22 @@ struct OrderedWrites: CommitStrategy {
         nil
     }
 
+    /// The change, then its entries; when they can be neither written nor kept, the change put back (`undo`).
+    func write<Outcome: Sendable>(_ change: AuditedChange<Outcome>, trail: AuditTrail?,
+                                  entries: @escaping @Sendable (Outcome) -> [AuditEntry]) async throws(ShopError) -> Outcome
+    {
+        let outcome = try await change.overTheAPI()
+        let made = entries(outcome)
+        guard let trail, let first = made.first else { return outcome }
+        do { try await trail.record(made) } catch {
+            let notWritten = error
+            guard let undo = change.undo else { throw .auditNotWritten(first, notWritten) }
+            do { try await undo(outcome) } catch { throw .auditNotWritten(first, notWritten) }
+            throw .auditNotWrittenNothingChanged(first, notWritten)
+        }
+        return outcome
+    }
+
     func pay(_ stored: StoredOrder, as number: OrderNumber, method: PaymentMethod, tendered: Int?, by staff: String,
              on till: Till) async throws(TillError) -> Till.PaymentReceipt
     {

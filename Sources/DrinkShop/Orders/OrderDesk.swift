@@ -222,7 +222,7 @@ public final class OrderDesk: Sendable {
             // On the embedded store the delete and its entry are one commit; over the API the delete, then the
             // entry (a deleted order is not put back: `auditNotWritten` says it is gone without its entry).
             let change = AuditedChange([.delete(table: ShopSchema.orderTable, ids: stored.recordIDs)], to: records.store)
-            _ = try await change.write(to: records.store, trail: audit) { _ in [deleted] }
+            _ = try await change.write(with: records.commits, trail: audit) { _ in [deleted] }
             queries.forget(stored.recordIDs)
         }
         return stored

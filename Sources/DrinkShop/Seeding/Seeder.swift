@@ -35,8 +35,11 @@ public struct Seeder: Sendable {
     private let catalog: Catalog
     private let extras: OrderExtras
     private let settings: SettingRecords
+    /// How the program's settings are written together.
+    private let commits: any CommitStrategy
 
-    init(store: any RecordStore, catalog: Catalog, extras: OrderExtras) {
+    init(store: any RecordStore, catalog: Catalog, extras: OrderExtras, commits: any CommitStrategy) {
+        self.commits = commits
         drinks = CatalogTable(store: store, table: ShopSchema.drinkTable)
         promotions = CatalogTable(store: store, table: ShopSchema.promotionTable)
         self.catalog = catalog
@@ -81,7 +84,7 @@ public struct Seeder: Sendable {
         try await extras.seed(file.till.adjustments)
         // The stamp card and passes are shared settings (sections the file leaves out stay as they were).
         let program = MemberProgram(stampPolicy: file.till.stampPolicy, passes: file.till.passes).settings
-        if !program.isEmpty { try await settings.write(program) }
+        if !program.isEmpty { try await settings.write(program, with: commits) }
         report.memberProgram = program.keys.sorted()
         report.adjustments = file.till.adjustments.count
         if !file.keepSoldOut { report.restocked = try await restockEverything() }
@@ -104,7 +107,7 @@ public struct Seeder: Sendable {
         guard !out.isEmpty else { return [] }
         var changes = out.mapValues { _ in SoldOutItems.inValue }
         changes[ShopSettings.menuChangedKey] = AirtableTimestamp.format(Date())
-        try await settings.write(changes)
+        try await settings.write(changes, with: commits)
         // `soldOut:addOn:加白玉` is 加白玉; `soldOut:size:大杯:熟成紅茶` is 熟成紅茶 大杯.
         return out.keys.sorted().map { key in
             let parts = key.dropFirst(SoldOutItems.settingPrefix.count).split(separator: ":").map(String.init)

@@ -64,6 +64,8 @@ public struct ShopSettings: Sendable {
     private let records: SettingRecords
     private let clock: ShopClock
     private let audit: AuditTrail
+    /// How a change of settings and its entries are written together.
+    private let commits: any CommitStrategy
     /// This counter's reading of the settings, renewed by `Counter.followSharedSettings`.
     let reading: SharedReading
     /// Told when the store cannot be reached at the start, so the first command does not wait on it again.
@@ -71,8 +73,9 @@ public struct ShopSettings: Sendable {
 
     /// - Parameter notes: the counter's outbox, where the settings read by a process of this machine in
     ///   the last 30 s are found instead of reading them again.
-    init(store: any RecordStore, clock: ShopClock, audit: AuditTrail, notes: Outbox? = nil,
+    init(store: any RecordStore, commits: any CommitStrategy, clock: ShopClock, audit: AuditTrail, notes: Outbox? = nil,
          reading: SharedReading = SharedReading(), delivery: DeliveryPolicy? = nil) {
+        self.commits = commits
         records = SettingRecords(store: store, notes: notes, now: { clock.now() })
         self.clock = clock
         self.audit = audit
@@ -217,7 +220,7 @@ public struct ShopSettings: Sendable {
     /// only the signal). A signal that cannot be written leaves them to their menu copy's 30 s.
     func noteMenuChanged() async {
         let change = [Self.menuChangedKey: AirtableTimestamp.format(clock.now())]
-        guard (try? await records.write(change)) != nil else { return }
+        guard (try? await records.write(change, with: commits)) != nil else { return }
         reading.wrote(change)
     }
 
@@ -230,7 +233,7 @@ public struct ShopSettings: Sendable {
         let changes = [key: out ? SoldOutItems.outValue : SoldOutItems.inValue,
                        Self.menuChangedKey: AirtableTimestamp.format(clock.now())]
         let earlier = Dictionary(uniqueKeysWithValues: changes.keys.map { ($0, before[$0]) })
-        try await records.write(changes, undoing: earlier, trail: audit, entries: [entry])
+        try await records.write(changes, undoing: earlier, trail: audit, entries: [entry], with: commits)
         reading.wrote(changes)
     }
 
@@ -245,7 +248,7 @@ public struct ShopSettings: Sendable {
         }
         let earlier = Dictionary(uniqueKeysWithValues: changes.keys.map { ($0, before[$0] ?? nil) })
         do {
-            try await records.write(changes, undoing: earlier, trail: audit, entries: entries)
+            try await records.write(changes, undoing: earlier, trail: audit, entries: entries, with: commits)
         } catch {
             // Over the API a change whose entry is missing and that could not be put back stands.
             if case .auditNotWritten = error { reading.wrote(changes) }
@@ -341,14 +344,14 @@ struct SettingRecords: Sendable {
         return settings
     }
 
-    func write(_ settings: [String: String]) async throws(ShopError) {
-        try await write(settings, undoing: nil, trail: nil, entries: [])
+    func write(_ settings: [String: String], with commits: any CommitStrategy) async throws(ShopError) {
+        try await write(settings, undoing: nil, trail: nil, entries: [], with: commits)
     }
 
     /// Writes `settings` (with `entries`, as `AuditedChange` says); `earlier`, the values they replace
     /// (nil: unset), is written back over the API when the entries cannot be written.
     func write(_ settings: [String: String], undoing earlier: [String: String?]?, trail: AuditTrail?,
-               entries: [AuditEntry]) async throws(ShopError) {
+               entries: [AuditEntry], with commits: any CommitStrategy) async throws(ShopError) {
         // The note is dropped while writing, and brought up to date after.
         let kept = await notes?.keptSettings(at: now(), within: PickupNumbers.noteLifetime)
         await notes?.keepSettings([:], at: .distantPast)
@@ -356,7 +359,7 @@ struct SettingRecords: Sendable {
         var undo: (@Sendable ([Record]) -> [RecordWrite])? = nil
         if let earlier { undo = { _ in Self.writes(earlier) } }
         let change = AuditedChange(Self.writes(wanted), to: store, undo: undo)
-        _ = try await change.write(to: store, trail: trail) { _ in entries }
+        _ = try await change.write(with: commits, trail: trail) { _ in entries }
         if let kept { await notes?.keepSettings(kept.merging(settings) { $1 }, at: now()) }
     }
 

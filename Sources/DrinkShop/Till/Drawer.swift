@@ -8,8 +8,11 @@ public struct Drawer: Sendable {
     let shifts: ShiftRecords
     let payments: PaymentRecords
     let clock: ShopClock
+    /// How a close and its entry are written together.
+    let commits: any CommitStrategy
 
-    init(store: any RecordStore, clock: ShopClock) {
+    init(store: any RecordStore, clock: ShopClock, commits: any CommitStrategy) {
+        self.commits = commits
         shifts = ShiftRecords(store: store)
         payments = PaymentRecords(store: store)
         self.clock = clock
@@ -86,7 +89,7 @@ public struct Drawer: Sendable {
         })
         let closed: Result<ClosedShift, TillError>
         do throws(ShopError) {
-            closed = try await change.write(to: store, trail: trail) { closed in
+            closed = try await change.write(with: commits, trail: trail) { closed in
                 guard case .success(let shift) = closed, let made = entry(shift.count) else { return [] }
                 return [made]
             }

@@ -54,8 +54,11 @@ public struct Members: Sendable {
     let settings: SettingRecords
     let extras: OrderExtras
     let clock: ShopClock
+    /// How a pass sale and its entry are written together.
+    let commits: any CommitStrategy
 
-    init(store: any RecordStore, extras: OrderExtras, clock: ShopClock) {
+    init(store: any RecordStore, extras: OrderExtras, clock: ShopClock, commits: any CommitStrategy) {
+        self.commits = commits
         records = MemberRecords(store: store)
         settings = SettingRecords(store: store)
         self.extras = extras
@@ -153,7 +156,7 @@ public struct Members: Sendable {
         let after = Member(mobile: mobile, card: member.card, pass: pass)
         do {
             _ = try await AuditedChange([records.write(of: after)], to: records.store, undo: { [records] _ in [records.write(of: member)] })
-                .write(to: records.store, trail: trail) { _ in entry(product).map { [$0] } ?? [] }
+                .write(with: commits, trail: trail) { _ in entry(product).map { [$0] } ?? [] }
         } catch {
             throw .shop(error)
         }

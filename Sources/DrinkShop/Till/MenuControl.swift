@@ -8,7 +8,11 @@ public struct MenuControl: Sendable {
     let drinks: CatalogTable
     let catalog: Catalog
 
-    init(store: any RecordStore, catalog: Catalog) {
+    /// How a change and its entry are written together.
+    let commits: any CommitStrategy
+
+    init(store: any RecordStore, catalog: Catalog, commits: any CommitStrategy) {
+        self.commits = commits
         drinks = CatalogTable(store: store, table: ShopSchema.drinkTable)
         self.catalog = catalog
     }
@@ -84,7 +88,7 @@ public struct MenuControl: Sendable {
         }
         let putBack = upsert(drink)
         let written = AuditedChange([upsert(changed)], to: drinks.store, undo: { _ in [putBack] })
-        do { _ = try await written.write(to: drinks.store, trail: audit) { _ in [record] } } catch {
+        do { _ = try await written.write(with: commits, trail: audit) { _ in [record] } } catch {
             await catalog.forget()
             throw .shop(error)
         }

@@ -79,7 +79,7 @@ extension StaffDirectory {
             change = AuditedChange([.create(table: table, cells)], to: store,
                                    undo: { written in written.prefix(1).map { RecordWrite.delete(table: table, ids: [$0.id]) } })
         }
-        do { _ = try await change.write(to: store, trail: trail) { _ in entry(stored, isNew).map { [$0] } ?? [] } } catch {
+        do { _ = try await change.write(with: commits, trail: trail) { _ in entry(stored, isNew).map { [$0] } ?? [] } } catch {
             throw .shop(error)
         }
         return (try await self.account(named: stored), isNew)
@@ -117,7 +117,7 @@ extension StaffDirectory {
         let table = ShopSchema.userTable
         let change = AuditedChange([.update(table: table, id: account.recordID, cells)], to: store,
                                    undo: { _ in [.update(table: table, id: account.recordID, before)] })
-        do { _ = try await change.write(to: store, trail: trail) { _ in entry.map { [$0] } ?? [] } } catch { throw .shop(error) }
+        do { _ = try await change.write(with: commits, trail: trail) { _ in entry.map { [$0] } ?? [] } } catch { throw .shop(error) }
         _ = try await pinsEnabled()  // notes the change for the other processes of this machine
     }
 
@@ -142,7 +142,7 @@ extension StaffDirectory {
         let cells = try await userRecord(named: account.name)?.fields ?? Fields([UserField.name: .string(account.name)])
         let change = AuditedChange([.delete(table: table, ids: [account.recordID])], to: store,
                                    undo: { _ in [.create(table: table, cells)] })
-        do { _ = try await change.write(to: store, trail: trail) { _ in entry(account).map { [$0] } ?? [] } } catch {
+        do { _ = try await change.write(with: commits, trail: trail) { _ in entry(account).map { [$0] } ?? [] } } catch {
             throw .shop(error)
         }
         _ = try await pinsEnabled()  // notes the change for the other processes of this machine
