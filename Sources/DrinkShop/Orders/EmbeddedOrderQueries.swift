@@ -27,33 +27,41 @@ struct EmbeddedOrderQueries: OrderQueries {
 
     /// One listing for both (a month's report read each day's lines twice, parsing each record each time):
     /// the records of the day or created in its hours, by the indexes of days and of creation times, then
-    /// told apart here by the rules LocalBase applies to those formulas (text equal to the day's, blank
-    /// cell; creation bounds at a whole second compare to the millisecond). Each list keeps the listing's
-    /// order, `onDay`'s as its two listings gave it. A day whose hours are not the piece's, or not whole
-    /// seconds, is read as the two queries.
+    /// told apart by the very formulas the two queries send (`OrderQueries.onDayFormulas`, `createdFormula`),
+    /// evaluated by the formula language's evaluator (`CompiledFormula`, which LocalBase filters with), so no
+    /// rule of the store's (blank cells, creation bounds) is copied here. Each list keeps the listing's order,
+    /// `onDay`'s as its two listings gave it. A day whose hours are not the piece's is read as the two queries.
     func onDayAndCreated(_ day: BusinessDay, from start: Date, to end: Date) async throws(ShopError)
         -> (onDay: [Record], created: [Record])
     {
         let bounds = records.clock.bounds(of: day)
-        let whole = { (date: Date) in date.timeIntervalSince1970.rounded() == date.timeIntervalSince1970 }
-        guard bounds.start == start, bounds.end == end, whole(start), whole(end) else {
+        guard bounds.start == start, bounds.end == end else {
             return (try await onDay(day), try await created(from: start, to: end))
         }
-        let text = day.description
-        let read = try await records.list(.or([.field(OrderField.businessDay) == .text(text),
-                                               .and(FormulaExpression.inRange(.createdTime, from: start, to: end))]))
-        var ofDay: [Record] = [], blank: [Record] = [], created: [Record] = []
+        let (ofDay, blankOfDay) = Self.onDayFormulas(day, bounds: bounds)
+        let inHours = Self.createdFormula(from: start, to: end)
+        let schema: BaseSchema
+        do { schema = try await records.store.schema() } catch { throw .store(error) }
+        guard let fields = schema.table(ShopSchema.orderTable)?.fields,
+              let isOfDay = try? CompiledFormula(ofDay, fields: fields),
+              let isBlankOfDay = try? CompiledFormula(blankOfDay, fields: fields),
+              let isInHours = try? CompiledFormula(inHours, fields: fields)
+        else {
+            return (try await onDay(day), try await created(from: start, to: end))
+        }
+        let read = try await records.list(.or([ofDay, inHours]))
+        let now = records.clock.now()
+        var ofDayRecords: [Record] = [], blank: [Record] = [], created: [Record] = []
         for record in read {
-            let cell = record.fields[OrderField.businessDay]
-            let inHours = record.createdTime >= start && record.createdTime < end
-            if cell?.stringValue == text {
-                ofDay.append(record)
-            } else if inHours, cell == nil || cell?.stringValue == "" {
+            let seen = FormulaRecord(record, fields: fields, now: now)
+            if isOfDay.matches(seen) {
+                ofDayRecords.append(record)
+            } else if isBlankOfDay.matches(seen) {
                 blank.append(record)
             }
-            if inHours { created.append(record) }
+            if isInHours.matches(seen) { created.append(record) }
         }
-        return (ofDay + blank, created)
+        return (ofDayRecords + blank, created)
     }
 
     /// The lines placed, being made or ready, from one listing through the partial index of open orders

@@ -82,11 +82,24 @@ extension OrderQueries {
     /// The records of business day `day`: those the shop wrote with that day, and lines another client
     /// (the KEBUKE app) created within the day's hours without one.
     func onDay(_ day: BusinessDay) async throws(ShopError) -> [Record] {
-        var found = try await records.list(.field(OrderField.businessDay) == .text(day.description))
-        let (start, end) = records.clock.bounds(of: day)
-        found += try await records.list(.and(FormulaExpression.inRange(.createdTime, from: start, to: end)
-                                             + [.field(OrderField.businessDay) == .blank]))
+        let (ofDay, blankOfDay) = Self.onDayFormulas(day, bounds: records.clock.bounds(of: day))
+        var found = try await records.list(ofDay)
+        found += try await records.list(blankOfDay)
         return found
+    }
+
+    /// `onDay`'s two formulas: the lines written with `day`, and the lines without a business day created
+    /// within its hours `bounds`.
+    static func onDayFormulas(_ day: BusinessDay, bounds: (start: Date, end: Date)) -> (ofDay: FormulaExpression,
+                                                                                       blankOfDay: FormulaExpression)
+    {
+        (.field(OrderField.businessDay) == .text(day.description),
+         .and(FormulaExpression.inRange(.createdTime, from: bounds.start, to: bounds.end) + [.field(OrderField.businessDay) == .blank]))
+    }
+
+    /// `created(from:to:)`'s formula.
+    static func createdFormula(from start: Date, to end: Date) -> FormulaExpression {
+        .and(FormulaExpression.inRange(.createdTime, from: start, to: end))
     }
 
     /// `onDayAndCreated` as the two queries it stands for, one after the other.
@@ -107,7 +120,7 @@ extension OrderQueries {
 
     /// The records created at or after `start` and before `end` (the till's periods, a day at a time).
     func created(from start: Date, to end: Date) async throws(ShopError) -> [Record] {
-        try await records.list(.and(FormulaExpression.inRange(.createdTime, from: start, to: end)))
+        try await records.list(Self.createdFormula(from: start, to: end))
     }
 
     /// The audit entries kept on the orders of the business days `days` (an order's entries are of its own
