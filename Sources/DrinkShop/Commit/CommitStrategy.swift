@@ -24,10 +24,9 @@ protocol CommitStrategy: Sendable {
     /// The order lookups suited to this kind of store.
     func orderQueries(over records: OrderRecords) -> any OrderQueries
 
-    /// A group given both ways: `inCommit`, one transaction's reads and writes; `inOrder`, the same reads and
-    /// writes as calls one after another. The strategy runs the one it makes durable.
-    func group<T: Sendable>(inCommit: @escaping @Sendable (any RecordTransaction) throws(AirtableError) -> T,
-                            inOrder: () async throws(AirtableError) -> T) async throws(AirtableError) -> T
+    /// Runs `plan` (a rule's reads, each chosen from the answers before it, then its writes): in one transaction,
+    /// or as calls one after another.
+    func run<Plan: StorePlan>(_ plan: Plan) async throws(ShopError) -> Plan.Outcome
 
     /// Reads record `id` of `table` and writes back the cells `change` makes of it (nil cells: nothing is
     /// written), as one step where the store allows it, else a read then a write.

@@ -12,10 +12,12 @@ struct OneTransaction: CommitStrategy {
 
     func orderQueries(over records: OrderRecords) -> any OrderQueries { EmbeddedOrderQueries(records: records) }
 
-    func group<T: Sendable>(inCommit: @escaping @Sendable (any RecordTransaction) throws(AirtableError) -> T,
-                            inOrder: () async throws(AirtableError) -> T) async throws(AirtableError) -> T
-    {
-        try await atomic.atomically(inCommit)
+    func run<Plan: StorePlan>(_ plan: Plan) async throws(ShopError) -> Plan.Outcome {
+        do {
+            return try await atomic.atomically { (transaction) throws(AirtableError) -> Plan.Outcome in try plan.run(in: transaction) }
+        } catch {
+            throw .store(error)
+        }
     }
 
     func readAndWrite<T: Sendable>(in table: String, id: String,

@@ -12,10 +12,8 @@ struct OrderedWrites: CommitStrategy {
 
     func orderQueries(over records: OrderRecords) -> any OrderQueries { RemoteOrderQueries(records: records) }
 
-    func group<T: Sendable>(inCommit: @escaping @Sendable (any RecordTransaction) throws(AirtableError) -> T,
-                            inOrder: () async throws(AirtableError) -> T) async throws(AirtableError) -> T
-    {
-        try await inOrder()
+    func run<Plan: StorePlan>(_ plan: Plan) async throws(ShopError) -> Plan.Outcome {
+        try await plan.run(over: store)
     }
 
     /// Read, then written back: tries that arrive in the same instant can each count once.

@@ -47,71 +47,76 @@ struct StampKeeping: Sendable {
     /// - Returns: the member after it, when the order is a member's and the card changed.
     @discardableResult
     func settle(_ facts: Facts) async throws(TillError) -> Member? {
-        do {
-            return try await commits.group(inCommit: { (transaction) throws(AirtableError) -> Member? in
-                try Self.settle(facts, in: transaction)
-            }, inOrder: { () async throws(AirtableError) -> Member? in try await settleOverTheAPI(facts) })
-        } catch {
-            throw .shop(.store(error))
-        }
+        do { return try await commits.run(Settling(facts: facts)) } catch { throw .shop(error) }
     }
 
-    /// Settles inside an atomic commit (the embedded store): every read and both writes in it.
+    /// Settles inside a commit (a payment's, on the embedded store): every read and both writes in it.
     static func settle(_ facts: Facts, in transaction: any RecordTransaction) throws(AirtableError) -> Member? {
-        guard let shareRecord = try transaction.listRecords(in: ShopSchema.orderTillTable, query: shareQuery(facts.orderRef))
-            .records.first,
-            let mobile = OrderExtras.extra(from: shareRecord.fields).member
-        else { return nil }
-        let standing: Bool
-        if let known = facts.standing {
-            standing = known
-        } else if let id = facts.firstRecordID {
-            standing = try transaction.getRecord(in: ShopSchema.orderTable, id: id, options: ReadOptions())
-                .fields[OrderField.status]?.stringValue != OrderStatus.cancelled.rawValue
-        } else {
-            standing = false
-        }
-        let settings = try transaction.listRecords(in: ShopSchema.settingTable, query: policyQuery).records
-        let memberCells = try transaction.listRecords(in: ShopSchema.memberTable, query: MemberRecords.query(mobile)).records.first?.fields
-        guard let (member, held) = decide(facts, share: shareRecord.fields, standing: standing, mobile: mobile,
-                                          settings: settings, memberCells: memberCells)
-        else { return nil }
-        _ = try transaction.upsertRecords(in: ShopSchema.memberTable, [UpsertRecord(fields: MemberRecords.cells(of: member))],
-                                          mergeOn: [MemberField.mobile.rawValue], replace: false, options: WriteOptions(typecast: true))
-        _ = try transaction.updateRecords(in: ShopSchema.orderTillTable, [RecordUpdate(id: shareRecord.id, fields: cells(of: held))],
-                                          replace: false, options: WriteOptions(typecast: true))
-        return member
+        try Settling(facts: facts).run(in: transaction)
     }
 
-    /// Settles over the API: the same reads, then the member, then the order's share.
-    private func settleOverTheAPI(_ facts: Facts) async throws(AirtableError) -> Member? {
-        guard facts.mayBeMembers else { return nil }
-        guard let shareRecord = try await store.allRecords(in: ShopSchema.orderTillTable, query: Self.shareQuery(facts.orderRef)).first,
-              let mobile = OrderExtras.extra(from: shareRecord.fields).member
-        else { return nil }
-        let standing: Bool
-        if let known = facts.standing {
-            standing = known
-        } else if let id = facts.firstRecordID {
-            standing = try await store.getRecord(in: ShopSchema.orderTable, id: id, options: ReadOptions())
-                .fields[OrderField.status]?.stringValue != OrderStatus.cancelled.rawValue
-        } else {
-            standing = false
+    /// A settling, the rule once: the order's share (`OrderTill`), whether the order stands (read only when the
+    /// facts do not say), the stamp policy and the member, then the member and the order's new share.
+    struct Settling: StorePlan {
+        let facts: Facts
+        private enum Stage: Sendable { case share, standing, policy, member }
+        private var stage = Stage.share
+        private var share: Record?
+        private var mobile: MobileNumber?
+        private var standing = false
+        private var settings: [Record] = []
+
+        init(facts: Facts) { self.facts = facts }
+
+        /// Over the API an order whose own records say it is no member's costs no read.
+        var outcomeWithoutReading: Member?? { facts.mayBeMembers ? nil : .some(nil) }
+
+        mutating func start() -> PlanStep<Member?> {
+            stage = .share
+            return .list(table: ShopSchema.orderTillTable, StampKeeping.shareQuery(facts.orderRef))
         }
-        let settings = try await store.allRecords(in: ShopSchema.settingTable, query: Self.policyQuery)
-        let memberCells = try await store.allRecords(in: ShopSchema.memberTable, query: MemberRecords.query(mobile)).first?.fields
-        guard let (member, held) = Self.decide(facts, share: shareRecord.fields, standing: standing, mobile: mobile,
-                                               settings: settings, memberCells: memberCells)
-        else { return nil }
-        _ = try await store.upsertRecords(in: ShopSchema.memberTable, [UpsertRecord(fields: MemberRecords.cells(of: member))],
-                                          mergeOn: [MemberField.mobile.rawValue], replace: false, options: WriteOptions(typecast: true))
-        _ = try await store.updateRecords(in: ShopSchema.orderTillTable, [RecordUpdate(id: shareRecord.id, fields: Self.cells(of: held))],
-                                          replace: false, options: WriteOptions(typecast: true))
-        return member
+
+        mutating func next(after records: [Record]) -> PlanStep<Member?> {
+            switch stage {
+            case .share:
+                guard let record = records.first, let member = OrderExtras.extra(from: record.fields).member else { return .done(nil) }
+                (share, mobile) = (record, member)
+                if let known = facts.standing {
+                    standing = known
+                } else if let id = facts.firstRecordID {
+                    stage = .standing
+                    return .get(table: ShopSchema.orderTable, id: id)
+                } else {
+                    standing = false
+                }
+                return policy()
+            case .standing:
+                standing = records.first?.fields[OrderField.status]?.stringValue != OrderStatus.cancelled.rawValue
+                return policy()
+            case .policy:
+                settings = records
+                stage = .member
+                guard let mobile else { return .done(nil) }
+                return .list(table: ShopSchema.memberTable, MemberRecords.query(mobile))
+            case .member:
+                guard let share, let mobile,
+                      let (member, held) = StampKeeping.decide(facts, share: share.fields, standing: standing, mobile: mobile,
+                                                               settings: settings, memberCells: records.first?.fields)
+                else { return .done(nil) }
+                return .write([.upsert(table: ShopSchema.memberTable, [MemberRecords.cells(of: member)], mergeOn: [MemberField.mobile.rawValue]),
+                               .update(table: ShopSchema.orderTillTable, id: share.id, StampKeeping.cells(of: held))],
+                              then: member)
+            }
+        }
+
+        private mutating func policy() -> PlanStep<Member?> {
+            stage = .policy
+            return .list(table: ShopSchema.settingTable, StampKeeping.policyQuery)
+        }
     }
 
     /// The member after the order's share moves to what the rule says, and that share; nil when it is already.
-    private static func decide(_ facts: Facts, share: Fields, standing: Bool, mobile: MobileNumber, settings: [Record],
+    fileprivate static func decide(_ facts: Facts, share: Fields, standing: Bool, mobile: MobileNumber, settings: [Record],
                                memberCells: Fields?) -> (Member, OrderStamps)?
     {
         let extra = OrderExtras.extra(from: share)
@@ -133,10 +138,10 @@ struct StampKeeping: Sendable {
         Fields([OrderTillField.stampsRedeemed: .int(held.redeemed), .stampsAdded: .int(held.earned)])
     }
 
-    private static func shareQuery(_ orderRef: String) -> ListQuery {
+    fileprivate static func shareQuery(_ orderRef: String) -> ListQuery {
         ListQuery(filterByFormula: (FormulaExpression.field(OrderTillField.orderRef) == .text(orderRef)).description)
     }
 
-    private static let policyQuery = ListQuery(
+    fileprivate static let policyQuery = ListQuery(
         filterByFormula: (FormulaExpression.field(SettingField.key) == .text(MemberProgram.stampCardKey)).description)
 }
