@@ -376,6 +376,11 @@ import Testing
             #expect(ledger.first?.fields["amount"]?.intValue == order.order.total)
             let money = try await counters[1].till.moneyForChange(of: try await counters[1].orders.find(.pickup(order.order.pickupNumber)))
             #expect(money.paid == order.order.total && money.due == 0)
+            // The copy on the order never says more than the ledger: a counter refused while a rival's payment
+            // was still in the ledger (about to give way) does not write that into it.
+            let copies = try await base.allRecords(in: ShopSchema.orderTable)
+                .filter { $0.fields["orderRef"]?.stringValue == order.orderRef }.map { $0.fields["paid"]?.intValue }
+            #expect(copies.allSatisfy { $0 == order.order.total }, "round \(round): the order's copy says paid \(copies)")
         }
         #expect(lost == 20 * 5)
     }

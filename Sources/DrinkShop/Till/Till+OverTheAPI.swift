@@ -42,8 +42,11 @@ extension Till {
                 // Refused by the ledger: the copy is put right from it. A copy that disagrees was left by a counter
                 // that gave way to another's payment (this one, a moment ago, or one that stopped between its
                 // writes); the refusal stands either way (best effort: a copy still wrong is put right next time).
+                // A ledger holding more than the bill still holds a rival's payment that gives way as soon as its
+                // counter reads the ledger back (several counters paying one order at once): a copy written from
+                // it would say more was paid than stays paid, so it is left to the payment that holds.
                 let ledgerCopy = TillCopy(money, bill: bill)
-                if ledgerCopy != copyOnOrder {
+                if ledgerCopy != copyOnOrder, money.paid - money.refunded <= money.total {
                     _ = try? await orders.records.writeCells(of: stored, [:], extra: OrderRecord.cells(of: ledgerCopy))
                 }
                 throw error
