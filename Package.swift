@@ -35,6 +35,9 @@ let package = Package(
         .target(name: "Airtable", dependencies: ["CivilDate"], swiftSettings: strict),
         .target(name: "AirtableFormula", dependencies: ["Airtable", "CivilDate"], swiftSettings: strict),
         .target(name: "AirtableHTTP", dependencies: ["Airtable", "CivilDate"], swiftSettings: strict),
+        // URLSession as the client's transport: the one module that imports FoundationNetworking (libcurl), linked
+        // only by the programs (drinkshop, the bench) and the tests that speak HTTP.
+        .target(name: "AirtableURLSession", dependencies: ["Airtable", "AirtableHTTP"], swiftSettings: strict),
         // libcurl's functions for the static release executables (drinkshop, DrinkShopBench), loading libcurl.so.4
         // on first use (a start without it skips some thirty libraries); empty in a debug build.
         // glibc's malloc tuning (mallopt), which Swift's Glibc module does not export.
@@ -73,7 +76,7 @@ let package = Package(
         // The composition root: argv -> REPL | serve | one-shot command.
         .executableTarget(
             name: "DrinkShopCLI",
-            dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "Airtable", "AirtableFormula", "AirtableHTTP", "LocalBase", "AirtableServer", "HTTPServer",
+            dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "Airtable", "AirtableFormula", "AirtableHTTP", "AirtableURLSession", "LocalBase", "AirtableServer", "HTTPServer",
                            "PickupDisplay", "OrderPage", "CurlOnDemand", "CAllocator"],
             swiftSettings: strict,
             // The release binary is built with `swift build -c release --static-swift-stdlib` (scripts/release-check,
@@ -87,36 +90,36 @@ let package = Package(
 
         // Test targets, one per source target (each added with its first tests).
         // Shared by the test suites only: a seeded random generator, the test clock, a child-process runner.
-        .target(name: "TestSupport", dependencies: ["Airtable", "AirtableHTTP", "DrinkShopCore"], path: "Sources/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["Airtable", "AirtableHTTP", "AirtableURLSession", "DrinkShopCore"], path: "Sources/TestSupport", swiftSettings: strict),
         // The Swift side of scripts/bench (not part of the drinkshop product).
         // Static in the release build too (--static-swift-stdlib links every executable so), hence CurlOnDemand.
         .executableTarget(name: "DrinkShopBench", dependencies: ["DrinkShop", "DrinkShopCore", "Airtable", "AirtableFormula", "AirtableHTTP",
-                                                                 "LocalBase", "CurlOnDemand"],
+                                                                 "AirtableURLSession", "LocalBase", "CurlOnDemand"],
                           swiftSettings: strict),
 
         .testTarget(name: "CivilDateTests", dependencies: ["CivilDate"], swiftSettings: strict),
         .testTarget(name: "TextScalarsTests", dependencies: ["TextScalars", "HTTPServer", "LineEditor", "Printing", "DrinkShopCore",
                                                             "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "AirtableTests", dependencies: ["Airtable", "AirtableFormula", "AirtableHTTP", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ClientEndToEndTests", dependencies: ["Airtable", "AirtableFormula", "AirtableHTTP", "AirtableServer", "HTTPServer", "LocalBase", "DrinkShop", "DrinkShopCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable", "AirtableFormula", "AirtableHTTP", "LocalBase", "HTTPServer", "TestSupport"],
+        .testTarget(name: "AirtableTests", dependencies: ["Airtable", "AirtableFormula", "AirtableHTTP", "AirtableURLSession", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ClientEndToEndTests", dependencies: ["Airtable", "AirtableFormula", "AirtableHTTP", "AirtableURLSession", "AirtableServer", "HTTPServer", "LocalBase", "DrinkShop", "DrinkShopCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "AirtableServerTests", dependencies: ["AirtableServer", "Airtable", "AirtableFormula", "AirtableHTTP", "AirtableURLSession", "LocalBase", "HTTPServer", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PinHashingTests", dependencies: ["PinHashing", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "DrinkShopCoreTests", dependencies: ["DrinkShopCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "AirtableFormula", "AirtableHTTP", "Printing", "TestSupport", "PinHashing"],
+        .testTarget(name: "ShopREPLTests", dependencies: ["ShopREPL", "LineEditor", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "AirtableFormula", "AirtableHTTP", "AirtableURLSession", "Printing", "TestSupport", "PinHashing"],
                     swiftSettings: strict),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"], swiftSettings: strict),
-        .testTarget(name: "LocalBaseTests", dependencies: ["LocalBase", "Airtable", "AirtableFormula", "AirtableHTTP", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "LocalBaseTests", dependencies: ["LocalBase", "Airtable", "AirtableFormula", "AirtableHTTP", "AirtableURLSession", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"], swiftSettings: strict),
         // Runs the built `drinkshop` binary (depending on the executable makes `swift test` build it).
-        .testTarget(name: "EndToEndTests", dependencies: ["DrinkShopCLI", "DrinkShop", "Airtable", "AirtableFormula", "AirtableHTTP", "LocalBase", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["DrinkShopCLI", "DrinkShop", "Airtable", "AirtableFormula", "AirtableHTTP", "AirtableURLSession", "LocalBase", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PickupDisplayTests", dependencies: ["PickupDisplay", "HTTPServer"], swiftSettings: strict),
-        .testTarget(name: "OrderPageTests", dependencies: ["OrderPage", "HTTPServer", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "AirtableFormula", "AirtableHTTP",
+        .testTarget(name: "OrderPageTests", dependencies: ["OrderPage", "HTTPServer", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "AirtableFormula", "AirtableHTTP", "AirtableURLSession",
                                                            "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "EInvoiceTests", dependencies: ["EInvoice", "DrinkShopCore", "CivilDate", "Printing"], swiftSettings: strict),
         .testTarget(name: "PrintingTests", dependencies: ["Printing", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "AirtableFormula", "AirtableHTTP", "TestSupport", "PinHashing"],
+        .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "AirtableFormula", "AirtableHTTP", "AirtableURLSession", "TestSupport", "PinHashing"],
                     swiftSettings: strict),
 
     ]

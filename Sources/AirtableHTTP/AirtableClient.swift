@@ -40,12 +40,13 @@ public final class AirtableClient: SchemaEditing, UniqueKeysReporting, CustomStr
     public static let maximumURLLength = 16_000
 
     /// - Parameters:
-    ///   - transport: the network; `URLSessionTransport.shared` unless testing.
+    ///   - transport: the network: `URLSessionTransport.shared` (module AirtableURLSession) in a program, a
+    ///     scripted one in tests.
     ///   - clock: monotonic time and waiting; injected by tests.
     ///   - throttle: the pacing of requests; by default the process's shared throttle for this endpoint
     ///     and base.
     ///   - randomUnit: random numbers in `0..<1` for backoff jitter.
-    public init(configuration: Configuration, transport: any HTTPTransport = URLSessionTransport.shared,
+    public init(configuration: Configuration, transport: any HTTPTransport,
                 clock: any ClientClock = MonotonicClock(), throttle: RequestThrottle? = nil,
                 randomUnit: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         self.configuration = configuration

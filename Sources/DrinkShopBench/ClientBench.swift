@@ -1,5 +1,6 @@
 import Airtable
 import AirtableHTTP
+import AirtableURLSession
 import Foundation
 
 /// Bench 1, DrinkShop's side: the Airtable client against a server, create / list / update / delete
@@ -18,7 +19,7 @@ enum ClientBench {
         // No rate limit applies to this server, so the client is not told to pace itself.
         let configuration = try AirtableClient.Configuration(baseID: base, token: token, endpoint: endpoint,
                                                              requestsPerSecond: 10_000, burst: 10_000)
-        let client = AirtableClient(configuration: configuration)
+        let client = AirtableClient(configuration: configuration, transport: URLSessionTransport.shared)
 
         var phases: [(String, Double)] = []
         func timed<T>(_ name: String, _ body: () async throws -> T) async throws -> T {

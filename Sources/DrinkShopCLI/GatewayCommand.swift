@@ -1,5 +1,6 @@
 import Airtable
 import AirtableHTTP
+import AirtableURLSession
 import AirtableServer
 import Foundation
 import Glibc
@@ -93,7 +94,8 @@ struct GatewayCommand {
         let tokenBase = StoreLocation.dataDirectory(environment: environment) + "/gateway-\(base)"
         try StoreLocation.prepareParent(of: tokenBase)
         let (tokens, tokenNote) = try serve.accessTokens(databasePath: tokenBase, environment: environment)
-        let gateway = AirtableGateway(configuration: configuration, tokens: tokens, throttle: throttle)
+        let gateway = AirtableGateway(configuration: configuration, tokens: tokens, throttle: throttle,
+                                      transport: URLSessionTransport.shared)
 
         var server = HTTPServer.Configuration()
         server.host = serve.host

@@ -1,5 +1,6 @@
 import Airtable
 import AirtableHTTP
+import AirtableURLSession
 import DrinkShop
 import Foundation
 import LocalBase
@@ -63,7 +64,7 @@ struct RemoteStore {
                     for: counter.endpoint + " " + base, requestsPerSecond: rate, burst: counter.effectiveBurst,
                     pacingFile: pacing,
                     onFileError: { DrinkShopCLI.printError("drinkshop: warning: \($0); pacing this process alone") })
-                return RemoteStore(client: AirtableClient(configuration: counter, throttle: throttle))
+                return RemoteStore(client: AirtableClient(configuration: counter, transport: URLSessionTransport.shared, throttle: throttle))
             } catch {
                 throw UsageError("the Airtable settings cannot be used: \(error) "
                     + "(AIRTABLE_TOKEN, AIRTABLE_BASE_ID, AIRTABLE_ENDPOINT_URL)")

@@ -1,5 +1,6 @@
 import Airtable
 import AirtableHTTP
+import AirtableURLSession
 import AirtableServer
 import Dispatch
 import Foundation

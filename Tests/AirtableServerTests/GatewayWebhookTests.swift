@@ -1,5 +1,6 @@
 import Airtable
 import AirtableHTTP
+import AirtableURLSession
 import Foundation
 import HTTPServer
 import Synchronization
@@ -63,7 +64,7 @@ import Testing
             checkInterval: 3600, maximumAge: 7200)
         configuration.publicURL = "http://127.0.0.1:\(frontPort)/"
         let gateway = AirtableGateway(configuration: configuration, tokens: AccessTokens([(Self.counterToken, .readWrite)]),
-                                      throttle: RequestThrottle(requestsPerSecond: 50, burst: 10))
+                                      throttle: RequestThrottle(requestsPerSecond: 50, burst: 10), transport: URLSessionTransport.shared)
         box.gateway.withLock { $0 = gateway }
         return Setup(harness: harness, upstream: upstream, front: front, gateway: gateway)
     }
@@ -120,7 +121,7 @@ import Testing
         var configuration = setup.gateway.configuration
         configuration.cachedTables = ["Drink", "Nope"]
         let again = AirtableGateway(configuration: configuration, tokens: AccessTokens([(Self.counterToken, .readWrite)]),
-                                    throttle: RequestThrottle(requestsPerSecond: 50, burst: 10))
+                                    throttle: RequestThrottle(requestsPerSecond: 50, burst: 10), transport: URLSessionTransport.shared)
         let problems = await again.startWebhooks()
         #expect(problems.count == 1 && problems.first?.contains("Nope") == true, "\(problems)")
         #expect(again.tablesWithWebhooks == ["Drink"])

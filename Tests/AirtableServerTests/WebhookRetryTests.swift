@@ -1,5 +1,6 @@
 import Airtable
 import AirtableHTTP
+import AirtableURLSession
 import Foundation
 import HTTPServer
 import Synchronization

@@ -1,6 +1,7 @@
 import Airtable
 import AirtableFormula
 import AirtableHTTP
+import AirtableURLSession
 import Foundation
 import HTTPServer
 import Synchronization

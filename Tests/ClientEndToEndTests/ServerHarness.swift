@@ -1,5 +1,6 @@
 import Airtable
 import AirtableHTTP
+import AirtableURLSession
 import AirtableServer
 @testable import DrinkShop
 import Foundation

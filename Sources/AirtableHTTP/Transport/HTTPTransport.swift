@@ -1,6 +1,7 @@
 import Airtable
 /// The seam between the client and the network: one HTTP exchange, whatever carries it. The live
-/// implementation is `URLSessionTransport`; tests substitute a scripted one.
+/// implementation is `URLSessionTransport` (module AirtableURLSession, the only one that imports
+/// FoundationNetworking); tests substitute a scripted one.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response, whatever its status.
     ///

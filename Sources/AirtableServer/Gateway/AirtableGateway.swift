@@ -33,7 +33,7 @@ public final class AirtableGateway: Sendable {
     let statistics = Mutex(GatewayStatistics())
 
     public init(configuration: GatewayConfiguration, tokens: AccessTokens, throttle: RequestThrottle,
-                transport: any HTTPTransport = URLSessionTransport.shared, clock: any ClientClock = MonotonicClock(),
+                transport: any HTTPTransport, clock: any ClientClock = MonotonicClock(),
                 wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.configuration = configuration
         self.tokens = tokens

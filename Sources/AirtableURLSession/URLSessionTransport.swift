@@ -1,4 +1,5 @@
 import Airtable
+import AirtableHTTP
 import Foundation
 import Synchronization
 #if canImport(FoundationNetworking)
