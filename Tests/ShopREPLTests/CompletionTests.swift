@@ -44,4 +44,12 @@ import Testing
         #expect(completer.complete(line: "seed Seeds/m", cursor: 12) == ["Seeds/menu.json"])
         #expect(completer.complete(line: "report --d", cursor: 10) == ["--date"])
     }
+
+    @Test func switchesOfferTheirOneWordAndNothingAfterIt() throws {
+        let completer = try Self.completer()
+        #expect(completer.complete(line: "online ", cursor: 7) == ["on", "off"])
+        #expect(completer.complete(line: "online of", cursor: 9) == ["off"])
+        #expect(completer.complete(line: "archive n", cursor: 9) == ["now"])
+        #expect(completer.complete(line: "archive now ", cursor: 12).isEmpty)
+    }
 }

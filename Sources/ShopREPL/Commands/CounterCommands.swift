@@ -142,8 +142,8 @@ extension CommandSpec {
                               "a setting for every counter, kept in the store; off (the default) refuses new orders at once",
                               "example: online on;  online off;  online (shows which)"],
                     access: { $0 == .online(nil) ? nil : .changeSetting },
-                    // As it was: `previous` holds the command's own name, so nothing is offered after it.
-                    completion: { $0.previous.isEmpty ? $0.matching(["on", "off"]) : [] }) { (arguments: inout CommandWords) throws(CommandError) in
+                    // Its one word, right after the command's name (`previous` holds the name).
+                    completion: { $0.previous.count == 1 ? $0.matching(["on", "off"]) : [] }) { (arguments: inout CommandWords) throws(CommandError) in
             switch arguments.lowered {
             case []: return .online(nil)
             case ["on"]: return .online(true)

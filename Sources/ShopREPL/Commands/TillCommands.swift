@@ -150,8 +150,8 @@ extension CommandSpec {
                         default: nil
                         }
                     },
-                    // As it was: `previous` holds the command's own name, so nothing is offered after it.
-                    completion: { $0.previous.isEmpty ? $0.matching(["now", "on", "off", "status"]) : [] }) { (arguments: inout CommandWords) throws(CommandError) in
+                    // Its one word, right after the command's name (`previous` holds the name).
+                    completion: { $0.previous.count == 1 ? $0.matching(["now", "on", "off", "status"]) : [] }) { (arguments: inout CommandWords) throws(CommandError) in
             guard arguments.words.count <= 1 else { throw arguments.fail(.archiveWords) }
             guard let request = ArchiveRequest(rawValue: arguments.words.first?.lowercased() ?? "status") else {
                 throw arguments.fail(.unknownArchiveRequest(arguments.words[0]))
