@@ -2,6 +2,7 @@ import Airtable
 import AirtableHTTP
 import AirtableURLSession
 import Foundation
+import Glibc
 import HTTPServer
 import Synchronization
 import Testing
@@ -94,15 +95,43 @@ import TestSupport
         #expect(result["retryNumber"] == 2)
     }
 
+    /// A loopback port held bound but never listening: a connection to it is refused, and no other process (a
+    /// server another test or a parallel run starts on port 0) can take it meanwhile, as it could a port just freed.
+    private final class RefusingPort: Sendable {
+        let descriptor: Int32
+        let port: Int
+
+        init() throws {
+            let held = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                    bind(held, socketAddress, length) == 0 && getsockname(held, socketAddress, &length) == 0
+                }
+            }
+            guard held >= 0, bound else {
+                if held >= 0 { close(held) }
+                throw POSIXError(.EADDRNOTAVAIL)
+            }
+            descriptor = held
+            port = Int(UInt16(bigEndian: address.sin_port))
+        }
+
+        deinit { close(descriptor) }
+    }
+
     @Test func aReceiverThatCannotBeReachedIsTriedAFewTimesThenRecordedAsFailed() async throws {
-        // A port nobody listens on any more: connections are refused.
-        let closed = try Receiver(statuses: [])
-        let url = closed.url
-        await closed.server.shutdown()
+        // A port bound but not listening: connections are refused.
+        let closed = try RefusingPort()
+        let url = "http://127.0.0.1:\(closed.port)/ping"
         let waits = Waits()
         let notifier = WebhookNotifier(transport: URLSessionTransport.shared,
                                        retryDelays: [.milliseconds(10), .milliseconds(20)], sleep: waits.sleep)
-        let api = try await APIHarness(notifier: notifier, webhookReceivers: try closed.allowance())
+        let api = try await APIHarness(notifier: notifier,
+                                       webhookReceivers: try WebhookReceivers(allowing: ["http://127.0.0.1:\(closed.port)"]))
         _ = try await hook(api, url: url)
         _ = await api.send("POST", api.path(), json: ["fields": ["orderName": "Bo"]])
         let result = try #require(await finalResult(api, retries: 2))
