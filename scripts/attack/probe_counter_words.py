@@ -14,7 +14,8 @@ import unicodedata
 
 from terminal_session import on_terminal
 
-ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+# Control sequences and keypad-mode switches (ESC = / ESC >): what a terminal draws, not printed text.
+ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]")
 
 
 def columns(line):
