@@ -63,7 +63,8 @@ let package = Package(
         // documents for Turnkey and their atomic files, the printed proof. Knows no store and no counter.
         .target(name: "EInvoice", dependencies: ["DrinkShopCore", "CivilDate", "TextScalars", "Printing", "CCrypto"], swiftSettings: strict),
         // The shop's services on top of a RecordStore.
-        .target(name: "DrinkShop", dependencies: ["DrinkShopCore", "Airtable", "AirtableFormula", "Printing", "PinHashing"], swiftSettings: strict),
+        .target(name: "DrinkShop", dependencies: ["DrinkShopCore", "Airtable", "AirtableFormula", "Printing", "PinHashing", "EInvoice", "CivilDate"],
+                swiftSettings: strict),
         // The customers' ordering page (/order): groups (揪團) in memory, forms, and the customers' front of the
         // shop's use cases (Counter.placeOnline). A front, like ShopREPL.
         // Its scripts are Scripts/*.js, embedded by scripts/embed-page-scripts.

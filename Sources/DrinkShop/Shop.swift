@@ -41,6 +41,8 @@ public final class Shop: Sendable {
     public let drawer: Drawer
     /// Members: stamp cards and passes.
     public let members: Members
+    /// The 統一發票: the seller, the numbers, invoices, voids and allowances, Turnkey's files.
+    public let invoices: InvoiceDesk
     /// The counter's rules: every front's changes go through it, with the staff member acting.
     public let counter: Counter
     /// Moves closed days to the archive; nil when this store has none (see `DayArchiver`).
@@ -81,8 +83,10 @@ public final class Shop: Sendable {
         menuControl = MenuControl(store: store, catalog: catalog, commits: commits)
         drawer = Drawer(store: store, clock: clock, commits: commits)
         members = Members(store: store, extras: extras, clock: clock, commits: commits)
+        invoices = InvoiceDesk(store: store, commits: commits, clock: clock, settings: settings, audit: audit, extras: extras,
+                               notes: outbox)
         counter = Counter(orders: orders, till: till, extras: extras, members: members, menuControl: menuControl,
-                          drawer: drawer, staff: staff, audit: audit, settings: settings, archiver: archiver,
+                          drawer: drawer, staff: staff, audit: audit, settings: settings, archiver: archiver, invoices: invoices,
                           seeder: seeder, printing: printing, clock: clock, delivery: delivery, sharedReadingAge: sharedSettingsAge)
     }
 
@@ -126,6 +130,12 @@ public final class Shop: Sendable {
             .field(OrderTillField.businessDay) == .text(day), .field(OrderTillField.orderRef) == .text(day),
         ])
         try await store.listOnce(in: ShopSchema.shiftTable, by: [.field(ShiftField.businessDay) == .text(day)])
+        // The e-invoice's lookups: an order's invoice, a book's last number, a period's books and invoices.
+        try await store.listOnce(in: ShopSchema.einvoiceTable, by: [
+            .field(EInvoiceField.orderRef) == .text(day), .field(EInvoiceField.book) == .text(day),
+            .field(EInvoiceField.period) == .text(day), .field(EInvoiceField.businessDay) == .text(day),
+        ])
+        try await store.listOnce(in: ShopSchema.invoiceBookTable, by: [.field(InvoiceBookField.period) == .text(day)])
     }
 
     /// Creates whatever tables and fields are missing, when the store allows it. Returns what it created.

@@ -19,6 +19,12 @@ public struct QRKey: Sendable, Hashable, CustomStringConvertible, CustomDebugStr
         self.bytes = bytes
     }
 
+    /// The 32 hex characters, for the one place that keeps the key (the shop's settings); never for output.
+    public var hexForStorage: String {
+        let digits = Array("0123456789abcdef")
+        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
+    }
+
     public var description: String { "QR key (hidden)" }
     public var debugDescription: String { description }
     public var customMirror: Mirror { Mirror(self, children: []) }

@@ -1,5 +1,6 @@
 import Airtable
 import DrinkShopCore
+import EInvoice
 import Foundation
 
 /// How the shop makes a group of writes durable together: chosen once, where the store is chosen
@@ -51,6 +52,13 @@ protocol CommitStrategy: Sendable {
     /// one commit, or the change, then its entries, and the change put back when they cannot be written.
     func write<Outcome: Sendable>(_ change: AuditedChange<Outcome>, trail: AuditTrail?,
                                   entries: @escaping @Sendable (Outcome) -> [AuditEntry]) async throws(ShopError) -> Outcome
+
+    /// Numbers and records the invoice of a paid order, as `InvoiceNumbering` describes: in one commit with its
+    /// number from the store's shared book, or from this counter's own book over the API.
+    func issueInvoice(_ draft: InvoiceDesk.InvoiceDraft, desk: InvoiceDesk) async throws(TillError) -> InvoiceDesk.Issued
+
+    /// Whether an invoice of `period` can be numbered now (before a payment is taken).
+    func invoiceNumbersLeft(period: InvoicePeriod, desk: InvoiceDesk) async throws(TillError) -> Bool
 
     /// Takes a payment for `stored` (found, sent, and with an open shift for cash), as `Till.pay` describes.
     func pay(_ stored: StoredOrder, as number: OrderNumber, method: PaymentMethod, tendered: Int?, by staff: String,

@@ -1,5 +1,6 @@
 import Airtable
 import DrinkShopCore
+import EInvoice
 import Foundation
 import Synchronization
 
@@ -87,6 +88,14 @@ struct OneTransaction: CommitStrategy {
             if let (entry, failure) = refused.noted { throw .auditNotWrittenNothingChanged(entry, .store(failure)) }
             throw .store(error)
         }
+    }
+
+    func issueInvoice(_ draft: InvoiceDesk.InvoiceDraft, desk: InvoiceDesk) async throws(TillError) -> InvoiceDesk.Issued {
+        try await desk.issueInOneCommit(draft, in: atomic)
+    }
+
+    func invoiceNumbersLeft(period: InvoicePeriod, desk: InvoiceDesk) async throws(TillError) -> Bool {
+        try await desk.numbersLeftOnTheStore(period: period)
     }
 
     func pay(_ stored: StoredOrder, as number: OrderNumber, method: PaymentMethod, tendered: Int?, by staff: String,

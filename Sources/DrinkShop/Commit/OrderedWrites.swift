@@ -1,5 +1,6 @@
 import Airtable
 import DrinkShopCore
+import EInvoice
 import Foundation
 
 /// The commit strategy over the API (Airtable, `drinkshop serve`), where no commit holds two calls: a group's
@@ -63,6 +64,14 @@ struct OrderedWrites: CommitStrategy {
             throw .auditNotWrittenNothingChanged(first, notWritten)
         }
         return outcome
+    }
+
+    func issueInvoice(_ draft: InvoiceDesk.InvoiceDraft, desk: InvoiceDesk) async throws(TillError) -> InvoiceDesk.Issued {
+        try await desk.issueOverTheAPI(draft)
+    }
+
+    func invoiceNumbersLeft(period: InvoicePeriod, desk: InvoiceDesk) async throws(TillError) -> Bool {
+        try await desk.numbersLeftOverTheAPI(period: period)
     }
 
     func pay(_ stored: StoredOrder, as number: OrderNumber, method: PaymentMethod, tendered: Int?, by staff: String,

@@ -30,6 +30,7 @@ public final class Counter: Sendable {
     let audit: AuditTrail
     let settings: ShopSettings
     let archiver: DayArchiver?
+    let invoices: InvoiceDesk
     let seeder: Seeder
     let printing: PrintDesk
     let clock: ShopClock
@@ -41,7 +42,7 @@ public final class Counter: Sendable {
     let sharedReadingAge: TimeInterval
 
     init(orders: OrderDesk, till: Till, extras: OrderExtras, members: Members, menuControl: MenuControl, drawer: Drawer,
-         staff: StaffDirectory, audit: AuditTrail, settings: ShopSettings, archiver: DayArchiver?, seeder: Seeder,
+         staff: StaffDirectory, audit: AuditTrail, settings: ShopSettings, archiver: DayArchiver?, invoices: InvoiceDesk, seeder: Seeder,
          printing: PrintDesk, clock: ShopClock, delivery: DeliveryPolicy, sharedReadingAge: TimeInterval = Counter.defaultSharedReadingAge)
     {
         self.sharedReadingAge = sharedReadingAge
@@ -55,6 +56,7 @@ public final class Counter: Sendable {
         self.audit = audit
         self.settings = settings
         self.archiver = archiver
+        self.invoices = invoices
         self.seeder = seeder
         self.printing = printing
         self.clock = clock
@@ -178,6 +180,10 @@ public final class Counter: Sendable {
     public struct Cancellation: Sendable {
         public let order: StoredOrder
         public let refunds: [Refund]
+        /// The invoices voided (F0501) or settled by an allowance (G0401) because their money went back.
+        public var invoices: [InvoiceDesk.Settled] = []
+        /// Why an invoice could not be settled (the cancel stands; `check --books` names the invoice).
+        public var invoiceProblem: String? = nil
     }
 
     /// Cancels order `number`: a paid one is a void (a manager's action once PINs are set), and everything
@@ -189,7 +195,7 @@ public final class Counter: Sendable {
         let kind = MoneyGuard.cancelKind(money: money)
         let who = try await authorize(kind.action, acting)
         let (order, refunds) = try await till.cancel(stored, reason: reason, voiding: false, by: who, money: money)
-        return Cancellation(order: order, refunds: refunds)
+        return await settlingInvoices(Cancellation(order: order, refunds: refunds), reason: reason ?? "取消", by: who)
     }
 
     /// Voids order `number` (being made, ready or picked up): kept, not revenue, with who and why;
@@ -199,7 +205,17 @@ public final class Counter: Sendable {
         let stored = try await find(number)
         let money = stored.isUnsent ? nil : try await till.moneyForChange(of: stored)
         let (order, refunds) = try await till.cancel(stored, reason: reason, voiding: true, by: who, money: money)
-        return Cancellation(order: order, refunds: refunds)
+        return await settlingInvoices(Cancellation(order: order, refunds: refunds), reason: reason, by: who)
+    }
+
+    /// The cancellation with its order's live invoice voided or settled by an allowance, once its money went back.
+    private func settlingInvoices(_ cancellation: Cancellation, reason: String, by who: String) async -> Cancellation {
+        guard !cancellation.refunds.isEmpty else { return cancellation }
+        var result = cancellation
+        do { result.invoices = try await invoices.settleReturn(of: cancellation.order, reason: reason, by: who) } catch {
+            result.invoiceProblem = error.description
+        }
+        return result
     }
 
     /// Order `number`, once it may be deleted: a placed order with no money on record. The front asks
@@ -238,7 +254,19 @@ public final class Counter: Sendable {
     {
         let who = try await authorize(.takePayment, acting)
         let stored = try await find(number)
-        return try await till.pay(stored, as: number, method: method, tendered: tendered, by: who)
+        // No money is taken for an invoice that could not be numbered.
+        try await invoices.checkNumbersLeft()
+        var receipt = try await till.pay(stored, as: number, method: method, tendered: tendered, by: who)
+        guard receipt.money.due == 0 else { return receipt }
+        do {
+            switch try await invoices.issue(for: receipt.order, money: receipt.money, by: who) {
+            case .issued(let invoice), .existing(let invoice): receipt.invoice = invoice
+            case .none: break
+            }
+        } catch {
+            receipt.invoiceProblem = error.description
+        }
+        return receipt
     }
 
     /// Applies adjustment codes with counts to order `number` before any payment; a manager's adjustment

@@ -86,6 +86,74 @@ extension Outbox {
         return own
     }
 
+    /// The book of invoice numbers this counter issues from over the API, and the last number it took (nil: none
+    /// yet); see `InvoiceNumbering`.
+    func invoiceBook() async -> (book: String, last: String?)? {
+        guard let note = await note("invoiceBook")?.objectValue, let book = note["book"]?.stringValue else { return nil }
+        return (book, note["last"]?.stringValue)
+    }
+
+    /// Takes the next number of the counter's invoice book (`next` gives it from the book and its last number, nil
+    /// when the book is used up), written to the note in the same commit of this machine's outbox as it is read:
+    /// two processes of this machine never take one number, and a number is kept before it is used.
+    /// - Returns: the book and the number; nil when the note holds no book or `next` gave none.
+    func takeInvoiceNumber(_ next: @escaping @Sendable (_ book: String, _ last: String?) -> String?) async throws(ShopError)
+        -> (book: String, number: String)?
+    {
+        try await changeInvoiceNote { note in
+            guard let book = note?["book"]?.stringValue, let number = next(book, note?["last"]?.stringValue) else { return (nil, nil) }
+            return (["book": .string(book), "last": .string(number)], (book, number))
+        }
+    }
+
+    /// Makes `book` (just claimed, nothing taken from it) the counter's invoice book, unless another process of this
+    /// machine replaced `replacing` (the book it found used up) meanwhile: its book is then used, and this one is
+    /// left (its numbers are reported blank after the period).
+    func replaceInvoiceBook(_ book: String, replacing: String?) async throws(ShopError) {
+        _ = try await changeInvoiceNote { note -> ([String: JSONValue]?, Bool?) in
+            guard note?["book"]?.stringValue == replacing else { return (nil, nil) }
+            return (["book": .string(book)], true)
+        }
+    }
+
+    /// Reads the invoice note and writes what `change` makes of it (nil: nothing), in one commit where the outbox's
+    /// store has them.
+    private func changeInvoiceNote<T: Sendable>(
+        _ change: @escaping @Sendable ([String: JSONValue]?) -> (note: [String: JSONValue]?, result: T?)
+    ) async throws(ShopError) -> T? {
+        let formula = (FormulaExpression.field(MenuSnapshotField.table) == .text("#invoiceBook")).description
+        @Sendable func cells(_ note: [String: JSONValue]) -> Fields {
+            Fields([MenuSnapshotField.table: .string("#invoiceBook"), .records: .string(JSONWriter.string(.object(note)))])
+        }
+        @Sendable func parsed(_ records: [Record]) -> [String: JSONValue]? {
+            records.first?.fields[MenuSnapshotField.records]?.stringValue.flatMap { try? JSONParser.parse($0) }?.objectValue
+        }
+        let table = Outbox.menuTable
+        let mergeOn = [MenuSnapshotField.table.rawValue]
+        do {
+            if let atomic = store.atomicStore {
+                return try await atomic.atomically { (transaction) throws(AirtableError) -> T? in
+                    let found = try transaction.listRecords(in: table, query: ListQuery(filterByFormula: formula, pageSize: 1)).records
+                    let (note, result) = change(parsed(found))
+                    if let note {
+                        _ = try transaction.upsertRecords(in: table, [UpsertRecord(fields: cells(note))], mergeOn: mergeOn, replace: false,
+                                                          options: WriteOptions())
+                    }
+                    return result
+                }
+            }
+            let found = try await store.listRecords(in: table, query: ListQuery(filterByFormula: formula, pageSize: 1)).records
+            let (note, result) = change(parsed(found))
+            if let note {
+                _ = try await store.upsertRecords(in: table, [UpsertRecord(fields: cells(note))], mergeOn: mergeOn, replace: false,
+                                                  options: WriteOptions())
+            }
+            return result
+        } catch {
+            throw .store(error)
+        }
+    }
+
     private func note(_ name: String) async -> JSONValue? {
         let formula = (FormulaExpression.field(MenuSnapshotField.table) == .text("#" + name)).description
         guard let found = try? await store.listRecords(in: Outbox.menuTable, query: ListQuery(filterByFormula: formula, pageSize: 1)),

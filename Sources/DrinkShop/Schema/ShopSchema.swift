@@ -141,5 +141,5 @@ public enum ShopSchema {
 
     /// Every table, in the order `setup` creates them.
     public static let tables: [TableSpec] = [drink, order, user, promotion, ticket, audit, setting] + tillTables
-        + [counterLetter]
+        + [counterLetter] + einvoiceTables
 }

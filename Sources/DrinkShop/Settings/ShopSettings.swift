@@ -237,13 +237,27 @@ public struct ShopSettings: Sendable {
         reading.wrote(changes)
     }
 
+    /// Writes `changes` (read against the store's values now) with an audit entry for each that changed.
+    func writeAudited(_ changes: [String: String], by staff: String) async throws(ShopError) {
+        let stored = try await records.fresh()
+        let changed = changes.filter { stored[$0.key] != $0.value }
+        guard !changed.isEmpty else { return }
+        let before = Dictionary(uniqueKeysWithValues: changed.keys.map { ($0, stored[$0]) })
+        try await write(changed, before: before, by: staff)
+    }
+
     /// Writes `changes` with an audit entry each, as `AuditedChange` says: one commit on the embedded store;
     /// over the API the settings, then the entries, and the settings as they were (`before`) written again
     /// when the entries cannot be, so neither stands.
     private func write(_ changes: [String: String], before: [String: String?], by staff: String) async throws(ShopError) {
         let now = clock.now()
-        let entries = changes.sorted { $0.key < $1.key }.map { key, value in
+        let entries = changes.sorted { $0.key < $1.key }.map { key, value -> AuditEntry in
             let old = (before[key] ?? nil) ?? "unset"
+            // A secret's value is never written out: the entry says only that it changed.
+            if InvoiceSetup.secretKeys.contains(key) {
+                return AuditEntry(at: now, by: staff, action: .changeSetting, subject: key,
+                                  detail: old == "unset" || old.isEmpty ? "set (hidden)" : "changed (hidden)")
+            }
             return AuditEntry(at: now, by: staff, action: .changeSetting, subject: key, detail: "\(old) -> \(value)")
         }
         let earlier = Dictionary(uniqueKeysWithValues: changes.keys.map { ($0, before[$0] ?? nil) })

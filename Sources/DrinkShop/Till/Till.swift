@@ -31,6 +31,11 @@ public final class Till: Sendable {
         public let order: StoredOrder
         public let payment: Payment
         public let money: OrderPayments
+        /// The 統一發票 issued when this payment paid the order in full (nil: none due, or it could not be issued).
+        public var invoice: IssuedInvoice? = nil
+        /// Why the invoice of an order now paid in full could not be issued (the payment stands: `einvoice issue #N`
+        /// issues it once the cause is put right).
+        public var invoiceProblem: String? = nil
     }
 
     /// Takes `tendered` NT$ by `method` for order `number`. A refused payment writes nothing.

@@ -17,6 +17,8 @@ public enum TillError: Error, Sendable, CustomStringConvertible {
     case staff(StaffError)
     case member(MemberError)
     case invoice(InvoiceDetailsError)
+    /// The e-invoice (統一發票) the till issues.
+    case einvoice(InvoiceDeskError)
     case charge(ChargeError)
     /// An order kept on this counter (not yet sent) has no pickup number to pay against.
     case unsentOrder(OrderNumber)
@@ -60,6 +62,7 @@ public enum TillError: Error, Sendable, CustomStringConvertible {
         case .staff(let error): return error.description
         case .member(let error): return error.description
         case .invoice(let error): return error.description
+        case .einvoice(let error): return error.description
         case .charge(let error): return error.description
         case .unsentOrder(let number):
             return "order \(number) has not reached the store yet (尚未送出); take payment once it has a pickup number"

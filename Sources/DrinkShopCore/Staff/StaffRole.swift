@@ -35,11 +35,13 @@ public enum ShopAction: String, CaseIterable, Sendable, Hashable {
     case advanceOrder
     /// Loading or replacing the menu and promotions from a seed file.
     case seedMenu
+    /// Setting up the e-invoice: the seller, the imported number ranges, the period's blank numbers.
+    case invoiceSetup
 
     /// Whether the action needs a manager once PINs are set.
     public var needsManager: Bool {
         switch self {
-        case .void, .changePrice, .soldOut, .restock, .closeDay, .staffChanges, .managerAdjustment, .changeSetting, .seedMenu:
+        case .void, .changePrice, .soldOut, .restock, .closeDay, .staffChanges, .managerAdjustment, .changeSetting, .seedMenu, .invoiceSetup:
             true
         case .placeOrder, .editOrder, .cancelOrder, .takePayment, .redeemStamps, .sellPass, .openShift, .deleteOrder,
              .advanceOrder:
@@ -68,6 +70,7 @@ public enum ShopAction: String, CaseIterable, Sendable, Hashable {
         case .changeSetting: "change a setting for every counter (設定)"
         case .advanceOrder: "move an order on (出單)"
         case .seedMenu: "load the menu (匯入菜單)"
+        case .invoiceSetup: "set up the e-invoice (電子發票設定)"
         }
     }
 }

@@ -94,3 +94,68 @@ public struct TurnkeyFolder: Sendable, Hashable {
 private func writeSome(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
     write(descriptor, buffer, count)
 }
+
+/// Where Turnkey has a document: still waiting in `SRC`, sent (`BAK`, in its dated folders) or refused (`ERR`).
+public enum TurnkeyPlace: String, Sendable, Hashable {
+    case waiting = "SRC"
+    case sent = "BAK"
+    case refused = "ERR"
+}
+
+extension TurnkeyFolder {
+    /// Where the document's file is now, looked up on a thread of its own: `SRC`, or anywhere below the message's
+    /// `BAK` or `ERR` (Turnkey moves a file to `BAK/yyyyMMdd/HH/` once sent, `ERR/yyyyMMdd/HH-HH/` when refused);
+    /// nil when it is nowhere, so it was never written (or someone removed it).
+    public func place(of document: MIGDocument) async -> TurnkeyPlace? {
+        let folder = self
+        return await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: folder.placeBlocking(of: document)) }
+            thread.name = "TurnkeyFolder place"
+            thread.start()
+        }
+    }
+
+    /// `place(of:)`, blocking; call it only off the cooperative pool.
+    public func placeBlocking(of document: MIGDocument) -> TurnkeyPlace? {
+        let messageFolder = root + "/" + (document.message.sourceFolder as NSString).deletingLastPathComponent
+        let files = FileManager.default
+        if files.fileExists(atPath: messageFolder + "/SRC/" + document.fileName) { return .waiting }
+        for place in [TurnkeyPlace.sent, .refused] {
+            let base = messageFolder + "/" + place.rawValue
+            guard let walker = files.enumerator(atPath: base) else { continue }
+            while let next = walker.nextObject() as? String {
+                if (next as NSString).lastPathComponent == document.fileName { return place }
+            }
+        }
+        return nil
+    }
+
+    /// The files waiting in each message's `SRC` folder and refused in its `ERR` folders, by name, with when each
+    /// was last changed; looked up on a thread of its own.
+    public func listing() async -> (waiting: [(name: String, at: Date)], refused: [String]) {
+        let folder = self
+        return await withCheckedContinuation { continuation in
+            let thread = Thread {
+                var waiting: [(name: String, at: Date)] = []
+                var refused: [String] = []
+                let files = FileManager.default
+                for message in MIGMessage.allCases {
+                    let source = folder.root + "/" + message.sourceFolder
+                    for name in (try? files.contentsOfDirectory(atPath: source)) ?? [] where !name.hasPrefix(".") {
+                        let at = (try? files.attributesOfItem(atPath: source + "/" + name)[.modificationDate] as? Date) ?? nil
+                        waiting.append((name, at ?? Date(timeIntervalSince1970: 0)))
+                    }
+                    let errors = (source as NSString).deletingLastPathComponent + "/ERR"
+                    if let walker = files.enumerator(atPath: errors) {
+                        while let next = walker.nextObject() as? String {
+                            if next.hasSuffix(".xml") { refused.append((next as NSString).lastPathComponent) }
+                        }
+                    }
+                }
+                continuation.resume(returning: (waiting.sorted { $0.name < $1.name }, refused.sorted()))
+            }
+            thread.name = "TurnkeyFolder listing"
+            thread.start()
+        }
+    }
+}

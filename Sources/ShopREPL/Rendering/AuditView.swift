@@ -45,6 +45,7 @@ enum AuditView {
         case .managerAdjustment: "adjustment"
         case .advanceOrder: "hand over"
         case .seedMenu: "menu load"
+        case .invoiceSetup: "e-invoice"
         }
     }
 }

@@ -1,0 +1,70 @@
+import DrinkShopCore
+import EInvoice
+import Foundation
+
+/// The e-invoice at the counter: a manager's setup (seller, ranges, blank numbers), anyone's look at the numbers
+/// and files, and issuing by hand an invoice a crash left out.
+extension Counter {
+    /// Sets the seller: its 統一編號 (checked), name, address, QR key and Turnkey's folder, for every counter.
+    public func setInvoiceSeller(_ setup: InvoiceSetup, by acting: Acting) async throws(TillError) {
+        let who = try await authorize(.invoiceSetup, acting)
+        try await invoices.setSeller(setup, by: who)
+    }
+
+    /// Imports a range of numbers for a period, as the platform handed it out.
+    public func importInvoiceRange(_ range: TrackRange, by acting: Acting) async throws(TillError) {
+        let who = try await authorize(.invoiceSetup, acting)
+        try await invoices.importRange(range, by: who)
+    }
+
+    /// The period's ranges and books, who holds each and what is left; and how many invoices today took, so a
+    /// front can warn when fewer numbers are left than a day's sales.
+    public func invoiceTracks(period: InvoicePeriod? = nil, by acting: Acting) async throws(TillError)
+        -> (period: InvoicePeriod, ranges: [InvoiceDesk.TrackView], issuedToday: Int)
+    {
+        try await authorize(.takePayment, acting)
+        let (period, ranges) = try await invoices.tracks(period: period)
+        let today = try await invoices.invoices(days: [clock.today]).count
+        return (period, ranges, today)
+    }
+
+    /// Writes the files a crash left unwritten and lists what Turnkey has not picked up.
+    public func invoiceFiles(by acting: Acting) async throws(TillError) -> InvoiceDesk.FilesStatus {
+        try await authorize(.takePayment, acting)
+        return try await invoices.filesStatus()
+    }
+
+    /// Reports a period's blank numbers (E0402), once it is over.
+    public func reportBlankNumbers(period: InvoicePeriod, by acting: Acting) async throws(TillError) -> [BlankNumbers] {
+        let who = try await authorize(.invoiceSetup, acting)
+        return try await invoices.reportBlanks(period: period, by: who)
+    }
+
+    /// Issues the invoice of order `number`, paid in full, that has none (a crash between the payment and its
+    /// invoice): a manager's action, since it numbers a sale after the fact.
+    public func issueInvoice(_ number: OrderNumber, by acting: Acting) async throws(TillError) -> IssuedInvoice {
+        let who = try await authorize(.invoiceSetup, acting)
+        let stored = try await find(number)
+        let money = try await till.moneyForChange(of: stored)
+        guard money.due == 0, stored.order.status != .cancelled else {
+            throw .einvoice(.notPaid(order: number.description, due: money.due))
+        }
+        switch try await invoices.issue(for: stored, money: money, by: who) {
+        case .issued(let invoice): return invoice
+        case .existing(let invoice): throw .einvoice(.alreadyInvoiced(order: number.description, number: invoice.number.printed))
+        case .none:
+            if try await invoices.setup() == nil { throw .einvoice(.notSetUp) }
+            throw .einvoice(.notPaid(order: number.description, due: 0))
+        }
+    }
+
+    /// The invoices of order `number` (live, voided, allowances), for the receipt and its preview.
+    public func invoicesOf(_ stored: StoredOrder) async throws(TillError) -> [IssuedInvoice] {
+        try await invoices.invoices(ofOrder: stored.orderRef)
+    }
+
+    /// The shop's e-invoice setup (nil: it issues none).
+    public func invoiceSetup() async throws(TillError) -> InvoiceSetup? {
+        try await invoices.setup()
+    }
+}

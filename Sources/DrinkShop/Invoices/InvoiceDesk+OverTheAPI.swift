@@ -1,0 +1,165 @@
+import Airtable
+import AirtableFormula
+import DrinkShopCore
+import EInvoice
+import Foundation
+
+/// Issuing over the API (a real Airtable base, `drinkshop serve`): the counter's own book.
+extension InvoiceDesk {
+    /// `issueInvoice` over the API: the order's live invoice if it has one (one read), else the next number of this
+    /// counter's book (kept in its notes before it is used), then the record, written by an upsert on its number so a
+    /// retried write never makes two.
+    func issueOverTheAPI(_ draft: InvoiceDraft) async throws(TillError) -> Issued {
+        let live: [Record]
+        do {
+            live = try await store.allRecords(in: ShopSchema.einvoiceTable, query: Self.liveQuery(orderRef: draft.stored.orderRef))
+        } catch {
+            throw .shop(.store(error))
+        }
+        if let record = live.first {
+            do { return .existing(try IssuedInvoice(record: record)) } catch { throw .einvoice(error) }
+        }
+        let holder = await holderName()
+        let (number, book) = try await takeOwnNumber(period: draft.period, holder: holder)
+        var invoice = draft.invoice(number: number, book: book, holder: holder)
+        do {
+            let written = try await store.upsertRecords(in: ShopSchema.einvoiceTable, [UpsertRecord(fields: invoice.cells)],
+                                                        mergeOn: [EInvoiceField.number.rawValue], replace: false,
+                                                        options: WriteOptions(typecast: true))
+            invoice.id = written.records.first?.id ?? ""
+        } catch {
+            throw .shop(.store(error))
+        }
+        return .issued(invoice)
+    }
+
+    /// The name this counter's books are held under: its letter (or its own code) over the API.
+    func holderName() async -> String {
+        guard let notes else { return InvoiceNumbering.sharedHolder }
+        return "counter " + (await notes.counterCode())
+    }
+
+    /// Whether this counter can number an invoice of `period` now: its book has a number left (no request), or a
+    /// book of the period is free to claim (two reads).
+    func numbersLeftOverTheAPI(period: InvoicePeriod) async throws(TillError) -> Bool {
+        if let own = await notes?.invoiceBook(), let book = Self.book(key: own.book), book.period == period,
+           book.number(after: own.last.flatMap { try? InvoiceNumber(parsing: $0) }) != nil { return true }
+        return try await freeBook(period: period) != nil
+    }
+
+    /// Whether a number of `period` can be issued on the embedded store: a shared book with numbers left, or a free
+    /// book.
+    func numbersLeftOnTheStore(period: InvoicePeriod) async throws(TillError) -> Bool {
+        let books: [Record]
+        do { books = try await store.allRecords(in: ShopSchema.invoiceBookTable, query: InvoiceNumbering.booksQuery(period)) } catch {
+            throw .shop(.store(error))
+        }
+        for record in books where record.fields[InvoiceBookField.holder]?.stringValue == InvoiceNumbering.sharedHolder {
+            guard let book = InvoiceNumbering.book(of: record) else { continue }
+            let last: [Record]
+            do {
+                last = try await store.listRecords(in: ShopSchema.einvoiceTable,
+                                                   query: InvoiceNumbering.lastIssuedQuery(book: IssuedInvoice.key(of: book))).records
+            } catch {
+                throw .shop(.store(error))
+            }
+            let number = last.first.flatMap { try? InvoiceNumber(parsing: $0.fields[EInvoiceField.number]?.stringValue ?? "") }
+            if book.number(after: number) != nil { return true }
+        }
+        return try await freeBook(period: period) != nil
+    }
+
+    /// The first book of `period` nobody has claimed, in import order.
+    private func freeBook(period: InvoicePeriod) async throws(TillError) -> InvoiceBook? {
+        let ranges: [Record], books: [Record]
+        do {
+            ranges = try await store.allRecords(in: ShopSchema.invoiceTrackTable, query: InvoiceNumbering.rangesQuery(period))
+            books = try await store.allRecords(in: ShopSchema.invoiceBookTable, query: InvoiceNumbering.booksQuery(period))
+        } catch {
+            throw .shop(.store(error))
+        }
+        let claimed = Set(books.compactMap { $0.fields[InvoiceBookField.key]?.stringValue })
+        return InvoiceNumbering.firstFree(in: InvoiceNumbering.ranges(from: ranges), claimed: claimed)
+    }
+
+    /// A book from its key, `11512AB12345000`.
+    static func book(key: String) -> InvoiceBook? {
+        guard key.utf8.count == 15, let period = try? InvoicePeriod(parsing: String(key.prefix(5))),
+              let track = try? InvoiceTrack(String(key.dropFirst(5).prefix(2))), let first = Int(key.suffix(8)) else { return nil }
+        return try? InvoiceBook(period: period, track: track, firstSerial: first)
+    }
+
+    /// The next number of this counter's book of `period`, claiming a new book when it has none or it is used up;
+    /// the number is kept in the counter's note (in the commit that reads it) before it is returned.
+    private func takeOwnNumber(period: InvoicePeriod, holder: String) async throws(TillError) -> (InvoiceNumber, InvoiceBook) {
+        guard let notes else { throw .einvoice(.noNumbers(period: period.code, printed: period.printed)) }
+        for _ in 0..<3 {
+            let taken: (book: String, number: String)?
+            do {
+                taken = try await notes.takeInvoiceNumber { key, last in
+                    guard let book = Self.book(key: key), book.period == period else { return nil }
+                    return book.number(after: last.flatMap { try? InvoiceNumber(parsing: $0) })?.text
+                }
+            } catch {
+                throw .shop(error)
+            }
+            if let taken, let book = Self.book(key: taken.book), let number = try? InvoiceNumber(parsing: taken.number) {
+                return (number, book)
+            }
+            let replacing = await notes.invoiceBook()?.book
+            let book = try await claimBook(period: period, holder: holder)
+            do { try await notes.replaceInvoiceBook(IssuedInvoice.key(of: book), replacing: replacing) } catch { throw .shop(error) }
+        }
+        throw .einvoice(.noNumbers(period: period.code, printed: period.printed))
+    }
+
+    /// Claims the first free book of `period` for this counter: a create, then (where the server does not keep the
+    /// key unique) a read of every claim of that book; the claim holds when it is the strictly earliest-created.
+    private func claimBook(period: InvoicePeriod, holder: String) async throws(TillError) -> InvoiceBook {
+        var refused: Set<String> = []
+        for attempt in 0..<20 {
+            let ranges: [Record], books: [Record]
+            do {
+                ranges = try await store.allRecords(in: ShopSchema.invoiceTrackTable, query: InvoiceNumbering.rangesQuery(period))
+                books = try await store.allRecords(in: ShopSchema.invoiceBookTable, query: InvoiceNumbering.booksQuery(period))
+            } catch {
+                throw .shop(.store(error))
+            }
+            let claimed = Set(books.compactMap { $0.fields[InvoiceBookField.key]?.stringValue }).union(refused)
+            guard let book = InvoiceNumbering.firstFree(in: InvoiceNumbering.ranges(from: ranges), claimed: claimed) else {
+                throw .einvoice(.noNumbers(period: period.code, printed: period.printed))
+            }
+            let key = IssuedInvoice.key(of: book)
+            let created: [Record]
+            do throws(AirtableError) {
+                created = try await store.createRecords(in: ShopSchema.invoiceBookTable,
+                                                        [InvoiceNumbering.bookCells(book, holder: holder, at: clock.now())],
+                                                        options: WriteOptions(typecast: true))
+            } catch where error.isDuplicateKey {
+                refused.insert(key)
+                continue
+            } catch {
+                throw .shop(.store(error))
+            }
+            guard let mine = created.first else { throw .shop(.store(.decoding("creating an invoice book answered no record"))) }
+            if store.keepsUnique(InvoiceBookField.key.rawValue, in: ShopSchema.invoiceBookTable) { return book }
+            let rivals: [Record]
+            do {
+                rivals = try await store.allRecords(in: ShopSchema.invoiceBookTable, query: ListQuery(
+                    filterByFormula: (FormulaExpression.field(InvoiceBookField.key) == .text(key)).description))
+            } catch {
+                throw .shop(.store(error))
+            }
+            let others = rivals.filter { $0.id != mine.id }
+            if rivals.contains(where: { $0.id == mine.id }), !others.contains(where: { $0.createdTime <= mine.createdTime }) {
+                return book
+            }
+            // Given way: withdrawn so it blocks no one (one that cannot be withdrawn only leaves the book to the
+            // earlier claim, which holds it).
+            _ = try? await store.deleteRecords(in: ShopSchema.invoiceBookTable, ids: [mine.id])
+            refused.insert(key)
+            try? await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * min(attempt + 1, 10)))))
+        }
+        throw .einvoice(.noNumbers(period: period.code, printed: period.printed))
+    }
+}

@@ -1,0 +1,62 @@
+import DrinkShopCore
+import EInvoice
+
+/// What the till's e-invoicing refuses, in the words of the manager who set it up and the staff who meet it at
+/// the counter: what is wrong, where, and what to do. Never holds the QR key.
+public enum InvoiceDeskError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A value, document or file of the e-invoice itself.
+    case einvoice(EInvoiceError)
+    /// The shop's seller settings in the store cannot be read (someone edited them by hand).
+    case storedSetup(key: String, EInvoiceError)
+    /// No number is left for the period: every imported book is used or held by another counter.
+    case noNumbers(period: String, printed: String)
+    /// A range overlaps one imported before.
+    case overlaps(new: String, existing: String)
+    /// The same range was imported before.
+    case alreadyImported(String)
+    /// The period of an import is over (or not yet the current or next one).
+    case periodNotOpen(period: String, today: String)
+    /// Blank numbers are reported once the period is over.
+    case periodNotOver(period: String)
+    /// An order paid in full has no invoice (`einvoice issue #N` issues it).
+    case noInvoice(order: String)
+    /// `einvoice issue` on an order that already has a live invoice.
+    case alreadyInvoiced(order: String, number: String)
+    /// `einvoice issue` on an order that is not paid in full.
+    case notPaid(order: String, due: Int)
+    /// A stored invoice record that cannot be read back.
+    case storedInvoice(String)
+    /// Turnkey's folder is not set, so a file cannot be written.
+    case noTurnkeyFolder
+    /// The shop has set no seller: it issues no invoice.
+    case notSetUp
+
+    public var description: String {
+        switch self {
+        case .einvoice(let error): return error.description
+        case .storedSetup(let key, let error):
+            return "the e-invoice setting \(key) in the store cannot be used: \(error); set it again with einvoice seller (電子發票設定有誤)"
+        case .noNumbers(let period, let printed):
+            return "no invoice numbers are left for \(printed) (\(period)) (發票字軌已用完): import the period's next range "
+                + "from the platform, e.g. einvoice track \(period) AB 12345000-12345249; nothing was charged"
+        case .overlaps(let new, let existing):
+            return "the range \(new) overlaps \(existing), imported before (字軌重疊); nothing was imported"
+        case .alreadyImported(let range): return "the range \(range) is imported already (字軌已匯入); nothing changed"
+        case .periodNotOpen(let period, let today):
+            return "period \(period) is neither this period nor the next (today is \(today)) (期別不符); nothing was imported"
+        case .periodNotOver(let period):
+            return "period \(period) is not over yet (期別未結束); its blank numbers are reported after its last day"
+        case .noInvoice(let order): return "order \(order) has no e-invoice (沒有發票)"
+        case .alreadyInvoiced(let order, let number):
+            return "order \(order) has invoice \(number) already (已開立發票); nothing was issued"
+        case .notPaid(let order, let due):
+            return "order \(order) still has $\(due) due (尚未付清); its invoice is issued when it is paid in full"
+        case .storedInvoice(let detail): return "an invoice record in the store cannot be read: \(detail) (發票資料有誤)"
+        case .notSetUp:
+            return "the shop issues no e-invoice yet (未設定電子發票): a manager sets it up with "
+                + "einvoice seller 12345675 NAME --address ADDRESS --qr-key KEY --turnkey DIR"
+        case .noTurnkeyFolder:
+            return "no Turnkey folder is set (未設定 Turnkey 目錄): einvoice seller … --turnkey DIR"
+        }
+    }
+}
