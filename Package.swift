@@ -73,7 +73,7 @@ let package = Package(
         // A raw-mode line editor, history, display width and text tables. Knows nothing of drinks.
         .target(name: "LineEditor", dependencies: ["TextScalars"], swiftSettings: strict),
         // Command grammar, interpreter and rendering.
-        .target(name: "ShopREPL", dependencies: ["DrinkShop", "DrinkShopCore", "LineEditor"], swiftSettings: strict),
+        .target(name: "ShopREPL", dependencies: ["DrinkShop", "DrinkShopCore", "LineEditor", "EInvoice"], swiftSettings: strict),
         // The composition root: argv -> REPL | serve | one-shot command.
         .executableTarget(
             name: "DrinkShopCLI",

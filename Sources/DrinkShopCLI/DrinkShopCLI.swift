@@ -138,13 +138,14 @@ enum DrinkShopCLI {
             historyFile: HistoryFile(path: StoreLocation.historyPath(environment: environment)),
             completer: { line, cursor in completer.complete(line: line, cursor: cursor) },
             // A line holding a PIN (`login Boss 4321`) is refused unrun and never kept in history.
-            isSecret: { CommandParser.holdsPIN(line: $0) })
+            isSecret: { CommandParser.holdsSecret(line: $0) })
         let prompter = !interactive ? Prompter.nobody : reader.map(replPrompter(reading:)) ?? oneShotPrompter
         // PINs for one-shot commands and piped sessions (a script feeding the prompt: nobody there to ask) come
         // only from the environment, never from the command line; a counter at a terminal asks at login.
         let credentials = !oneShot && interactive ? OneShotCredentials.none : OneShotCredentials(
             pin: environment["DRINKSHOP_PIN"], newPIN: environment["DRINKSHOP_NEW_PIN"],
-            grants: StaffGrants(directory: StoreLocation.grantsDirectory(environment: environment), store: store.description))
+            grants: StaffGrants(directory: StoreLocation.grantsDirectory(environment: environment), store: store.description),
+            qrKey: environment["DRINKSHOP_QR_KEY"])
         let interpreter = ShopInterpreter(shop: shop, output: output, style: style, defaultStaff: staff, prompter: prompter,
                                           credentials: credentials,
                                           environmentPrinters: environment.filter { $0.key.hasSuffix("_PRINTER") })

@@ -418,7 +418,7 @@ public final class Counter: Sendable {
 
     // MARK: - Helpers
 
-    private func find(_ number: OrderNumber) async throws(TillError) -> StoredOrder {
+    func find(_ number: OrderNumber) async throws(TillError) -> StoredOrder {
         do { return try await orders.find(number) } catch { throw .shop(error) }
     }
 

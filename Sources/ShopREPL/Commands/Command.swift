@@ -52,6 +52,8 @@ public enum Command: Sendable, Equatable {
     case close(counted: Int, archive: Bool)
     /// `archive [status | now | on | off]`: closed days moved out of the base (see `DayArchiver`).
     case archive(ArchiveRequest)
+    /// `einvoice …`: the 統一發票's setup, numbers and files.
+    case einvoice(EInvoiceRequest)
     case export(path: String, from: String?, to: String?)
     /// `member 0912345678`: stamps and pass.
     case member(String)
@@ -92,6 +94,22 @@ public enum OrdersFilter: Sendable, Equatable {
     case open
     case all
     case status(OrderStatus)
+}
+
+/// What `einvoice` is asked to do.
+public enum EInvoiceRequest: Sendable, Equatable {
+    /// The period's ranges, books and what is left (nil: this period).
+    case tracks(period: String?)
+    /// The seller: 統一編號, name, address, the QR key (nil: asked unseen, or DRINKSHOP_QR_KEY), Turnkey's folder.
+    case seller(number: String, name: String, address: String, qrKey: String?, turnkey: String?)
+    /// A range as the platform handed it out: `11512 AB 12345000-12345249`.
+    case track(String)
+    /// Files written now for a crash, files Turnkey has not picked up.
+    case status
+    /// The period's blank numbers (E0402).
+    case blanks(period: String)
+    /// The invoice of a paid order that has none.
+    case issue(OrderNumber)
 }
 
 /// What `archive` is asked to do.

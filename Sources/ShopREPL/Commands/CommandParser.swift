@@ -45,6 +45,16 @@ public enum CommandParser {
         return holdsPIN(spec, Array(words.dropFirst()))
     }
 
+    /// Whether a typed line holds a secret and so is never kept in history: a PIN (`holdsPIN`), or the e-invoice's
+    /// QR key (`einvoice seller … --qr-key KEY`, which is run: it is how a manager gives the key).
+    public static func holdsSecret(line: String) -> Bool {
+        if holdsPIN(line: line) { return true }
+        guard let words = try? Tokenizer.tokenize(line), let first = words.first, CommandSpec.find(first)?.name == "einvoice" else {
+            return false
+        }
+        return words.contains { $0.lowercased().hasPrefix("--qr-key") }
+    }
+
     private static func holdsPIN(_ spec: CommandSpec, _ arguments: [String]) -> Bool {
         guard spec.mayHoldPIN else { return false }
         return arguments.contains { word in (4...8).contains(word.count) && word.allSatisfy { $0.isASCII && $0.isNumber } }

@@ -58,6 +58,78 @@ extension CommandSpec {
             let text = arguments.words[0]
             return .invoice(number, ["none", "clear", "無"].contains(text.lowercased()) ? nil : text)
         },
+        CommandSpec("einvoice", aliases: ["發票"],
+                    usage: "einvoice [tracks [PERIOD] | seller BAN NAME --address ADDRESS [--qr-key KEY] [--turnkey DIR] | track PERIOD AB 12345000-12345249 | status | blanks PERIOD | issue #N]",
+                    summary: "the 統一發票 the till issues: seller, number ranges (字軌), Turnkey's files",
+                    details: ["einvoice seller 12345675 可不可熟成紅茶台北店 --address 台北市… --qr-key KEY --turnkey /srv/turnkey (manager)",
+                              "  without --qr-key the key (32 hex characters) is asked unseen (one-shot: DRINKSHOP_QR_KEY); never shown",
+                              "einvoice track 11512 AB 12345000-12345249: a range the platform gave, whole books of 50 (manager)",
+                              "einvoice tracks: each range, who holds which book, what is left; einvoice status: Turnkey's files",
+                              "einvoice blanks 11512: after the period, its blank numbers as E0402 (manager)",
+                              "einvoice issue #N: the invoice of a paid order a crash left without one (manager)",
+                              "an invoice is issued when an order is paid in full, as invoice #N says (printed, carrier, donation, 統編)"],
+                    access: { request in
+                        switch request {
+                        case .einvoice(.tracks), .einvoice(.status): .takePayment
+                        default: .invoiceSetup
+                        }
+                    },
+                    isScreenView: { if case .einvoice(.tracks) = $0 { true } else { false } },
+                    completion: { $0.previous.count == 1 ? $0.matching(["tracks", "seller", "track", "status", "blanks", "issue"]) : [] }
+        ) { (arguments: inout CommandWords) throws(CommandError) in
+            let verb = arguments.words.first?.lowercased() ?? "tracks"
+            if !arguments.isEmpty { arguments.words.removeFirst() }
+            switch verb {
+            case "tracks", "字軌":
+                guard arguments.words.count <= 1 else { throw arguments.fail(.einvoiceWords("einvoice tracks takes at most a period, like 11512")) }
+                return .einvoice(.tracks(period: arguments.words.first))
+            case "track":
+                guard !arguments.isEmpty else {
+                    throw arguments.fail(.einvoiceWords("einvoice track needs the period, the track and the range, like einvoice track 11512 AB 12345000-12345249"))
+                }
+                return .einvoice(.track(arguments.words.joined(separator: " ")))
+            case "status": return .einvoice(.status)
+            case "blanks":
+                guard arguments.words.count == 1 else { throw arguments.fail(.einvoiceWords("einvoice blanks needs one period, like 11512")) }
+                return .einvoice(.blanks(period: arguments.words[0]))
+            case "issue":
+                let number = try arguments.pickupNumber()
+                guard arguments.isEmpty else { throw arguments.fail(.unexpected(arguments.words)) }
+                return .einvoice(.issue(number))
+            case "seller":
+                var plain: [String] = []
+                var options: [String: [String]] = [:]
+                var current: String?
+                for word in arguments.words {
+                    let lowered = word.lowercased()
+                    if ["--address", "--qr-key", "--turnkey"].contains(lowered) {
+                        guard options[lowered] == nil else { throw arguments.fail(.einvoiceWords("\(word) is given twice")) }
+                        options[lowered] = []
+                        current = lowered
+                    } else if lowered.hasPrefix("--") {
+                        throw arguments.fail(.einvoiceWords("einvoice seller takes --address, --qr-key and --turnkey, not \(word.prefix(20))"))
+                    } else if let key = current {
+                        options[key, default: []].append(word)
+                    } else {
+                        plain.append(word)
+                    }
+                }
+                guard plain.count >= 2 else {
+                    throw arguments.fail(.einvoiceWords("einvoice seller needs the shop's 統一編號 and name, like einvoice seller 12345675 可不可熟成紅茶台北店 --address 台北市…"))
+                }
+                guard let address = options["--address"], !address.isEmpty else {
+                    throw arguments.fail(.einvoiceWords("einvoice seller needs --address, the shop's address as registered"))
+                }
+                for key in ["--qr-key", "--turnkey"] where options[key] != nil && options[key]?.count != 1 {
+                    throw arguments.fail(.einvoiceWords("\(key) takes one word"))
+                }
+                return .einvoice(.seller(number: plain[0], name: plain.dropFirst().joined(separator: " "),
+                                         address: address.joined(separator: " "), qrKey: options["--qr-key"]?.first,
+                                         turnkey: options["--turnkey"]?.first))
+            default:
+                throw arguments.fail(.einvoiceWords("einvoice takes tracks, seller, track, status, blanks or issue, not \(verb.prefix(20))"))
+            }
+        },
         CommandSpec("soldout", aliases: ["售完"], usage: "soldout <drink | add-on | ingredient | size | drink size>",
                     summary: "mark something sold out on every counter and the page (manager once PINs are set)",
                     details: ["examples: soldout 加白玉 · soldout 白玉 (and 加白玉 and the drinks made with it) · soldout 大杯 · soldout 熟成紅茶 大杯",

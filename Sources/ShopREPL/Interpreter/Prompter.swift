@@ -29,11 +29,14 @@ public struct OneShotCredentials: Sendable, CustomStringConvertible {
     public var pin: String?
     public var newPIN: String?
     public var grants: StaffGrants?
+    /// The e-invoice's QR key for `einvoice seller` (DRINKSHOP_QR_KEY), where nobody is asked.
+    public var qrKey: String?
 
-    public init(pin: String? = nil, newPIN: String? = nil, grants: StaffGrants? = nil) {
+    public init(pin: String? = nil, newPIN: String? = nil, grants: StaffGrants? = nil, qrKey: String? = nil) {
         self.pin = pin
         self.newPIN = newPIN
         self.grants = grants
+        self.qrKey = qrKey
     }
 
     /// None: a REPL, which asks.

@@ -43,6 +43,7 @@ extension ShopInterpreter {
         case .shiftOpen(let float): try await openShift(float: float)
         case .close(let counted, let archive): try await closeDrawer(counted: counted, archive: archive)
         case .archive(let request): try await runArchive(request)
+        case .einvoice(let request): try await runEInvoice(request)
         case .export(let path, let from, let to): try await export(path: path, from: from, to: to)
         case .member(let text): try await showMember(text)
         case .redeem(let number, let cups): try await redeem(number, cups: cups)

@@ -1,5 +1,6 @@
 import DrinkShop
 import DrinkShopCore
+import EInvoice
 import Foundation
 import LineEditor
 
@@ -184,6 +185,7 @@ extension ShopInterpreter {
         let done = try await shop.counter.cancel(number, reason: reason, by: try await acting())
         say("\(Self.name(done.order, today: shop.clock.today) ?? number.description) cancelled: \(done.order.order.cancelReason ?? "")\n")
         sayRefunds(done.refunds)
+        sayInvoices(done)
     }
 
     /// `void #N REASON`: an order being made, ready or picked up is kept, not counted as revenue, with who
@@ -195,6 +197,21 @@ extension ShopInterpreter {
         say("\(Self.name(stored, today: shop.clock.today) ?? number.description) voided by \(stored.order.voidedBy ?? acting.name) "
             + "($\(stored.order.total), not revenue): \(stored.order.cancelReason ?? "")\n")
         sayRefunds(done.refunds)
+        sayInvoices(done)
+    }
+
+    /// What became of the order's invoice when its money went back.
+    private func sayInvoices(_ done: Counter.Cancellation) {
+        for settled in done.invoices {
+            switch settled.settlement {
+            case .void:
+                say("Invoice \(settled.invoice.number.printed) voided (發票作廢, F0501).\n")
+            case .allowance:
+                say("Invoice \(settled.invoice.number.printed) is past its period's void deadline: allowance "
+                    + "\(settled.invoice.allowanceNumber ?? "") of $\(settled.invoice.amounts.totalAmount) (折讓, G0401).\n")
+            }
+        }
+        if let problem = done.invoiceProblem { warn("the invoice could not be voided (發票未作廢): \(problem)") }
     }
 
     /// The refund side of a void, said at the counter (the till wrote it to the ledger and the audit trail).

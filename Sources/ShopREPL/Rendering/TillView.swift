@@ -18,7 +18,24 @@ enum TillView {
         case .partlyPaid(let paid, let due): out += style.paint("Paid $\(paid) of $\(money.total); $\(due) still due", .yellow) + "\n"
         default: out += "\(money.state)\n"
         }
+        if let invoice = receipt.invoice { out += invoiceLine(invoice, style: style) + "\n" }
+        if let problem = receipt.invoiceProblem {
+            out += style.paint("No invoice was issued (發票未開立): \(problem); einvoice issue #\(receipt.order.order.pickupNumber) "
+                + "once it is put right", .red, .bold) + "\n"
+        }
         return out
+    }
+
+    /// `Invoice AB-12345678 $55 · printed proof (證明聯)`, or where a carrier or donated invoice went.
+    static func invoiceLine(_ invoice: IssuedInvoice, style: ColorPolicy) -> String {
+        let whereTo: String = switch invoice.details {
+        case nil: "printed proof (列印證明聯)"
+        case .businessNumber(let number)?: "統編 \(number), tax $\(invoice.amounts.taxAmount) shown (列印證明聯)"
+        case .mobileBarcode(let code)?: "to the mobile barcode \(code) (存入載具, not printed)"
+        case .citizenCertificate(let code)?: "to the citizen certificate \(code) (存入自然人憑證, not printed)"
+        case .donation(let code)?: "donated to \(code) (捐贈, not printed)"
+        }
+        return style.paint("Invoice \(invoice.number.printed) $\(invoice.amounts.totalAmount)", .bold) + " · " + whereTo
     }
 
     static func bill(_ stored: StoredOrder, charges: OrderCharges, style: ColorPolicy) -> String {

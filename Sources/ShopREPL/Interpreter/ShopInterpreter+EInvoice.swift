@@ -1,0 +1,105 @@
+import DrinkShop
+import DrinkShopCore
+import EInvoice
+import Foundation
+import LineEditor
+
+/// `einvoice`: the 統一發票's setup, numbers and files.
+extension ShopInterpreter {
+    func runEInvoice(_ request: EInvoiceRequest) async throws {
+        let acting = try await acting()
+        switch request {
+        case .tracks(let text):
+            var period: InvoicePeriod?
+            if let text {
+                do throws(EInvoiceError) { period = try InvoicePeriod(parsing: text) } catch { throw TillError.einvoice(.einvoice(error)) }
+            }
+            let (shown, ranges, issuedToday) = try await shop.counter.invoiceTracks(period: period, by: acting)
+            say(Self.tracksView(period: shown, ranges: ranges, issuedToday: issuedToday, style: style))
+        case .seller(let number, let name, let address, let typedKey, let turnkey):
+            var keyText = typedKey ?? credentials.qrKey
+            if keyText == nil, let read = prompter.readSecret {
+                keyText = await read("The QR key (QRcode 密碼種子, 32 hex characters; not shown): ")
+            }
+            guard let keyText, !keyText.isEmpty else {
+                throw TillError.einvoice(.einvoice(.qrKeyFormat))
+            }
+            let setup: InvoiceSetup
+            do {
+                let key = try QRKey(hex: keyText)
+                setup = InvoiceSetup(seller: try InvoiceSeller(businessNumber: number, name: name, address: address, qrKey: key),
+                                     turnkey: turnkey.map { TurnkeyFolder(root: Self.absolute($0)) })
+            } catch {
+                throw TillError.einvoice(.einvoice(error))
+            }
+            try await shop.counter.setInvoiceSeller(setup, by: acting)
+            say("E-invoice seller set for every counter (電子發票設定): \(setup.seller.businessNumber) \(setup.seller.name), "
+                + "\(setup.seller.address); QR key set (hidden); "
+                + (setup.turnkey.map { "Turnkey folder \($0.root)" } ?? "no Turnkey folder yet (files are written once one is set)") + "\n")
+        case .track(let text):
+            let range: TrackRange
+            do { range = try TrackRange(parsing: text) } catch { throw TillError.einvoice(.einvoice(error)) }
+            try await shop.counter.importInvoiceRange(range, by: acting)
+            say("Imported \(range): \(range.books.count) books of \(InvoiceBook.size), \(range.count) numbers (字軌已匯入).\n")
+        case .status:
+            let status = try await shop.counter.invoiceFiles(by: acting)
+            say(Self.filesView(status, style: style, now: shop.clock.now()))
+        case .blanks(let text):
+            let period: InvoicePeriod
+            do { period = try InvoicePeriod(parsing: text) } catch { throw TillError.einvoice(.einvoice(error)) }
+            let reports = try await shop.counter.reportBlankNumbers(period: period, by: acting)
+            if reports.isEmpty {
+                say("Period \(period.code): no blank numbers; nothing to report (無空白字軌).\n")
+            }
+            for report in reports {
+                let count = report.runs.reduce(0) { $0 + $1.count }
+                say("Period \(period.code) track \(report.track.letters): \(count) blank numbers reported (E0402, 空白字軌) in "
+                    + "\(report.runs.count) runs.\n")
+            }
+        case .issue(let number):
+            let invoice = try await shop.counter.issueInvoice(number, by: acting)
+            say("Order \(number): invoice \(invoice.number.printed) issued, $\(invoice.amounts.totalAmount) (補開發票).\n")
+        }
+    }
+
+    /// A path as given, made absolute against the working directory (the setting is read by other processes).
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    static func tracksView(period: InvoicePeriod, ranges: [InvoiceDesk.TrackView], issuedToday: Int, style: ColorPolicy) -> String {
+        guard !ranges.isEmpty else {
+            return "No invoice numbers imported for \(period.printed) (\(period.code)) (尚未匯入字軌): "
+                + "einvoice track \(period.code) AB 12345000-12345249\n"
+        }
+        var table = TextTable(columns: [.init("Book"), .init("Holder"), .init("Issued", alignment: .right), .init("Left", alignment: .right)])
+        for range in ranges {
+            for book in range.books {
+                let serials = String(format: "%08d-%08d", book.book.firstSerial, book.book.lastSerial)
+                let holder = book.holder.map { $0.isEmpty ? "nobody (reported blank)" : $0 } ?? "free"
+                table.append(["\(range.range.track.letters) \(serials)", holder, "\(book.issued)", "\(InvoiceBook.size - book.issued)"])
+            }
+        }
+        var out = "Invoice numbers for \(period.printed) (\(period.code)):\n" + table.render(style: style)
+        let left = ranges.reduce(0) { $0 + $1.left }
+        out += "\(left) numbers left; \(issuedToday) issued today.\n"
+        if left < max(issuedToday, 1) {
+            out += style.paint("Fewer numbers are left than a day's sales (字軌即將用完): import the next range.", .yellow, .bold) + "\n"
+        }
+        return out
+    }
+
+    static func filesView(_ status: InvoiceDesk.FilesStatus, style: ColorPolicy, now: Date) -> String {
+        var out = ""
+        for name in status.repaired { out += "Written now (補寫): \(name)\n" }
+        for problem in status.unwritten { out += style.paint("Not written (未寫入): \(problem)", .red) + "\n" }
+        guard status.hasFolder else { return out + "No Turnkey folder is set (未設定 Turnkey 目錄): einvoice seller … --turnkey DIR\n" }
+        out += "\(status.waiting.count) files waiting for Turnkey (待上傳)"
+        out += status.waiting.isEmpty ? ".\n" : ":\n" + status.waiting.map { "  \($0.name)" }.joined(separator: "\n") + "\n"
+        for name in status.refused { out += style.paint("Refused by Turnkey (ERR): \(name)", .red) + "\n" }
+        for name in status.nearLimit {
+            out += style.paint("Waiting over a day (上傳期限 2 日): \(name); is Turnkey running?", .yellow, .bold) + "\n"
+        }
+        return out
+    }
+}
