@@ -123,7 +123,9 @@ struct ServeCommand {
                               user: owner, notifier: httpProblem == nil ? WebhookNotifier(transport: URLSessionTransport.shared) : nil,
                               protectedTables: Self.shopTables, tableScopes: Self.shopTableScopes,
                               webhookReceivers: webhookReceivers,
-                              uniqueKeys: UniqueKeys([ShopSchema.ticketTable: TicketField.key.rawValue]))
+                              uniqueKeys: UniqueKeys([ShopSchema.ticketTable: TicketField.key.rawValue,
+                                                      ShopSchema.invoiceBookTable: InvoiceBookField.key.rawValue,
+                                                      ShopSchema.einvoiceTable: EInvoiceField.number.rawValue]))
         var configuration = HTTPServer.Configuration()
         configuration.host = host
         configuration.port = port
@@ -245,6 +247,8 @@ struct ServeCommand {
         ShopSchema.memberTable: "drinkshop.till", ShopSchema.orderTillTable: "drinkshop.till",
         ShopSchema.adjustmentTable: "drinkshop.till", ShopSchema.settingTable: "drinkshop.till",
         ShopSchema.auditTable: "drinkshop.till", ShopSchema.onlineGroupTable: "drinkshop.till",
+        ShopSchema.invoiceTrackTable: "drinkshop.till", ShopSchema.invoiceBookTable: "drinkshop.till",
+        ShopSchema.einvoiceTable: "drinkshop.till",
     ])
 
     /// `DRINKSHOP_API_TOKEN`, else `--tokens FILE`, else a generated token kept (mode 0600) beside the

@@ -22,15 +22,35 @@ extension InvoiceDesk {
         let holder = await holderName()
         let (number, book) = try await takeOwnNumber(period: draft.period, holder: holder)
         var invoice = draft.invoice(number: number, book: book, holder: holder)
-        do {
-            let written = try await store.upsertRecords(in: ShopSchema.einvoiceTable, [UpsertRecord(fields: invoice.cells)],
-                                                        mergeOn: [EInvoiceField.number.rawValue], replace: false,
-                                                        options: WriteOptions(typecast: true))
-            invoice.id = written.records.first?.id ?? ""
+        invoice.id = try await record(invoice)
+        return .issued(invoice)
+    }
+
+    /// Writes a new invoice's record; returns its id. On a server that keeps the number unique, a create (one that
+    /// finds its number taken is this counter's own earlier write whose answer was lost, when the record is for the
+    /// same order); elsewhere an upsert on the number, so a retried write never makes two.
+    private func record(_ invoice: IssuedInvoice) async throws(TillError) -> String {
+        let table = ShopSchema.einvoiceTable
+        let options = WriteOptions(typecast: true)
+        do throws(AirtableError) {
+            guard store.keepsUnique(EInvoiceField.number.rawValue, in: table) else {
+                return try await store.upsertRecords(in: table, [UpsertRecord(fields: invoice.cells)],
+                                                     mergeOn: [EInvoiceField.number.rawValue], replace: false, options: options)
+                    .records.first?.id ?? ""
+            }
+            do throws(AirtableError) {
+                return try await store.createRecords(in: table, [invoice.cells], options: options).first?.id ?? ""
+            } catch where error.isDuplicateKey {
+                let found = try await store.allRecords(in: table, query: ListQuery(
+                    filterByFormula: (FormulaExpression.field(EInvoiceField.number) == .text(invoice.number.text)).description))
+                guard let mine = found.first(where: { $0.fields[EInvoiceField.orderRef]?.stringValue == invoice.orderRef }) else {
+                    throw error
+                }
+                return mine.id
+            }
         } catch {
             throw .shop(.store(error))
         }
-        return .issued(invoice)
     }
 
     /// The name this counter's books are held under: its letter (or its own code) over the API.
