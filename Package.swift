@@ -120,7 +120,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "EInvoiceTests", dependencies: ["EInvoice", "DrinkShopCore", "CivilDate", "Printing"], swiftSettings: strict),
         .testTarget(name: "PrintingTests", dependencies: ["Printing", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "AirtableFormula", "AirtableHTTP", "AirtableURLSession", "TestSupport", "PinHashing"],
+        .testTarget(name: "DrinkShopTests", dependencies: ["DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "AirtableFormula", "AirtableHTTP", "AirtableURLSession", "TestSupport", "PinHashing", "EInvoice"],
                     swiftSettings: strict),
 
     ]

@@ -1,6 +1,7 @@
 import Airtable
 @testable import DrinkShop
 import DrinkShopCore
+import EInvoice
 import Foundation
 import Testing
 
@@ -24,6 +25,13 @@ import Testing
         .noSuchPass("Weekly", known: ["Monthly"]), .periodReversed(first: day.next, last: day),
         .exportNotWritten(path: "/tmp/x.csv", reason: "disk full"), .paidWhileCancelled(order: 3, refunds: []),
         .archiveStopped(.store(unreachable), afterClose: true), .archiveStopped(.store(unreachable), afterClose: false),
+        .einvoice(.einvoice(.qrKeyFormat)), .einvoice(.storedSetup(key: "einvoiceQRKey", .qrKeyFormat)),
+        .einvoice(.noNumbers(period: "11512", printed: "115年11-12月")),
+        .einvoice(.overlaps(new: "11512 AB 12345050-12345149", existing: "11512 AB 12345000-12345099")),
+        .einvoice(.alreadyImported("11512 AB 12345000-12345099")), .einvoice(.periodNotOpen(period: "11508", today: "2026-11-29")),
+        .einvoice(.periodNotOver(period: "11512")), .einvoice(.noInvoice(order: "#3")),
+        .einvoice(.alreadyInvoiced(order: "#3", number: "AB-12345000")), .einvoice(.notPaid(order: "#3", due: 40)),
+        .einvoice(.storedInvoice("record rec1: lines")), .einvoice(.noTurnkeyFolder), .einvoice(.notSetUp),
     ]
     static let shop: [ShopError] = [
         .drink(.unknownDrink("Tea", suggestions: []), line: 1), .rule(.noteHasControlCharacters, drink: "Black Tea", line: nil),
@@ -65,7 +73,7 @@ import Testing
     /// A new case stops `caseName` compiling; name it there, give it a sample above, and raise its count here.
     @Test("the lists walk every case of each refusal (the store's own failures and a seed's aside)")
     func listsEveryCase() {
-        #expect(Set(Self.till.map { Self.caseName($0) }).count == 25)
+        #expect(Set(Self.till.map { Self.caseName($0) }).count == 26)
         #expect(Set(Self.shop.map { Self.caseName($0) }).count == 27 - 3)
         #expect(Set(Self.staff.map { Self.caseName($0) }).count == 7)
         #expect(Set(Self.refusal.map { Self.caseName($0) }).count == 8)
@@ -85,6 +93,7 @@ import Testing
         case .staff: "staff"
         case .member: "member"
         case .invoice: "invoice"
+        case .einvoice: "einvoice"
         case .charge: "charge"
         case .unsentOrder: "unsentOrder"
         case .noSuchStaff: "noSuchStaff"

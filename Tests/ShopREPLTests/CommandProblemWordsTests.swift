@@ -15,7 +15,7 @@ import Testing
         .notACupNumber("0"), .dayOptionNeedsDate("--date"), .dayOptionTwice("--from"), .dateWithRange, .toWithoutFrom,
         .daysTwice, .moreThanTwoDates, .notADate("2026-13-01"), .reversedDays("2026-12-05", "2026-12-01"),
         .watchWithJSON, .watchWithDays, .watchWithStatus, .seedNeedsOneFile, .bannerDirection, .unknownPrinter("fax"),
-        .printerAddresses, .onlineSwitch(["maybe"]), .noLoginName, .pinOnTheLine, .noPaymentMethod(.pickup(3)),
+        .printerAddresses, .onlineSwitch(["maybe"]), .einvoiceWords("einvoice takes tracks, not x"), .noLoginName, .pinOnTheLine, .noPaymentMethod(.pickup(3)),
         .payment(.unknownMethod("bitcoin")), .notAnAmount("-5", zeroAllowed: false),
         .notAnAmount("-1", zeroAllowed: true), .noAdjustment(.pickup(3)), .countWithoutCode("2"),
         .countOutOfRange(100), .adjustmentTwice("cup"), .invoiceDetails, .noDrinkNamed, .priceWords, .notASize("XL"),
@@ -33,7 +33,7 @@ import Testing
     /// A new case stops `caseName` compiling; name it there, give it a sample above, and raise the count here.
     @Test("the list walks every case")
     func listsEveryCase() {
-        #expect(Set(Self.problems.map { Self.caseName($0) }).count == 61)
+        #expect(Set(Self.problems.map { Self.caseName($0) }).count == 62)
     }
 
     static func caseName(_ problem: CommandProblem) -> String {
@@ -73,6 +73,7 @@ import Testing
         case .unknownPrinter: "unknownPrinter"
         case .printerAddresses: "printerAddresses"
         case .onlineSwitch: "onlineSwitch"
+        case .einvoiceWords: "einvoiceWords"
         case .noLoginName: "noLoginName"
         case .pinOnTheLine: "pinOnTheLine"
         case .noPaymentMethod: "noPaymentMethod"

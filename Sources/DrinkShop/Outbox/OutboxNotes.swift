@@ -116,39 +116,28 @@ extension Outbox {
         }
     }
 
-    /// Reads the invoice note and writes what `change` makes of it (nil: nothing), in one commit where the outbox's
-    /// store has them.
+    /// Reads the invoice note and writes what `change` makes of it (nil: nothing), as one step of the outbox's
+    /// store (`CommitStrategy.readAndWrite`: one commit of its local base).
     private func changeInvoiceNote<T: Sendable>(
         _ change: @escaping @Sendable ([String: JSONValue]?) -> (note: [String: JSONValue]?, result: T?)
     ) async throws(ShopError) -> T? {
-        let formula = (FormulaExpression.field(MenuSnapshotField.table) == .text("#invoiceBook")).description
-        @Sendable func cells(_ note: [String: JSONValue]) -> Fields {
-            Fields([MenuSnapshotField.table: .string("#invoiceBook"), .records: .string(JSONWriter.string(.object(note)))])
-        }
-        @Sendable func parsed(_ records: [Record]) -> [String: JSONValue]? {
-            records.first?.fields[MenuSnapshotField.records]?.stringValue.flatMap { try? JSONParser.parse($0) }?.objectValue
-        }
+        let name = "#invoiceBook"
+        let formula = (FormulaExpression.field(MenuSnapshotField.table) == .text(name)).description
         let table = Outbox.menuTable
-        let mergeOn = [MenuSnapshotField.table.rawValue]
-        do {
-            if let atomic = store.atomicStore {
-                return try await atomic.atomically { (transaction) throws(AirtableError) -> T? in
-                    let found = try transaction.listRecords(in: table, query: ListQuery(filterByFormula: formula, pageSize: 1)).records
-                    let (note, result) = change(parsed(found))
-                    if let note {
-                        _ = try transaction.upsertRecords(in: table, [UpsertRecord(fields: cells(note))], mergeOn: mergeOn, replace: false,
-                                                          options: WriteOptions())
-                    }
-                    return result
-                }
+        do throws(AirtableError) {
+            var id = try await store.listRecords(in: table, query: ListQuery(filterByFormula: formula, pageSize: 1)).records.first?.id
+            if id == nil {
+                // The note's record, made once (an upsert: two processes making it at once make one).
+                id = try await store.upsertRecords(in: table, [UpsertRecord(fields: Fields([MenuSnapshotField.table: .string(name)]))],
+                                                   mergeOn: [MenuSnapshotField.table.rawValue], replace: false,
+                                                   options: WriteOptions()).records.first?.id
             }
-            let found = try await store.listRecords(in: table, query: ListQuery(filterByFormula: formula, pageSize: 1)).records
-            let (note, result) = change(parsed(found))
-            if let note {
-                _ = try await store.upsertRecords(in: table, [UpsertRecord(fields: cells(note))], mergeOn: mergeOn, replace: false,
-                                                  options: WriteOptions())
+            guard let id else { throw AirtableError.decoding("the outbox's invoice note could not be made") }
+            return try await commitStrategy(over: store).readAndWrite(in: table, id: id) { record in
+                let text = record.fields[MenuSnapshotField.records]?.stringValue
+                let (note, result) = change(text.flatMap { try? JSONParser.parse($0) }?.objectValue)
+                return (note.map { Fields([MenuSnapshotField.records: .string(JSONWriter.string(.object($0)))]) }, result)
             }
-            return result
         } catch {
             throw .store(error)
         }

@@ -160,7 +160,7 @@ public enum CommandProblem: Error, Sendable, Equatable, CustomStringConvertible 
         case .bannerDirection: return "banner takes next or prev (只能用 next 或 prev)"
         case .unknownPrinter(let word): return "which printer? label, receipt or online, not \"\(word.prefix(40))\" (請選標籤機、收據機或網路單標籤機)"
         case .printerAddresses: return "one address: tcp://HOST:PORT, a device or a file (quote a path with spaces) (只能給一個位址)"
-        case .einvoiceWords(let problem): return problem
+        case .einvoiceWords(let problem): return problem + " (電子發票指令有誤)"
         case .onlineSwitch(let words): return "online takes on or off, not \"\(words.joined(separator: " ").prefix(40))\" (只能用 on 或 off)"
         case .noLoginName: return "who are you? login NAME (請輸入名字登入)"
         case .pinOnTheLine:
