@@ -133,7 +133,7 @@ public final class Shop: Sendable {
         // The e-invoice's lookups: an order's invoice, a book's last number, a period's books and invoices.
         try await store.listOnce(in: ShopSchema.einvoiceTable, by: [
             .field(EInvoiceField.orderRef) == .text(day), .field(EInvoiceField.book) == .text(day),
-            .field(EInvoiceField.period) == .text(day), .field(EInvoiceField.businessDay) == .text(day),
+            .field(EInvoiceField.period) == .text(day), .field(EInvoiceField.orderDay) == .text(day),
         ])
         try await store.listOnce(in: ShopSchema.invoiceBookTable, by: [.field(InvoiceBookField.period) == .text(day)])
     }

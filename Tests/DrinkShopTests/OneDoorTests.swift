@@ -17,6 +17,8 @@ import Testing
         "Audit/AuditTrail.swift": ["entries"],
         "Backups/StoreFacts.swift": ["storeFacts", "resumeAfterRestore"],
         "Catalog/Catalog.swift": ["banners", "menu", "menuJSON", "problems", "promotions"],
+        "Invoices/InvoiceDesk.swift": ["invoices", "setup", "tracks"],
+        "Invoices/IssuedInvoice.swift": ["invoice"],
         "Orders/OrderDesk.swift": ["lastKnownToday", "priced", "today", "todaysJSON"],
         "Orders/OrderLookup.swift": ["days", "find", "orders", "ordersJSON"],
         "Orders/OrderQueue.swift": ["makeLine", "pickupTickets"],

@@ -138,7 +138,7 @@ import Testing
     /// (issue 34): a command added goes where its group's list says, and nothing moves by accident.
     static let order = ["menu", "order", "orders", "edit", "advance", "cancel", "void", "delete", "label", "receipt", "printer",
                         "online", "seed", "banner", "promos", "report", "log", "login", "logout", "help", "quit",
-                        "pay", "adjust", "invoice", "soldout", "restock", "price", "staff", "shift", "close", "archive", "export",
+                        "pay", "adjust", "invoice", "einvoice", "soldout", "restock", "price", "staff", "shift", "close", "archive", "export",
                         "member", "redeem", "pass",
                         "setup", "serve", "usage", "init", "check", "recover", "backup", "backups", "restore"]
 

@@ -136,7 +136,7 @@ extension InvoiceDesk {
     }
 
     /// Writes the files missing for this period's and the last period's invoices, then lists Turnkey's folders.
-    public func filesStatus() async throws(TillError) -> FilesStatus {
+    func filesStatus() async throws(TillError) -> FilesStatus {
         guard let setup = try await setup() else { throw .einvoice(.notSetUp) }
         let period = try currentPeriod()
         let previous = try InvoicePeriod(previousOf: period)

@@ -274,7 +274,7 @@ public final class InvoiceDesk: Sendable {
     /// Every invoice of the orders of business days `days`.
     public func invoices(days: [BusinessDay]) async throws(TillError) -> [IssuedInvoice] {
         guard !days.isEmpty else { return [] }
-        let filter = FormulaExpression.or(days.map { FormulaExpression.field(EInvoiceField.businessDay) == .text($0.description) })
+        let filter = FormulaExpression.or(days.map { FormulaExpression.field(EInvoiceField.orderDay) == .text($0.description) })
         return try await read(ListQuery(filterByFormula: filter.description))
     }
 

@@ -60,7 +60,7 @@ public struct IssuedInvoice: Sendable, Hashable {
         var cells = Fields([
             EInvoiceField.number: .string(number.text), .period: .string(book.period.code), .book: .string(Self.key(of: book)),
             .holder: .string(holder), .orderRef: .string(orderRef), .pickupNumber: .int(pickupNumber),
-            .businessDay: .string(businessDay.description), .issuedAt: .string(AirtableTimestamp.format(issuedAt)),
+            .orderDay: .string(businessDay.description), .issuedAt: .string(AirtableTimestamp.format(issuedAt)),
             .issuedMoment: .string(issued.printed), .randomCode: .string(randomCode.description),
             .recipientKind: .string(details?.kindCode ?? "printed"), .recipientValue: .string(details?.value ?? ""),
             .lines: .string(Self.linesText(lines)), .salesAmount: .int(amounts.salesAmount), .taxAmount: .int(amounts.taxAmount),
@@ -100,7 +100,7 @@ public struct IssuedInvoice: Sendable, Hashable {
         holder = text(.holder)
         orderRef = text(.orderRef)
         pickupNumber = fields[EInvoiceField.pickupNumber]?.intValue ?? 0
-        guard let day = try? BusinessDay(text(.businessDay)) else { throw problem("business day \"\(text(.businessDay))\"") }
+        guard let day = try? BusinessDay(text(.orderDay)) else { throw problem("business day \"\(text(.orderDay))\"") }
         businessDay = day
         guard let at = AirtableTimestamp.parse(text(.issuedAt)) else { throw problem("issuedAt \"\(text(.issuedAt))\"") }
         issuedAt = at

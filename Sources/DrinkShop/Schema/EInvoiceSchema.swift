@@ -17,7 +17,7 @@ public enum InvoiceBookField: String, ShopField {
 /// whom, the recipient, the items and amounts as issued, its state (issued, voided, allowance), and the Turnkey
 /// files written for it.
 public enum EInvoiceField: String, ShopField {
-    case number, period, book, holder, orderRef, pickupNumber, businessDay, issuedAt, issuedMoment, randomCode
+    case number, period, book, holder, orderRef, pickupNumber, orderDay, issuedAt, issuedMoment, randomCode
     case recipientKind, recipientValue, buyerName, lines, salesAmount, taxAmount, totalAmount, state, issuedBy
     case issueFile, voidedAt, voidedMoment, voidReason, voidedBy, voidFile
     case allowanceNumber, allowanceMoment, allowanceFile
@@ -58,7 +58,7 @@ extension ShopSchema {
         FieldSpec(EInvoiceField.holder, .singleLineText, description: "The counter that issued it"),
         FieldSpec(EInvoiceField.orderRef, .singleLineText),
         FieldSpec(EInvoiceField.pickupNumber, .number, options: money),
-        FieldSpec(EInvoiceField.businessDay, .singleLineText),
+        FieldSpec(EInvoiceField.orderDay, .singleLineText, description: "The order's business day (an invoice is not a day's record: it is never archived)"),
         FieldSpec(EInvoiceField.issuedAt, .dateTime, options: dateTimeOptions),
         FieldSpec(EInvoiceField.issuedMoment, .singleLineText, description: "2026-12-06 14:30:05, Taiwan time"),
         FieldSpec(EInvoiceField.randomCode, .singleLineText),
