@@ -79,12 +79,12 @@ public final class Shop: Sendable {
         printing = PrintDesk(printers: printers, orders: orders, clock: clock)
         queue = OrderQueue(orders: orders)
         till = Till(store: store, orders: orders, extras: extras, clock: clock, commits: commits)
-        books = Books(till: till, audit: audit, clock: clock)
         menuControl = MenuControl(store: store, catalog: catalog, commits: commits)
         drawer = Drawer(store: store, clock: clock, commits: commits)
         members = Members(store: store, extras: extras, clock: clock, commits: commits)
         invoices = InvoiceDesk(store: store, commits: commits, clock: clock, settings: settings, audit: audit, extras: extras,
                                notes: outbox)
+        books = Books(till: till, audit: audit, clock: clock, invoices: invoices)
         counter = Counter(orders: orders, till: till, extras: extras, members: members, menuControl: menuControl,
                           drawer: drawer, staff: staff, audit: audit, settings: settings, archiver: archiver, invoices: invoices,
                           seeder: seeder, printing: printing, clock: clock, delivery: delivery, sharedReadingAge: sharedSettingsAge)

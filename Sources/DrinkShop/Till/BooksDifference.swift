@@ -29,6 +29,19 @@ public enum BooksDifference: Sendable, Equatable, CustomStringConvertible {
     /// A member's order holds stamps on the card that the stamp rule does not give it now (`StampRule`: earned
     /// once paid in full, none on a cancelled order): `held` and `due` are its stamps earned and spent.
     case stampsNotAsPaid(OrderNumber, held: OrderStamps, due: OrderStamps)
+    /// An order paid in full (a seller set up) with no live 統一發票: its record lost, or never issued.
+    case invoiceMissing(OrderNumber, total: Int)
+    /// An order with more than one live invoice (each number printed).
+    case invoiceTwice(OrderNumber, invoices: [String])
+    /// The order's live invoice is for another amount than its bill.
+    case invoiceAmountDiffers(OrderNumber, invoice: String, amount: Int, bill: Int)
+    /// A cancelled or voided order that was paid still has a live invoice (neither voided nor an allowance).
+    case invoiceLiveOnCancelled(OrderNumber, invoice: String, voided: Bool)
+    /// An invoice recorded without its file in Turnkey's folder: `file` is the message (F0401, F0501, G0401).
+    case invoiceFileMissing(OrderNumber, invoice: String, file: String)
+    /// Numbers of a claimed book below its last issued one that no invoice holds (`numbers`, e.g.
+    /// "AB-12345001, AB-12345003–AB-12345004"), in a book whose blanks are not reported yet.
+    case invoiceNumbersUnused(book: String, numbers: String)
     /// The report's net sales are not what was paid less refunded plus what is still due.
     case salesDoNotAddUp(netSales: Int, paidLessRefunded: Int, due: Int)
     /// The report's figures for a payment method are not the ledger's.
@@ -73,6 +86,26 @@ public enum BooksDifference: Sendable, Equatable, CustomStringConvertible {
                 + "\(due.earned) earned and \(due.redeemed) spent are due (集點不符; stamps are earned once an order is paid in full "
                 + "and go back when it is cancelled): an earlier version gave stamps when the member was applied, or a "
                 + "settling stopped halfway; its next payment, cancel or void puts the card right"
+        case .invoiceMissing(let number, let total):
+            return "order \(number) is paid in full ($\(total)) but has no invoice (已付款未開發票): its record was lost or never "
+                + "written; einvoice issue \(number) issues it"
+        case .invoiceTwice(let number, let invoices):
+            return "order \(number) has \(invoices.count) live invoices, \(invoices.joined(separator: ", ")) (重複開立發票): one "
+                + "stands; have a manager void the others on the e-invoice platform and tell the accountant"
+        case .invoiceAmountDiffers(let number, let invoice, let amount, let bill):
+            return "order \(number): invoice \(invoice) is for $\(amount) but the bill is $\(bill) (發票金額不符): look at the "
+                + "order's receipt with a manager; the invoice must be voided and issued again for $\(bill) on the e-invoice platform"
+        case .invoiceLiveOnCancelled(let number, let invoice, let voided):
+            return "order \(number) was \(voided ? "voided" : "cancelled") and its money given back, but invoice \(invoice) is "
+                + "still live (已取消發票未作廢): the cancel stopped before settling it; have a manager void it (or make its "
+                + "allowance) on the e-invoice platform; einvoice status shows the files"
+        case .invoiceFileMissing(let number, let invoice, let file):
+            return "order \(number): invoice \(invoice) is recorded but its \(file) file is not in Turnkey's folder (發票檔案未寫入): "
+                + "einvoice status writes it"
+        case .invoiceNumbersUnused(let book, let numbers):
+            return "book \(book): \(numbers) unused below its last issued number (發票號碼空號): a counter stopped before "
+                + "recording, or an invoice record was deleted; find the order it was for (einvoice issue #N gives a paid order "
+                + "its invoice) and report the number blank after the period (einvoice blanks PERIOD)"
         case .salesDoNotAddUp(let netSales, let paidLessRefunded, let due):
             return "the report does not add up (報表不平): net sales $\(netSales), but paid less refunded $\(paidLessRefunded) "
                 + "plus still due $\(due) is $\(paidLessRefunded + due); the orders named above explain the $\(paidLessRefunded + due - netSales)"

@@ -1,4 +1,5 @@
 import DrinkShopCore
+import EInvoice
 import Foundation
 
 /// The books check's arithmetic, without reads: fed a business day at a time (the orders first seen that day,
@@ -26,6 +27,8 @@ struct BooksTally {
     private(set) var payments = 0
     private(set) var refunds = 0
     private(set) var drawerCounts = 0
+    /// Invoices checked against their orders (none when no seller is set up).
+    private(set) var invoices = 0
 
     /// The till report over the orders whose money can be read, as `Till.report` adds it up.
     private var report: TillReport
@@ -48,9 +51,11 @@ struct BooksTally {
     /// Checks the orders first seen on business day `day`. `ledger` holds the rows of `day` and of the days the
     /// orders belong to; a row of `day` that belongs to none of them is money without an order.
     mutating func add(day: BusinessDay, orders stored: [StoredOrder], charges: [String: OrderCharges], ledger: [MoneyRecord],
-                      extras: [String: OrderExtra] = [:], stampPolicy: StampPolicy? = nil)
+                      extras: [String: OrderExtra] = [:], stampPolicy: StampPolicy? = nil, invoices: [IssuedInvoice]? = nil,
+                      turnkey: Bool = false)
     {
         let byOrder = Dictionary(grouping: ledger, by: \.orderRef)
+        let invoicesByOrder = Dictionary(grouping: invoices ?? [], by: \.orderRef)
         var tillOrders: [TillOrder] = []
         for order in stored.sorted(by: { $0.order.createdAt < $1.order.createdAt }) {
             // `OrderExtras.charges(of:)` prices every order it is given.
@@ -61,6 +66,9 @@ struct BooksTally {
             }
             if let extra = extras[order.orderRef], extra.member != nil {
                 checkStamps(order, extra: extra, total: bill.total, rows: rows, policy: stampPolicy)
+            }
+            if invoices != nil {
+                checkInvoices(order, total: bill.total, rows: rows, invoices: invoicesByOrder[order.orderRef] ?? [], turnkey: turnkey)
             }
         }
         report.add(tillOrders, calendar: calendar)
@@ -143,6 +151,60 @@ struct BooksTally {
                                 standing: stored.order.status != .cancelled,
                                 paidInFull: paid > 0 && paid >= total && refunded == 0, policy: policy)
         if due != held { differences.append(.stampsNotAsPaid(Self.name(stored, today: today), held: held, due: due)) }
+    }
+
+    /// Checks an order's 統一發票 (a seller set up): paid in full and standing, exactly one live invoice for its bill;
+    /// cancelled or voided after money was taken, none live; with a Turnkey folder, every record's file written.
+    private mutating func checkInvoices(_ stored: StoredOrder, total: Int, rows: [MoneyRecord], invoices: [IssuedInvoice],
+                                        turnkey: Bool)
+    {
+        let number = Self.name(stored, today: today)
+        var paid = 0, refunded = 0
+        for row in rows {
+            switch row.entry {
+            case .payment(let payment): paid += payment.amount
+            case .refund(let refund): refunded += refund.amount
+            }
+        }
+        self.invoices += invoices.count
+        let live = invoices.filter(\.isLive)
+        if stored.order.status == .cancelled {
+            if paid > 0, let invoice = live.first {
+                differences.append(.invoiceLiveOnCancelled(number, invoice: invoice.number.printed, voided: stored.order.isVoided))
+            }
+        } else if total > 0, paid >= total, refunded == 0 {
+            if live.isEmpty {
+                differences.append(.invoiceMissing(number, total: total))
+            } else if live.count > 1 {
+                differences.append(.invoiceTwice(number, invoices: live.map(\.number.printed)))
+            } else if let invoice = live.first, invoice.amounts.totalAmount != total {
+                differences.append(.invoiceAmountDiffers(number, invoice: invoice.number.printed, amount: invoice.amounts.totalAmount,
+                                                         bill: total))
+            }
+        }
+        guard turnkey else { return }
+        for invoice in invoices {
+            let missing = invoice.issueFile == nil ? "issue (F0401)"
+                : invoice.state == .voided && invoice.voidFile == nil ? "void (F0501)"
+                : invoice.state == .allowance && invoice.allowanceFile == nil ? "allowance (G0401)" : nil
+            if let missing { differences.append(.invoiceFileMissing(number, invoice: invoice.number.printed, file: missing)) }
+        }
+    }
+
+    /// Checks that every number of each claimed book (`books`, with its blanks reported or not) below its last issued
+    /// one is held by an invoice of `issued` (the period's every invoice).
+    mutating func checkNumbers(books: [(book: InvoiceBook, blanksReported: Bool)], issued: [IssuedInvoice]) {
+        let used = Set(issued.map(\.number))
+        for (book, blanksReported) in books where !blanksReported {
+            guard let last = issued.filter({ book.contains($0.number) }).map(\.number.serial).max() else { continue }
+            let runs = book.blankRuns(used: used).compactMap { run -> ClosedRange<Int>? in
+                run.lowerBound < last ? run.lowerBound...min(run.upperBound, last - 1) : nil
+            }
+            guard !runs.isEmpty else { continue }
+            func printed(_ serial: Int) -> String { (try? InvoiceNumber(track: book.track, serial: serial))?.printed ?? "\(serial)" }
+            let text = runs.map { $0.count == 1 ? printed($0.lowerBound) : "\(printed($0.lowerBound))–\(printed($0.upperBound))" }
+            differences.append(.invoiceNumbersUnused(book: IssuedInvoice.key(of: book), numbers: text.joined(separator: ", ")))
+        }
     }
 
     /// Counts a ledger row, and checks that cash was taken inside a shift.
