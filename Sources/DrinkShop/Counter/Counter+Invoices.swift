@@ -67,4 +67,28 @@ extension Counter {
     public func invoiceSetup() async throws(TillError) -> InvoiceSetup? {
         try await invoices.setup()
     }
+
+    /// An order's live invoice as its receipt shows it: the line saying which invoice and where it went, and its
+    /// proof (nil for a carrier's or a donated invoice, which print none), a reprint (補印) once one was printed.
+    public struct InvoiceOnReceipt: Sendable {
+        public let invoice: IssuedInvoice
+        public let line: String
+        public let proof: InvoiceProof?
+    }
+
+    /// The live invoice of `stored` for its receipt; nil when it has none (not paid in full, or no seller set).
+    public func invoiceOnReceipt(of stored: StoredOrder) async throws(TillError) -> InvoiceOnReceipt? {
+        guard let live = try await invoicesOf(stored).last(where: \.isLive), let setup = try await invoiceSetup() else { return nil }
+        let einvoice: EInvoice
+        do { einvoice = try live.invoice(seller: setup.seller) } catch { throw .einvoice(error) }
+        guard einvoice.recipient.printsProof else { return InvoiceOnReceipt(invoice: live, line: live.receiptLine, proof: nil) }
+        guard let codes = InvoiceCodes(of: einvoice) else { throw .einvoice(.proofCodes(number: live.number.printed)) }
+        return InvoiceOnReceipt(invoice: live, line: live.receiptLine,
+                                proof: InvoiceProof(invoice: einvoice, codes: codes, reprint: live.proofPrints > 0))
+    }
+
+    /// Counts one print of `invoice`'s proof on its record (the next print says 補印); a preview is never counted.
+    public func proofPrinted(_ invoice: IssuedInvoice) async throws(TillError) {
+        try await invoices.countProofPrint(invoice)
+    }
 }

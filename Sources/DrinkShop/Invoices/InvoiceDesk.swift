@@ -278,6 +278,26 @@ public final class InvoiceDesk: Sendable {
         return try await read(ListQuery(filterByFormula: filter.description))
     }
 
+    /// Adds one to the proof prints of `invoice`'s record (the next print says 補印).
+    func countProofPrint(_ invoice: IssuedInvoice) async throws(TillError) {
+        guard !invoice.id.isEmpty else { return }
+        // Read again so two counters printing one after the other both count.
+        let current: Int
+        do {
+            let record = try await store.getRecord(in: ShopSchema.einvoiceTable, id: invoice.id, options: ReadOptions())
+            current = max(0, record.fields[EInvoiceField.proofPrints]?.intValue ?? 0)
+        } catch {
+            throw .shop(.store(error))
+        }
+        do {
+            _ = try await store.updateRecords(in: ShopSchema.einvoiceTable,
+                                              [RecordUpdate(id: invoice.id, fields: Fields([EInvoiceField.proofPrints: .int(current + 1)]))],
+                                              replace: false, options: WriteOptions(typecast: true))
+        } catch {
+            throw .shop(.store(error))
+        }
+    }
+
     private func read(_ query: ListQuery) async throws(TillError) -> [IssuedInvoice] {
         let records: [Record]
         do { records = try await store.allRecords(in: ShopSchema.einvoiceTable, query: query) } catch { throw .shop(.store(error)) }

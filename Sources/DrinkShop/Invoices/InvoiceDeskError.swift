@@ -30,6 +30,8 @@ public enum InvoiceDeskError: Error, Sendable, Hashable, CustomStringConvertible
     case noTurnkeyFolder
     /// The shop has set no seller: it issues no invoice.
     case notSetUp
+    /// The proof's QR check value could not be worked out (libcrypto failed), so no proof is printed.
+    case proofCodes(number: String)
 
     public var description: String {
         switch self {
@@ -57,6 +59,8 @@ public enum InvoiceDeskError: Error, Sendable, Hashable, CustomStringConvertible
                 + "einvoice seller 12345675 NAME --address ADDRESS --qr-key KEY --turnkey DIR"
         case .noTurnkeyFolder:
             return "no Turnkey folder is set (未設定 Turnkey 目錄): einvoice seller … --turnkey DIR"
+        case .proofCodes(let number):
+            return "the proof of invoice \(number) could not be made (證明聯無法產生): its QR check failed; try the receipt again"
         }
     }
 }

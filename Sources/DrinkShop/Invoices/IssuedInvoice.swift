@@ -36,9 +36,25 @@ public struct IssuedInvoice: Sendable, Hashable {
     public var allowanceNumber: String?
     public var allowanceMoment: InvoiceMoment?
     public var allowanceFile: String?
+    /// How many times its proof (電子發票證明聯) was printed: every print after the first says 補印. Written only
+    /// by `Counter.proofPrinted`, never by the cells an issue or a file writes.
+    public var proofPrints = 0
 
     /// Whether the invoice counts (issued, not voided): an order paid in full has exactly one such.
     public var isLive: Bool { state == .issued }
+
+    /// The receipt's line for it, saying where it went: `發票 AB-12345678` (its proof printed), `… 存入載具 /ABC1234`,
+    /// `… 存入自然人憑證 …`, `… 捐贈 愛心碼 8585`, `… 統編 04595257`.
+    public var receiptLine: String {
+        let head = "發票 \(number.printed)"
+        switch details {
+        case nil: return head
+        case .mobileBarcode(let code)?: return head + " 存入載具 \(code)"
+        case .citizenCertificate(let code)?: return head + " 存入自然人憑證 \(code)"
+        case .donation(let code)?: return head + " 捐贈 愛心碼 \(code)"
+        case .businessNumber(let code)?: return head + " 統編 \(code)"
+        }
+    }
 
     /// The invoice as the e-invoice core builds its documents and proof from.
     public func invoice(seller: InvoiceSeller) throws(InvoiceDeskError) -> EInvoice {
@@ -142,6 +158,7 @@ public struct IssuedInvoice: Sendable, Hashable {
         allowanceNumber = optional(.allowanceNumber)
         allowanceMoment = optional(.allowanceMoment).flatMap(Self.moment)
         allowanceFile = optional(.allowanceFile)
+        proofPrints = max(0, fields[EInvoiceField.proofPrints]?.intValue ?? 0)
     }
 
     init(number: InvoiceNumber, book: InvoiceBook, holder: String, orderRef: String, pickupNumber: Int, businessDay: BusinessDay,

@@ -1,4 +1,5 @@
 import DrinkShopCore
+import EInvoice
 import Foundation
 import Printing
 import Synchronization
@@ -94,6 +95,11 @@ public final class PrintDesk: Sendable {
     public func printReceipt(_ number: OrderNumber, facts: ReceiptFacts = ReceiptFacts()) async throws -> Printed {
         let receipt = try await receipt(number, facts: facts)
         return try await send(receiptJob(receipt), pieces: 1, to: .receipt, again: "receipt \(number)")
+    }
+
+    /// Prints an invoice's proof (電子發票證明聯) on the receipt printer, after order `number`'s receipt.
+    public func printProof(_ proof: InvoiceProof, of number: OrderNumber) async throws(PrintingError) -> Printed {
+        try await send(proof.escPOS, pieces: 1, to: .receipt, again: "receipt \(number)")
     }
 
     // MARK: - Pieces

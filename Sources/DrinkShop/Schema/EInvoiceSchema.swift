@@ -14,13 +14,14 @@ public enum InvoiceBookField: String, ShopField {
 }
 
 /// `EInvoice`: one record per 統一發票 issued (its key the number, `AB12345678`): the order it is for, when and by
-/// whom, the recipient, the items and amounts as issued, its state (issued, voided, allowance), and the Turnkey
-/// files written for it.
+/// whom, the recipient, the items and amounts as issued, its state (issued, voided, allowance), the Turnkey
+/// files written for it, and how many times its proof was printed.
 public enum EInvoiceField: String, ShopField {
     case number, period, book, holder, orderRef, pickupNumber, orderDay, issuedAt, issuedMoment, randomCode
     case recipientKind, recipientValue, buyerName, lines, salesAmount, taxAmount, totalAmount, state, issuedBy
     case issueFile, voidedAt, voidedMoment, voidReason, voidedBy, voidFile
     case allowanceNumber, allowanceMoment, allowanceFile
+    case proofPrints
 }
 
 extension ShopSchema {
@@ -80,6 +81,7 @@ extension ShopSchema {
         FieldSpec(EInvoiceField.allowanceNumber, .singleLineText),
         FieldSpec(EInvoiceField.allowanceMoment, .singleLineText),
         FieldSpec(EInvoiceField.allowanceFile, .singleLineText, description: "The G0401 file, once written"),
+        FieldSpec(EInvoiceField.proofPrints, .number, description: "How many times its proof was printed (after the first: 補印)", options: money),
     ])
 
     static let einvoiceTables: [TableSpec] = [invoiceTrack, invoiceBook, einvoice]

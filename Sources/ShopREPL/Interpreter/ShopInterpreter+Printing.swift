@@ -1,5 +1,6 @@
 import DrinkShop
 import DrinkShopCore
+import EInvoice
 
 /// Cup stickers and receipts at the counter. The order desk never waits on a printer: a sticker that
 /// does not print is one warning line, and `label #N` prints it later.
@@ -65,14 +66,29 @@ extension ShopInterpreter {
         }
     }
 
+    /// `receipt #N`: the receipt, then the proof of its live invoice when one prints (printed B2C or B2B), counted
+    /// on the invoice so the next print says 補印; a carrier's or donated invoice is a line on the receipt saying where
+    /// it went. `--preview` shows both as text and counts nothing.
     func receipt(_ number: OrderNumber, preview: Bool) async throws {
-        let facts = try await shop.till.receiptFacts(for: try await shop.orders.find(number))
+        let stored = try await shop.orders.find(number)
+        var facts = try await shop.till.receiptFacts(for: stored)
+        let invoice = try await shop.counter.invoiceOnReceipt(of: stored)
+        if let invoice {
+            // The invoice's line says what the details' line said, and which invoice it is.
+            facts.invoiceLines = [invoice.line] + facts.invoiceLines.filter { $0 != invoice.invoice.details?.description }
+        }
         if preview {
             say(try await shop.printing.receiptPreview(number, facts: facts))
+            if let proof = invoice?.proof { say(proof.preview + "\n") }
             return
         }
         let printed = try await shop.printing.printReceipt(number, facts: facts)
         say("Printed the receipt of \(number) on \(printed.printer).\n")
         if let warning = printed.replacementWarning { warn(warning) }
+        guard let invoice, let proof = invoice.proof else { return }
+        let proofPrinted = try await shop.printing.printProof(proof, of: number)
+        say("Printed the proof of invoice \(invoice.invoice.number.printed)"
+            + (invoice.invoice.proofPrints > 0 ? " again (補印)" : "") + " on \(proofPrinted.printer).\n")
+        try await shop.counter.proofPrinted(invoice.invoice)
     }
 }
