@@ -83,6 +83,7 @@ import Testing
     static func caseName(_ e: TillError) -> String {
         switch e {
         case .shop: "shop"
+        case .einvoice: "einvoice"
         case .payment: "payment"
         case .menu: "menu"
         case .stock: "stock"

@@ -100,6 +100,7 @@ import Testing
         case .redeemWords: "redeemWords"
         case .notFreeCups: "notFreeCups"
         case .passWords: "passWords"
+        case .einvoiceWords: "einvoiceWords"
         }
     }
 }
