@@ -172,4 +172,21 @@ import Testing
         }
         #expect(try await fixture.records(ShopSchema.invoiceTrackTable).count == 1)
     }
+
+    @Test("a payment retried after its answer was lost is refused as already paid, and issues the invoice the first one never did")
+    func retriedPaymentIssuesTheMissedInvoice() async throws {
+        let fixture = try await ShopFixture()
+        try await Self.setUp(fixture.shop.counter)
+        let receipt = try await Self.paidOrder(fixture.shop, fixture)
+        let invoice = try #require(receipt.invoice)
+        // As if the server died after the payment, before the invoice was recorded.
+        _ = try await fixture.base.deleteRecords(in: ShopSchema.einvoiceTable, ids: [invoice.id])
+        let number = OrderNumber.pickup(receipt.order.order.pickupNumber)
+        await #expect(throws: TillError.self) {
+            _ = try await fixture.shop.counter.pay(number, method: .card, tendered: nil, by: Self.ken)
+        }
+        let live = try await fixture.shop.invoices.invoices(ofOrder: receipt.order.orderRef).filter(\.isLive)
+        #expect(live.count == 1)
+        #expect(live.first?.amounts.totalAmount == receipt.money.total)
+    }
 }

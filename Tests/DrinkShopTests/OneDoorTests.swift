@@ -24,7 +24,7 @@ import Testing
         "Orders/OrderQueue.swift": ["makeLine", "pickupTickets"],
         "Orders/UnsentOrders.swift": ["number"],
         "Outbox/Outbox.swift": ["count", "prepare"],
-        "Printouts/PrintDesk.swift": ["labelPreview", "labels", "printLabels", "printReceipt", "receipt", "receiptPreview"],
+        "Printouts/PrintDesk.swift": ["labelPreview", "labels", "printLabels", "printProof", "printReceipt", "receipt", "receiptPreview"],
         "Printouts/ShopPrinters.swift": ["sink"],
         "Reports/PeriodByDay.swift": ["eachDay", "export"],
         "Reports/SalesAndTillReport.swift": ["salesAndReport"],

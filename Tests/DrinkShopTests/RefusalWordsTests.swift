@@ -94,7 +94,6 @@ import Testing
         case .staff: "staff"
         case .member: "member"
         case .invoice: "invoice"
-        case .einvoice: "einvoice"
         case .charge: "charge"
         case .unsentOrder: "unsentOrder"
         case .noSuchStaff: "noSuchStaff"

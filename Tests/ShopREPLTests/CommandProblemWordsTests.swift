@@ -100,7 +100,6 @@ import Testing
         case .redeemWords: "redeemWords"
         case .notFreeCups: "notFreeCups"
         case .passWords: "passWords"
-        case .einvoiceWords: "einvoiceWords"
         }
     }
 }

@@ -256,7 +256,13 @@ public final class Counter: Sendable {
         let stored = try await find(number)
         // No money is taken for an invoice that could not be numbered.
         try await invoices.checkNumbersLeft()
-        var receipt = try await till.pay(stored, as: number, method: method, tendered: tendered, by: who)
+        var receipt: Till.PaymentReceipt
+        do { receipt = try await till.pay(stored, as: number, method: method, tendered: tendered, by: who) } catch {
+            // Paid already: by this counter a moment ago, when its answer was lost (a server killed mid-payment), so
+            // the invoice may never have been issued. It is issued now; the refusal stands.
+            if case .payment(.alreadyPaid) = error { await issueMissedInvoice(of: stored, by: who) }
+            throw error
+        }
         guard receipt.money.due == 0 else { return receipt }
         do {
             switch try await invoices.issue(for: receipt.order, money: receipt.money, by: who) {
@@ -267,6 +273,13 @@ public final class Counter: Sendable {
             receipt.invoiceProblem = error.description
         }
         return receipt
+    }
+
+    /// Issues the invoice of an order found paid in full that has none (best effort: `check --books` names it
+    /// otherwise, and `einvoice issue #N` issues it).
+    private func issueMissedInvoice(of stored: StoredOrder, by who: String) async {
+        guard stored.order.status != .cancelled, let money = try? await till.moneyForChange(of: stored), money.due == 0 else { return }
+        _ = try? await invoices.issue(for: stored, money: money, by: who)
     }
 
     /// Applies adjustment codes with counts to order `number` before any payment; a manager's adjustment
