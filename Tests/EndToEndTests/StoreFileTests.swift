@@ -51,12 +51,12 @@ import Testing
         let shown = await runDrinkshop(["--db", folder.database, "orders"], environment: environment)
         #expect(shown.status == 0)
         #expect(try note() == noted)
-        // Damage one page in the middle of the file, where the 300 orders' pages are (the process has
+        // Damage one page three quarters into the file, where the 300 orders' pages are (the process has
         // ended, so the WAL is checkpointed).
         let handle = try #require(FileHandle(forUpdatingAtPath: folder.database))
         let size = try handle.seekToEnd()
         try #require(size > 60 * 4096)
-        try handle.seek(toOffset: size / 4096 / 2 * 4096 + 100)
+        try handle.seek(toOffset: size / 4096 * 3 / 4 * 4096 + 100)
         try handle.write(contentsOf: Data(repeating: 0xDE, count: 2000))
         try handle.close()
         let damaged = try #require(contents(folder.database))
