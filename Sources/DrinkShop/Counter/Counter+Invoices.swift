@@ -58,6 +58,13 @@ extension Counter {
         }
     }
 
+    /// Issues the invoice of an order found paid in full that has none (best effort: `check --books` names it
+    /// otherwise, and `einvoice issue #N` issues it).
+    func issueMissedInvoice(of stored: StoredOrder, by who: String) async {
+        guard stored.order.status != .cancelled, let money = try? await till.moneyForChange(of: stored), money.due == 0 else { return }
+        _ = try? await invoices.issue(for: stored, money: money, by: who)
+    }
+
     /// The invoices of order `number` (live, voided, allowances), for the receipt and its preview.
     public func invoicesOf(_ stored: StoredOrder) async throws(TillError) -> [IssuedInvoice] {
         try await invoices.invoices(ofOrder: stored.orderRef)

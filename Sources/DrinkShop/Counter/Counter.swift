@@ -275,13 +275,6 @@ public final class Counter: Sendable {
         return receipt
     }
 
-    /// Issues the invoice of an order found paid in full that has none (best effort: `check --books` names it
-    /// otherwise, and `einvoice issue #N` issues it).
-    private func issueMissedInvoice(of stored: StoredOrder, by who: String) async {
-        guard stored.order.status != .cancelled, let money = try? await till.moneyForChange(of: stored), money.due == 0 else { return }
-        _ = try? await invoices.issue(for: stored, money: money, by: who)
-    }
-
     /// Applies adjustment codes with counts to order `number` before any payment; a manager's adjustment
     /// needs a manager.
     public func adjust(_ number: OrderNumber, uses: [String: Int], by acting: Acting) async throws(TillError)

@@ -20,11 +20,7 @@ extension InvoiceDesk {
         var cells = Fields()
         var names: [String] = []
         func put(_ document: MIGDocument, _ field: EInvoiceField) async throws(TillError) {
-            if await folder.place(of: document) == nil {
-                do { try await folder.write(document) } catch {
-                    guard case .fileExists = error else { throw .einvoice(.einvoice(error)) }
-                }
-            }
+            do { try await folder.writeOnce(document) } catch { throw .einvoice(.einvoice(error)) }
             cells[field] = .string(document.fileName)
             names.append(document.fileName)
         }
@@ -139,7 +135,7 @@ extension InvoiceDesk {
     func filesStatus() async throws(TillError) -> FilesStatus {
         guard let setup = try await setup() else { throw .einvoice(.notSetUp) }
         let period = try currentPeriod()
-        let previous = try InvoicePeriod(previousOf: period)
+        let previous = period.previous
         var repaired: [String] = []
         var unwritten: [String] = []
         for invoice in try await invoices(period: previous) + invoices(period: period) where Self.lacksFile(invoice) {
@@ -191,17 +187,13 @@ extension InvoiceDesk {
         var writes: [RecordWrite] = []
         for report in reports {
             let document = report.e0402
-            if await folder.place(of: document) == nil {
-                do { try await folder.write(document) } catch {
-                    guard case .fileExists = error else { throw .einvoice(.einvoice(error)) }
-                }
-            }
+            do { try await folder.writeOnce(document) } catch { throw .einvoice(.einvoice(error)) }
             for book in books where book.track == report.track {
                 let runs = book.blankRuns(used: issued)
                 let text = runs.isEmpty ? "none" : runs.map { "\(String(format: "%08d", $0.lowerBound))-\(String(format: "%08d", $0.upperBound))" }
                     .joined(separator: ",")
                 var cells = Fields([InvoiceBookField.blanks: .string(text), .blankFile: .string(document.fileName)])
-                if let record = recordByKey[IssuedInvoice.key(of: book)] {
+                if let record = recordByKey[book.key] {
                     writes.append(.update(table: ShopSchema.invoiceBookTable, id: record.id, cells))
                 } else {
                     cells = cells.merging(InvoiceNumbering.bookCells(book, holder: "", at: clock.now())) { mine, _ in mine }
@@ -218,17 +210,5 @@ extension InvoiceDesk {
             throw .shop(error)
         }
         return reports
-    }
-}
-
-extension InvoicePeriod {
-    /// The period before `period`.
-    init(previousOf period: InvoicePeriod) throws(TillError) {
-        do {
-            self = period.evenMonth == 2 ? try InvoicePeriod(rocYear: period.rocYear - 1, evenMonth: 12)
-                : try InvoicePeriod(rocYear: period.rocYear, evenMonth: period.evenMonth - 2)
-        } catch {
-            throw .einvoice(.einvoice(error))
-        }
     }
 }

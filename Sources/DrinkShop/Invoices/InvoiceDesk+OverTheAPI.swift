@@ -62,7 +62,7 @@ extension InvoiceDesk {
     /// Whether this counter can number an invoice of `period` now: its book has a number left (no request), or a
     /// book of the period is free to claim (two reads).
     func numbersLeftOverTheAPI(period: InvoicePeriod) async throws(TillError) -> Bool {
-        if let own = await notes?.invoiceBook(), let book = Self.book(key: own.book), book.period == period,
+        if let own = await notes?.invoiceBook(), let book = InvoiceBook(key: own.book), book.period == period,
            book.number(after: own.last.flatMap { try? InvoiceNumber(parsing: $0) }) != nil { return true }
         return try await freeBook(period: period) != nil
     }
@@ -79,7 +79,7 @@ extension InvoiceDesk {
             let last: [Record]
             do {
                 last = try await store.listRecords(in: ShopSchema.einvoiceTable,
-                                                   query: InvoiceNumbering.lastIssuedQuery(book: IssuedInvoice.key(of: book))).records
+                                                   query: InvoiceNumbering.lastIssuedQuery(book: book.key)).records
             } catch {
                 throw .shop(.store(error))
             }
@@ -102,13 +102,6 @@ extension InvoiceDesk {
         return InvoiceNumbering.firstFree(in: InvoiceNumbering.ranges(from: ranges), claimed: claimed)
     }
 
-    /// A book from its key, `11512AB12345000`.
-    static func book(key: String) -> InvoiceBook? {
-        guard key.utf8.count == 15, let period = try? InvoicePeriod(parsing: String(key.prefix(5))),
-              let track = try? InvoiceTrack(String(key.dropFirst(5).prefix(2))), let first = Int(key.suffix(8)) else { return nil }
-        return try? InvoiceBook(period: period, track: track, firstSerial: first)
-    }
-
     /// The next number of this counter's book of `period`, claiming a new book when it has none or it is used up;
     /// the number is kept in the counter's note (in the commit that reads it) before it is returned.
     private func takeOwnNumber(period: InvoicePeriod, holder: String) async throws(TillError) -> (InvoiceNumber, InvoiceBook) {
@@ -117,18 +110,18 @@ extension InvoiceDesk {
             let taken: (book: String, number: String)?
             do {
                 taken = try await notes.takeInvoiceNumber { key, last in
-                    guard let book = Self.book(key: key), book.period == period else { return nil }
+                    guard let book = InvoiceBook(key: key), book.period == period else { return nil }
                     return book.number(after: last.flatMap { try? InvoiceNumber(parsing: $0) })?.text
                 }
             } catch {
                 throw .shop(error)
             }
-            if let taken, let book = Self.book(key: taken.book), let number = try? InvoiceNumber(parsing: taken.number) {
+            if let taken, let book = InvoiceBook(key: taken.book), let number = try? InvoiceNumber(parsing: taken.number) {
                 return (number, book)
             }
             let replacing = await notes.invoiceBook()?.book
             let book = try await claimBook(period: period, holder: holder)
-            do { try await notes.replaceInvoiceBook(IssuedInvoice.key(of: book), replacing: replacing) } catch { throw .shop(error) }
+            do { try await notes.replaceInvoiceBook(book.key, replacing: replacing) } catch { throw .shop(error) }
         }
         throw .einvoice(.noNumbers(period: period.code, printed: period.printed))
     }
@@ -149,7 +142,7 @@ extension InvoiceDesk {
             guard let book = InvoiceNumbering.firstFree(in: InvoiceNumbering.ranges(from: ranges), claimed: claimed) else {
                 throw .einvoice(.noNumbers(period: period.code, printed: period.printed))
             }
-            let key = IssuedInvoice.key(of: book)
+            let key = book.key
             let created: [Record]
             do throws(AirtableError) {
                 created = try await store.createRecords(in: ShopSchema.invoiceBookTable,

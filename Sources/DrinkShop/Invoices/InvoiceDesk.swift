@@ -116,11 +116,11 @@ public final class InvoiceDesk: Sendable {
             throw .shop(.store(error))
         }
         issued = try await invoices(period: period)
-        let countByBook = Dictionary(grouping: issued, by: { IssuedInvoice.key(of: $0.book) }).mapValues(\.count)
+        let countByBook = Dictionary(grouping: issued, by: { $0.book.key }).mapValues(\.count)
         let bookByKey = Dictionary(books.compactMap { record in record.fields[InvoiceBookField.key]?.stringValue.map { ($0, record) } }) { a, _ in a }
         let views = InvoiceNumbering.ranges(from: ranges).map { range in
             TrackView(range: range, books: range.books.map { book in
-                let key = IssuedInvoice.key(of: book)
+                let key = book.key
                 let record = bookByKey[key]
                 return TrackView.Book(book: book, holder: record?.fields[InvoiceBookField.holder]?.stringValue,
                                       issued: countByBook[key] ?? 0, blanks: record?.fields[InvoiceBookField.blanks]?.stringValue)
@@ -243,7 +243,7 @@ public final class InvoiceDesk: Sendable {
         }
         switch outcome {
         case .issued(let invoice):
-            sharedHint.withLock { $0 = IssuedInvoice.key(of: invoice.book) }
+            sharedHint.withLock { $0 = invoice.book.key }
             return .issued(invoice)
         case .existing(let record):
             do { return .existing(try IssuedInvoice(record: record)) } catch { throw .einvoice(error) }

@@ -57,13 +57,13 @@ enum InvoiceNumbering {
     /// The first book of `ranges` (in import order) whose key is not in `claimed`.
     static func firstFree(in ranges: [TrackRange], claimed: Set<String>) -> InvoiceBook? {
         for range in ranges {
-            for book in range.books where !claimed.contains(IssuedInvoice.key(of: book)) { return book }
+            for book in range.books where !claimed.contains(book.key) { return book }
         }
         return nil
     }
 
     static func bookCells(_ book: InvoiceBook, holder: String, at date: Date) -> Fields {
-        Fields([InvoiceBookField.key: .string(IssuedInvoice.key(of: book)), .period: .string(book.period.code),
+        Fields([InvoiceBookField.key: .string(book.key), .period: .string(book.period.code),
                 .track: .string(book.track.letters), .first: .int(book.firstSerial), .holder: .string(holder),
                 .claimedAt: .string(AirtableTimestamp.format(date))])
     }
@@ -77,11 +77,11 @@ enum InvoiceNumbering {
         let held = bookRecords.filter { $0.fields[InvoiceBookField.holder]?.stringValue == sharedHolder }
             .compactMap(book(of:)).sorted { (lhs, rhs) in
                 let key = hint ?? ""
-                if (IssuedInvoice.key(of: lhs) == key) != (IssuedInvoice.key(of: rhs) == key) { return IssuedInvoice.key(of: lhs) == key }
+                if (lhs.key == key) != (rhs.key == key) { return lhs.key == key }
                 return lhs < rhs
             }
         for book in held {
-            let last = try transaction.listRecords(in: ShopSchema.einvoiceTable, query: lastIssuedQuery(book: IssuedInvoice.key(of: book)))
+            let last = try transaction.listRecords(in: ShopSchema.einvoiceTable, query: lastIssuedQuery(book: book.key))
                 .records.first.flatMap { try? InvoiceNumber(parsing: $0.fields[EInvoiceField.number]?.stringValue ?? "") }
             if let next = book.number(after: last) { return (next, book) }
         }

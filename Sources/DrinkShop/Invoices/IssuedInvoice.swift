@@ -69,12 +69,9 @@ public struct IssuedInvoice: Sendable, Hashable {
 
     // MARK: - Cells
 
-    /// The book's key: period, track and first number, `11512AB12345000`.
-    static func key(of book: InvoiceBook) -> String { book.period.code + book.track.letters + String(format: "%08d", book.firstSerial) }
-
     var cells: Fields {
         var cells = Fields([
-            EInvoiceField.number: .string(number.text), .period: .string(book.period.code), .book: .string(Self.key(of: book)),
+            EInvoiceField.number: .string(number.text), .period: .string(book.period.code), .book: .string(book.key),
             .holder: .string(holder), .orderRef: .string(orderRef), .pickupNumber: .int(pickupNumber),
             .orderDay: .string(businessDay.description), .issuedAt: .string(AirtableTimestamp.format(issuedAt)),
             .issuedMoment: .string(issued.printed), .randomCode: .string(randomCode.description),
@@ -100,10 +97,10 @@ public struct IssuedInvoice: Sendable, Hashable {
         func problem(_ what: String) -> InvoiceDeskError { .storedInvoice("record \(record.id) (\(text(.number))): \(what)") }
         do {
             number = try InvoiceNumber(parsing: text(.number))
-            let period = try InvoicePeriod(parsing: text(.period))
-            let bookKey = text(.book)
-            guard bookKey.utf8.count == 15, let first = Int(bookKey.suffix(8)) else { throw problem("book \"\(bookKey)\"") }
-            book = try InvoiceBook(period: period, track: try InvoiceTrack(String(bookKey.dropFirst(5).prefix(2))), firstSerial: first)
+            guard let book = InvoiceBook(key: text(.book)), book.period == (try InvoicePeriod(parsing: text(.period))) else {
+                throw problem("book \"\(text(.book))\"")
+            }
+            self.book = book
             randomCode = try RandomCode(parsing: text(.randomCode))
         } catch let error as InvoiceDeskError {
             throw error

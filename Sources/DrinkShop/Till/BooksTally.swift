@@ -203,7 +203,7 @@ struct BooksTally {
             guard !runs.isEmpty else { continue }
             func printed(_ serial: Int) -> String { (try? InvoiceNumber(track: book.track, serial: serial))?.printed ?? "\(serial)" }
             let text = runs.map { $0.count == 1 ? printed($0.lowerBound) : "\(printed($0.lowerBound))–\(printed($0.upperBound))" }
-            differences.append(.invoiceNumbersUnused(book: IssuedInvoice.key(of: book), numbers: text.joined(separator: ", ")))
+            differences.append(.invoiceNumbersUnused(book: book.key, numbers: text.joined(separator: ", ")))
         }
     }
 

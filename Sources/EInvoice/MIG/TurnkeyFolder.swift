@@ -115,6 +115,15 @@ extension TurnkeyFolder {
         }
     }
 
+    /// Writes the document unless Turnkey's folder has it already, waiting, sent or refused (a document is never
+    /// handed to Turnkey twice; one written before a crash that lost its record is found, not written again).
+    public func writeOnce(_ document: MIGDocument) async throws(EInvoiceError) {
+        guard await place(of: document) == nil else { return }
+        do { try await write(document) } catch {
+            guard case .fileExists = error else { throw error }
+        }
+    }
+
     /// `place(of:)`, blocking; call it only off the cooperative pool.
     public func placeBlocking(of document: MIGDocument) -> TurnkeyPlace? {
         let messageFolder = root + "/" + (document.message.sourceFolder as NSString).deletingLastPathComponent

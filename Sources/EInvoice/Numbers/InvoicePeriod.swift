@@ -50,6 +50,11 @@ public struct InvoicePeriod: Sendable, Hashable, Comparable, CustomStringConvert
         evenMonth == 12 ? InvoicePeriod(unchecked: rocYear + 1, evenMonth: 2) : InvoicePeriod(unchecked: rocYear, evenMonth: evenMonth + 2)
     }
 
+    /// The period before this one (Jan-Feb 116 -> Nov-Dec 115).
+    public var previous: InvoicePeriod {
+        evenMonth == 2 ? InvoicePeriod(unchecked: rocYear - 1, evenMonth: 12) : InvoicePeriod(unchecked: rocYear, evenMonth: evenMonth - 2)
+    }
+
     /// The last day to upload this period's blank numbers (E0402): 10 days counted from the first day of the
     /// next period, so Nov-Dec 115's are due by 2027-01-10.
     public var blankNumbersDue: YearMonthDay { YearMonthDay(daysSince1970: next.firstDay.daysSince1970 + 9) }

@@ -48,6 +48,17 @@ public struct InvoiceBook: Sendable, Hashable, Comparable, CustomStringConvertib
         return runs
     }
 
+    /// The book's key where a store keeps it: period, track and first number, `11512AB12345000`.
+    public var key: String { period.code + track.letters + String(firstSerial, digits: 8) }
+
+    /// The book a `key` names; nil when it is not one.
+    public init?(key: String) {
+        guard key.utf8.count == 15, let period = try? InvoicePeriod(parsing: String(key.prefix(5))),
+              let track = try? InvoiceTrack(String(key.dropFirst(5).prefix(2))), let first = Int(key.suffix(8)),
+              let book = try? InvoiceBook(period: period, track: track, firstSerial: first) else { return nil }
+        self = book
+    }
+
     /// `11512 AB 12345000-12345049`.
     public var description: String {
         "\(period.code) \(track.letters) \(String(firstSerial, digits: 8))-\(String(lastSerial, digits: 8))"
