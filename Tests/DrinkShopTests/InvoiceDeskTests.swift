@@ -105,6 +105,28 @@ import Testing
         #expect(books.count == 2)
     }
 
+    @Test("counters claiming books at the same instant (creation times that tie) use up no book between them: four counters, four books, each gets one")
+    func tiedClaimsBurnNoBook() async throws {
+        for _ in 0..<3 {
+            let fixture = try await ShopFixture()
+            let api = OrderQueriesTests.OverTheAPI(underlying: fixture.base)
+            var shops: [Shop] = []
+            for index in 0..<4 {
+                let outbox = Outbox(store: try LocalBase.inMemory(clock: fixture.clock.date), location: "c\(index)")
+                try await outbox.prepare()
+                shops.append(Shop(store: api, clock: fixture.clock.shopClock, outbox: outbox))
+            }
+            try await Self.setUp(shops[0].counter, range: "11512 AB 12345000-12345199")
+            let invoices = try await withThrowingTaskGroup(of: IssuedInvoice?.self) { group in
+                for shop in shops { group.addTask { try await Self.paidOrder(shop, fixture).invoice } }
+                return try await group.reduce(into: [IssuedInvoice?]()) { $0.append($1) }
+            }
+            #expect(invoices.compactMap { $0 }.count == 4, "every counter issued: \(invoices.map { $0?.number.printed ?? "none" })")
+            #expect(Set(invoices.compactMap { $0?.number.serial }.map { $0 / 50 }).count == 4)
+            #expect(try await fixture.records(ShopSchema.invoiceBookTable).count == 4)
+        }
+    }
+
     @Test("a void inside the period voids the invoice (F0501); after the cut-off it is an allowance (G0401); each written once")
     func voidsAndAllowances() async throws {
         let folder = try TemporaryDirectory()

@@ -128,6 +128,10 @@ extension InvoiceDesk {
 
     /// Claims the first free book of `period` for this counter: a create, then (where the server does not keep the
     /// key unique) a read of every claim of that book; the claim holds when it is the strictly earliest-created.
+    /// Claims created in the same instant all give way, but a tie does not make the book taken: after a random pause
+    /// the claimant lists again and tries the first free book, the same one unless a claim still stands on it. So two
+    /// counters starting together do not use up the period's books between them (where creation times are coarse,
+    /// every claim of one instant ties).
     private func claimBook(period: InvoicePeriod, holder: String) async throws(TillError) -> InvoiceBook {
         var refused: Set<String> = []
         for attempt in 0..<20 {
@@ -170,7 +174,11 @@ extension InvoiceDesk {
             // Given way: withdrawn so it blocks no one (one that cannot be withdrawn only leaves the book to the
             // earlier claim, which holds it).
             _ = try? await store.deleteRecords(in: ShopSchema.invoiceBookTable, ids: [mine.id])
-            refused.insert(key)
+            // Lost to an earlier claim: the book is taken. Tied (claims of the same instant): tried again while the
+            // listing shows it free, since a claim still standing by then is listed and the book skipped.
+            if others.contains(where: { $0.createdTime < mine.createdTime }) || !rivals.contains(where: { $0.id == mine.id }) {
+                refused.insert(key)
+            }
             try? await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * min(attempt + 1, 10)))))
         }
         throw .einvoice(.noNumbers(period: period.code, printed: period.printed))
