@@ -127,6 +127,29 @@ import Testing
         }
     }
 
+    @Test("six counters on one store printing one proof at the same instant: one original, five 補印, six counted")
+    func oneOriginalProof() async throws {
+        let fixture = try await ShopFixture()
+        try await Self.setUp(fixture.shop.counter)
+        let receipt = try await Self.paidOrder(fixture.shop, fixture)
+        let onReceipt = try #require(try await fixture.shop.counter.invoiceOnReceipt(of: receipt.order))
+        #expect(onReceipt.proof?.isReprint == false)
+        let counters = (0..<6).map { _ in fixture.secondCounter().counter }
+        let proofs = try await withThrowingTaskGroup(of: InvoiceProof?.self) { group in
+            for counter in counters { group.addTask { try await counter.proofToPrint(onReceipt) } }
+            return try await group.reduce(into: [InvoiceProof?]()) { $0.append($1) }
+        }
+        #expect(proofs.compactMap { $0 }.count == 6)
+        #expect(proofs.filter { $0?.isReprint == false }.count == 1)
+        let counted = try await fixture.shop.counter.invoicesOf(receipt.order)
+        #expect(counted.first?.proofPrints == 6)
+        // A carrier's invoice prints no proof and counts nothing.
+        let carried = try await Self.paidOrder(fixture.shop, fixture, details: .mobileBarcode("/ABC1234"))
+        let carriedOnReceipt = try #require(try await fixture.shop.counter.invoiceOnReceipt(of: carried.order))
+        #expect(try await fixture.shop.counter.proofToPrint(carriedOnReceipt) == nil)
+        #expect(try await fixture.shop.counter.invoicesOf(carried.order).first?.proofPrints == 0)
+    }
+
     @Test("a void inside the period voids the invoice (F0501); after the cut-off it is an allowance (G0401); each written once")
     func voidsAndAllowances() async throws {
         let folder = try TemporaryDirectory()

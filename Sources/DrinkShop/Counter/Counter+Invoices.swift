@@ -86,16 +86,23 @@ extension Counter {
     /// The live invoice of `stored` for its receipt; nil when it has none (not paid in full, or no seller set).
     public func invoiceOnReceipt(of stored: StoredOrder) async throws(TillError) -> InvoiceOnReceipt? {
         guard let live = try await invoicesOf(stored).last(where: \.isLive), let setup = try await invoiceSetup() else { return nil }
-        let einvoice: EInvoice
-        do { einvoice = try live.invoice(seller: setup.seller) } catch { throw .einvoice(error) }
-        guard einvoice.recipient.printsProof else { return InvoiceOnReceipt(invoice: live, line: live.receiptLine, proof: nil) }
-        guard let codes = InvoiceCodes(of: einvoice) else { throw .einvoice(.proofCodes(number: live.number.printed)) }
         return InvoiceOnReceipt(invoice: live, line: live.receiptLine,
-                                proof: InvoiceProof(invoice: einvoice, codes: codes, reprint: live.proofPrints > 0))
+                                proof: try Self.proof(of: live, seller: setup.seller, reprint: live.proofPrints > 0))
     }
 
-    /// Counts one print of `invoice`'s proof on its record (the next print says 補印); a preview is never counted.
-    public func proofPrinted(_ invoice: IssuedInvoice) async throws(TillError) {
-        try await invoices.countProofPrint(invoice)
+    /// The proof to print now for `onReceipt` (nil when its invoice prints none), its print counted first so that
+    /// every print after the first says 補印 (see `InvoiceDesk.claimProofPrint` for two counters at one instant).
+    public func proofToPrint(_ onReceipt: InvoiceOnReceipt) async throws(TillError) -> InvoiceProof? {
+        guard onReceipt.proof != nil, let setup = try await invoiceSetup() else { return nil }
+        let before = try await invoices.claimProofPrint(onReceipt.invoice)
+        return try Self.proof(of: onReceipt.invoice, seller: setup.seller, reprint: before > 0)
+    }
+
+    private static func proof(of live: IssuedInvoice, seller: InvoiceSeller, reprint: Bool) throws(TillError) -> InvoiceProof? {
+        let einvoice: EInvoice
+        do { einvoice = try live.invoice(seller: seller) } catch { throw .einvoice(error) }
+        guard einvoice.recipient.printsProof else { return nil }
+        guard let codes = InvoiceCodes(of: einvoice) else { throw .einvoice(.proofCodes(number: live.number.printed)) }
+        return InvoiceProof(invoice: einvoice, codes: codes, reprint: reprint)
     }
 }

@@ -278,21 +278,18 @@ public final class InvoiceDesk: Sendable {
         return try await read(ListQuery(filterByFormula: filter.description))
     }
 
-    /// Adds one to the proof prints of `invoice`'s record (the next print says 補印).
-    func countProofPrint(_ invoice: IssuedInvoice) async throws(TillError) {
-        guard !invoice.id.isEmpty else { return }
-        // Read again so two counters printing one after the other both count.
-        let current: Int
+    /// Counts one more print of `invoice`'s proof before it is printed, and answers how many there were before it:
+    /// 0 for the original, more for a reprint (補印). On the embedded store the count is read and written in one
+    /// commit, so of two counters printing one proof at the same instant one prints the original and the other 補印;
+    /// over the API it is a read then a write (two prints in the same instant may both count as the original).
+    /// Counted before the print: a print that then fails leaves the next one a 補印, never two originals.
+    func claimProofPrint(_ invoice: IssuedInvoice) async throws(TillError) -> Int {
+        guard !invoice.id.isEmpty else { return invoice.proofPrints }
         do {
-            let record = try await store.getRecord(in: ShopSchema.einvoiceTable, id: invoice.id, options: ReadOptions())
-            current = max(0, record.fields[EInvoiceField.proofPrints]?.intValue ?? 0)
-        } catch {
-            throw .shop(.store(error))
-        }
-        do {
-            _ = try await store.updateRecords(in: ShopSchema.einvoiceTable,
-                                              [RecordUpdate(id: invoice.id, fields: Fields([EInvoiceField.proofPrints: .int(current + 1)]))],
-                                              replace: false, options: WriteOptions(typecast: true))
+            return try await commits.readAndWrite(in: ShopSchema.einvoiceTable, id: invoice.id) { record in
+                let before = max(0, record.fields[EInvoiceField.proofPrints]?.intValue ?? 0)
+                return (Fields([EInvoiceField.proofPrints: .int(before + 1)]), before)
+            }
         } catch {
             throw .shop(.store(error))
         }

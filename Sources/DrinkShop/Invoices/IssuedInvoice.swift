@@ -37,7 +37,7 @@ public struct IssuedInvoice: Sendable, Hashable {
     public var allowanceMoment: InvoiceMoment?
     public var allowanceFile: String?
     /// How many times its proof (電子發票證明聯) was printed: every print after the first says 補印. Written only
-    /// by `Counter.proofPrinted`, never by the cells an issue or a file writes.
+    /// by `Counter.proofToPrint`, never by the cells an issue or a file writes.
     public var proofPrints = 0
 
     /// Whether the invoice counts (issued, not voided): an order paid in full has exactly one such.

@@ -1,5 +1,6 @@
 /// What a customer gives for the 統一發票 (uniform invoice), checked before payment. DrinkShop
-/// stores it on the order and prints it on the receipt; it does not issue invoices.
+/// stores it on the order, prints it on the receipt, and issues the invoice it asks for when the order is paid
+/// (DrinkShop's `InvoiceDesk`, where a seller is set up).
 public enum InvoiceDetails: Sendable, Hashable, CustomStringConvertible {
     /// 統一編號: the buyer's business number, for a company receipt.
     case businessNumber(String)

@@ -23,6 +23,8 @@ public struct InvoiceProof: Sendable, Hashable {
     public static let columns = 32
 
     public let rows: [Row]
+    /// Whether it is a reprint (its title says 補印).
+    public let isReprint: Bool
 
     /// The proof of `invoice`, or nil when the invoice prints none (a carrier's or a donated one: the receipt
     /// says where it went instead).
@@ -41,6 +43,7 @@ public struct InvoiceProof: Sendable, Hashable {
         rows.append(.barcode(codes.barcode))
         rows.append(.qrPair(left: codes.leftQR, right: codes.rightQR))
         self.rows = rows
+        isReprint = reprint
     }
 
     /// The proof as text for `--preview`: each line centred on the paper's 32 columns (large text spaced out to

@@ -67,7 +67,7 @@ extension ShopInterpreter {
     }
 
     /// `receipt #N`: the receipt, then the proof of its live invoice when one prints (printed B2C or B2B), counted
-    /// on the invoice so the next print says 補印; a carrier's or donated invoice is a line on the receipt saying where
+    /// on the invoice before it prints, so every print after the first says 補印; a carrier's or donated invoice is a line on the receipt saying where
     /// it went. `--preview` shows both as text and counts nothing.
     func receipt(_ number: OrderNumber, preview: Bool) async throws {
         let stored = try await shop.orders.find(number)
@@ -85,10 +85,9 @@ extension ShopInterpreter {
         let printed = try await shop.printing.printReceipt(number, facts: facts)
         say("Printed the receipt of \(number) on \(printed.printer).\n")
         if let warning = printed.replacementWarning { warn(warning) }
-        guard let invoice, let proof = invoice.proof else { return }
+        guard let invoice, let proof = try await shop.counter.proofToPrint(invoice) else { return }
         let proofPrinted = try await shop.printing.printProof(proof, of: number)
         say("Printed the proof of invoice \(invoice.invoice.number.printed)"
-            + (invoice.invoice.proofPrints > 0 ? " again (補印)" : "") + " on \(proofPrinted.printer).\n")
-        try await shop.counter.proofPrinted(invoice.invoice)
+            + (proof.isReprint ? " again (補印)" : "") + " on \(proofPrinted.printer).\n")
     }
 }
