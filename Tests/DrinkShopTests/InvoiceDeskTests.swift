@@ -150,6 +150,37 @@ import Testing
         #expect(try await fixture.shop.counter.invoicesOf(carried.order).first?.proofPrints == 0)
     }
 
+    @Test("an invoice the store could not take after the payment is issued by the counter at its next payment, once; an order voided meanwhile gets none")
+    func owedInvoiceIssuedAtTheNextPayment() async throws {
+        let fixture = try await ShopFixture()
+        let store = CountingStore(fixture.base)
+        let outbox = Outbox(store: try LocalBase.inMemory(clock: fixture.clock.date), location: "a")
+        try await outbox.prepare()
+        let shop = Shop(store: store, clock: fixture.clock.shopClock, outbox: outbox)
+        try await Self.setUp(shop.counter)
+        let away = AirtableError.transport("the server went away for the test")
+        store.refuse("GET EInvoice", with: away)
+        let first = try await Self.paidOrder(shop, fixture)
+        #expect(first.invoice == nil && first.invoiceProblem != nil && first.money.due == 0)
+        let second = try await Self.paidOrder(shop, fixture)
+        #expect(second.lateInvoices.map(\.orderRef) == [first.order.orderRef])
+        #expect(second.invoice != nil)
+        let third = try await Self.paidOrder(shop, fixture)
+        #expect(third.lateInvoices.isEmpty)
+        let records = try await fixture.records(ShopSchema.einvoiceTable)
+        #expect(records.count == 3)
+        #expect(Set(records.compactMap { $0.fields[EInvoiceField.orderRef]?.stringValue })
+            == [first.order.orderRef, second.order.orderRef, third.order.orderRef])
+        // Owed, then voided before the next payment: no invoice for it.
+        store.refuse("GET EInvoice", with: away)
+        let fourth = try await Self.paidOrder(shop, fixture)
+        #expect(fourth.invoice == nil)
+        _ = try await shop.counter.cancel(.pickup(fourth.order.order.pickupNumber), reason: "客人退貨", by: Self.ken)
+        let fifth = try await Self.paidOrder(shop, fixture)
+        #expect(fifth.lateInvoices.isEmpty && fifth.invoice != nil)
+        #expect(try await shop.counter.invoicesOf(fourth.order).isEmpty)
+    }
+
     @Test("a void inside the period voids the invoice (F0501); after the cut-off it is an allowance (G0401); each written once")
     func voidsAndAllowances() async throws {
         let folder = try TemporaryDirectory()

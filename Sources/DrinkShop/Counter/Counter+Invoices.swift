@@ -65,6 +65,30 @@ extension Counter {
         _ = try? await invoices.issue(for: stored, money: money, by: who)
     }
 
+    /// Issues the invoices this counter owes (orders it took full payment for whose invoice could not be issued
+    /// then): each order is read again, so one cancelled, voided or invoiced meanwhile (`einvoice issue #N`, another
+    /// counter) gets none; one that still cannot be issued stays owed. A counter that stops owing one leaves it to
+    /// `check --books`, which names it.
+    func issueOwedInvoices(by who: String) async -> [IssuedInvoice] {
+        let owed = owedInvoices.withLock { $0 }
+        var issued: [IssuedInvoice] = []
+        for (ref, number) in owed.sorted(by: { $0.key < $1.key }) {
+            do throws(TillError) {
+                let stored = try await find(number)
+                let money = try await till.moneyForChange(of: stored)
+                if stored.orderRef == ref, stored.order.status != .cancelled, money.due == 0,
+                   case .issued(let invoice) = try await invoices.issue(for: stored, money: money, by: who) {
+                    issued.append(invoice)
+                }
+                _ = owedInvoices.withLock { $0.removeValue(forKey: ref) }
+            } catch {
+                // The store is still away, or no number is left: tried again at the next payment.
+                continue
+            }
+        }
+        return issued
+    }
+
     /// The invoices of order `number` (live, voided, allowances), for the receipt and its preview.
     public func invoicesOf(_ stored: StoredOrder) async throws(TillError) -> [IssuedInvoice] {
         try await invoices.invoices(ofOrder: stored.orderRef)

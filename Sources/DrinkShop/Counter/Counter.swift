@@ -1,5 +1,6 @@
 import DrinkShopCore
 import Foundation
+import Synchronization
 
 /// Who is acting at a front: the name orders and the audit trail record, and the role they proved (by
 /// logging in, with their PIN when they have one); nil when nobody has logged in.
@@ -40,6 +41,9 @@ public final class Counter: Sendable {
 
     /// How old the reading of the shared settings and PINs may get before a command reads them again.
     let sharedReadingAge: TimeInterval
+    /// Orders this counter took full payment for whose invoice could not be issued then (the store went away between
+    /// the payment and the invoice), by order ref: issued at its next payment (`issueOwedInvoices`).
+    let owedInvoices = Mutex<[String: OrderNumber]>([:])
 
     init(orders: OrderDesk, till: Till, extras: OrderExtras, members: Members, menuControl: MenuControl, drawer: Drawer,
          staff: StaffDirectory, audit: AuditTrail, settings: ShopSettings, archiver: DayArchiver?, invoices: InvoiceDesk, seeder: Seeder,
@@ -253,6 +257,7 @@ public final class Counter: Sendable {
         -> Till.PaymentReceipt
     {
         let who = try await authorize(.takePayment, acting)
+        let late = await issueOwedInvoices(by: who)
         let stored = try await find(number)
         // No money is taken for an invoice that could not be numbered.
         try await invoices.checkNumbersLeft()
@@ -263,6 +268,7 @@ public final class Counter: Sendable {
             if case .payment(.alreadyPaid) = error { await issueMissedInvoice(of: stored, by: who) }
             throw error
         }
+        receipt.lateInvoices = late
         guard receipt.money.due == 0 else { return receipt }
         do {
             switch try await invoices.issue(for: receipt.order, money: receipt.money, by: who) {
@@ -271,6 +277,8 @@ public final class Counter: Sendable {
             }
         } catch {
             receipt.invoiceProblem = error.description
+            let order = receipt.order
+            owedInvoices.withLock { $0[order.orderRef] = .onDay(order.order.pickupNumber, day: order.businessDay.description) }
         }
         return receipt
     }

@@ -33,9 +33,11 @@ public final class Till: Sendable {
         public let money: OrderPayments
         /// The 統一發票 issued when this payment paid the order in full (nil: none due, or it could not be issued).
         public var invoice: IssuedInvoice? = nil
-        /// Why the invoice of an order now paid in full could not be issued (the payment stands: `einvoice issue #N`
-        /// issues it once the cause is put right).
+        /// Why the invoice of an order now paid in full could not be issued (the payment stands: this counter issues
+        /// it at its next payment, or a manager with `einvoice issue #N`).
         public var invoiceProblem: String? = nil
+        /// Invoices this counter owed from earlier payments (their invoice could not be issued then), issued now.
+        public var lateInvoices: [IssuedInvoice] = []
     }
 
     /// Takes `tendered` NT$ by `method` for order `number`. A refused payment writes nothing.

@@ -20,8 +20,11 @@ enum TillView {
         }
         if let invoice = receipt.invoice { out += invoiceLine(invoice, style: style) + "\n" }
         if let problem = receipt.invoiceProblem {
-            out += style.paint("No invoice was issued (發票未開立): \(problem); einvoice issue #\(receipt.order.order.pickupNumber) "
-                + "once it is put right", .red, .bold) + "\n"
+            out += style.paint("No invoice was issued (發票未開立): \(problem); this counter issues it at its next payment, "
+                + "or a manager: einvoice issue #\(receipt.order.order.pickupNumber)", .red, .bold) + "\n"
+        }
+        for late in receipt.lateInvoices {
+            out += "Issued the invoice #\(late.pickupNumber) was owed (補開發票): " + invoiceLine(late, style: style) + "\n"
         }
         return out
     }
