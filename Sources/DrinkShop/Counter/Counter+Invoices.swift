@@ -24,8 +24,13 @@ extension Counter {
     {
         try await authorize(.takePayment, acting)
         let (period, ranges) = try await invoices.tracks(period: period)
-        let today = try await invoices.invoices(days: [clock.today]).count
-        return (period, ranges, today)
+        return (period, ranges, try await invoices.issuedToday())
+    }
+
+    /// The numbers this counter can still issue in the current period against a day's sales, for the warning every
+    /// counter shows when they run low; nil when no seller is set.
+    public func invoiceNumbersLeft() async throws(TillError) -> InvoiceDesk.NumbersLeft? {
+        try await invoices.numbersLeft()
     }
 
     /// Writes the files a crash left unwritten and lists what Turnkey has not picked up.

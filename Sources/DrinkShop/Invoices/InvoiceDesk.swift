@@ -108,14 +108,18 @@ public final class InvoiceDesk: Sendable {
     public func tracks(period asked: InvoicePeriod? = nil) async throws(TillError) -> (period: InvoicePeriod, ranges: [TrackView]) {
         let period: InvoicePeriod
         if let asked { period = asked } else { period = try currentPeriod() }
-        let ranges: [Record], books: [Record], issued: [IssuedInvoice]
+        return try await tracks(period: period, issued: try await invoices(period: period))
+    }
+
+    /// The ranges of `period` with their books, counted from `issued` (every invoice of the period).
+    func tracks(period: InvoicePeriod, issued: [IssuedInvoice]) async throws(TillError) -> (period: InvoicePeriod, ranges: [TrackView]) {
+        let ranges: [Record], books: [Record]
         do {
             ranges = try await store.allRecords(in: ShopSchema.invoiceTrackTable, query: InvoiceNumbering.rangesQuery(period))
             books = try await store.allRecords(in: ShopSchema.invoiceBookTable, query: InvoiceNumbering.booksQuery(period))
         } catch {
             throw .shop(.store(error))
         }
-        issued = try await invoices(period: period)
         let countByBook = Dictionary(grouping: issued, by: { $0.book.key }).mapValues(\.count)
         let bookByKey = Dictionary(books.compactMap { record in record.fields[InvoiceBookField.key]?.stringValue.map { ($0, record) } }) { a, _ in a }
         let views = InvoiceNumbering.ranges(from: ranges).map { range in

@@ -63,9 +63,12 @@ extension ShopInterpreter {
         let (orders, problems) = (reading.orders, reading.problems)
         let report = DailyReport(days: period.days, orders: orders.map(\.order),
                                  moneyReturned: orders.map { !($0.till?.refundedBy.isEmpty ?? true) }, audit: audit)
+        // Only with a seller set (a shop without one reads nothing more): the days' and the period's invoices.
+        let invoices = try await shop.invoices.reportSection(days: Array(period.days))
         if json {
             let till = try reading.till.get()
-            say("{\"sales\":\(report.json),\"till\":\(TillView.json(till, period: period))}\n")
+            say("{\"sales\":\(report.json),\"till\":\(TillView.json(till, period: period))"
+                + (invoices.map { ",\"invoices\":" + InvoiceReportView.json($0) } ?? "") + "}\n")
             for problem in problems { warn(problem) }
             return
         }
@@ -80,6 +83,7 @@ extension ShopInterpreter {
         say(ReportView.render(report, style: style, width: screenWidth, till: till))
         for problem in problems { warn(problem) }
         if let till { await showTill(period, report: till) }
+        if let invoices { say(InvoiceReportView.render(invoices, oneDay: period.days.isOneDay, style: style, width: screenWidth)) }
     }
 
     func showLog(days: DaySpan?) async throws {

@@ -81,12 +81,27 @@ extension ShopInterpreter {
             }
         }
         var out = "Invoice numbers for \(period.printed) (\(period.code)):\n" + table.render(style: style)
-        let left = ranges.reduce(0) { $0 + $1.left }
-        out += "\(left) numbers left; \(issuedToday) issued today.\n"
-        if left < max(issuedToday, 1) {
-            out += style.paint("Fewer numbers are left than a day's sales (字軌即將用完): import the next range.", .yellow, .bold) + "\n"
-        }
+        let left = InvoiceDesk.NumbersLeft(period: period, left: ranges.reduce(0) { $0 + $1.left }, issuedToday: issuedToday)
+        out += "\(left.left) numbers left; \(issuedToday) issued today.\n"
+        if left.isLow { out += lowNumbersWarning(left, style: style) }
         return out
+    }
+
+    /// The warning every counter shows when fewer numbers are left than a day's sales (two lines within 60 columns).
+    static func lowNumbersWarning(_ left: InvoiceDesk.NumbersLeft, style: ColorPolicy) -> String {
+        style.paint("Only \(left.left) invoice numbers left for \(left.period.code), fewer than", .yellow, .bold) + "\n"
+            + style.paint("a day's sales (\(left.issuedToday)) (字軌即將用完). Import the next:", .yellow, .bold) + "\n"
+            + "  einvoice track \(left.period.code) <track> <from>-<to>\n"
+    }
+
+    /// Says the low-numbers warning when the numbers this counter can issue have fallen below a day's sales: at the
+    /// start of a session, and after a payment that issued an invoice when they have just crossed it (once, not after
+    /// every sale). Nothing, and no request beyond the settings, for a shop without a seller; never fails a command.
+    func warnIfInvoiceNumbersLow(atStart: Bool) async {
+        guard let left = try? await shop.counter.invoiceNumbersLeft() else { return }
+        defer { invoiceNumbersWereLow = left.isLow }
+        guard left.isLow, atStart || !invoiceNumbersWereLow else { return }
+        say(Self.lowNumbersWarning(left, style: style))
     }
 
     static func filesView(_ status: InvoiceDesk.FilesStatus, style: ColorPolicy, now: Date) -> String {

@@ -49,6 +49,8 @@ public final class ShopInterpreter {
     var held: HeldOutput?
     /// The orders from the customers' page this counter has told (its prompt, its make line), each once.
     public let arrivals: OnlineArrivals
+    /// Whether the last look found fewer invoice numbers left than a day's sales (`warnIfInvoiceNumbersLow`).
+    var invoiceNumbersWereLow = false
 
     public init(shop: Shop, output: any ShopOutput, style: ColorPolicy = .plain, defaultStaff: String,
                 prompter: Prompter = .nobody, credentials: OneShotCredentials = .none,

@@ -29,7 +29,10 @@ public struct REPLSession {
 
     /// Runs until `quit` or the end of input. Returns the process exit status.
     public func run(header: String) async -> Int32 {
-        if interactive { output.write(header) }
+        if interactive {
+            output.write(header)
+            await interpreter.warnIfInvoiceNumbersLow(atStart: true)
+        }
         var failures = 0
         // `banner` has just printed the banner: the prompt after it does not print it a second time.
         var bannerJustShown = false
