@@ -20,7 +20,7 @@ enum InvoiceReportView {
             table.append([label, "\(days.count)", "\(days.amount)", "\(inPeriod.count)", "\(inPeriod.amount)"])
         }
         out += table.render(style: style, width: width)
-        out += "Net is issued - voided - allowances (as the invoices stand now).\n"
+        out += "Net = issued - voided - allowances (as they stand now).\n"
         out += "Period \(section.period.printed) (\(period)): \(section.left) numbers left in\n  the imported tracks.\n"
         if section.periodOver {
             out += "Blank numbers (空白字軌): \(section.blanksReported) reported (E0402), \(section.blanksToReport) to report"
