@@ -30,7 +30,7 @@ import Testing
         #expect([voided, allowed, live].map(\.money.total) == [35, 40, 35])
         _ = try await fixture.shop.counter.cancel(.pickup(voided.order.order.pickupNumber), reason: "客人退貨", by: Self.ken)
         let day = voided.order.businessDay
-        let before = try #require(try await fixture.shop.invoices.reportSection(days: [day]))
+        let before = try #require(try await fixture.shop.counter.invoiceReport(days: [day]))
         #expect(before.days.issued == .init(count: 3, amount: 110))
         #expect(before.days.voided == .init(count: 1, amount: 35))
         #expect(before.days.allowances == .init(count: 0, amount: 0))
@@ -42,7 +42,7 @@ import Testing
         fixture.clock.set(Date(timeIntervalSince1970: 1_799_899_200))  // 2027-01-14: past the Nov-Dec cut-off
         _ = try await fixture.shop.counter.void(.onDay(allowed.order.order.pickupNumber, day: day.description), reason: "退貨",
                                                 by: Self.ken)
-        let after = try #require(try await fixture.shop.invoices.reportSection(days: [day]))
+        let after = try #require(try await fixture.shop.counter.invoiceReport(days: [day]))
         for tally in [after.days, after.inPeriod] {
             #expect(tally.issued == .init(count: 3, amount: 110))
             #expect(tally.voided == .init(count: 1, amount: 35))
@@ -54,7 +54,7 @@ import Testing
         #expect(after.blanksReported == 0 && after.blanksToReport == 97)  // 47 of the first book, the second's 50
 
         _ = try await fixture.shop.counter.reportBlankNumbers(period: after.period, by: Self.ken)
-        let reported = try #require(try await fixture.shop.invoices.reportSection(days: [day]))
+        let reported = try #require(try await fixture.shop.counter.invoiceReport(days: [day]))
         #expect(reported.blanksReported == 97 && reported.blanksToReport == 0)
     }
 
@@ -65,7 +65,7 @@ import Testing
         let shop = Shop(store: store, clock: fixture.clock.shopClock)
         _ = try await shop.counter.invoiceSetup()  // the settings, read once as a counter reads them at its start
         let before = store.requests
-        #expect(try await shop.invoices.reportSection(days: [shop.clock.today]) == nil)
+        #expect(try await shop.counter.invoiceReport(days: [shop.clock.today]) == nil)
         #expect(try await shop.counter.invoiceNumbersLeft() == nil)
         let requests = Array(store.requestLog.dropFirst(before))
         // At most the settings again (kept for a while by the counter), never an invoice table.

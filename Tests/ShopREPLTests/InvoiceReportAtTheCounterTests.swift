@@ -43,8 +43,8 @@ import Testing
             + #""allowances":{"count":0,"amount":0},"net":{"count":1,"amount":40}},"period":{"code":"11512","#))
         #expect(json.contains(#""numbersLeft":98,"blanksReported":0,"blanksToReport":0,"over":false}}"#))
 
-        let desk = counter.interpreter.shop.invoices
-        let shown = InvoiceReportView.render(try #require(try await desk.reportSection(days: [counter.interpreter.shop.clock.today])),
+        let door = counter.interpreter.shop.counter
+        let shown = InvoiceReportView.render(try #require(try await door.invoiceReport(days: [counter.interpreter.shop.clock.today])),
                                              oneDay: true, style: .plain, width: 60)
         for line in shown.split(separator: "\n") { #expect(DisplayWidth.of(line) <= 60, "\(line)") }
     }

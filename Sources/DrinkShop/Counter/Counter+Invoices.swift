@@ -33,6 +33,12 @@ extension Counter {
         try await invoices.numbersLeft()
     }
 
+    /// `report`'s invoices: those of `days` and of the period holding the last of them, the numbers left and the
+    /// blank numbers; nil when no seller is set.
+    public func invoiceReport(days: [BusinessDay]) async throws(TillError) -> InvoiceDesk.ReportSection? {
+        try await invoices.reportSection(days: days)
+    }
+
     /// Writes the files a crash left unwritten and lists what Turnkey has not picked up.
     public func invoiceFiles(by acting: Acting) async throws(TillError) -> InvoiceDesk.FilesStatus {
         try await authorize(.takePayment, acting)

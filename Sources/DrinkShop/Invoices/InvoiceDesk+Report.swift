@@ -35,7 +35,7 @@ extension InvoiceDesk {
     /// beyond the settings this counter already holds). On the embedded store: the period's ranges and books, and
     /// the last number of each shared book; over the API: the ranges and books (the other counters' books count as
     /// used) and this counter's own book from its notes. Then today's invoices.
-    public func numbersLeft() async throws(TillError) -> NumbersLeft? {
+    func numbersLeft() async throws(TillError) -> NumbersLeft? {
         guard try await setup() != nil else { return nil }
         let period = try currentPeriod()
         let rangeRecords: [Record], bookRecords: [Record]
@@ -126,7 +126,7 @@ extension InvoiceDesk {
 
     /// The invoices of `days` and of the period holding the last of them; nil when no seller is set (then no
     /// request beyond the settings this counter already holds).
-    public func reportSection(days: [BusinessDay]) async throws(TillError) -> ReportSection? {
+    func reportSection(days: [BusinessDay]) async throws(TillError) -> ReportSection? {
         guard try await setup() != nil, let last = days.max() else { return nil }
         let period: InvoicePeriod
         do { period = try InvoicePeriod(containing: YearMonthDay(daysSince1970: last.daysSince1970)) } catch {

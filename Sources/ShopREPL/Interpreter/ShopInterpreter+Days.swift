@@ -63,8 +63,12 @@ extension ShopInterpreter {
         let (orders, problems) = (reading.orders, reading.problems)
         let report = DailyReport(days: period.days, orders: orders.map(\.order),
                                  moneyReturned: orders.map { !($0.till?.refundedBy.isEmpty ?? true) }, audit: audit)
-        // Only with a seller set (a shop without one reads nothing more): the days' and the period's invoices.
-        let invoices = try await shop.invoices.reportSection(days: Array(period.days))
+        // Only with a seller set (a shop without one reads nothing more): the days' and the period's invoices; when
+        // they cannot be read the sales and the till are still shown.
+        var invoices: InvoiceDesk.ReportSection?
+        do { invoices = try await shop.counter.invoiceReport(days: Array(period.days)) } catch {
+            warn("the invoices could not be read: \(error)")
+        }
         if json {
             let till = try reading.till.get()
             say("{\"sales\":\(report.json),\"till\":\(TillView.json(till, period: period))"
