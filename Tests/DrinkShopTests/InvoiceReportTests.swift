@@ -73,6 +73,29 @@ import Testing
         #expect(requests.count <= 2, "\(requests)")
     }
 
+    @Test("over the API a counter counts the free books and its own book's rest (the others' books are used), in three listings")
+    func overTheAPIOwnBookAndFreeBooks() async throws {
+        let fixture = try await ShopFixture()
+        let api = OrderQueriesTests.OverTheAPI(underlying: fixture.base)
+        let outboxA = Outbox(store: try LocalBase.inMemory(clock: fixture.clock.date), location: "a")
+        let outboxB = Outbox(store: try LocalBase.inMemory(clock: fixture.clock.date), location: "b")
+        try await outboxA.prepare()
+        try await outboxB.prepare()
+        let counting = CountingStore(api)
+        let a = Shop(store: counting, clock: fixture.clock.shopClock, outbox: outboxA)
+        let b = Shop(store: api, clock: fixture.clock.shopClock, outbox: outboxB)
+        try await InvoiceDeskTests.setUp(a.counter, range: "11512 AB 12345000-12345149")  // three books
+        for _ in 0..<3 { _ = try #require(try await InvoiceDeskTests.paidOrder(a, fixture).invoice) }
+        for _ in 0..<2 { _ = try #require(try await InvoiceDeskTests.paidOrder(b, fixture).invoice) }
+        let before = counting.requests
+        let leftA = try #require(try await a.counter.invoiceNumbersLeft())
+        let requests = Array(counting.requestLog.dropFirst(before))
+        #expect(leftA.left == 50 + 47 && leftA.issuedToday == 5)  // the free third book and the rest of its own
+        #expect(try await b.counter.invoiceNumbersLeft()?.left == 50 + 48)
+        #expect(requests.sorted() == ["GET \(ShopSchema.einvoiceTable)", "GET \(ShopSchema.invoiceBookTable)",
+                                      "GET \(ShopSchema.invoiceTrackTable)"].sorted(), "\(requests)")
+    }
+
     @Test("the numbers left are low below a day's sales, not above; on the embedded store the shared books' rest counts")
     func lowBelowADaysSales() async throws {
         let fixture = try await ShopFixture()
