@@ -66,11 +66,15 @@ import Testing
         for number in 1...25 { await counter.run("order 熟成紅茶 M 無糖 去冰", "pay #\(number) card") }
         // 25 left, 25 issued today: not fewer than a day's sales.
         #expect(!counter.output.text.contains("invoice numbers left"))
+        // The look at start, and one when the first payment opened the book: the rest counted on from it.
+        #expect(counter.interpreter.invoiceNumbersLooks == 2)
         await counter.run("order 熟成紅茶 M 無糖 去冰", "pay #26 card")
         #expect(counter.output.text.contains("Only 24 invoice numbers left for 11512"))
         #expect(counter.output.text.contains("einvoice track 11512 <track> <from>-<to>"))
+        #expect(counter.interpreter.invoiceNumbersLooks == 3)  // the count crossed the line: the store asked
         await counter.run("order 熟成紅茶 M 無糖 去冰", "pay #27 card")
         #expect(counter.output.text.components(separatedBy: "invoice numbers left").count == 2)  // once, not after each sale
+        #expect(counter.interpreter.invoiceNumbersLooks == 3)  // already warned: not asked again
         await counter.interpreter.warnIfInvoiceNumbersLow(atStart: true)
         #expect(counter.output.text.contains("Only 23 invoice numbers left for 11512"))
         #expect(await counter.run("einvoice tracks") == [.succeeded])

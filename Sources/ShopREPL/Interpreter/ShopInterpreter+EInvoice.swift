@@ -99,10 +99,33 @@ extension ShopInterpreter {
     /// every sale). Nothing, and no request beyond the settings, for a shop without a seller; never fails a command.
     func warnIfInvoiceNumbersLow(atStart: Bool) async {
         guard let left = try? await shop.counter.invoiceNumbersLeft() else { return }
+        invoiceNumbersLook = (left, shop.clock.now())
+        invoiceNumbersLooks += 1
         defer { invoiceNumbersWereLow = left.isLow }
         guard left.isLow, atStart || !invoiceNumbersWereLow else { return }
         say(Self.lowNumbersWarning(left, style: style))
     }
+
+    /// After a payment that issued `invoice`: the low-numbers look, made cheap. Between looks the last one is counted
+    /// on (one number fewer, one more sold today, per invoice of this counter), and the store is asked again only
+    /// when that count crosses the line, when this invoice opens a book (the moment the numbers a counter holds
+    /// change), or when the last look is over `invoiceLookInterval` old (other counters' sales and a new day). So a
+    /// 300-order day asks a handful of times, not 300 (each look is three listings over the API); another counter's
+    /// sales can make the warning up to that long late.
+    func warnIfInvoiceNumbersLow(after invoice: IssuedInvoice) async {
+        if let look = invoiceNumbersLook, shop.clock.now().timeIntervalSince(look.at) < Self.invoiceLookInterval,
+           invoice.number.serial % InvoiceBook.size != 0
+        {
+            let counted = InvoiceDesk.NumbersLeft(period: look.left.period, left: max(0, look.left.left - 1),
+                                                  issuedToday: look.left.issuedToday + 1)
+            invoiceNumbersLook = (counted, look.at)
+            if !counted.isLow || invoiceNumbersWereLow { return }
+        }
+        await warnIfInvoiceNumbersLow(atStart: false)
+    }
+
+    /// How old the last low-numbers look may be before a payment looks again.
+    static let invoiceLookInterval: TimeInterval = 30 * 60
 
     static func filesView(_ status: InvoiceDesk.FilesStatus, style: ColorPolicy, now: Date) -> String {
         var out = ""

@@ -159,7 +159,7 @@ extension ShopInterpreter {
             receipt = try await shop.counter.pay(number, method: method, tendered: amount, by: acting)
         }
         say(TillView.payment(receipt, style: style))
-        if receipt.invoice != nil { await warnIfInvoiceNumbersLow(atStart: false) }
+        if let invoice = receipt.invoice { await warnIfInvoiceNumbersLow(after: invoice) }
     }
 
     /// No shift is open and cash is being taken: asks the float and opens one (refused where nobody can be

@@ -51,6 +51,10 @@ public final class ShopInterpreter {
     public let arrivals: OnlineArrivals
     /// Whether the last look found fewer invoice numbers left than a day's sales (`warnIfInvoiceNumbersLow`).
     var invoiceNumbersWereLow = false
+    /// The last look at the invoice numbers left, and when it was made (`warnIfInvoiceNumbersLow(after:)`).
+    var invoiceNumbersLook: (left: InvoiceDesk.NumbersLeft, at: Date)?
+    /// How many times this counter asked the store for the numbers left (each look is three listings over the API).
+    var invoiceNumbersLooks = 0
 
     public init(shop: Shop, output: any ShopOutput, style: ColorPolicy = .plain, defaultStaff: String,
                 prompter: Prompter = .nobody, credentials: OneShotCredentials = .none,
