@@ -70,6 +70,11 @@ public protocol IndexPreparing: Sendable {
     /// alone, which no listing reads through any more (each costs every insert a page), when present and
     /// the store may be written.
     func retireIndexes(in table: String, onFields fields: [String]) async throws(AirtableError)
+
+    /// Drops the creation-time index of `table`, when present and the store may be written: for a table no
+    /// listing bounds by creation time, where it only costs every insert a page. A listing that does bound
+    /// it makes it again (as on first use).
+    func retireCreatedIndex(in table: String) async throws(AirtableError)
 }
 
 extension RecordStore {

@@ -199,6 +199,11 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, WholeL
         try await perform { try $0.retireIndexes(in: table, onFields: fields) }
     }
 
+    /// Drops the creation-time index of `table` (`IndexPreparing`): an upgrade's step.
+    public func retireCreatedIndex(in table: String) async throws(AirtableError) {
+        try await perform { try $0.retireCreatedIndex(in: table) }
+    }
+
     /// Every matching record from one read of the file (`WholeListing`): what the pages would give, with
     /// no cursor and no hop to the base's thread between them.
     public func listAllRecords(in table: String, query: ListQuery) async throws(AirtableError) -> [Record] {

@@ -87,4 +87,29 @@ import Testing
         #expect(try await shop.orders.queries.withNumber(6, today: "2026-12-01").map(\.id) == [line.id])
         #expect(try await shop.orders.queries.todaysRecords("2026-12-01").map(\.id) == [line.id])
     }
+
+    /// Issue 37: no listing bounds the pickup tickets by creation time, so their creation-time index (made
+    /// with every table) only cost every order's commit a page; opening the store drops it. A claim still
+    /// finds the day's tickets, and a listing that does bound them by creation time still answers.
+    @Test func theTicketsCreationTimeIndexIsDroppedWhenOpened() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tickets-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let older = try LocalBase(path: path)
+        try await Shop(store: older).createMissingSchema()
+        let day = try BusinessDay("2026-12-01")
+        let ticket = try await older.createRecord(in: ShopSchema.ticketTable, PickupNumbers.ticket(day: day, number: 4))
+        let tickets = try #require(try await older.schema().table(ShopSchema.ticketTable))
+        #expect(try await older.indexNames(of: ShopSchema.ticketTable).contains("created_\(tickets.id)"))
+
+        let reopened = try LocalBase(path: path)
+        try await Shop(store: reopened).prepareLookups()
+        #expect(!(try await reopened.indexNames(of: ShopSchema.ticketTable).contains("created_\(tickets.id)")))
+        // The next claim of that day reads the day's highest ticket and takes the number after it.
+        let claimed = try await PickupNumbers(store: reopened).claimAtomically(day: day, in: reopened) { number, _ in number }
+        #expect(claimed.number == 5)
+        let since = FormulaExpression.and(FormulaExpression.inRange(.createdTime, from: ticket.createdTime,
+                                                                    to: ticket.createdTime.addingTimeInterval(86_400 * 400)))
+        let listed = try await reopened.allRecords(in: ShopSchema.ticketTable, query: ListQuery(filterByFormula: since.description))
+        #expect(listed.contains { $0.id == ticket.id })
+    }
 }

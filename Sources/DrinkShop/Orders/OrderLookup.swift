@@ -52,7 +52,11 @@ extension OrderRecords {
             EmbeddedOrderQueries.audited(onDay: "0000-00-00"),
         ])
         if let preparing = store.indexPreparing {
-            do { try await preparing.retireIndexes(in: ShopSchema.orderTable, onFields: Self.retiredIndexFields) } catch {
+            do {
+                try await preparing.retireIndexes(in: ShopSchema.orderTable, onFields: Self.retiredIndexFields)
+                // No listing bounds the tickets by creation time (a claim reads them by key and by day).
+                try await preparing.retireCreatedIndex(in: ShopSchema.ticketTable)
+            } catch {
                 throw .store(error)
             }
         }

@@ -38,6 +38,15 @@ extension BaseContext {
         try file.retireIndexes(tableID: table.id, fieldIDs: fields.compactMap { table.field($0)?.id })
     }
 
+    /// Drops the creation-time index of `tableName`, when present and the file may be written.
+    func retireCreatedIndex(in tableName: String) throws {
+        let table = try table(tableName)
+        guard !file.connection.isReadOnly, try file.hasCreatedIndex(tableID: table.id) else { return }
+        try file.connection.writeTransaction {
+            try file.connection.execute("DROP INDEX IF EXISTS \"created_\(table.id)\"")
+        }
+    }
+
     /// Every record a listing's pages would give, in their order, from one snapshot (`maxRecords` kept).
     func listAllRecords(in tableName: String, query: ListQuery) throws -> [Record] {
         let plan = try checkedPlan(tableName, query)

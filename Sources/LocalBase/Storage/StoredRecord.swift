@@ -67,12 +67,13 @@ struct RecordRows {
 
     /// The table to read, with the creation-time index forced when a creation-time bound narrows the
     /// scan: without statistics SQLite would rather walk the whole table in `seq` order than sort the
-    /// few rows the index finds (the listing callers make sure the index exists). A conjunction that has
+    /// few rows the index finds (the listing callers make it when missing; a file that may not be written
+    /// and had it retired is read without it). A conjunction that has
     /// its own `ConditionIndex` reads through it when the file has it (a read-only file may not); one of
     /// `IS NOT` terms alone, through a partial index of exactly those terms (`BaseFile.partialIndex`).
     private func source(for conditions: [CandidateCondition]) throws -> String {
         let boundsCreation = conditions.contains { if case .createdTime = $0 { return true } else { return false } }
-        if boundsCreation { return "\(name) INDEXED BY \"created_\(tableID)\"" }
+        if boundsCreation, try file.hasCreatedIndex(tableID: tableID) { return "\(name) INDEXED BY \"created_\(tableID)\"" }
         if let index = ConditionIndex(tableID: tableID, conditions: conditions), try file.hasIndex(named: index.name) {
             return "\(name) INDEXED BY \"\(index.name)\""
         }
