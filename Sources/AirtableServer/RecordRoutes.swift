@@ -69,7 +69,7 @@ extension AirtableAPI {
         let body = try WriteBody(json: try parseBody(request.body, emptyAs: [:]), allowsUpsert: true, requiresID: true,
                                  allowsSingle: false, limit: writeBatch(asked: request))
         let limited = try limitedReach(reach, table, writing: body.records.map(\.fields), mergeOn: body.mergeOn ?? [])
-        try await refuseKeyChanges(in: table, body.records.map(\.fields))
+        try await refuseKeyChanges(in: table, body.records, mergeOn: body.mergeOn)
         if let mergeOn = body.mergeOn {
             let result = try await store.upsertRecords(
                 in: table, body.records.map { UpsertRecord(id: $0.id, fields: $0.fields) }, mergeOn: mergeOn,
@@ -90,7 +90,7 @@ extension AirtableAPI {
         guard AirtableID.isValid(id, prefix: "rec") else { return .error(.notFound) }
         let (fields, options) = try WriteBody.singleUpdate(try parseBody(request.body, emptyAs: [:]))
         let limited = try limitedReach(reach, table, writing: [fields])
-        try await refuseKeyChanges(in: table, [fields])
+        try await refuseKeyChanges(in: table, [(id: id, fields: fields)])
         do {
             let records = try await store.updateRecords(in: table, [RecordUpdate(id: id, fields: fields)],
                                                         replace: replace, options: options)
@@ -179,9 +179,15 @@ extension AirtableAPI {
         }
     }
 
-    /// A key that is kept unique is never changed once written (only a create gives it).
-    private func refuseKeyChanges(in table: String, _ records: [Fields]) async throws {
-        guard let field = try await uniqueKey(of: table), records.contains(where: { $0[field] != nil }) else { return }
+    /// A key that is kept unique is never changed once written (only a create gives it). An upsert merged on the
+    /// key alone may name it: it writes the record holding that key, or creates the one record with it, in one
+    /// commit of the store (so payments and refunds keyed by their client, `TillPayment.ref`, stay upserts).
+    private func refuseKeyChanges(in table: String, _ records: [(id: String?, fields: Fields)], mergeOn: [String]? = nil)
+        async throws
+    {
+        guard let field = try await uniqueKey(of: table) else { return }
+        let mergedOnKey = mergeOn == [field]
+        guard records.contains(where: { $0.fields[field] != nil && !(mergedOnKey && $0.id == nil) }) else { return }
         throw APIError(status: 422, type: UniqueKeys.duplicateType,
                        message: "Field \"\(field)\" is a key this server keeps unique: it is given when a record is "
                            + "created and never changed")

@@ -123,9 +123,7 @@ struct ServeCommand {
                               user: owner, notifier: httpProblem == nil ? WebhookNotifier(transport: URLSessionTransport.shared) : nil,
                               protectedTables: Self.shopTables, tableScopes: Self.shopTableScopes,
                               webhookReceivers: webhookReceivers,
-                              uniqueKeys: UniqueKeys([ShopSchema.ticketTable: TicketField.key.rawValue,
-                                                      ShopSchema.invoiceBookTable: InvoiceBookField.key.rawValue,
-                                                      ShopSchema.einvoiceTable: EInvoiceField.number.rawValue]))
+                              uniqueKeys: ShopSchema.keptUnique)
         var configuration = HTTPServer.Configuration()
         configuration.host = host
         configuration.port = port

@@ -68,17 +68,17 @@ import Testing
     }
 
     /// Two counters pay one order over the API at once, cash at one and card at the other: the one that read the
-    /// ledger first but wrote last gives way, and the copy on the order says what the ledger holds (card), not
+    /// order first (its copy: nothing paid, so no ledger read) but wrote last gives way, and the copy on the order says what the ledger holds (card), not
     /// what the counter that gave way wrote (cash). A copy still left stale is put right by the next pay.
     @Test func twoCountersPayingAtOnceLeaveTheCopyAsTheLedgerSays() async throws {
         let fixture = try await ShopFixture()
         _ = try await fixture.shop.drawer.open(float: 0, by: "Ken")
         let (shop, _) = try await shop(fixture)
         let total = try await shop.orders.find(.pickup(1)).order.total
-        let paused = LedgerReadPause(fixture.base)
+        let paused = FirstReadPause(fixture.base, table: ShopSchema.orderTable)
         let cashCounter = Shop(store: paused, clock: fixture.clock.shopClock)
         let cash = Task { try await cashCounter.till.pay(.pickup(1), method: .cash, tendered: 500, by: "Amy") }
-        await paused.reached.wait()  // the cash counter has read an empty ledger
+        await paused.reached.wait()  // the cash counter has read the order: nothing paid
         fixture.clock.advance(by: 1)
         _ = try await shop.till.pay(.pickup(1), method: .card, tendered: total, by: "Ken")
         fixture.clock.advance(by: 1)
@@ -98,19 +98,23 @@ import Testing
     }
 }
 
-/// A counter over the API whose first read of the ledger (`TillPayment`) is answered, then held until released:
-/// it works its payment out from what the ledger held before another counter's.
-private final class LedgerReadPause: ForwardingRecordStore {
+/// A counter over the API whose first listing of `table` is answered, then held until released: it works its
+/// payment out from what the order (or the ledger) held before another counter's.
+private final class FirstReadPause: ForwardingRecordStore {
     let underlying: any RecordStore
+    let table: String
     let reached = AsyncGate()
     let release = AsyncGate()
     private let first = Mutex(true)
 
-    init(_ underlying: any RecordStore) { self.underlying = underlying }
+    init(_ underlying: any RecordStore, table: String) {
+        self.underlying = underlying
+        self.table = table
+    }
 
     func listRecords(in table: String, query: ListQuery) async throws(AirtableError) -> RecordPage {
         let page = try await underlying.listRecords(in: table, query: query)
-        let pausing = table == ShopSchema.paymentTable && first.withLock { (isFirst: inout Bool) -> Bool in
+        let pausing = table == self.table && first.withLock { (isFirst: inout Bool) -> Bool in
             defer { isFirst = false }
             return isFirst
         }

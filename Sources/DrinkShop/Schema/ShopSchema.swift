@@ -19,6 +19,15 @@ public enum ShopSchema {
     /// The store's shared settings (time zone, business-day start); see `ShopSettings`.
     public static let settingTable = "Setting"
 
+    /// The key fields `drinkshop serve` keeps unique (`UniqueKeys`, said in its header): a pickup number's ticket
+    /// (`PickupNumbers.claimKept`), an invoice book's and an e-invoice's number, and a payment's or refund's key
+    /// (`Till.payOverTheAPI`: two payments worked out from one state of an order's ledger share a key, so the
+    /// server takes one of them).
+    public static let keptUnique = UniqueKeys([ticketTable: TicketField.key.rawValue,
+                                               invoiceBookTable: InvoiceBookField.key.rawValue,
+                                               einvoiceTable: EInvoiceField.number.rawValue,
+                                               paymentTable: PaymentField.ref.rawValue])
+
     static let money = JSONValue.object(["precision": 0])
     /// Airtable's metadata API wants an icon and a colour for every checkbox.
     static let checkbox: JSONValue = ["icon": "check", "color": "greenBright"]

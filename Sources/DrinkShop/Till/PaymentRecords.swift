@@ -130,6 +130,26 @@ struct PaymentRecords: Sendable {
         return id
     }
 
+    /// Whether the store keeps payments' keys unique (`drinkshop serve` says so: `ShopSchema.keptUnique`), so a
+    /// payment can be made by `create(_:)` under a key that names what it was worked out from.
+    var keepsKeysUnique: Bool { store.keepsUnique(PaymentField.ref.rawValue, in: ShopSchema.paymentTable) }
+
+    /// Creates one payment or refund under its key (`record.ref`) on a store that keeps keys unique; returns its
+    /// record's id, or nil when the store refused it because another record holds that key.
+    func create(_ record: MoneyRecord) async throws(ShopError) -> String? {
+        let records: [Record]
+        do {
+            records = try await store.createRecords(in: ShopSchema.paymentTable, Self.upserts([record]).map(\.fields),
+                                                    options: WriteOptions(typecast: true))
+        } catch where error.isDuplicateKey {
+            return nil
+        } catch {
+            throw .store(error)
+        }
+        guard let id = records.first?.id else { throw .storedData("the store wrote no TillPayment record") }
+        return id
+    }
+
     /// Keeps one record of each key `keys` names in the order's ledger: the earliest (creation time, then record
     /// id, as every counter sees them), the others removed. An upsert over the API is not atomic (Airtable's are
     /// not trusted): two counters settling one order at once may both create its refund under the same key, and

@@ -7,9 +7,11 @@ import Foundation
 extension Till {
     /// `pay` over the API (Airtable, `drinkshop serve`), where nothing is atomic: a claim rule instead.
     /// The payment is worked out from the ledger (never the copy), the copy on the order written (ahead of
-    /// the ledger: it only ever says more was paid, so a copy that says nothing was paid can be trusted),
-    /// then the payment, and the order's ledger read back in its own order (creation time, then record
-    /// id). The payment holds when what the ledger held before it is what it was worked out from;
+    /// the ledger: it only ever says more was paid, so a copy that says nothing was paid can be trusted, and
+    /// then no ledger is read), then the payment. On a server that keeps payments' keys unique (`drinkshop serve`)
+    /// the payment is created under a key naming the ledger state it was worked out from, and holds when the server
+    /// takes it. Elsewhere (Airtable, the gateway) the order's ledger is read back in its own order (creation time,
+    /// then record id): the payment holds when what the ledger held before it is what it was worked out from;
     /// otherwise another counter's payment came first: it is taken back and worked out again, so of two
     /// counters paying at the same instant one pays and the other is told `already paid`, with nothing
     /// recorded. Where creation times are whole seconds, a payment written later can sort before one
@@ -33,7 +35,14 @@ extension Till {
         var copyOnOrder = stored.till
         for attempt in 0..<12 {
             let ledger: [LedgerEntry]
-            do { ledger = try await payments.entries(ofOrder: stored.orderRef) } catch { throw .shop(error) }
+            if attempt == 0, let copy = stored.till, copy.paidBy.isEmpty, copy.refundedBy.isEmpty {
+                // The copy is written ahead of the ledger, so one that says nothing was paid or refunded means the
+                // ledger holds nothing for the order: the first try reads nothing. A payment that overtook that
+                // copy is caught by the claim below, and the next try reads the ledger.
+                ledger = []
+            } else {
+                do { ledger = try await payments.entries(ofOrder: stored.orderRef) } catch { throw .shop(error) }
+            }
             let money = try Self.money(of: stored, total: total, records: ledger.map(\.money))
             let (after, payment): (OrderPayments, Payment)
             do {
@@ -51,20 +60,34 @@ extension Till {
                 }
                 throw error
             }
-            let record = MoneyRecord(orderRef: stored.orderRef, pickupNumber: stored.order.pickupNumber,
+            var record = MoneyRecord(orderRef: stored.orderRef, pickupNumber: stored.order.pickupNumber,
                                      businessDay: stored.businessDay, entry: .payment(payment))
             let copy = TillCopy(after, bill: bill)
-            let id: String, now: [LedgerEntry], copied: Bool
+            let holds: Bool
             do {
-                copied = try await orders.records.writeCells(of: stored, [:], extra: OrderRecord.cells(of: copy))
-                if copied { copyOnOrder = copy }
-                id = try await payments.addOne(record)
-                now = try await payments.entries(ofOrder: stored.orderRef)
+                if try await orders.records.writeCells(of: stored, [:], extra: OrderRecord.cells(of: copy)) { copyOnOrder = copy }
+                if payments.keepsKeysUnique {
+                    // The server keeps payments' keys unique: the key names the order and how many entries the
+                    // ledger the payment was worked out from held, so of two payments worked out from one state of
+                    // the ledger the server takes one and refuses the other (which reads the ledger and tries
+                    // again). What the server took holds: no read-back.
+                    record.ref = "\(stored.orderRef)#\(ledger.count)"
+                    holds = try await payments.create(record) != nil
+                } else {
+                    let id = try await payments.addOne(record)
+                    let now = try await payments.entries(ofOrder: stored.orderRef)
+                    if let place = now.firstIndex(where: { $0.id == id }), Array(now[..<place]).held == ledger.held,
+                       !Self.tied(now[place], in: now, basis: ledger) {
+                        holds = true
+                    } else {
+                        try await payments.withdraw(id)
+                        holds = false
+                    }
+                }
             } catch {
                 throw .shop(error)
             }
-            if let place = now.firstIndex(where: { $0.id == id }), Array(now[..<place]).held == ledger.held,
-               !Self.tied(now[place], in: now, basis: ledger) {
+            if holds {
                 // Cancelled at another counter meanwhile? Then the money goes back at once (the cancel's own
                 // settling may give the same refund: refunds are keyed by order and method, so it is given once).
                 if try await isCancelledNow(stored) {
@@ -77,12 +100,14 @@ extension Till {
                 settled.till = TillCopy(after, bill: bill)
                 try await stamps.settle(StampKeeping.Facts(settled, money: after))
                 var paidOrder = stored
-                if copied { paidOrder.till = copy }
+                if copyOnOrder == copy { paidOrder.till = copy }
                 return PaymentReceipt(order: paidOrder, payment: payment, money: after)
             }
-            do { try await payments.withdraw(id) } catch { throw .shop(error) }
-            // Counters that lost together wait apart before trying again.
-            try? await Task.sleep(for: .milliseconds(Int.random(in: 5...(20 << min(attempt, 4)))))
+            // Counters that lost together wait apart before trying again (a refused key needs no wait: the payment
+            // that holds it is in the ledger already).
+            if !payments.keepsKeysUnique {
+                try? await Task.sleep(for: .milliseconds(Int.random(in: 5...(20 << min(attempt, 4)))))
+            }
         }
         throw .payment(.orderChanged(order: stored.order.pickupNumber))
     }
