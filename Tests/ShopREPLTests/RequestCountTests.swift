@@ -114,6 +114,43 @@ import TestSupport
         #expect(log.last?.detail == "wrong drink (refunded 35 cash)")
     }
 
+    /// After `orders`, a payment goes by this counter's copy of the day: no read of the order, nor of the ledger (the
+    /// order's copy says nothing was paid). The copy's write answers the order as the store has it, so one changed
+    /// since the list (edited or cancelled at another counter) is paid as it is now, or refused.
+    @Test func payAfterTheListGoesByTheDaysCopyAndAnOrderChangedSinceIsPaidAsItIsNow() async throws {
+        let day = try await CountedCounter(orders: 4)
+        let other = ShopInterpreter(shop: Shop(store: day.store.base, clock: ShopClock(timeZone: TestClock.taipei, now: day.clock.date)),
+                                    output: CapturedOutput(), defaultStaff: "Amy")
+        _ = await day.requests("orders")
+        #expect(await day.requests("pay #1 card") == ["PATCH OrderDrink", "PATCH TillPayment", "GET TillPayment", "GET OrderDrink"])
+        // Edited at another counter since the list: paid for its new total, worked out again from the ledger.
+        #expect(await other.run(line: "edit #2 L") == .succeeded)
+        let edited = try await day.shop.orders.find(.pickup(2))
+        let paying = await day.requests("pay #2 card")
+        #expect(paying.first == "PATCH OrderDrink" && paying.contains("GET TillPayment"), "\(paying)")
+        let paid = try await day.shop.orders.find(.pickup(2))
+        #expect(paid.order.total == edited.order.total && paid.till == TillCopy(paidBy: [.card: edited.order.total]))
+        #expect(try await day.shop.till.moneyForChange(of: paid).paid == edited.order.total)
+        // Cancelled at another counter since the list: refused, nothing taken, the copy as the ledger says.
+        #expect(await other.run(line: "cancel #3 left") == .succeeded)
+        _ = await day.requests("pay #3 card", succeeds: false)
+        let cancelled = try await day.shop.orders.find(.pickup(3))
+        #expect(try await day.shop.till.moneyForChange(of: cancelled).paid == 0)
+        #expect(cancelled.till == TillCopy())
+        // Adjusted at this counter since the list: the bill's cell is the store's, so the adjusted bill is paid.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("till-\(UUID().uuidString).json").path
+        try #"{"records": [], "adjustments": [{"name": "環保杯", "code": "cup", "kind": "perCup", "amount": -5}]}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        _ = try await day.shop.seeder.seed(contentsOf: file)
+        _ = await day.requests("orders")
+        #expect(await day.run("adjust #4 cup") == .succeeded)
+        #expect(await day.run("pay #4 card") == .succeeded)
+        let adjusted = try await day.shop.orders.find(.pickup(4))
+        #expect(try await day.shop.till.moneyForChange(of: adjusted).paid == adjusted.order.total - 5)
+        #expect(adjusted.till?.paid == adjusted.order.total - 5 && adjusted.till?.bill == adjusted.order.total - 5)
+    }
+
     @Test func anOrderFromAnEarlierVersionFallsBackToTheLedgerAndNothingIsLost() async throws {
         let day = try await CountedCounter(orders: 3)
         #expect(await day.run("pay #1 card 35") == .succeeded)

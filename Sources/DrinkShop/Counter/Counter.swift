@@ -258,14 +258,22 @@ public final class Counter: Sendable {
     {
         let who = try await authorize(.takePayment, acting)
         let late = await issueOwedInvoices(by: who)
-        let stored = try await find(number)
+        // On a remote base, today's order as this counter's copy of the day has it (no read), when it carries the
+        // till's copy: the payment's first write answers whether the order is still so (`Till.payOverTheAPI`).
+        let stored: StoredOrder
+        do {
+            if let copy = try await orders.todaysCopy(number), copy.till != nil { stored = copy } else { stored = try await orders.find(number) }
+        } catch {
+            throw .shop(error)
+        }
         // No money is taken for an invoice that could not be numbered.
         try await invoices.checkNumbersLeft()
         var receipt: Till.PaymentReceipt
         do { receipt = try await till.pay(stored, as: number, method: method, tendered: tendered, by: who) } catch {
             // Paid already: by this counter a moment ago, when its answer was lost (a server killed mid-payment), so
-            // the invoice may never have been issued. It is issued now; the refusal stands.
-            if case .payment(.alreadyPaid) = error { await issueMissedInvoice(of: stored, by: who) }
+            // the invoice may never have been issued. It is issued now, from the order as the store has it (the
+            // copy may be older than the payment); the refusal stands.
+            if case .payment(.alreadyPaid) = error { await issueMissedInvoice(of: (try? await find(number)) ?? stored, by: who) }
             throw error
         }
         receipt.lateInvoices = late

@@ -13,9 +13,9 @@ import Foundation
 /// status is written back at once (a second request, only then) and staff are told it was moved
 /// elsewhere; nothing is moved twice and no cancellation is undone.
 extension OrderDesk {
-    /// Today's order `number` as this counter last saw it, when it may be moved from that copy: a remote
-    /// base with the step fields, the order in the copy, and no unsent copy of it in the outbox.
-    func copyToAdvance(_ number: OrderNumber) async throws(ShopError) -> StoredOrder? {
+    /// Today's order `number` as this counter last saw it, when it may be moved on or paid from that copy: a
+    /// remote base with the step fields, the order in the copy, and no unsent copy of it in the outbox.
+    func todaysCopy(_ number: OrderNumber) async throws(ShopError) -> StoredOrder? {
         let today = clock.today
         guard case .pickup(let pickup) = number, records.stepFields.available,
               case .kept(let list) = queries.copyOfToday(today)
@@ -55,6 +55,23 @@ extension OrderDesk {
             queries.keep(repaired, day: copy.businessDay, sent: nil, answered: nil)
             throw .movedElsewhere(copy.number ?? .pickup(copy.order.pickupNumber), status: status)
         }
+    }
+
+    /// The order as the store answered a write of the till's copy on `stored`'s records (`answered`), when it is not
+    /// the order the till worked `stored`'s payment out from: its lines or status changed since it was read (this
+    /// counter's copy of the day is a few seconds old, or another counter changed it after the read), or its bill
+    /// (`bill`, the cell the write left alone). Nil when it is as the till read it. The answer is kept in the day's copy.
+    func changedSince(_ stored: StoredOrder, answered: [Record], bill: Int?) async throws(ShopError) -> StoredOrder? {
+        guard !answered.isEmpty else { return nil }
+        queries.keep(answered, day: stored.businessDay, sent: nil, answered: nil)
+        let menu = try await catalog.snapshot(refresh: false).menu
+        let found = OrderRecord.orders(from: answered.sorted { ($0.createdTime, $0.id) < ($1.createdTime, $1.id) }, menu: menu,
+                                       clock: clock).orders
+        guard found.count == 1, var now = found.first else { return nil }
+        let billNow = answered.first?.fields[OrderField.bill]?.intValue
+        guard now.order != stored.order || now.recordIDs != stored.recordIDs || billNow != bill else { return nil }
+        now.till = nil  // the copy the write found is gone: the ledger decides
+        return now
     }
 
     enum Truth: Equatable { case asWritten, elsewhere(OrderStatus) }

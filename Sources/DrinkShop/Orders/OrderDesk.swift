@@ -173,7 +173,7 @@ public final class OrderDesk: Sendable {
                         mayMove: (@Sendable (StoredOrder) async throws(ShopError) -> [AuditEntry])? = nil)
         async throws(ShopError) -> StoredOrder
     {
-        if let copy = try await copyToAdvance(number) {
+        if let copy = try await todaysCopy(number) {
             if try await mayMove?(copy).isEmpty ?? true, let moved = try await advanceCopy(copy) { return moved }
         }
         var stored = try await find(number)

@@ -114,6 +114,15 @@ struct OrderRecords: Sendable {
         }.1
     }
 
+    /// `writeCells` of `extra` alone, with the records as the store answered (every cell of each: other counters'
+    /// changes included; none when nothing was written) and whether every field of `extra` was written.
+    func writeAnswering(_ extra: Fields, of stored: StoredOrder) async throws(ShopError) -> (records: [Record], written: Bool) {
+        try await tolerating(extra) { (extra) throws(AirtableError) -> [Record] in
+            guard !extra.isEmpty else { return [] }
+            return try await update(stored.recordIDs, extra)
+        }
+    }
+
     /// Runs `write` with `extra`, less the fields the base is known to lack; when the store refuses a field as
     /// unknown, the base's schema is read (once per process) and the write made again without what it lacks.
     /// - Returns: the write's result, and whether every field of `extra` was written.

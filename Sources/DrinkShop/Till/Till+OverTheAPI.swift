@@ -19,7 +19,12 @@ extension Till {
     /// pickup tickets do. A crash between the writes leaves the copy ahead: paying again works (it goes by
     /// the ledger) and `check --books` names the difference. A payment the ledger refuses (already paid) puts
     /// the copy right from the ledger first: the copy a counter wrote before giving way never stands.
-    func payOverTheAPI(_ stored: StoredOrder, method: PaymentMethod, tendered: Int?, by staff: String)
+    ///
+    /// The order may come from this counter's copy of the day (no read): the copy's write leaves the bill's cell as
+    /// it is and answers every cell of the order, so an order changed since it was read (edited, moved on,
+    /// cancelled, adjusted, at this counter or another) is paid again from the store's answer and the ledger
+    /// (`restarts` counts those), before any payment is written.
+    func payOverTheAPI(_ stored: StoredOrder, method: PaymentMethod, tendered: Int?, by staff: String, restarts: Int = 0)
         async throws(TillError) -> PaymentReceipt
     {
         // The bill: the copy carries it when adjustments or a member changed it, or the order is a member's
@@ -63,9 +68,26 @@ extension Till {
             var record = MoneyRecord(orderRef: stored.orderRef, pickupNumber: stored.order.pickupNumber,
                                      businessDay: stored.businessDay, entry: .payment(payment))
             let copy = TillCopy(after, bill: bill)
+            // The bill's cell is written only where the order carried no copy (its bill was just priced); otherwise
+            // the answer shows it as the store has it.
+            var cells = OrderRecord.cells(of: copy)
+            if stored.till != nil { cells[OrderField.bill] = nil }
+            let answered: [Record]
+            do {
+                let (records, written) = try await orders.records.writeAnswering(cells, of: stored)
+                if written { copyOnOrder = copy }
+                answered = records
+            } catch {
+                throw .shop(error)
+            }
+            let changed: StoredOrder?
+            do { changed = try await orders.changedSince(stored, answered: answered, bill: bill) } catch { throw .shop(error) }
+            if let changed {
+                guard restarts < 3 else { throw .payment(.orderChanged(order: stored.order.pickupNumber)) }
+                return try await payOverTheAPI(changed, method: method, tendered: tendered, by: staff, restarts: restarts + 1)
+            }
             let holds: Bool
             do {
-                if try await orders.records.writeCells(of: stored, [:], extra: OrderRecord.cells(of: copy)) { copyOnOrder = copy }
                 if payments.keepsKeysUnique {
                     // The server keeps payments' keys unique: the key names the order and how many entries the
                     // ledger the payment was worked out from held, so of two payments worked out from one state of
