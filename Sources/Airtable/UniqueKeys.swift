@@ -13,8 +13,13 @@ public struct UniqueKeys: Sendable, Hashable {
 
     /// Field names by table name.
     public private(set) var fieldByTable: [String: String]
+    /// Records created only under their key (`KeyedKinds`): kept by the server, not said in the header.
+    public private(set) var keyedKinds: KeyedKinds
 
-    public init(_ fieldByTable: [String: String] = [:]) { self.fieldByTable = fieldByTable }
+    public init(_ fieldByTable: [String: String] = [:], keyedKinds: KeyedKinds = KeyedKinds()) {
+        self.fieldByTable = fieldByTable
+        self.keyedKinds = keyedKinds
+    }
 
     /// Reads the header's value.
     public init(header: String) {
@@ -24,6 +29,7 @@ public struct UniqueKeys: Sendable, Hashable {
             if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty { fields[parts[0]] = parts[1] }
         }
         fieldByTable = fields
+        keyedKinds = KeyedKinds()
     }
 
     public var isEmpty: Bool { fieldByTable.isEmpty }

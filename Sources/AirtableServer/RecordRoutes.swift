@@ -56,6 +56,7 @@ extension AirtableAPI {
             throw APIError.invalidRequest("records to create may not carry an id")
         }
         let limited = try limitedReach(reach, table, writing: body.records.map(\.fields))
+        try await refuseUnkeyed(in: table, body.records)
         let records = try await createKeepingKeysUnique(in: table, body.records.map(\.fields), options: body.options)
             .map { visible($0, limited) }
         if body.isSingle, let record = records.first { return .json(render(record)) }
@@ -70,6 +71,7 @@ extension AirtableAPI {
                                  allowsSingle: false, limit: writeBatch(asked: request))
         let limited = try limitedReach(reach, table, writing: body.records.map(\.fields), mergeOn: body.mergeOn ?? [])
         try await refuseKeyChanges(in: table, body.records, mergeOn: body.mergeOn)
+        try await refuseUnkeyed(in: table, body.records)
         if let mergeOn = body.mergeOn {
             let result = try await store.upsertRecords(
                 in: table, body.records.map { UpsertRecord(id: $0.id, fields: $0.fields) }, mergeOn: mergeOn,
@@ -177,6 +179,16 @@ extension AirtableAPI {
             }
             return try transaction.createRecords(in: table, records, options: options)
         }
+    }
+
+    /// Refuses records of a kind this server takes only under its kept key (`KeyedKinds`) written without it, by a
+    /// writer that predates the key: 422 `KeyedKinds.refusalType` (an update by id creates nothing: not checked).
+    private func refuseUnkeyed(in table: String, _ records: [(id: String?, fields: Fields)]) async throws {
+        guard !uniqueKeys.keyedKinds.ruleByTable.isEmpty, let name = try await store.schema().table(table)?.name,
+              let field = uniqueKeys.fieldByTable[name],
+              let refusal = uniqueKeys.keyedKinds.refusal(in: name, keyField: field, records)
+        else { return }
+        throw APIError(status: 422, type: KeyedKinds.refusalType, message: refusal)
     }
 
     /// A key that is kept unique is never changed once written (only a create gives it). An upsert merged on the

@@ -1,5 +1,7 @@
 import Airtable
+import AirtableHTTP
 import AirtableServer
+import AirtableURLSession
 @testable import DrinkShop
 import DrinkShopCore
 import Foundation
@@ -101,6 +103,64 @@ import TestSupport
             }
             let refs = try await server.base.allRecords(in: ShopSchema.paymentTable).compactMap { $0.fields["ref"]?.stringValue }
             #expect(refs.sorted() == ["ordA#0", "ordA-refund-card"])
+        }
+    }
+
+    /// A payment as a counter older than the payment key writes it, byte for byte: an upsert merged on a fresh
+    /// random `ref` (or, older still, a create with none), trusting its read-back of the ledger.
+    static func oldCounterPays(_ server: ServerHarness, orderRef: String, amount: Int, upsert: Bool) async throws
+        -> (status: Int, body: String)
+    {
+        var fields: [String: JSONValue] = ["orderRef": .string(orderRef), "pickupNumber": 1, "kind": "payment",
+                                           "method": "cash", "amount": .int(amount), "by": "Old"]
+        var body: [String: JSONValue] = ["typecast": true]
+        if upsert {
+            fields["ref"] = .string(AirtableID.make("pay"))
+            body["performUpsert"] = ["fieldsToMergeOn": ["ref"]]
+        }
+        body["records"] = .array([.object(["fields": .object(fields)])])
+        let request = TransportRequest(method: upsert ? "PATCH" : "POST",
+                                       url: "\(server.endpoint)/v0/\(server.base.baseID)/\(ShopSchema.paymentTable)",
+                                       headers: ["Authorization": "Bearer \(server.token)", "Content-Type": "application/json"],
+                                       body: Array(JSONValue.object(body).description.utf8))
+        let response = try await URLSessionTransport.shared.send(request, timeout: 10)
+        return (response.status, String(decoding: response.body, as: UTF8.self))
+    }
+
+    @Test func aCounterOlderThanThePaymentKeyIsRefusedItsPaymentAndToldToUpdate() async throws {
+        try await ServerHarness.with(uniqueKeys: ShopSchema.keptUnique) { server in
+            try await Shop(store: server.base).createMissingSchema()
+            _ = try await Shop(store: server.base).seeder.seed(contentsOf: Repository.menu)
+            let shop = Shop(store: try server.client())
+            let ken = Acting("Ken", role: nil)
+            let draft = OrderDraft(lines: [LineDraft(drink: "熟成紅茶", options: [.size(.large), .ice(.less), .sugar(.half)])])
+            let order = try await shop.counter.place(draft, by: ken).order
+            // The older counter pays first (as it would beside a new one working from the same empty ledger): refused,
+            // both ways it ever wrote a payment, with a message staff can act on; nothing is written.
+            for upsert in [true, false] {
+                let (status, body) = try await Self.oldCounterPays(server, orderRef: order.orderRef, amount: order.order.total,
+                                                                   upsert: upsert)
+                #expect(status == 422, "\(body)")
+                #expect(body.contains(KeyedKinds.refusalType) && body.contains("Update drinkshop at this counter"), "\(body)")
+            }
+            #expect(try await server.base.allRecords(in: ShopSchema.paymentTable).isEmpty)
+            // The new counter's keyed payment is the one payment of the bill.
+            _ = try await shop.counter.pay(.pickup(order.order.pickupNumber), method: .card, tendered: nil, by: ken)
+            let ledger = try await server.base.allRecords(in: ShopSchema.paymentTable)
+            #expect(ledger.map { $0.fields["ref"]?.stringValue } == [order.orderRef + "#0"])
+            // A keyed payment whose key names another order is refused too (the key is the order's).
+            let wrong: Fields = ["ref": "ordOther#0", "orderRef": .string(order.orderRef), "kind": "payment", "method": "card", "amount": 1]
+            await #expect(throws: AirtableError.self) {
+                _ = try await server.client().createRecords(in: ShopSchema.paymentTable, [wrong], options: WriteOptions())
+            }
+        }
+        // Where no key is kept (Airtable, an older store served without the keys), the older counter's writes are taken.
+        try await ServerHarness.with { server in
+            try await Shop(store: server.base).createMissingSchema()
+            for upsert in [true, false] {
+                let (status, body) = try await Self.oldCounterPays(server, orderRef: "ordA", amount: 35, upsert: upsert)
+                #expect(status == 200, "\(body)")
+            }
         }
     }
 }

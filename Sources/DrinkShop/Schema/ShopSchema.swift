@@ -22,11 +22,21 @@ public enum ShopSchema {
     /// The key fields `drinkshop serve` keeps unique (`UniqueKeys`, said in its header): a pickup number's ticket
     /// (`PickupNumbers.claimKept`), an invoice book's and an e-invoice's number, and a payment's or refund's key
     /// (`Till.payOverTheAPI`: two payments worked out from one state of an order's ledger share a key, so the
-    /// server takes one of them).
+    /// server takes one of them). A payment is taken only under its key: a counter older than the key, whose payment
+    /// beside a keyed one could be a second payment of one bill, is refused and told to update.
     public static let keptUnique = UniqueKeys([ticketTable: TicketField.key.rawValue,
                                                invoiceBookTable: InvoiceBookField.key.rawValue,
                                                einvoiceTable: EInvoiceField.number.rawValue,
-                                               paymentTable: PaymentField.ref.rawValue])
+                                               paymentTable: PaymentField.ref.rawValue],
+                                              keyedKinds: KeyedKinds([paymentTable: KeyedKinds.Rule(
+                                                  kindField: PaymentField.kind.rawValue, kind: MoneyRecord.Kind.payment.rawValue,
+                                                  basisField: PaymentField.orderRef.rawValue, refusal: unkeyedPayment)]))
+
+    /// The refusal of a payment from a counter older than the payment key (`keptUnique`).
+    static let unkeyedPayment = "This counter's drinkshop is older than the server: it takes payments without the key "
+        + "that keeps one payment per bill. Update drinkshop at this counter, then take the payment again "
+        + "(此櫃台程式版本過舊，請更新後再收款)"
+
 
     static let money = JSONValue.object(["precision": 0])
     /// Airtable's metadata API wants an icon and a colour for every checkbox.
