@@ -14,7 +14,8 @@ import Synchronization
 /// - writes go upstream one at a time, in the order they arrived;
 /// - plain listings of the cached tables (Drink and Promotion by default) are answered from
 ///   `GatewayReadCache`, which costs at most one small request per table every `checkInterval`;
-/// - the upstream's answers, errors included, are passed back unchanged; a 429 holds the budget for its
+/// - the upstream's answers, errors included, are passed back unchanged (with the keys an upstream `drinkshop
+///   serve` says it keeps unique, `UniqueKeys.header`); a 429 holds the budget for its
 ///   `Retry-After` and the request is sent again when that fits in the queue wait;
 /// - when the upstream cannot be reached the answer is 503 at once (and for `unreachablePause` seconds
 ///   without trying), so a client that keeps its writes meanwhile is not held up (`unreachableNote` says so).
@@ -164,6 +165,9 @@ public final class AirtableGateway: Sendable {
             for name in ["content-type", "retry-after", "date"] {
                 if let value = response.header(name) { headers.append((name: name.capitalizedHeader, value: value)) }
             }
+            // The keys an upstream `drinkshop serve` keeps unique hold for what goes through the gateway too (its
+            // writes go upstream as sent): the counters behind it pay and claim under them, as counters there do.
+            if let value = response.header(UniqueKeys.header) { headers.append((name: UniqueKeys.header, value: value)) }
             return APIResponse(status: response.status, headers: headers, body: response.body)
         }
     }
