@@ -37,7 +37,6 @@ public enum ShopSchema {
         + "that keeps one payment per bill. Update drinkshop at this counter, then take the payment again "
         + "(此櫃台程式版本過舊，請更新後再收款)"
 
-
     static let money = JSONValue.object(["precision": 0])
     /// Airtable's metadata API wants an icon and a colour for every checkbox.
     static let checkbox: JSONValue = ["icon": "check", "color": "greenBright"]
