@@ -7,7 +7,7 @@ import Testing
 /// A printer path that is a named pipe (FIFO): with nobody reading, the send fails within its deadline
 /// instead of blocking in `open`; with a reader, the job goes through. No timed assertions: a send that
 /// hung would run into the suite's time limit, and the error's kind shows the deadline caught it.
-@Suite(.timeLimit(.minutes(1))) struct FIFOSinkTests {
+@Suite(.timeLimit(.minutes(3))) struct FIFOSinkTests {
     private func makeFIFO() throws -> String {
         let path = NSTemporaryDirectory() + "labels-\(UUID().uuidString).fifo"
         try #require(mkfifo(path, 0o600) == 0)

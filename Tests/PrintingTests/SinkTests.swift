@@ -36,7 +36,7 @@ import Testing
 
 // No timed assertions: a send that hung would run into the suite's time limit; the error kind
 // (refused, timed out at connect or write) shows the failure was detected, not waited out.
-@Suite(.timeLimit(.minutes(1))) struct PrinterSinkTests {
+@Suite(.timeLimit(.minutes(3))) struct PrinterSinkTests {
     @Test func aFakeNetworkPrinterReceivesTheWholeJob() async throws {
         let printer = try FakePrinter()
         defer { printer.stop() }
@@ -101,7 +101,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct PrinterConnectTimeoutTests {
+@Suite(.timeLimit(.minutes(3))) struct PrinterConnectTimeoutTests {
     @Test func aPrinterThatNeverAnswersTheConnectionTimesOutQuickly() async throws {
         let listener = HungListener()
         let sink = PrinterSink(

@@ -9,7 +9,7 @@ import Testing
 
 /// The 電子發票證明聯 after the receipt: `receipt #N --preview` shows it, `receipt #N` prints it (the first print the
 /// original, every later one 補印); a carrier's invoice prints none and the receipt says where it went.
-@Suite(.timeLimit(.minutes(1))) struct InvoiceProofAtTheCounterTests {
+@Suite(.timeLimit(.minutes(3))) struct InvoiceProofAtTheCounterTests {
     private static let manager = Acting("Mia", role: .manager)
 
     /// A counter whose shop issues invoices: a seller and this period's range AB 12345000-12345099.

@@ -8,7 +8,7 @@ import Testing
 
 /// `report`'s invoices (統一發票) at the counter, as text within 60 columns and as JSON; nothing of them for a shop
 /// without a seller; and the warning every counter shows when fewer numbers are left than a day's sales.
-@Suite(.timeLimit(.minutes(1))) struct InvoiceReportAtTheCounterTests {
+@Suite(.timeLimit(.minutes(3))) struct InvoiceReportAtTheCounterTests {
     private static let manager = Acting("Mia", role: .manager)
 
     private func invoicing(_ counter: Counter, range: String) async throws {

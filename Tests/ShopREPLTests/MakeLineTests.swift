@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// `orders --watch`: the make line at a (pseudo-)terminal, and plainly elsewhere.
-@Suite(.timeLimit(.minutes(1))) struct MakeLineTests {
+@Suite(.timeLimit(.minutes(3))) struct MakeLineTests {
     @Test func withoutATerminalTheMakeLineIsListedOnceOldestFirst() async throws {
         let counter = try await Counter()
         await counter.run("order 熟成紅茶 大杯 半糖 少冰 x2 for Amy", "order 白玉歐蕾 中杯 微糖 去冰 加白玉 note \"分開裝\"",

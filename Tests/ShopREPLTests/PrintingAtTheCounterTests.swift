@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Cup stickers and receipts for orders placed through the shop, as the printer receives them.
-@Suite(.timeLimit(.minutes(1))) struct PrintingAtTheCounterTests {
+@Suite(.timeLimit(.minutes(3))) struct PrintingAtTheCounterTests {
     private func labelPrinter(_ port: Int) throws -> ShopPrinters {
         ShopPrinters(label: try PrinterSink(setting: "tcp://127.0.0.1:\(port)"))
     }

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// A printer set at one counter reaches a counter started before the change, within seconds.
-@Suite(.timeLimit(.minutes(1))) struct SharedPrinterTests {
+@Suite(.timeLimit(.minutes(3))) struct SharedPrinterTests {
     @Test("online orders' stickers go to the printer of the counter set to take them, else to the label printer")
     func onlineStickersGoToTheirPrinterElseTheLabelPrinter() throws {
         let serverOnly = try ShopPrinters.configured(environment: ["DRINKSHOP_LABEL_PRINTER": "/tmp/labels"])
