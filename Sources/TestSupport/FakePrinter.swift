@@ -69,7 +69,7 @@ public final class FakePrinter: Sendable {
     }
 }
 
-/// A loopback port with nothing listening: bound, then closed.
+/// A loopback port with nothing listening: bound, never listening, and kept so for the life of the process.
 public func closedPort() -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
@@ -80,7 +80,8 @@ public func closedPort() -> Int {
     _ = withUnsafeMutablePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
     }
-    _ = close(fd)
+    // Kept bound and never listening, for the life of the test process: a connection to the port is refused, and no
+    // listener of a test running beside this one can be given the port (closing it let one take it, under load).
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
