@@ -182,8 +182,15 @@ public final class InvoiceDesk: Sendable {
                                  randomCode: RandomCode(using: &random), details: extra.invoice, content: content, lines: lines,
                                  issuedBy: staff)
         let outcome = try await commits.issueInvoice(draft, desk: self)
-        if case .issued(let invoice) = outcome {
+        switch outcome {
+        case .issued(let invoice):
             _ = try? await writeFiles(of: invoice, setup: setup)
+        case .existing(let invoice) where invoice.issueFile == nil:
+            // Recorded by an earlier try whose answer was lost (a server killed while it wrote the record), so its
+            // file was never written: written now, once (`writeFiles` never writes one Turnkey already has).
+            _ = try? await writeFiles(of: invoice, setup: setup)
+        default:
+            break
         }
         return outcome
     }
