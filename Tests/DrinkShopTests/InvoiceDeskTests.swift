@@ -5,6 +5,7 @@ import EInvoice
 import Foundation
 import LocalBase
 import TestSupport
+import Synchronization
 import Testing
 
 /// The till issues 統一發票: numbers from books of 50 claimed once, an invoice for every order paid in full, voids and
@@ -181,6 +182,26 @@ import Testing
         #expect(try await shop.counter.invoicesOf(fourth.order).isEmpty)
     }
 
+    @Test("an invoice recorded by a write whose answer was lost gets its Turnkey file when it is next asked for")
+    func recordWithoutItsFileGetsItLater() async throws {
+        let folder = try TemporaryDirectory()
+        let fixture = try await ShopFixture()
+        let store = LosesOneAnswer(underlying: fixture.base, table: ShopSchema.einvoiceTable)
+        let outbox = Outbox(store: try LocalBase.inMemory(clock: fixture.clock.date), location: "a")
+        try await outbox.prepare()
+        let shop = Shop(store: store, clock: fixture.clock.shopClock, outbox: outbox)
+        try await Self.setUp(shop.counter, turnkey: folder.path)
+        let first = try await Self.paidOrder(shop, fixture)
+        #expect(first.invoice == nil && first.invoiceProblem != nil)
+        let recorded = try #require(try await fixture.records(ShopSchema.einvoiceTable).first)
+        let number = try #require(recorded.fields[EInvoiceField.number]?.stringValue)
+        let file = folder.path + "/UpCast/B2SSTORAGE/F0401/SRC/F0401_\(number).xml"
+        #expect(!FileManager.default.fileExists(atPath: file))
+        _ = try await Self.paidOrder(shop, fixture)  // the owed invoice is asked for again: found recorded
+        #expect(FileManager.default.fileExists(atPath: file))
+        #expect(try await fixture.records(ShopSchema.einvoiceTable).count == 2)
+    }
+
     @Test("a void inside the period voids the invoice (F0501); after the cut-off it is an allowance (G0401); each written once")
     func voidsAndAllowances() async throws {
         let folder = try TemporaryDirectory()
@@ -264,5 +285,35 @@ import Testing
         let live = try await fixture.shop.invoices.invoices(ofOrder: receipt.order.orderRef).filter(\.isLive)
         #expect(live.count == 1)
         #expect(live.first?.amounts.totalAmount == receipt.money.total)
+    }
+}
+
+/// Writes the first create or upsert of `table` and then answers it with a lost connection, as a server killed mid-answer.
+private final class LosesOneAnswer: ForwardingRecordStore, @unchecked Sendable {
+    let underlying: any RecordStore
+    let table: String
+    private let lost = Mutex(false)
+
+    init(underlying: any RecordStore, table: String) {
+        self.underlying = underlying
+        self.table = table
+    }
+
+    func createRecords(in table: String, _ records: [Fields], options: WriteOptions) async throws(AirtableError) -> [Record] {
+        let written = try await underlying.createRecords(in: table, records, options: options)
+        if table == self.table, !lost.withLock({ was in defer { was = true }; return was }) {
+            throw .transport("the server went away before its answer, for the test")
+        }
+        return written
+    }
+
+    func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool, options: WriteOptions)
+        async throws(AirtableError) -> UpsertResult
+    {
+        let written = try await underlying.upsertRecords(in: table, records, mergeOn: mergeOn, replace: replace, options: options)
+        if table == self.table, !lost.withLock({ was in defer { was = true }; return was }) {
+            throw .transport("the server went away before its answer, for the test")
+        }
+        return written
     }
 }
