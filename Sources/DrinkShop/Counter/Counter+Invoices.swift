@@ -56,11 +56,9 @@ extension Counter {
     public func issueInvoice(_ number: OrderNumber, by acting: Acting) async throws(TillError) -> IssuedInvoice {
         let who = try await authorize(.invoiceSetup, acting)
         let stored = try await find(number)
-        let money = try await till.moneyForChange(of: stored)
-        guard money.due == 0, stored.order.status != .cancelled else {
-            throw .einvoice(.notPaid(order: number.description, due: money.due))
-        }
-        switch try await invoices.issue(for: stored, money: money, by: who) {
+        let (issued, due) = try await issueIfPaid(stored, by: who)
+        guard let issued else { throw .einvoice(.notPaid(order: number.description, due: due)) }
+        switch issued {
         case .issued(let invoice): return invoice
         case .existing(let invoice): throw .einvoice(.alreadyInvoiced(order: number.description, number: invoice.number.printed))
         case .none:
@@ -72,8 +70,17 @@ extension Counter {
     /// Issues the invoice of an order found paid in full that has none (best effort: `check --books` names it
     /// otherwise, and `einvoice issue #N` issues it).
     func issueMissedInvoice(of stored: StoredOrder, by who: String) async {
-        guard stored.order.status != .cancelled, let money = try? await till.moneyForChange(of: stored), money.due == 0 else { return }
-        _ = try? await invoices.issue(for: stored, money: money, by: who)
+        _ = try? await issueIfPaid(stored, by: who)
+    }
+
+    /// Issues `stored`'s invoice when the order stands (not cancelled) and is paid in full; nil, with what is due,
+    /// when it is not. The one check before every invoice issued after its payment.
+    private func issueIfPaid(_ stored: StoredOrder, by who: String) async throws(TillError)
+        -> (issued: InvoiceDesk.Issued?, due: Int)
+    {
+        let money = try await till.moneyForChange(of: stored)
+        guard money.due == 0, stored.order.status != .cancelled else { return (nil, money.due) }
+        return (try await invoices.issue(for: stored, money: money, by: who), 0)
     }
 
     /// Issues the invoices this counter owes (orders it took full payment for whose invoice could not be issued
@@ -86,9 +93,7 @@ extension Counter {
         for (ref, number) in owed.sorted(by: { $0.key < $1.key }) {
             do throws(TillError) {
                 let stored = try await find(number)
-                let money = try await till.moneyForChange(of: stored)
-                if stored.orderRef == ref, stored.order.status != .cancelled, money.due == 0,
-                   case .issued(let invoice) = try await invoices.issue(for: stored, money: money, by: who) {
+                if stored.orderRef == ref, case .issued(let invoice)? = try await issueIfPaid(stored, by: who).issued {
                     issued.append(invoice)
                 }
                 _ = owedInvoices.withLock { $0.removeValue(forKey: ref) }
