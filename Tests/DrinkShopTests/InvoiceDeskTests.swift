@@ -113,9 +113,7 @@ import Testing
             let api = OrderQueriesTests.OverTheAPI(underlying: fixture.base)
             var shops: [Shop] = []
             for index in 0..<4 {
-                let outbox = Outbox(store: try LocalBase.inMemory(clock: fixture.clock.date), location: "c\(index)")
-                try await outbox.prepare()
-                shops.append(Shop(store: api, clock: fixture.clock.shopClock, outbox: outbox))
+                shops.append(try await fixture.counter(over: api, location: "c\(index)"))
             }
             try await Self.setUp(shops[0].counter, range: "11512 AB 12345000-12345199")
             let invoices = try await withThrowingTaskGroup(of: IssuedInvoice?.self) { group in
@@ -155,9 +153,7 @@ import Testing
     func owedInvoiceIssuedAtTheNextPayment() async throws {
         let fixture = try await ShopFixture()
         let store = CountingStore(fixture.base)
-        let outbox = Outbox(store: try LocalBase.inMemory(clock: fixture.clock.date), location: "a")
-        try await outbox.prepare()
-        let shop = Shop(store: store, clock: fixture.clock.shopClock, outbox: outbox)
+        let shop = try await fixture.counter(over: store, location: "a")
         try await Self.setUp(shop.counter)
         let away = AirtableError.transport("the server went away for the test")
         store.refuse("GET EInvoice", with: away)
@@ -187,9 +183,7 @@ import Testing
         let folder = try TemporaryDirectory()
         let fixture = try await ShopFixture()
         let store = LosesOneAnswer(underlying: fixture.base, table: ShopSchema.einvoiceTable)
-        let outbox = Outbox(store: try LocalBase.inMemory(clock: fixture.clock.date), location: "a")
-        try await outbox.prepare()
-        let shop = Shop(store: store, clock: fixture.clock.shopClock, outbox: outbox)
+        let shop = try await fixture.counter(over: store, location: "a")
         try await Self.setUp(shop.counter, turnkey: folder.path)
         let first = try await Self.paidOrder(shop, fixture)
         #expect(first.invoice == nil && first.invoiceProblem != nil)

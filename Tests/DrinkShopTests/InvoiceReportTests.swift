@@ -77,13 +77,9 @@ import Testing
     func overTheAPIOwnBookAndFreeBooks() async throws {
         let fixture = try await ShopFixture()
         let api = OrderQueriesTests.OverTheAPI(underlying: fixture.base)
-        let outboxA = Outbox(store: try LocalBase.inMemory(clock: fixture.clock.date), location: "a")
-        let outboxB = Outbox(store: try LocalBase.inMemory(clock: fixture.clock.date), location: "b")
-        try await outboxA.prepare()
-        try await outboxB.prepare()
         let counting = CountingStore(api)
-        let a = Shop(store: counting, clock: fixture.clock.shopClock, outbox: outboxA)
-        let b = Shop(store: api, clock: fixture.clock.shopClock, outbox: outboxB)
+        let a = try await fixture.counter(over: counting, location: "a")
+        let b = try await fixture.counter(over: api, location: "b")
         try await InvoiceDeskTests.setUp(a.counter, range: "11512 AB 12345000-12345149")  // three books
         for _ in 0..<3 { _ = try #require(try await InvoiceDeskTests.paidOrder(a, fixture).invoice) }
         for _ in 0..<2 { _ = try #require(try await InvoiceDeskTests.paidOrder(b, fixture).invoice) }

@@ -35,6 +35,13 @@ struct ShopFixture {
     static let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Seeds").path
 
+    /// A counter reaching the base through `store` (over the API), with an outbox of its own named `location`.
+    func counter(over store: any RecordStore, location: String) async throws -> Shop {
+        let outbox = Outbox(store: try LocalBase.inMemory(clock: clock.date), location: location)
+        try await outbox.prepare()
+        return Shop(store: store, clock: clock.shopClock, outbox: outbox)
+    }
+
     /// A new shop (another counter) on the same base.
     func secondCounter() -> Shop {
         let clock = self.clock
