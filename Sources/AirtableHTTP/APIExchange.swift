@@ -83,6 +83,10 @@ extension AirtableClient {
             // Every answer says it afresh: one without it (a server in front of Airtable, a new server) means ten.
             let batch = response.headers[WriteBatchLimit.header.lowercased()].flatMap(WriteBatchLimit.init(header:))
             reportedWriteBatch.withLock { $0 = batch ?? .airtable }
+            // Said afresh on every answer too: one without it (a server that holds none, a gateway's own refusal)
+            // means the client relies on none, so the safe side wins.
+            let guards = response.headers[CreateGuards.header.lowercased()].map(CreateGuards.names(header:)) ?? []
+            reportedCreateGuards.withLock { $0 = guards }
             switch response.status {
             case 200..<300:
                 return try ResponseDecoding.json(response.body, context: exchange.context)

@@ -22,7 +22,7 @@ import Synchronization
 ///
 /// `listRecords` returns one page; `allRecords` (on `RecordStore`) pages through and restarts, a bounded
 /// number of times, when Airtable says the cursor expired.
-public final class AirtableClient: SchemaEditing, UniqueKeysReporting, CustomStringConvertible {
+public final class AirtableClient: SchemaEditing, UniqueKeysReporting, CreateGuardsReporting, CustomStringConvertible {
     /// Where the client talks to and how politely.
     public let configuration: Configuration
     let transport: any HTTPTransport
@@ -33,6 +33,7 @@ public final class AirtableClient: SchemaEditing, UniqueKeysReporting, CustomStr
     let reportedUniqueKeys = Mutex(UniqueKeys())
     /// The records per write request the server's last answer said it takes (`WriteBatchLimit`).
     let reportedWriteBatch = Mutex(WriteBatchLimit.airtable)
+    let reportedCreateGuards = Mutex(Set<String>())
 
     /// Airtable's limit on records per write request.
     public static let maximumBatch = 10
@@ -60,6 +61,8 @@ public final class AirtableClient: SchemaEditing, UniqueKeysReporting, CustomStr
 
     /// What the server's `UniqueKeys.header` said; empty for Airtable itself, which keeps nothing unique.
     public var uniqueKeys: UniqueKeys { reportedUniqueKeys.withLock { $0 } }
+    /// The create guards the last answer named (`CreateGuards.header`); empty for Airtable itself.
+    public var createGuards: Set<String> { reportedCreateGuards.withLock { $0 } }
 
     /// `Airtable base appXXXX at https://api.airtable.com`.
     public var description: String { configuration.description }

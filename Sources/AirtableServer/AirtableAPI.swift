@@ -30,6 +30,9 @@ public final class AirtableAPI: Sendable {
     /// Key fields this server keeps unique (on a store that commits several calls as one), named to clients in
     /// `UniqueKeys.header` on every answer.
     let uniqueKeys: UniqueKeys
+    /// Rules checked inside a create's commit (on a store that commits several calls as one), by table name,
+    /// named to clients in `CreateGuards.header` on every answer.
+    let createGuards: [String: [any CreateGuard]]
     /// The records a create, update or upsert may carry when the request asks for more than Airtable's ten
     /// (`WriteBatchLimit`): more only on a store that commits a request whole, named on every answer.
     let writeBatch: WriteBatchLimit
@@ -51,8 +54,10 @@ public final class AirtableAPI: Sendable {
                 workspaceID: String = AirtableAPI.defaultWorkspaceID, tokens: AccessTokens,
                 rateLimiter: RateLimiter? = nil, user: Collaborator? = nil, notifier: WebhookNotifier? = nil,
                 protectedTables: ProtectedTables = ProtectedTables(), tableScopes: TableScopes = TableScopes(),
-                webhookReceivers: WebhookReceivers = WebhookReceivers(), uniqueKeys: UniqueKeys = UniqueKeys()) {
+                webhookReceivers: WebhookReceivers = WebhookReceivers(), uniqueKeys: UniqueKeys = UniqueKeys(),
+                createGuards: [any CreateGuard] = []) {
         self.uniqueKeys = store is any AtomicRecordStore ? uniqueKeys : UniqueKeys()
+        self.createGuards = store is any AtomicRecordStore ? Dictionary(grouping: createGuards, by: \.table) : [:]
         writeBatch = store is any AtomicRecordStore ? .served : .airtable
         self.tableScopes = tableScopes
         self.notifier = notifier
@@ -73,6 +78,10 @@ public final class AirtableAPI: Sendable {
         var response = await respond(to: request)
         response.headers.append((name: "Access-Control-Allow-Origin", value: "*"))
         if !uniqueKeys.isEmpty { response.headers.append((name: UniqueKeys.header, value: uniqueKeys.headerValue)) }
+        if !createGuards.isEmpty {
+            let names = createGuards.values.flatMap { $0.map(\.name) }.sorted().joined(separator: ",")
+            response.headers.append((name: CreateGuards.header, value: names))
+        }
         if writeBatch != .airtable { response.headers.append((name: WriteBatchLimit.header, value: writeBatch.headerValue)) }
         return response
     }

@@ -50,12 +50,13 @@ extension AirtableAPI {
         -> APIResponse
     {
         try refuseQuery(query)
-        let body = try WriteBody(json: try parseBody(request.body, emptyAs: [:]), allowsUpsert: false, requiresID: false,
+        var body = try WriteBody(json: try parseBody(request.body, emptyAs: [:]), allowsUpsert: false, requiresID: false,
                                  allowsSingle: true, limit: writeBatch(asked: request))
         if body.records.contains(where: { $0.id != nil }) {
             throw APIError.invalidRequest("records to create may not carry an id")
         }
         let limited = try limitedReach(reach, table, writing: body.records.map(\.fields))
+        body = try await namingFields(of: body, in: table)
         try await refuseUnkeyed(in: table, body.records)
         let records = try await createKeepingKeysUnique(in: table, body.records.map(\.fields), options: body.options)
             .map { visible($0, limited) }
@@ -67,9 +68,10 @@ extension AirtableAPI {
         async throws -> APIResponse
     {
         try refuseQuery(query)
-        let body = try WriteBody(json: try parseBody(request.body, emptyAs: [:]), allowsUpsert: true, requiresID: true,
+        var body = try WriteBody(json: try parseBody(request.body, emptyAs: [:]), allowsUpsert: true, requiresID: true,
                                  allowsSingle: false, limit: writeBatch(asked: request))
         let limited = try limitedReach(reach, table, writing: body.records.map(\.fields), mergeOn: body.mergeOn ?? [])
+        body = try await namingFields(of: body, in: table)
         try await refuseKeyChanges(in: table, body.records, mergeOn: body.mergeOn)
         try await refuseUnkeyed(in: table, body.records)
         if let mergeOn = body.mergeOn {
@@ -90,8 +92,9 @@ extension AirtableAPI {
     {
         try refuseQuery(query)
         guard AirtableID.isValid(id, prefix: "rec") else { return .error(.notFound) }
-        let (fields, options) = try WriteBody.singleUpdate(try parseBody(request.body, emptyAs: [:]))
-        let limited = try limitedReach(reach, table, writing: [fields])
+        let (sent, options) = try WriteBody.singleUpdate(try parseBody(request.body, emptyAs: [:]))
+        let limited = try limitedReach(reach, table, writing: [sent])
+        let fields = try await namingFields(of: [sent], in: table).first ?? sent
         try await refuseKeyChanges(in: table, [(id: id, fields: fields)])
         do {
             let records = try await store.updateRecords(in: table, [RecordUpdate(id: id, fields: fields)],
@@ -156,26 +159,71 @@ extension AirtableAPI {
         return record
     }
 
+    /// `body` with every field a record names by its id named by its name instead (Airtable takes both), where this
+    /// server keeps rules on named fields of the table (a unique key, a keyed kind, a create guard), so the rules see
+    /// every spelling of a field; the write itself is the same. A record naming one field twice is refused.
+    private func namingFields(of body: WriteBody, in table: String) async throws -> WriteBody {
+        var body = body
+        let named = try await namingFields(of: body.records.map(\.fields), in: table)
+        for index in body.records.indices { body.records[index].fields = named[index] }
+        if let mergeOn = body.mergeOn, let schema = try await ruledTable(table) {
+            body.mergeOn = mergeOn.map { schema.field($0)?.name ?? $0 }
+        }
+        return body
+    }
+
+    private func namingFields(of records: [Fields], in table: String) async throws -> [Fields] {
+        guard let schema = try await ruledTable(table) else { return records }
+        return try records.enumerated().map { (index, fields) throws(APIError) -> Fields in
+            var named: Fields = [:]
+            for (key, value) in fields {
+                let name = schema.field(key)?.name ?? key
+                guard named.updateValue(value, forKey: name) == nil else {
+                    throw .invalidRequest("record \(index + 1) names the field \"\(name)\" twice (by its id and by its name)")
+                }
+            }
+            return named
+        }
+    }
+
+    /// The schema of `table` when this server keeps a unique key or a create guard on it.
+    private func ruledTable(_ table: String) async throws -> TableSchema? {
+        guard !uniqueKeys.isEmpty || !createGuards.isEmpty, let schema = try await store.schema().table(table),
+              uniqueKeys.fieldByTable[schema.name] != nil || createGuards[schema.name] != nil
+        else { return nil }
+        return schema
+    }
+
     /// The unique key field of `table` (however the path spells the table), if this server keeps one.
     private func uniqueKey(of table: String) async throws -> String? {
         guard !uniqueKeys.isEmpty, let name = try await store.schema().table(table)?.name else { return nil }
         return uniqueKeys.fieldByTable[name]
     }
 
-    /// Creates the records; in a table with a unique key, in one commit that first makes sure no record (nor
-    /// another of this batch) holds any of their keys, else refuses them all: 422 `UniqueKeys.duplicateType`.
+    /// Creates the records; in a table with a unique key or create guards (`CreateGuard`), in one commit that first
+    /// makes sure no record (nor another of this batch) holds any of their keys, else refuses them all: 422
+    /// `UniqueKeys.duplicateType`, and that every guard lets each record be created, else refuses them all with the
+    /// guard's refusal.
     private func createKeepingKeysUnique(in table: String, _ records: [Fields], options: WriteOptions) async throws
         -> [Record]
     {
-        guard let field = try await uniqueKey(of: table), let atomic = store as? any AtomicRecordStore else {
+        let name = uniqueKeys.isEmpty && createGuards.isEmpty ? nil : try await store.schema().table(table)?.name
+        let field = name.flatMap { uniqueKeys.fieldByTable[$0] }
+        let guards = name.flatMap { createGuards[$0] } ?? []
+        guard field != nil || !guards.isEmpty, let atomic = store as? any AtomicRecordStore else {
             return try await store.createRecords(in: table, records, options: options)
         }
-        let keys = records.map { $0[field]?.stringValue }
+        let keys = field.map { field in records.compactMap { $0[field]?.stringValue } } ?? []
         var seen: Set<String> = []
-        for key in keys.compactMap({ $0 }) where !seen.insert(key).inserted { throw APIError.duplicateKey(field, key) }
+        for key in keys where !seen.insert(key).inserted { throw APIError.duplicateKey(field ?? "", key) }
         return try await atomic.atomically { (transaction) throws(AirtableError) -> [Record] in
-            for key in keys.compactMap({ $0 }) where try transaction.containsRecord(in: table, field: field, text: key) {
-                throw .api(.duplicateKey(field, key))
+            if let field {
+                for key in keys where try transaction.containsRecord(in: table, field: field, text: key) {
+                    throw .api(.duplicateKey(field, key))
+                }
+            }
+            for fields in records {
+                for rule in guards { if let refusal = try rule.refusal(of: fields, in: transaction) { throw .api(refusal) } }
             }
             return try transaction.createRecords(in: table, records, options: options)
         }

@@ -123,7 +123,7 @@ struct ServeCommand {
                               user: owner, notifier: httpProblem == nil ? WebhookNotifier(transport: URLSessionTransport.shared) : nil,
                               protectedTables: Self.shopTables, tableScopes: Self.shopTableScopes,
                               webhookReceivers: webhookReceivers,
-                              uniqueKeys: ShopSchema.keptUnique)
+                              uniqueKeys: ShopSchema.keptUnique, createGuards: ShopSchema.createGuards)
         var configuration = HTTPServer.Configuration()
         configuration.host = host
         configuration.port = port

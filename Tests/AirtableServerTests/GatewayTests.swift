@@ -81,22 +81,26 @@ struct GatewayTests {
         #expect(stub.requests.count == 1)
     }
 
-    @Test("the keys an upstream drinkshop serve keeps unique are passed on, so counters behind the gateway pay under them")
+    @Test("the keys an upstream drinkshop serve keeps unique, and the create guards it holds, are passed on, so counters behind the gateway pay under them")
     func passesOnTheUpstreamsUniqueKeys() async throws {
         let clock = TestClock(seconds: 100)
         let stub = UpstreamStub(clock: clock) { _, _ in
             TransportResponse(status: 200, headers: ["content-type": "application/json",
-                                                     UniqueKeys.header.lowercased(): "PickupTicket.key,TillPayment.ref"],
+                                                     UniqueKeys.header.lowercased(): "PickupTicket.key,TillPayment.ref",
+                                                     CreateGuards.header.lowercased(): "TillPayment.orderNotCancelled"],
                               body: Array(#"{"records":[]}"#.utf8))
         }
         let gateway = try gateway(stub, clock: clock)
         let answer = await gateway.handle(request("GET", "/v0/appBASE/TillPayment"))
         let said = answer.headers.first { $0.name.lowercased() == UniqueKeys.header.lowercased() }?.value
         #expect(said.map { UniqueKeys(header: $0).contains(field: "ref", in: "TillPayment") } == true)
+        let guards = answer.headers.first { $0.name.lowercased() == CreateGuards.header.lowercased() }?.value
+        #expect(guards.map(CreateGuards.names(header:)) == ["TillPayment.orderNotCancelled"])
         // Airtable says none: none is passed on (its counters keep the claim rule's read-back).
         let plain = try self.gateway(UpstreamStub(clock: clock) { _, _ in Self.empty }, clock: clock)
         let none = await plain.handle(request("GET", "/v0/appBASE/TillPayment"))
         #expect(!none.headers.contains { $0.name.lowercased() == UniqueKeys.header.lowercased() })
+        #expect(!none.headers.contains { $0.name.lowercased() == CreateGuards.header.lowercased() })
     }
 
     @Test("menu listings come from the cache, checked with one small request at most every 5 s")

@@ -73,6 +73,144 @@ import TestSupport
         }
     }
 
+    /// On a server that refuses a payment for a cancelled order in the payment's own commit (`CancelledOrderGuard`,
+    /// said in `CreateGuards.header`), a payment is the copy and the create: no read of the order's status after it.
+    /// A cancel written at another counter between the copy and the payment makes the server refuse the payment:
+    /// nothing is taken, the payer is told the order was cancelled, and the copy written ahead is put right.
+    @Test func onAServerThatRefusesPaymentsForCancelledOrdersAPaymentNeedsNoStatusReadAndACancelBetweenIsRefused()
+        async throws
+    {
+        let requests = Mutex<[String]>([])
+        // Armed with a counter and an order: the next payment's create waits for that order's cancel there first.
+        let cancelFirst = Mutex<(Shop, OrderNumber)?>(nil)
+        let ken = Acting("Ken", role: nil)
+        try await ServerHarness.with(intercept: { request, forward in
+            requests.withLock { $0.append("\(request.method) \(request.path.split(separator: "/").last ?? "")") }
+            if request.method == "POST", request.path.hasSuffix("/" + ShopSchema.paymentTable),
+               let (shop, number) = cancelFirst.withLock({ armed in defer { armed = nil }; return armed }) {
+                _ = try? await shop.counter.cancel(number, reason: "客人不要了", by: ken)
+            }
+            return await forward(request)
+        }, uniqueKeys: ShopSchema.keptUnique, createGuards: ShopSchema.createGuards) { server in
+            try await Shop(store: server.base).createMissingSchema()
+            _ = try await Shop(store: server.base).seeder.seed(contentsOf: Repository.menu)
+            let payer = Shop(store: try server.client()), canceller = Shop(store: try server.client())
+            let draft = OrderDraft(lines: [LineDraft(drink: "熟成紅茶", options: [.size(.large), .ice(.less), .sugar(.half)])])
+
+            let order = try await payer.counter.place(draft, by: ken).order
+            requests.withLock { $0 = [] }
+            _ = try await payer.counter.pay(.pickup(order.order.pickupNumber), method: .card, tendered: nil, by: ken)
+            let paying = requests.withLock { $0 }.filter { !$0.hasSuffix(" Setting") && !$0.hasSuffix(" User") }
+            #expect(paying == ["GET OrderDrink", "PATCH OrderDrink", "POST TillPayment"])
+            #expect(payer.till.payments.refusesCancelledOrders)
+
+            // Cancelled at the other counter after the payer wrote its copy, before its payment reached the server.
+            let second = try await payer.counter.place(draft, by: ken).order
+            let number = OrderNumber.pickup(second.order.pickupNumber)
+            cancelFirst.withLock { $0 = (canceller, number) }
+            do {
+                _ = try await payer.counter.pay(number, method: .card, tendered: nil, by: ken)
+                Issue.record("a payment was taken for an order cancelled before it reached the server")
+            } catch let error as TillError {
+                guard case .payment(.orderVoided(let refused)) = error else {
+                    Issue.record("refused with \(error)")
+                    return
+                }
+                #expect(refused == second.order.pickupNumber)
+                #expect(error.description.contains("已取消的訂單不收款"))
+            }
+            #expect(cancelFirst.withLock { $0 } == nil, "the cancel did not run between the copy and the payment")
+            let ledger = try await server.base.allRecords(in: ShopSchema.paymentTable)
+                .filter { $0.fields["orderRef"]?.stringValue == second.orderRef }
+            #expect(ledger.isEmpty, "\(ledger)")
+            // The copy written ahead says what the ledger holds (nothing), and the order stays cancelled.
+            let stored = try await canceller.orders.find(number)
+            #expect(stored.order.status == .cancelled)
+            #expect(stored.till == TillCopy(), "\(String(describing: stored.till))")
+        }
+    }
+
+    @Test func theServerRefusesAPaymentForACancelledOrderInItsCommitAndSaysSo() async throws {
+        try await ServerHarness.with(uniqueKeys: ShopSchema.keptUnique, createGuards: ShopSchema.createGuards) { server in
+            try await Shop(store: server.base).createMissingSchema()
+            _ = try await Shop(store: server.base).seeder.seed(contentsOf: Repository.menu)
+            let client = try server.client()
+            let shop = Shop(store: client)
+            let ken = Acting("Ken", role: nil)
+            let options: [DrinkOption] = [.size(.large), .ice(.less), .sugar(.half)]
+            let draft = OrderDraft(lines: [LineDraft(drink: "熟成紅茶", options: options),
+                                           LineDraft(drink: "麗春紅茶", options: options)])
+            let standing = try await shop.counter.place(draft, by: ken).order
+            let cancelled = try await shop.counter.place(draft, by: ken).order
+            _ = try await shop.counter.cancel(.pickup(cancelled.order.pickupNumber), reason: "left", by: ken)
+            func payment(_ order: StoredOrder, kind: String = "payment") -> Fields {
+                ["ref": .string(order.orderRef + "#0"), "orderRef": .string(order.orderRef), "kind": .string(kind),
+                 "pickupNumber": .int(order.order.pickupNumber), "businessDay": .string(order.businessDay.description),
+                 "method": "card", "amount": .int(order.order.total)]
+            }
+            do {
+                _ = try await client.createRecords(in: ShopSchema.paymentTable, [payment(cancelled)], options: WriteOptions())
+                Issue.record("a payment for a cancelled order was written")
+            } catch let error as AirtableError {
+                #expect(error.apiError?.status == 422)
+                #expect(error.apiError?.type == CancelledOrderGuard.refusalType)
+                #expect(error.apiError?.message?.contains("#\(cancelled.order.pickupNumber)") == true)
+            }
+            // Named by the fields' ids (Airtable takes either), the same payment meets the same rules: refused as
+            // cancelled, and without its key refused as unkeyed; a second one under a taken key as a duplicate.
+            let schema = try #require(try await server.base.schema().table(ShopSchema.paymentTable))
+            func byID(_ fields: Fields) throws -> Fields {
+                var spelled: Fields = [:]
+                for (name, value) in fields { spelled[try #require(schema.field(name)).id] = value }
+                return spelled
+            }
+            for (fields, type) in [(try byID(payment(cancelled)), CancelledOrderGuard.refusalType),
+                                   (try byID(payment(standing).filter { $0.key != "ref" }), KeyedKinds.refusalType)] {
+                do {
+                    _ = try await client.createRecords(in: ShopSchema.paymentTable, [fields], options: WriteOptions())
+                    Issue.record("a payment named by field ids was written: \(fields)")
+                } catch let error as AirtableError {
+                    #expect(error.apiError?.type == type)
+                }
+            }
+            // A record naming one field by its id and by its name is refused (which would the rules see?).
+            var twice = payment(standing)
+            twice[try #require(schema.field("kind")).id] = "refund"
+            await #expect(throws: AirtableError.self) {
+                _ = try await client.createRecords(in: ShopSchema.paymentTable, [twice], options: WriteOptions())
+            }
+            // A batch holding one such payment is refused whole.
+            await #expect(throws: AirtableError.self) {
+                _ = try await client.createRecords(in: ShopSchema.paymentTable, [payment(standing), payment(cancelled)],
+                                                   options: WriteOptions())
+            }
+            #expect(try await server.base.allRecords(in: ShopSchema.paymentTable).isEmpty)
+            #expect(client.createGuards == [CancelledOrderGuard.guardName])
+            // A refund of a cancelled order, and a payment of one that stands, are taken.
+            var refund = payment(cancelled, kind: "refund")
+            refund["ref"] = .string(cancelled.orderRef + "-refund-card")
+            _ = try await client.createRecords(in: ShopSchema.paymentTable, [refund], options: WriteOptions())
+            _ = try await client.createRecords(in: ShopSchema.paymentTable, [payment(standing)], options: WriteOptions())
+            #expect(try await server.base.allRecords(in: ShopSchema.paymentTable).count == 2)
+            // The standing order's key is taken now: a second payment under it, named by ids, is a duplicate.
+            do {
+                _ = try await client.createRecords(in: ShopSchema.paymentTable, [try byID(payment(standing))], options: WriteOptions())
+                Issue.record("a second payment under one key, named by field ids, was written")
+            } catch let error as AirtableError {
+                #expect(error.isDuplicateKey)
+            }
+            // Nor is a key changed by naming it by its id.
+            let written = try #require(try await server.base.allRecords(in: ShopSchema.paymentTable)
+                .first { $0.fields["kind"]?.stringValue == "payment" })
+            await #expect(throws: AirtableError.self) {
+                _ = try await client.updateRecords(in: ShopSchema.paymentTable,
+                                                   [RecordUpdate(id: written.id, fields: try byID(["ref": "ordX#9"]))],
+                                                   replace: false, options: WriteOptions())
+            }
+            #expect(try await server.base.allRecords(in: ShopSchema.paymentTable).count == 2)
+        }
+    }
+
     @Test func theServerRefusesASecondPaymentUnderOneKeyAndStillTakesUpsertsMergedOnIt() async throws {
         try await ServerHarness.with(uniqueKeys: ShopSchema.keptUnique) { server in
             try await Shop(store: server.base).createMissingSchema()

@@ -25,13 +25,14 @@ final class ServerHarness: Sendable {
 
     /// - Parameter clock: the served base's clock (its records' creation times); the machine's by default.
     init(rateLimiter: RateLimiter? = nil, intercept: Intercept? = nil,
-         clock: @escaping @Sendable () -> Date = Date.init, uniqueKeys: UniqueKeys = UniqueKeys()) throws {
+         clock: @escaping @Sendable () -> Date = Date.init, uniqueKeys: UniqueKeys = UniqueKeys(),
+         createGuards: [any CreateGuard] = []) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("client-e2e-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let base = try LocalBase(path: directory.appendingPathComponent("served.sqlite").path, clock: clock)
         let api = AirtableAPI(store: base, baseID: base.baseID,
                               tokens: AccessTokens([(token, .readWrite), (readOnlyToken, .read)]), rateLimiter: rateLimiter,
-                              uniqueKeys: uniqueKeys)
+                              uniqueKeys: uniqueKeys, createGuards: createGuards)
         let forward: @Sendable (HTTPRequest) async -> HTTPResponse = { request in await api.handle(request) }
         let server = HTTPServer(configuration: HTTPServer.Configuration(port: 0)) { request in
             if let intercept { return await intercept(request, forward) }
@@ -64,8 +65,9 @@ final class ServerHarness: Sendable {
 
     /// Runs `body` with a started server, stopping it afterwards whatever happens.
     static func with<T>(rateLimiter: RateLimiter? = nil, intercept: Intercept? = nil, uniqueKeys: UniqueKeys = UniqueKeys(),
-                        _ body: (ServerHarness) async throws -> T) async throws -> T {
-        let harness = try ServerHarness(rateLimiter: rateLimiter, intercept: intercept, uniqueKeys: uniqueKeys)
+                        createGuards: [any CreateGuard] = [], _ body: (ServerHarness) async throws -> T) async throws -> T {
+        let harness = try ServerHarness(rateLimiter: rateLimiter, intercept: intercept, uniqueKeys: uniqueKeys,
+                                        createGuards: createGuards)
         do {
             let result = try await body(harness)
             await harness.stop()

@@ -168,6 +168,8 @@ public final class AirtableGateway: Sendable {
             // The keys an upstream `drinkshop serve` keeps unique hold for what goes through the gateway too (its
             // writes go upstream as sent): the counters behind it pay and claim under them, as counters there do.
             if let value = response.header(UniqueKeys.header) { headers.append((name: UniqueKeys.header, value: value)) }
+            // Likewise the rules it checks in a create's commit (`CreateGuard`): they hold for creates sent through.
+            if let value = response.header(CreateGuards.header) { headers.append((name: CreateGuards.header, value: value)) }
             return APIResponse(status: response.status, headers: headers, body: response.body)
         }
     }

@@ -32,6 +32,10 @@ public enum ShopSchema {
                                                   kindField: PaymentField.kind.rawValue, kind: MoneyRecord.Kind.payment.rawValue,
                                                   basisField: PaymentField.orderRef.rawValue, refusal: unkeyedPayment)]))
 
+    /// The rules `drinkshop serve` checks inside a create's commit (`CreateGuard`, said in its header): no payment for
+    /// a cancelled order (`CancelledOrderGuard`).
+    public static let createGuards: [any CreateGuard] = [CancelledOrderGuard()]
+
     /// The refusal of a payment from a counter older than the payment key (`keptUnique`).
     static let unkeyedPayment = "This counter's drinkshop is older than the server: it takes payments without the key "
         + "that keeps one payment per bill. Update drinkshop at this counter, then take the payment again "

@@ -134,20 +134,35 @@ struct PaymentRecords: Sendable {
     /// payment can be made by `create(_:)` under a key that names what it was worked out from.
     var keepsKeysUnique: Bool { store.keepsUnique(PaymentField.ref.rawValue, in: ShopSchema.paymentTable) }
 
-    /// Creates one payment or refund under its key (`record.ref`) on a store that keeps keys unique; returns its
-    /// record's id, or nil when the store refused it because another record holds that key.
-    func create(_ record: MoneyRecord) async throws(ShopError) -> String? {
+    /// Whether the store refuses a payment for a cancelled order in the payment's own commit (`drinkshop serve` says
+    /// so: `CancelledOrderGuard`), so a payer needs no read of the order's status after its payment.
+    var refusesCancelledOrders: Bool { store.holdsCreateGuard(named: CancelledOrderGuard.guardName) }
+
+    /// What a create under a key came to (`create(_:)`).
+    enum KeyedCreate: Sendable, Equatable {
+        /// Written: the record's id.
+        case created(String)
+        /// Refused: another record holds the key.
+        case keyTaken
+        /// Refused: the order is cancelled (`CancelledOrderGuard`); nothing was written.
+        case orderCancelled
+    }
+
+    /// Creates one payment or refund under its key (`record.ref`) on a store that keeps keys unique.
+    func create(_ record: MoneyRecord) async throws(ShopError) -> KeyedCreate {
         let records: [Record]
         do {
             records = try await store.createRecords(in: ShopSchema.paymentTable, Self.upserts([record]).map(\.fields),
                                                     options: WriteOptions(typecast: true))
         } catch where error.isDuplicateKey {
-            return nil
+            return .keyTaken
+        } catch where error.apiError?.type == CancelledOrderGuard.refusalType {
+            return .orderCancelled
         } catch {
             throw .store(error)
         }
         guard let id = records.first?.id else { throw .storedData("the store wrote no TillPayment record") }
-        return id
+        return .created(id)
     }
 
     /// Keeps one record of each key `keys` names in the order's ledger: the earliest (creation time, then record

@@ -87,6 +87,7 @@ extension Till {
                 return try await payOverTheAPI(changed, method: method, tendered: tendered, by: staff, restarts: restarts + 1)
             }
             let holds: Bool
+            var guardedAgainstCancel = false, refusedAsCancelled = false
             do {
                 if payments.keepsKeysUnique {
                     // The server keeps payments' keys unique: the key names the order and how many entries the
@@ -94,7 +95,17 @@ extension Till {
                     // the ledger the server takes one and refuses the other (which reads the ledger and tries
                     // again). What the server took holds: no read-back.
                     record.ref = "\(stored.orderRef)#\(ledger.count)"
-                    holds = try await payments.create(record) != nil
+                    switch try await payments.create(record) {
+                    case .created:
+                        holds = true
+                        // Said in the answer to this create: the server took it only if the order was not cancelled.
+                        guardedAgainstCancel = payments.refusesCancelledOrders
+                    case .keyTaken:
+                        holds = false
+                    case .orderCancelled:
+                        holds = false
+                        refusedAsCancelled = true
+                    }
                 } else {
                     let id = try await payments.addOne(record)
                     let now = try await payments.entries(ofOrder: stored.orderRef)
@@ -109,10 +120,24 @@ extension Till {
             } catch {
                 throw .shop(error)
             }
+            if refusedAsCancelled {
+                // Cancelled at another counter since the copy was written: the server took nothing. The copy written
+                // ahead is put right from the ledger (best effort, as when the ledger refuses a payment).
+                let now: [LedgerEntry]
+                do { now = try await payments.entries(ofOrder: stored.orderRef) } catch { throw .shop(error) }
+                let money = try Self.money(of: stored, total: total, records: now.map(\.money))
+                let ledgerCopy = TillCopy(money, bill: bill)
+                if ledgerCopy != copyOnOrder, money.paid - money.refunded <= money.total {
+                    _ = try? await orders.records.writeCells(of: stored, [:], extra: OrderRecord.cells(of: ledgerCopy))
+                }
+                throw .payment(.orderVoided(order: stored.order.pickupNumber))
+            }
             if holds {
                 // Cancelled at another counter meanwhile? Then the money goes back at once (the cancel's own
                 // settling may give the same refund: refunds are keyed by order and method, so it is given once).
-                if try await isCancelledNow(stored) {
+                // A server that refuses payments for cancelled orders in the payment's commit has answered that
+                // already: a cancel written after the payment reads the ledger and gives the money back itself.
+                if !guardedAgainstCancel, try await isCancelledNow(stored) {
                     let refunds = try await settleLatePayments(of: stored, reason: "cancelled at another counter while paying",
                                                                by: staff, bill: bill)
                     throw .paidWhileCancelled(order: stored.order.pickupNumber, refunds: refunds)
