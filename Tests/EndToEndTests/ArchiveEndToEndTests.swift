@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Archiving a closed day with the real binary (an embedded store; the clock moved with `faketime`).
-@Suite struct ArchiveEndToEndTests {
+@Suite(.clearOfShopMidnight) struct ArchiveEndToEndTests {
     static func at(_ moment: String, _ folder: CounterFolder, _ words: [String], input: String? = nil) async -> Drinkshop.Result {
         await BusinessDayEndToEndTests.at(moment, folder, words, input: input)
     }

@@ -4,7 +4,7 @@ import TestSupport
 
 /// Backups through the real binary: a close at the counter backs the store up, `backups` lists what each
 /// holds, `restore` writes only a new store, and the restored shop never gives a pickup number twice.
-@Suite struct BackupEndToEndTests {
+@Suite(.clearOfShopMidnight) struct BackupEndToEndTests {
     @Test func aCloseBacksUpAndARestoreGoesOnWithoutRepeatingANumber() async throws {
         let folder = CounterFolder()
         try folder.make()

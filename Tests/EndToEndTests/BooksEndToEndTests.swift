@@ -5,7 +5,7 @@ import Testing
 
 /// `drinkshop check --books` through the real binary on the embedded store: a day that balances exits 0, a
 /// difference written into the store behind the till's back exits 1 and is named, words it cannot read exit 2.
-@Suite struct BooksEndToEndTests {
+@Suite(.clearOfShopMidnight) struct BooksEndToEndTests {
     @Test func theBooksOfADayBalanceUntilAnOrderIsHandedOverOwingBehindTheTillsBack() async throws {
         let shop = try Drinkshop()
         let day = """

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A close whose answer was lost, tried again: the counter says what the store holds, not that no shift is open.
-@Suite struct CloseRetryEndToEndTests {
+@Suite(.clearOfShopMidnight) struct CloseRetryEndToEndTests {
     @Test func aCloseTriedAgainSaysWhenWhoAndWhatWasCounted() async throws {
         let shop = try Drinkshop()
         let first = try await shop.run(["--staff", "Amy"], input: """

@@ -5,7 +5,7 @@ import TestSupport
 
 /// `drinkshop serve | head -1`: the server's standard output and its log (standard error) close under it,
 /// and it goes on serving, then stops cleanly on SIGTERM (no "Broken pipe" fatal error, no death by SIGPIPE).
-@Suite(.timeLimit(.minutes(2))) struct ClosedOutputTests {
+@Suite(.timeLimit(.minutes(3)), .clearOfShopMidnight) struct ClosedOutputTests {
     @Test func serveGoesOnWhenItsOutputAndLogAreClosed() async throws {
         let shop = try Drinkshop()
         let port = try await offThePool { try FreePort.reserve() }

@@ -29,7 +29,7 @@ struct CounterFolder {
     func remove() { try? FileManager.default.removeItem(atPath: directory) }
 }
 
-@Suite struct CounterInputTests {
+@Suite(.clearOfShopMidnight) struct CounterInputTests {
     @Test func aPipedFileWithAByteOrderMarkAndFullWidthWordsTakesEveryOrder() async throws {
         let folder = CounterFolder()
         try folder.make()

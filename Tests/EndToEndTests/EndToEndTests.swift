@@ -2,7 +2,7 @@ import Airtable
 import Foundation
 import Testing
 
-@Suite struct EndToEndTests {
+@Suite(.clearOfShopMidnight) struct EndToEndTests {
     @Test func aNewStoreIsSeededAndTakesOneShotOrders() async throws {
         let shop = try Drinkshop()
         let placed = try await shop.run(["order", "白玉歐蕾", "大杯", "半糖", "少冰", "x2", "for", "Amy"])

@@ -6,7 +6,7 @@ import TestSupport
 /// `drinkshop serve --upstream … --public-url …` in front of `drinkshop serve`: a menu change made on the
 /// upstream reaches the gateway's cache by webhook (the freshness checks set to an hour, so they cannot
 /// explain it), and the webhooks are gone once the gateway stops.
-@Suite(.timeLimit(.minutes(2))) struct GatewayWebhookEndToEndTests {
+@Suite(.timeLimit(.minutes(3)), .clearOfShopMidnight) struct GatewayWebhookEndToEndTests {
     @Test func aMenuChangeUpstreamReachesTheGatewaysCacheByWebhook() async throws {
         let shop = try Drinkshop()
         let upstreamToken = "pat" + UUID().uuidString.replacingOccurrences(of: "-", with: "")

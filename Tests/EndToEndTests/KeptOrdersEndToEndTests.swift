@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Counters on `drinkshop serve` while it goes away and comes back: what they kept is sent by itself.
-@Suite(.timeLimit(.minutes(2))) struct KeptOrdersEndToEndTests {
+@Suite(.timeLimit(.minutes(3)), .clearOfShopMidnight) struct KeptOrdersEndToEndTests {
     /// A counter REPL with nobody typing sends the order it kept within seconds of the server coming back.
     @Test func anIdleCounterSendsWhatItKeptOnceTheServerIsBack() async throws {
         let shop = try Drinkshop()

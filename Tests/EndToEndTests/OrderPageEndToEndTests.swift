@@ -4,7 +4,7 @@ import TestSupport
 
 /// `drinkshop serve` carries the customers' ordering page at /order: tokenless, closed until a manager's
 /// `online on` at any counter, its order placed through the shop and seen by the counter and the pickup screen.
-@Suite(.timeLimit(.minutes(2))) struct OrderPageEndToEndTests {
+@Suite(.timeLimit(.minutes(3)), .clearOfShopMidnight) struct OrderPageEndToEndTests {
     @Test func theServedPageTakesAnOrderOnceOnlineIsOnAndTheCounterSeesIt() async throws {
         let shop = try Drinkshop()
         let token = "pat" + UUID().uuidString.replacingOccurrences(of: "-", with: "")

@@ -5,7 +5,7 @@ import TestSupport
 
 /// `drinkshop serve` carries the pickup screen: tokenless at /display only, fed by the shop's orders as
 /// counters write them through the API.
-@Suite(.timeLimit(.minutes(2))) struct PickupScreenTests {
+@Suite(.timeLimit(.minutes(3)), .clearOfShopMidnight) struct PickupScreenTests {
     @Test func theScreenNeedsNoTokenShowsOnlyNumbersAndFollowsOrdersPlacedThroughTheAPI() async throws {
         let shop = try Drinkshop()
         let token = "pat" + UUID().uuidString.replacingOccurrences(of: "-", with: "")

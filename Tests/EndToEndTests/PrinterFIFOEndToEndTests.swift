@@ -8,7 +8,7 @@ import TestSupport
 /// printer failure once and ends; a piped REPL runs its next lines; once a reader is there, `label #1`
 /// prints. Each run is bounded by `timeout -s KILL 20`, so a hang fails the test (status 137) instead of
 /// holding the suite.
-@Suite(.timeLimit(.minutes(2))) struct PrinterFIFOEndToEndTests {
+@Suite(.timeLimit(.minutes(3)), .clearOfShopMidnight) struct PrinterFIFOEndToEndTests {
     private func bounded(_ shop: borrowing Drinkshop, _ arguments: [String], input: String? = nil,
                          printer: String) async throws -> ChildProcess.Result {
         let environment = ["PATH": "/usr/bin:/bin", "HOME": shop.directory, "DRINKSHOP_SEEDS": Drinkshop.seeds,

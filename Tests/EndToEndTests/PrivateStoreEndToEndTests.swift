@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 /// A store holds PIN hashes and customers' numbers: the files drinkshop makes are its user's alone.
-@Suite struct PrivateStoreEndToEndTests {
+@Suite(.clearOfShopMidnight) struct PrivateStoreEndToEndTests {
     private func mode(_ path: String) throws -> Int {
         try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) & 0o777
     }

@@ -9,7 +9,7 @@ import Testing
 /// Opening the embedded store (`EmbeddedStore.open`, what every `drinkshop --db` start runs): a store made
 /// before the shop's schema version was recorded is upgraded in place and then recorded; one that records
 /// this version is not looked at again.
-@Suite struct SchemaVersionOpeningTests {
+@Suite(.clearOfShopMidnight) struct SchemaVersionOpeningTests {
     /// OrderDrink as an earlier version made it: without the step fields and the audit cell.
     static let olderFields: Set<String> = ["preparingAt", "readyAt", "pickedUpAt", "audit"]
 

@@ -5,7 +5,7 @@ import TestSupport
 /// `soldout 白玉` at one counter, over the served base: the customers' page greys out 加白玉 and says why 白玉歐蕾 is
 /// out, a group holding 加白玉 is refused at send in the shop's words, and a second counter refuses 白玉歐蕾 with the
 /// reason; a guessed name changes nothing anywhere.
-@Suite(.timeLimit(.minutes(2))) struct SoldOutEndToEndTests {
+@Suite(.timeLimit(.minutes(3)), .clearOfShopMidnight) struct SoldOutEndToEndTests {
     static func encoded(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
     }

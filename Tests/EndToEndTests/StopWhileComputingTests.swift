@@ -5,7 +5,7 @@ import TestSupport
 /// SIGTERM ends `serve` promptly even while requests compute: the grace period for requests under way is a
 /// second, and the store's closing note does not wait for a listing still running (it waited before, and the
 /// grace period was 10 s).
-@Suite(.timeLimit(.minutes(2))) struct StopWhileComputingTests {
+@Suite(.timeLimit(.minutes(3)), .clearOfShopMidnight) struct StopWhileComputingTests {
     @Test func sigtermEndsServeWhileFiltersCompute() async throws {
         let shop = try Drinkshop()
         let port = try await offThePool { try FreePort.reserve() }

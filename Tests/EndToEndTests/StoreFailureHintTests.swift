@@ -5,7 +5,7 @@ import Testing
 
 /// LocalBase names what happened to the file (`LocalFileFailure`); the program adds its own commands where it
 /// shows the error, deciding by the failure's problem, wherever the shop or the till carried it.
-@Suite struct StoreFailureHintTests {
+@Suite(.clearOfShopMidnight) struct StoreFailureHintTests {
     static let path = "/srv/shop.sqlite"
     static let damaged = AirtableError.localFile(LocalFileFailure(path: path, problem: .damaged))
 

@@ -5,7 +5,7 @@ import Testing
 
 /// The store file through the real binary: made only where asked, damaged files never written,
 /// check and recover, read-only files still readable, seeds compiled in.
-@Suite struct StoreFileTests {
+@Suite(.clearOfShopMidnight) struct StoreFileTests {
     private func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
     @Test func aMistypedFolderIsNotCreatedAndAnEmptyFileDoesNotBecomeAStore() async throws {

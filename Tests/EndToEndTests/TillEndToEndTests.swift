@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The till through the real binary, as staff use it from a shell and at the prompt.
-@Suite struct TillEndToEndTests {
+@Suite(.clearOfShopMidnight) struct TillEndToEndTests {
     @Test func aDayAtTheTillFromOrdersToTheExport() async throws {
         let shop = try Drinkshop()
         let script = """
@@ -214,7 +214,7 @@ import Testing
     }
 }
 
-@Suite struct PINBurstEndToEndTests {
+@Suite(.clearOfShopMidnight) struct PINBurstEndToEndTests {
     @Test("20 one-shot commands with wrong PINs started at once: five are compared, then the lock holds")
     func aBurstOfWrongPINsLocksAfterFive() async throws {
         let shop = try Drinkshop()
