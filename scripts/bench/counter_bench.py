@@ -5,6 +5,7 @@ Both are driven the same way: one command is written to the process's standard i
 when its answer has been read back, so each figure is a whole round trip as staff would feel it.
 """
 import os
+import select
 import statistics
 import subprocess
 import tempfile
@@ -24,12 +25,17 @@ class LineProcess:
                                         env=env, bufsize=0)
         self.buffer = b""
 
-    def ask(self, text, until):
-        """Writes `text`, then reads until a line containing `until` arrives; returns the seconds it took."""
+    def ask(self, text, until, timeout=120):
+        """Writes `text`, then reads until a line containing `until` arrives; returns the seconds it took. Raises
+        (with what the process said) when it has not arrived within `timeout` seconds: a bench never hangs."""
         start = time.perf_counter()
         self.process.stdin.write(text.encode())
         self.process.stdin.flush()
         while until.encode() not in self.buffer:
+            left = timeout - (time.perf_counter() - start)
+            if left <= 0 or not select.select([self.process.stdout], [], [], left)[0]:
+                said = self.buffer.decode(errors="replace")[-600:]
+                raise RuntimeError(f"no {until!r} within {timeout} s after {text.strip()!r}; the process said: {said}")
             chunk = os.read(self.process.stdout.fileno(), 65536)
             if not chunk:
                 raise RuntimeError("the process ended: " + self.process.stderr.read().decode(errors="replace"))
