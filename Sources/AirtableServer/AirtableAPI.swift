@@ -55,10 +55,11 @@ public final class AirtableAPI: Sendable {
                 rateLimiter: RateLimiter? = nil, user: Collaborator? = nil, notifier: WebhookNotifier? = nil,
                 protectedTables: ProtectedTables = ProtectedTables(), tableScopes: TableScopes = TableScopes(),
                 webhookReceivers: WebhookReceivers = WebhookReceivers(), uniqueKeys: UniqueKeys = UniqueKeys(),
-                createGuards: [any CreateGuard] = []) {
+                createGuards: [any CreateGuard] = [], writeBatch: WriteBatchLimit? = nil) {
         self.uniqueKeys = store is any AtomicRecordStore ? uniqueKeys : UniqueKeys()
         self.createGuards = store is any AtomicRecordStore ? Dictionary(grouping: createGuards, by: \.table) : [:]
-        writeBatch = store is any AtomicRecordStore ? .served : .airtable
+        // More than Airtable's ten only where the store commits a request whole, unless the program asks for ten.
+        self.writeBatch = store is any AtomicRecordStore ? writeBatch ?? .served : .airtable
         self.tableScopes = tableScopes
         self.notifier = notifier
         self.webhookReceivers = webhookReceivers

@@ -58,14 +58,15 @@ public final class Shop: Sendable {
                 printers: ShopPrinters = ShopPrinters(),
                 makeOrderRef: @escaping @Sendable () -> String = { AirtableID.make("ord") },
                 pinHasher: PINHasher = .standard, archive: DayArchive? = nil,
-                sharedSettingsAge: TimeInterval = Counter.defaultSharedReadingAge) {
+                sharedSettingsAge: TimeInterval = Counter.defaultSharedReadingAge,
+                menuLifetime: TimeInterval = Catalog.defaultLifetime) {
         self.store = base
         archiver = archive.map { DayArchiver(base: base, archive: $0, clock: clock) }
         // Every service reads through this: the base, and the archive for the days moved there.
         let store: any RecordStore = archive.map { ArchivedDaysStore(base: base, archive: $0) } ?? base
         self.clock = clock
         delivery = DeliveryPolicy(outbox: outbox)
-        catalog = Catalog(store: store, clock: clock, delivery: delivery)
+        catalog = Catalog(store: store, clock: clock, delivery: delivery, lifetime: menuLifetime)
         // Chosen once: the services ask these and never which kind of store they run on.
         let commits = commitStrategy(over: store)
         let queries = orderQueries(over: OrderRecords(store: store, clock: clock, commits: commits))

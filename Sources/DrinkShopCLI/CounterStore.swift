@@ -58,10 +58,11 @@ struct CounterStore {
         let printers = try ShopPrinters.configured(environment: environment)
         let archive = ArchiveLocation.archive(at: ArchiveLocation.forRemote(baseID: remote.client.configuration.baseID,
                                                                              environment: environment))
-        // On Airtable itself every reading of the shared settings counts against the plan's calls.
+        // On Airtable itself every reading of the shared settings and of the menu counts against the plan's calls.
         let onAirtable = remote.client.configuration.endpoint == AirtableClient.Configuration.airtableEndpoint
         let shop = Shop(store: remote.client, outbox: outbox, printers: printers, archive: archive,
-                        sharedSettingsAge: onAirtable ? Counter.airtableSharedReadingAge : Counter.defaultSharedReadingAge)
+                        sharedSettingsAge: onAirtable ? Counter.airtableSharedReadingAge : Counter.defaultSharedReadingAge,
+                        menuLifetime: onAirtable ? Catalog.airtableLifetime : Catalog.defaultLifetime)
         // A REPL stays open: it claims pickup numbers ten at a time (one request per order, two more per ten); a
         // one-shot command claims only the one it needs.
         if repl { shop.counter.holdPickupNumbers() }

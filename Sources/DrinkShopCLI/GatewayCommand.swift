@@ -11,10 +11,13 @@ import HTTPServer
 struct GatewayOptions {
     var upstream: String?
     var base: String?
-    /// The shop's menu tables by default: the gateway itself knows no table names.
-    var cachedTables = [ShopSchema.drinkTable, ShopSchema.promotionTable]
-    var checkInterval = 5.0
-    var maximumAge = 60.0
+    /// The tables every counter reads again and again by default (the menu's, the shared settings and the staff,
+    /// which a running counter reads every few seconds of use): the gateway itself knows no table names. Every
+    /// DrinkShop write to them passes through the gateway and drops its answers at once, so the checks with the
+    /// base only catch changes made elsewhere (Airtable's grid): every 10 minutes, each answer kept an hour at most.
+    var cachedTables = [ShopSchema.drinkTable, ShopSchema.promotionTable, ShopSchema.settingTable, ShopSchema.userTable]
+    var checkInterval = 600.0
+    var maximumAge = 3600.0
     /// Where the upstream can reach this gateway: set, the gateway registers webhooks for the cached tables.
     var publicURL: String?
 

@@ -38,6 +38,9 @@ struct ServeCommand {
     /// backed up by that counter only if it runs on the file itself).
     var backupEvery = 60
     var backupTo: String?
+    /// `--like-airtable`: Airtable's API and nothing more: no key kept unique, no create guard, no write batch
+    /// beyond Airtable's ten, so counters and scripts behave as they do against Airtable itself.
+    var likeAirtable = false
     private var webhookAllowances: [String] = []
 
     static func parse(_ words: [String]) throws(UsageError) -> ServeCommand {
@@ -80,6 +83,7 @@ struct ServeCommand {
                     throw UsageError("--rate-limit must be a positive number of requests per second, not \(text)")
                 }
                 command.rateLimit = rate
+            case "--like-airtable": command.likeAirtable = true
             case "--rate-limit-penalty":
                 let text = try value(word)
                 guard let seconds = Double(text), seconds >= 0 else {
@@ -123,7 +127,9 @@ struct ServeCommand {
                               user: owner, notifier: httpProblem == nil ? WebhookNotifier(transport: URLSessionTransport.shared) : nil,
                               protectedTables: Self.shopTables, tableScopes: Self.shopTableScopes,
                               webhookReceivers: webhookReceivers,
-                              uniqueKeys: ShopSchema.keptUnique, createGuards: ShopSchema.createGuards)
+                              uniqueKeys: likeAirtable ? UniqueKeys() : ShopSchema.keptUnique,
+                              createGuards: likeAirtable ? [] : ShopSchema.createGuards,
+                              writeBatch: likeAirtable ? .airtable : nil)
         var configuration = HTTPServer.Configuration()
         configuration.host = host
         configuration.port = port

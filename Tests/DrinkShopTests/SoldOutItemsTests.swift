@@ -1,3 +1,4 @@
+import Airtable
 @testable import DrinkShop
 import DrinkShopCore
 import Testing
@@ -93,6 +94,35 @@ import Testing
             }
         }
         _ = try await page.counter.placeOnline(draft(fixture, "麗春紅茶"), within: .init(orders: 5))
+    }
+
+    /// On Airtable itself a running counter keeps its menu copy 10 minutes (`Catalog.airtableLifetime`: each reading
+    /// is three calls against the plan): a change made through DrinkShop reaches it with its next reading of the
+    /// settings (their `menuChangedAt`), one made elsewhere (a price typed in Airtable's grid) within 10 minutes.
+    @Test func onAirtableTheMenuIsReadAgainWhenTheSettingsSaySoOrAfterTenMinutes() async throws {
+        let fixture = try await ShopFixture()
+        let far = Shop(store: fixture.base, clock: fixture.clock.shopClock, sharedSettingsAge: Counter.airtableSharedReadingAge,
+                       menuLifetime: Catalog.airtableLifetime)
+        _ = await far.counter.followSharedSettings()
+        #expect(try await far.catalog.menu().drink(named: "白玉歐蕾")?.mediumPrice == 60)
+        // Repriced in the grid: no signal, so the copy stands for 10 minutes.
+        let record = try #require(try await fixture.records(ShopSchema.drinkTable)
+            .first { $0.fields[DrinkField.name]?.stringValue == "白玉歐蕾" })
+        _ = try await fixture.base.updateRecords(in: ShopSchema.drinkTable, [RecordUpdate(id: record.id, fields: ["medium": 65])],
+                                                 replace: false, options: WriteOptions())
+        fixture.clock.advance(by: 300)
+        _ = await far.counter.followSharedSettings()
+        #expect(try await far.catalog.menu().drink(named: "白玉歐蕾")?.mediumPrice == 60)
+        fixture.clock.advance(by: 301)
+        _ = await far.counter.followSharedSettings()
+        #expect(try await far.catalog.menu().drink(named: "白玉歐蕾")?.mediumPrice == 65)
+        // Sold out at another counter: seen once this counter reads the settings again (a minute on Airtable).
+        _ = try await fixture.shop.counter.changeMenu("熟成紅茶", .soldOut, by: mia)
+        _ = await far.counter.followSharedSettings()
+        #expect(try await far.catalog.menu().drink(named: "熟成紅茶")?.available == true)
+        fixture.clock.advance(by: Counter.airtableSharedReadingAge)
+        _ = await far.counter.followSharedSettings()
+        #expect(try await far.catalog.menu().drink(named: "熟成紅茶")?.available == false)
     }
 
     @Test func staffSwapALinesDrinkWhileTheMoneyAllowsAnEdit() async throws {

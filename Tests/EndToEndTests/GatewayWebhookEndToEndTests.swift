@@ -24,7 +24,7 @@ import TestSupport
                                upstreamToken: upstreamToken, counterToken: counterToken, port: gatewayPort)
         }
         defer { gateway.stop() }
-        #expect(gateway.banner.contains("webhooks  Drink, Promotion tell the gateway of changes"), "\(gateway.banner)")
+        #expect(gateway.banner.contains("webhooks  Drink, Promotion, Setting, User tell the gateway of changes"), "\(gateway.banner)")
         #expect(!gateway.banner.contains(upstreamToken) && !gateway.banner.contains(counterToken))
 
         let (port, base) = (gateway.port, upstream.baseID)

@@ -204,3 +204,88 @@ def repl_last_number(repl):
 
 def median(values):
     return statistics.median(values) if values else 0
+
+
+def gateway_day(bin_dir, workdir, per_counter=100):
+    """Issue 37's day shared by three counters through one gateway (`drinkshop serve --upstream`): each counter
+    places `per_counter` orders, lists them with `orders`, pays each by card and advances it three times, all three
+    at once. The upstream is `drinkshop serve` (no rate limit) behind the recording proxy, which counts what
+    reaches it; it runs `--like-airtable`: the calls a gateway in front of Airtable spends. Pacing is lifted (1,000 requests/s) so only the count matters."""
+    import threading
+
+    binary = os.path.join(bin_dir, "drinkshop")
+    run_dir = os.path.join(workdir, "gateway-day")
+    os.makedirs(run_dir, exist_ok=True)
+    # The stand-in serves Airtable's API and nothing more (no key kept unique, no create guard, batches of ten), so
+    # the counters keep the claim rule they keep on Airtable.
+    upstream = harness.Server(binary, os.path.join(run_dir, "upstream.sqlite"), token="patUPSTREAMBENCH000000000",
+                              extra=["--like-airtable"]).start()
+    proxy = RecordingProxy(upstream.url, rate=1000, burst=1000).start()
+    gateway_token = "patGATEWAYBENCH0000000000"
+    gateway_home = os.path.join(run_dir, "gateway")
+    gateway_env = dict(os.environ, AIRTABLE_TOKEN=upstream.token, DRINKSHOP_API_TOKEN=gateway_token, HOME=gateway_home,
+                       XDG_STATE_HOME=os.path.join(gateway_home, "state"), AIRTABLE_RATE_LIMIT="1000")
+    gateway_env.pop("AIRTABLE_BASE_ID", None)
+    gateway = subprocess.Popen([binary, "serve", "--port", "0", "--upstream", proxy.url, "--base", upstream.base_id],
+                               stdout=subprocess.PIPE, stderr=open(os.path.join(run_dir, "gateway.log"), "wb"),
+                               env=gateway_env)
+    repls = []
+    try:
+        port = None
+        while port is None:
+            line = gateway.stdout.readline().decode()
+            if not line:
+                raise RuntimeError("the gateway did not start")
+            if "endpoint" in line:
+                port = int(line.split("http://127.0.0.1:")[1].split()[0])
+        for n in (1, 2, 3):
+            home = os.path.join(run_dir, f"counter{n}")
+            os.makedirs(home, exist_ok=True)
+            env = dict(os.environ, AIRTABLE_TOKEN=gateway_token, AIRTABLE_BASE_ID=upstream.base_id,
+                       AIRTABLE_ENDPOINT_URL=f"http://127.0.0.1:{port}", HOME=home, XDG_STATE_HOME=home + "/state",
+                       XDG_DATA_HOME=home + "/data", NO_COLOR="1", DRINKSHOP_STAFF=f"counter{n}", AIRTABLE_RATE_LIMIT="1000")
+            for name in ("AIRTABLE_API_KEY", "DRINKSHOP_OUTBOX"):
+                env.pop(name, None)
+            repl = LineProcess([binary], env=env)
+            repl.ask("help\n", "Chinese or English options both work.")
+            repls.append(repl)
+        proxy.reset()
+        errors = []
+
+        def day_at(repl, n):
+            try:
+                for i in range(per_counter):
+                    repl.ask(f"order {ORDER_WORDS[i % 4]} for c{n}-{i}\n", "cup")
+                    number = repl_last_number(repl)
+                    repl.ask("orders\n", "order")
+                    repl.ask(f"pay #{number} card\n", "aid")
+                    for _ in range(3):
+                        repl.ask(f"advance #{number}\n", f"#{number} ")
+            except Exception as error:  # noqa: BLE001 (reported below)
+                errors.append(f"counter {n}: {error}")
+
+        started = time.monotonic()
+        threads = [threading.Thread(target=day_at, args=(repl, n)) for n, repl in zip((1, 2, 3), repls)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        seconds = time.monotonic() - started
+        if errors:
+            raise RuntimeError("; ".join(errors))
+        stats = proxy.stats()
+        return {"gateway_day": stats["requests"], "gateway_day_by_table": stats["by_table"],
+                "gateway_day_orders": 3 * per_counter, "gateway_day_seconds": seconds}
+    finally:
+        for repl in repls:
+            try:
+                repl.close()
+            except Exception:  # noqa: BLE001
+                repl.process.kill()
+        gateway.terminate()
+        try:
+            gateway.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            gateway.kill()
+        proxy.stop()
+        upstream.stop()

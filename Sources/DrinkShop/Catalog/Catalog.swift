@@ -4,8 +4,8 @@ import DrinkShopCore
 import Foundation
 import Synchronization
 
-/// The menu and the promotions, read from the store and cached for `lifetime` seconds (other counters
-/// may change them). Offline, the last menu read is still the menu: a counter restarted during an
+/// The menu and the promotions, read from the store and cached for `lifetime` seconds or until the shared
+/// settings say the menu changed (other counters may change them). Offline, the last menu read is still the menu: a counter restarted during an
 /// outage takes orders from the copy its outbox keeps.
 public final class Catalog: Sendable {
     /// The menu and promotions as last read, and when.
@@ -27,11 +27,21 @@ public final class Catalog: Sendable {
     private let settingRecords: CatalogTable
     private let clock: ShopClock
     private let delivery: DeliveryPolicy
-    /// How long the menu is reused before it is read again.
+    /// How long a running counter reuses the menu before it reads it again. Every change made through DrinkShop
+    /// (sold out, restocked, repriced, seeded) also sets `menuChangedAt`, which drops the copy at the counter's next
+    /// reading of the settings (`follow`); the lifetime bounds only changes made elsewhere (Airtable's grid).
     let lifetime: TimeInterval
+    /// How long a one-shot command trusts the copy a process of this machine kept in the outbox (it has read no
+    /// settings to follow before it).
+    static let keptCopyLifetime: TimeInterval = 30
+    /// The lifetime by default, and on Airtable itself, where each reading of the menu is three calls against the
+    /// plan's monthly quota: there a running counter reads it again every 10 minutes unless the settings say it
+    /// changed.
+    public static let defaultLifetime: TimeInterval = 30
+    public static let airtableLifetime: TimeInterval = 600
     private let cache = Mutex<Snapshot?>(nil)
 
-    init(store: any RecordStore, clock: ShopClock, delivery: DeliveryPolicy, lifetime: TimeInterval = 30) {
+    init(store: any RecordStore, clock: ShopClock, delivery: DeliveryPolicy, lifetime: TimeInterval = Catalog.defaultLifetime) {
         drinks = CatalogTable(store: store, table: ShopSchema.drinkTable)
         promotionRecords = CatalogTable(store: store, table: ShopSchema.promotionTable)
         settingRecords = CatalogTable(store: store, table: ShopSchema.settingTable)
@@ -89,12 +99,12 @@ public final class Catalog: Sendable {
         await delivery.outbox?.setMenuConfirmed(at: .distantPast)
     }
 
-    /// The outbox's copy, when a process of this machine read it from the store less than `lifetime`
-    /// ago: a one-shot command then takes orders without reading the menu again, exactly as a running
-    /// counter reuses its own copy for `lifetime`.
+    /// The outbox's copy, when a process of this machine read it from the store less than `keptCopyLifetime`
+    /// ago: a one-shot command then takes orders without reading the menu again, as a running counter reuses
+    /// its own copy.
     private func recentlyKept(at now: Date) async -> Snapshot? {
         guard let outbox = delivery.outbox, let confirmed = await outbox.menuConfirmedAt(),
-              now >= confirmed, now.timeIntervalSince(confirmed) < lifetime,
+              now >= confirmed, now.timeIntervalSince(confirmed) < min(lifetime, Self.keptCopyLifetime),
               let drinkRecords = try? await outbox.remembered(ShopSchema.drinkTable) else { return nil }
         let promotions = (try? await outbox.remembered(ShopSchema.promotionTable)) ?? []
         let stock = (try? await outbox.remembered(ShopSchema.settingTable)) ?? []
