@@ -134,33 +134,60 @@ def requests_per_command(bin_dir, workdir, day_orders=300, rounds=3):
         # advance/edit/cancel on a small day (4 orders so far) ...
         edit_advance_cancel(figures, "small day", one_shot)
         # The day at the counter: one REPL, each order placed, advanced three times and viewed once.
-        repl = LineProcess([binary], env=env)
-        repl.ask("help\n", "Chinese or English options both work.")  # the end of the help
-        proxy.reset()
-        started = time.monotonic()
-        warm = []
-        for i in range(day_orders):
-            before = len(proxy.records)
-            repl.ask(f"order {ORDER_WORDS[i % 4]} for day{i}\n", "cup")
-            warm.append(len(proxy.records) - before)
-            number = repl_last_number(repl)
-            repl.ask("orders\n", "order")
-            # Paid by card, then made, ready and handed over (issue 37's day).
-            repl.ask(f"pay #{number} card\n", "aid")
-            for step in ("", "", ""):
-                repl.ask(f"advance #{number}{step}\n", f"#{number} ")
-        day_requests = len(proxy.records)
-        figures["day_by_table"] = proxy.stats()["by_table"]
-        day_seconds = time.monotonic() - started
-        repl.close()
-        figures["warm REPL order"] = warm[1:]
-        figures["day"] = day_requests
-        figures["day_seconds"] = day_seconds
+        day = paid_day(binary, env, proxy, day_orders)
+        figures["warm REPL order"] = day["warm"][1:]
+        figures["day"] = day["requests"]
+        figures["day_by_table"] = day["by_table"]
+        figures["day_seconds"] = day["seconds"]
         figures["day_orders"] = day_orders
         # ... and the same commands once the day is full.
         edit_advance_cancel(figures, "full day", one_shot)
         figures["orders (full day)"] = [count(proxy, lambda: one_shot("orders"))]
         return figures
+    finally:
+        proxy.stop()
+        server.stop()
+
+
+def paid_day(binary, env, proxy, orders):
+    """Issue 37's day at one REPL: each order placed, listed with `orders`, paid by card and advanced three times;
+    the requests the proxy saw (and per order placed), by table, and the seconds it took."""
+    repl = LineProcess([binary], env=env)
+    repl.ask("help\n", "Chinese or English options both work.")  # the end of the help
+    proxy.reset()
+    started = time.monotonic()
+    warm = []
+    for i in range(orders):
+        before = len(proxy.records)
+        repl.ask(f"order {ORDER_WORDS[i % 4]} for day{i}\n", "cup")
+        warm.append(len(proxy.records) - before)
+        number = repl_last_number(repl)
+        repl.ask("orders\n", "order")
+        # Paid by card, then made, ready and handed over (issue 37's day).
+        repl.ask(f"pay #{number} card\n", "aid")
+        for step in ("", "", ""):
+            repl.ask(f"advance #{number}{step}\n", f"#{number} ")
+    requests = len(proxy.records)
+    by_table = proxy.stats()["by_table"]
+    seconds = time.monotonic() - started
+    repl.close()
+    return {"requests": requests, "by_table": by_table, "seconds": seconds, "warm": warm}
+
+
+def airtable_day(bin_dir, workdir, orders=300):
+    """The same day with the REPL talking to `drinkshop serve --like-airtable` (no kept keys, no create guard, ten
+    records a write), where it keeps Airtable's claim rule: what the day costs on an Airtable base itself."""
+    binary = os.path.join(bin_dir, "drinkshop")
+    run_dir = os.path.join(workdir, "airtable-day")
+    os.makedirs(run_dir, exist_ok=True)
+    server = harness.Server(binary, os.path.join(run_dir, "shop.sqlite"), extra=["--like-airtable"]).start()
+    proxy = RecordingProxy(server.url, rate=1000, burst=1000).start()
+    home = os.path.join(run_dir, "counter")
+    os.makedirs(home, exist_ok=True)
+    try:
+        env = counter_env(server, proxy.url, home, os.path.join(run_dir, "state"), rate=1000)
+        day = paid_day(binary, env, proxy, orders)
+        return {"airtable_day": day["requests"], "airtable_day_by_table": day["by_table"], "airtable_day_orders": orders}
     finally:
         proxy.stop()
         server.stop()
