@@ -43,6 +43,18 @@ struct HostileText {
         }
     }
 
+    /// The Han ideographs are answered without the property tables: the answer must be the tables' own, for
+    /// them and for the scalars around them (U+3164, a Hangul filler, is hidden; U+3000 is a space).
+    @Test func hanIdeographsAreAnsweredAsThePropertyTablesWould() {
+        for value in UInt32(0x3000)...0xA0FF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let properties = scalar.properties
+            let byTables = [.control, .format, .lineSeparator, .paragraphSeparator, .surrogate].contains(properties.generalCategory)
+                || (properties.isDefaultIgnorableCodePoint && !properties.isVariationSelector)
+            #expect(scalar.isHiddenInText == byTables, "U+\(String(value, radix: 16))")
+        }
+    }
+
     @Test func lookAlikeScriptsInOneWord() {
         #expect(LookAlikeScripts.mixed("\u{412}\u{435}n"))  // Вen
         #expect(LookAlikeScripts.mixed("P\u{430}ul"))  // Pаul
