@@ -13,11 +13,14 @@ extension BaseContext {
     }
 
     /// 0: no webhook tables; 1: made by a version that kept no payload ages; 2: as this version makes them.
+    /// Asked by every write: the columns are only read when there are webhook tables (the two tables are
+    /// made in one transaction), as `pragma_table_info` prepares a statement of its own each time it runs.
     private func webhookTablesState() throws -> Int64 {
         try file.connection.memoizedInWrite("webhook tables") {
             try file.connection.integerValue("""
-                SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'webhooks')
-                     + (SELECT count(*) FROM pragma_table_info('webhook_payloads') WHERE name = 'created_ms')
+                SELECT CASE WHEN EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'webhooks')
+                     THEN 1 + (SELECT count(*) FROM pragma_table_info('webhook_payloads') WHERE name = 'created_ms')
+                     ELSE 0 END
                 """) ?? 0
         }
     }
