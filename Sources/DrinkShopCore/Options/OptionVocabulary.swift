@@ -29,7 +29,7 @@ public enum OptionVocabulary {
         // holds a space).
         let first = tokens[start].matchingKey
         var keys = [first]
-        if firstWordsOfPhrases.contains(first) || first.isEmpty || first.contains(" ") {
+        if firstWordsOfPhrases.contains(first) || first.isEmpty || first.utf8.contains(0x20) {
             for token in tokens[(start + 1)..<(start + min(longestSpelling, tokens.count - start))] {
                 keys.append(token.matchingKey)
             }
