@@ -27,7 +27,7 @@ public struct LineHistory: Sendable, Equatable {
 
     /// Whether `line` is nothing but decimal digits (ASCII or full-width) and spaces.
     public static func isDigitsAlone(_ line: String) -> Bool {
-        line.contains(where: \.isNumber) && line.allSatisfy { $0.isWhitespace || ($0.isNumber && $0.wholeNumberValue != nil) }
+        line.allSatisfy { $0.isWhitespace || ($0.isNumber && $0.wholeNumberValue != nil) } && line.contains(where: \.isNumber)
     }
 
     static func isWorthKeeping(_ line: String) -> Bool {
