@@ -11,8 +11,7 @@ extension BaseContext {
     static let maximumCommentPage = 100
 
     func hasCommentTable() throws -> Bool {
-        try file.connection.integerValue("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
-                                         [.text(Self.commentTable)]) == 1
+        try file.connection.schemaHas("table", named: Self.commentTable)
     }
 
     private func ensureCommentTable() throws {

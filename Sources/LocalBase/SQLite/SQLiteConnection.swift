@@ -126,6 +126,26 @@ final class SQLiteConnection {
         return try statement.step() ? statement.int64(0) : nil
     }
 
+    /// Whether the file has a schema object (`table`, `index`…) of this name. Asked by every write (an
+    /// index to read through, the webhook tables), so the names are read from `sqlite_master` (a scan
+    /// of every row) only when SQLite's schema cookie, which every schema change of any connection
+    /// bumps, is not the one they were read at, or a write of this connection was undone since.
+    func schemaHas(_ type: String, named name: String) throws(SQLiteError) -> Bool {
+        // The cookie first: names read after it are at least as new, never older than it says.
+        let cookie = try integerValue("PRAGMA schema_version") ?? 0
+        if schemaNames?.cookie != cookie {
+            let statement = try statement("SELECT type, name FROM sqlite_master")
+            defer { statement.finish() }
+            var names = Set<String>()
+            while try statement.step() { names.insert((statement.text(0) ?? "") + " " + (statement.text(1) ?? "")) }
+            schemaNames = (cookie, names)
+        }
+        return schemaNames?.names.contains(type + " " + name) ?? false
+    }
+
+    /// The names of `schemaHas`, with the schema cookie they were read at.
+    private var schemaNames: (cookie: Int64, names: Set<String>)?
+
     /// Whether SQLite opened the file read-only (no permission to write it), so nothing may be written.
     var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
@@ -153,6 +173,7 @@ final class SQLiteConnection {
             } catch {
                 // What the savepoint changed is undone, and with it anything it taught the memo.
                 writeMemo = [:]
+                schemaNames = nil
                 try? run("ROLLBACK TO \(name)")
                 try? run("RELEASE \(name)")
                 throw error
@@ -171,6 +192,8 @@ final class SQLiteConnection {
             return result
         } catch {
             try? run("ROLLBACK")
+            // A schema change undone leaves the cookie where it was: the names read since are forgotten.
+            schemaNames = nil
             throw error
         }
     }

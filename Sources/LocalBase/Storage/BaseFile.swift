@@ -181,8 +181,7 @@ final class BaseFile {
     }
 
     func hasCreatedIndex(tableID: String) throws -> Bool {
-        try connection.integerValue("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?1",
-                                    [.text("created_\(tableID)")]) == 1
+        try connection.schemaHas("index", named: "created_\(tableID)")
     }
 
     /// The SQL expression of a field's stored value; the same text in index and query lets SQLite use
@@ -191,8 +190,7 @@ final class BaseFile {
 
     /// Whether the expression index of this field exists.
     func hasIndex(tableID: String, fieldID: String) throws -> Bool {
-        try connection.integerValue("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?1",
-                                    [.text("index_\(tableID)_\(fieldID)")]) == 1
+        try connection.schemaHas("index", named: "index_\(tableID)_\(fieldID)")
     }
 }
 

@@ -66,8 +66,7 @@ struct ConditionIndex: Equatable {
 extension BaseFile {
     /// Whether an index of this name exists in the file.
     func hasIndex(named name: String) throws -> Bool {
-        try connection.integerValue("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?1",
-                                    [.text(name)]) == 1
+        try connection.schemaHas("index", named: name)
     }
 
     /// The partial index that answers a conjunction with no equality, `IS NOT` terms only (`{status} != 'a'`

@@ -17,10 +17,9 @@ extension BaseContext {
     /// made in one transaction), as `pragma_table_info` prepares a statement of its own each time it runs.
     private func webhookTablesState() throws -> Int64 {
         try file.connection.memoizedInWrite("webhook tables") {
-            try file.connection.integerValue("""
-                SELECT CASE WHEN EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'webhooks')
-                     THEN 1 + (SELECT count(*) FROM pragma_table_info('webhook_payloads') WHERE name = 'created_ms')
-                     ELSE 0 END
+            guard try file.connection.schemaHas("table", named: "webhooks") else { return 0 }
+            return try file.connection.integerValue("""
+                SELECT 1 + (SELECT count(*) FROM pragma_table_info('webhook_payloads') WHERE name = 'created_ms')
                 """) ?? 0
         }
     }
