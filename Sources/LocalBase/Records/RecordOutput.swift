@@ -25,8 +25,8 @@ struct RecordOutput {
         self.text = text
         self.only = only
         self.linkNames = linkNames
-        shown = table.fields.filter { only?.contains($0.id) ?? true }
-        var keys: [String: String] = [:]
+        shown = only.map { only in table.fields.filter { only.contains($0.id) } } ?? table.fields
+        var keys: [String: String] = Dictionary(minimumCapacity: shown.count)
         for field in shown where !field.type.isComputed { keys[field.id] = byFieldID ? field.id : field.name }
         storedKeys = keys
         computedShown = shown.filter(\.type.isComputed)
