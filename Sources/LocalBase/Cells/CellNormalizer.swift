@@ -24,14 +24,15 @@ struct CellNormalizer {
     /// in errors when the request holds several.
     mutating func normalize(_ fields: Fields, record: Int?) throws -> [String: JSONValue] {
         var result: [String: JSONValue] = Dictionary(minimumCapacity: fields.count)
-        var givenAs: [String: String] = Dictionary(minimumCapacity: fields.count)
-        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+        let given = fields.sorted(by: { $0.key < $1.key })
+        for (key, value) in given {
             guard let field = findField(key, table) else { throw APIError.unknownFieldName(key) }
-            if let earlier = givenAs[field.id] {
+            if result[field.id] != nil {
+                // The spelling that came first (by name or by id): looked for only when there is one.
+                let earlier = given.first { $0.key != key && findField($0.key, table)?.id == field.id }?.key ?? key
                 throw APIError.invalidRequest(
                     "field \"\(field.name)\" is given twice (as \"\(earlier)\" and \"\(key)\")" + where_(record))
             }
-            givenAs[field.id] = key
             result[field.id] = try normalize(value, for: field, record: record)
         }
         return result
