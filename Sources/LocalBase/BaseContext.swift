@@ -57,21 +57,25 @@ final class BaseContext: @unchecked Sendable {
         try file.saveSchema(schema)
     }
 
-    /// The field of `table` with this id or name, as `table.field(_:)` finds it, by a map made once per
-    /// table and schema (a write looks up every cell's field; a table has dozens of fields).
-    func field(_ nameOrID: String, of table: TableSchema) -> FieldSchema? {
-        var known = positions[table.id]
-        if known == nil || known?.count != table.fields.count {
-            var map: [String: Int] = Dictionary(minimumCapacity: table.fields.count * 2)
-            for (index, field) in table.fields.enumerated().reversed() { map[field.name] = index }
-            for (index, field) in table.fields.enumerated() { map[field.id] = index }
-            known = (table.fields.count, map)
-            positions[table.id] = known
-        }
-        guard let index = known?.map[nameOrID] else { return nil }
-        let field = table.fields[index]
+    /// Each field's position in `table` by id and by name, as `table.field(_:)` finds them: a map made once
+    /// per table and schema (a write looks up every cell's field; a table has dozens of fields).
+    func fieldPositions(of table: TableSchema) -> [String: Int] {
+        if let known = positions[table.id], known.count == table.fields.count { return known.map }
+        var map: [String: Int] = Dictionary(minimumCapacity: table.fields.count * 2)
+        for (index, field) in table.fields.enumerated().reversed() { map[field.name] = index }
+        for (index, field) in table.fields.enumerated() { map[field.id] = index }
+        positions[table.id] = (table.fields.count, map)
+        return map
+    }
+
+    /// The field of `table` with this id or name, as `table.field(_:)` finds it, by its `fieldPositions`
+    /// (taken once for all the cells of a write).
+    static func field(_ nameOrID: String, of table: TableSchema, positions: [String: Int]) -> FieldSchema? {
+        guard let index = positions[nameOrID] else { return nil }
         // A table changed since the map was made (options added by typecast move no field) is looked
         // up the long way if the field there is not the one named.
+        guard index < table.fields.count else { return table.field(nameOrID) }
+        let field = table.fields[index]
         return field.id == nameOrID || field.name == nameOrID ? field : table.field(nameOrID)
     }
 

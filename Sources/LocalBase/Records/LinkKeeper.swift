@@ -9,7 +9,8 @@ extension BaseContext {
     /// A normalizer for `table` that knows the base's users when the table has collaborator fields.
     func normalizer(for table: TableSchema, typecast: Bool) throws -> CellNormalizer {
         var normalizer = CellNormalizer(table: table, typecast: typecast)
-        normalizer.findField = { [unowned self] key, table in field(key, of: table) }
+        let positions = fieldPositions(of: table)
+        normalizer.findField = { key, table in BaseContext.field(key, of: table, positions: positions) }
         if table.fields.contains(where: { $0.type == .singleCollaborator || $0.type == .multipleCollaborators }) {
             normalizer.users = try users()
         }
