@@ -9,7 +9,7 @@ extension Unicode.Scalar {
     /// number signs U+0600–U+0605, tags), line and paragraph separators, and the other default-ignorable
     /// code points (Hangul fillers, the combining grapheme joiner), but not variation selectors (an emoji
     /// needs its U+FE0F). Unassigned, private-use and noncharacter scalars are drawn as boxes: not hidden.
-    public var isHiddenInText: Bool {
+    @inlinable public var isHiddenInText: Bool {
         let value = value
         // The common case first: printable ASCII and most letters, marks and ideographs.
         if value >= 0x20 && value < 0x7F { return false }
@@ -31,11 +31,11 @@ extension Unicode.Scalar {
 
 extension StringProtocol {
     /// Whether any scalar of the text is ``Unicode/Scalar/isHiddenInText``.
-    public var containsHiddenScalar: Bool { unicodeScalars.contains { $0.isHiddenInText } }
+    @inlinable public var containsHiddenScalar: Bool { unicodeScalars.contains { $0.isHiddenInText } }
 
     /// The text with every hidden scalar given to `replacement`: its result (a visible stand-in, a space,
     /// or nothing) takes the scalar's place. Text without one is returned as it is.
-    public func replacingHiddenScalars(_ replacement: (Unicode.Scalar) -> String) -> String {
+    @inlinable public func replacingHiddenScalars(_ replacement: (Unicode.Scalar) -> String) -> String {
         guard containsHiddenScalar else { return String(self) }
         var result = ""
         result.reserveCapacity(utf8.count)
