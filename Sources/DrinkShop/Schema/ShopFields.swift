@@ -99,7 +99,9 @@ extension Dictionary where Key == String, Value == JSONValue {
 
     /// Cells keyed by shop fields.
     init<Field: ShopField>(_ cells: KeyValuePairs<Field, JSONValue>) {
-        self.init(cells.map { ($0.key.rawValue, $0.value) }, uniquingKeysWith: { _, last in last })
+        // Made at its full size at once (an order line has two dozen cells); a field named twice keeps its last.
+        self.init(minimumCapacity: cells.count)
+        for (field, value) in cells { self[field.rawValue] = value }
     }
 }
 
