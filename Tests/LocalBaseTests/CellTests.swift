@@ -104,6 +104,26 @@ import TestSupport
         #expect(same?.message?.contains("field \"qty\" is given twice (as \"\(qty.id)\" and \"qty\")") == true)
     }
 
+    /// Cells are taken in whatever order the request's dictionary holds them, but a refused write is refused
+    /// for the first of its faults by key, every time: twelve wrong cells, and `n01`'s is the one named (a
+    /// field given twice is found before a wrong cell that comes after it by key).
+    @Test func aRefusedWriteNamesItsFirstFaultByKey() async throws {
+        let base = try LocalBase.inMemory(clock: TestClock().date, iteratorLifetime: .seconds(600))
+        let names = (1...12).map { "n" + ($0 < 10 ? "0" : "") + String($0) }
+        let table = try await base.createTable(TableSpec(name: "Numbers", fields: names.map { FieldSpec(name: $0, type: .number) }))
+        for _ in 0..<5 {
+            let fields = Fields(uniqueKeysWithValues: names.map { ($0, JSONValue.string("x")) })
+            let wrong = await apiError { try await base.createRecord(in: "Numbers", fields) }
+            #expect(wrong?.message?.contains("\"n01\"") == true, "\(wrong?.message ?? "no error")")
+        }
+        let n05 = try #require(table.field("n05"))
+        var twice = Fields(uniqueKeysWithValues: names.map { ($0, JSONValue.number(1)) })
+        twice[n05.id] = 2
+        twice["n09"] = "x"
+        let given = await apiError { try await base.createRecord(in: "Numbers", twice) }
+        #expect(given?.message?.contains("field \"n05\" is given twice") == true, "\(given?.message ?? "no error")")
+    }
+
     @Test func typecastConvertsOnABestEffortBasis() async throws {
         let (base, table) = try await makeOrdersBase()
         let options = WriteOptions(typecast: true)

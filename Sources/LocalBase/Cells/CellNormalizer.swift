@@ -23,16 +23,34 @@ struct CellNormalizer {
     /// The cells keyed by field id; `.null` marks a cell to clear. `record` (1-based) names the record
     /// in errors when the request holds several.
     mutating func normalize(_ fields: Fields, record: Int?) throws -> [String: JSONValue] {
+        // Most writes are well formed: their cells are taken as the dictionary holds them. One that fails,
+        // or names a field twice (by name and by id: fewer cells than keys), is gone through again by key
+        // from where it started, so its error is the first by key whatever order the dictionary holds.
+        let start = self
+        if let cells = try? normalizeAsHeld(fields, record: record), cells.count == fields.count { return cells }
+        self = start
+        return try normalizeByKey(fields, record: record)
+    }
+
+    private mutating func normalizeAsHeld(_ fields: Fields, record: Int?) throws -> [String: JSONValue] {
         var result: [String: JSONValue] = Dictionary(minimumCapacity: fields.count)
-        let given = fields.sorted(by: { $0.key < $1.key })
-        for (key, value) in given {
+        for (key, value) in fields {
             guard let field = findField(key, table) else { throw APIError.unknownFieldName(key) }
-            if result[field.id] != nil {
-                // The spelling that came first (by name or by id): looked for only when there is one.
-                let earlier = given.first { $0.key != key && findField($0.key, table)?.id == field.id }?.key ?? key
+            result[field.id] = try normalize(value, for: field, record: record)
+        }
+        return result
+    }
+
+    private mutating func normalizeByKey(_ fields: Fields, record: Int?) throws -> [String: JSONValue] {
+        var result: [String: JSONValue] = Dictionary(minimumCapacity: fields.count)
+        var givenAs: [String: String] = Dictionary(minimumCapacity: fields.count)
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+            guard let field = findField(key, table) else { throw APIError.unknownFieldName(key) }
+            if let earlier = givenAs[field.id] {
                 throw APIError.invalidRequest(
                     "field \"\(field.name)\" is given twice (as \"\(earlier)\" and \"\(key)\")" + where_(record))
             }
+            givenAs[field.id] = key
             result[field.id] = try normalize(value, for: field, record: record)
         }
         return result
