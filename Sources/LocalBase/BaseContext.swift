@@ -12,8 +12,13 @@ final class BaseContext: @unchecked Sendable {
     /// The name and e-mail the base's owner is made with, if the file has no users yet.
     let ownerProfile: OwnerProfile
     private var cached: (generation: Int64, schema: BaseSchema)? {
-        didSet { positions = [:] }
+        didSet {
+            positions = [:]
+            layouts = [:]
+        }
     }
+    /// For tables of `cached`: how records written to them are answered, by id or by name (`outputLayout`).
+    private var layouts: [String: RecordOutput.Layout] = [:]
     /// For tables of `cached`: each field's position by id and by name, as `TableSchema.field` finds them,
     /// and how many fields the table had.
     private var positions: [String: (count: Int, map: [String: Int])] = [:]
@@ -77,6 +82,16 @@ final class BaseContext: @unchecked Sendable {
         guard index < table.fields.count else { return table.field(nameOrID) }
         let field = table.fields[index]
         return field.id == nameOrID || field.name == nameOrID ? field : table.field(nameOrID)
+    }
+
+    /// How records of `table` (a table of the current schema) are answered with all their fields: made once
+    /// per table and schema, not for every write.
+    func outputLayout(of table: TableSchema, byFieldID: Bool) -> RecordOutput.Layout {
+        let key = (byFieldID ? "id " : "name ") + table.id
+        if let known = layouts[key] { return known }
+        let layout = RecordOutput.Layout(table: table, byFieldID: byFieldID, only: nil)
+        layouts[key] = layout
+        return layout
     }
 
     /// Now, by the injected clock, in whole milliseconds.

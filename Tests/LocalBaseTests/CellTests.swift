@@ -124,6 +124,23 @@ import TestSupport
         #expect(given?.message?.contains("field \"n05\" is given twice") == true, "\(given?.message ?? "no error")")
     }
 
+    /// A write answers with its table's field names as they are now: renamed here, or by another process
+    /// (another base on the same file), the next write answers by the new name.
+    @Test func aWriteAnswersByTheNamesOfNow() async throws {
+        let path = temporaryBasePath()
+        defer { removeBase(at: path) }
+        let base = try await LocalBase.open(path: path)
+        _ = try await base.createTable(TableSpec(name: "Orders", fields: orderFields))
+        #expect(try await base.createRecord(in: "Orders", ["name": "a"]).fields["name"] == "a")
+        _ = try await base.updateField(in: "Orders", field: "name", SchemaChange(name: "guest"))
+        let renamed = try await base.createRecord(in: "Orders", ["guest": "b"])
+        #expect(renamed.fields["guest"] == "b" && renamed.fields["name"] == nil)
+        let other = try await LocalBase.open(path: path)
+        _ = try await other.updateField(in: "Orders", field: "guest", SchemaChange(name: "customer"))
+        let again = try await base.createRecord(in: "Orders", ["customer": "c"])
+        #expect(again.fields["customer"] == "c" && again.fields["guest"] == nil)
+    }
+
     @Test func typecastConvertsOnABestEffortBasis() async throws {
         let (base, table) = try await makeOrdersBase()
         let options = WriteOptions(typecast: true)

@@ -17,19 +17,35 @@ struct RecordOutput {
     /// The cells of formula, rollup, lookup, count, button and user fields; without it they are left out.
     let computed: ComputedCells?
 
+    /// `layout`: the table's, when the caller keeps it (`BaseContext.outputLayout`); made here otherwise.
     init(table: TableSchema, byFieldID: Bool, text: CellText? = nil, only: Set<String>? = nil,
-         linkNames: FormulaFilter.LinkNames? = nil, computed: ComputedCells?) {
+         linkNames: FormulaFilter.LinkNames? = nil, computed: ComputedCells?, layout: Layout? = nil) {
         self.computed = computed
         self.table = table
         self.byFieldID = byFieldID
         self.text = text
         self.only = only
         self.linkNames = linkNames
-        shown = only.map { only in table.fields.filter { only.contains($0.id) } } ?? table.fields
-        var keys: [String: String] = Dictionary(minimumCapacity: shown.count)
-        for field in shown where !field.type.isComputed { keys[field.id] = byFieldID ? field.id : field.name }
-        storedKeys = keys
-        computedShown = shown.filter(\.type.isComputed)
+        let layout = layout ?? Layout(table: table, byFieldID: byFieldID, only: only)
+        shown = layout.shown
+        storedKeys = layout.storedKeys
+        computedShown = layout.computedShown
+    }
+
+    /// What an output takes from its table: the fields shown and their output keys. The same for every
+    /// write to a table until its schema changes.
+    struct Layout {
+        let shown: [FieldSchema]
+        let storedKeys: [String: String]
+        let computedShown: [FieldSchema]
+
+        init(table: TableSchema, byFieldID: Bool, only: Set<String>?) {
+            shown = only.map { only in table.fields.filter { only.contains($0.id) } } ?? table.fields
+            var keys: [String: String] = Dictionary(minimumCapacity: shown.count)
+            for field in shown where !field.type.isComputed { keys[field.id] = byFieldID ? field.id : field.name }
+            storedKeys = keys
+            computedShown = shown.filter(\.type.isComputed)
+        }
     }
 
     /// The fields written, in the table's order (`only` applied once, not per record).

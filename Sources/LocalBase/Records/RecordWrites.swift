@@ -30,8 +30,10 @@ extension BaseContext {
             // Read back the records a self-link within the batch changed after they were written; the
             // others are as inserted.
             let relinked = Set(linked.tables[table.id]?.changed.map(\.after.id) ?? [])
-            let output = RecordOutput(table: try self.table(table.id), byFieldID: options.returnFieldsByFieldId,
-                                      computed: try ComputedCells(context: self))
+            let written = try self.table(table.id)
+            let output = RecordOutput(table: written, byFieldID: options.returnFieldsByFieldId,
+                                      computed: try ComputedCells(context: self),
+                                      layout: outputLayout(of: written, byFieldID: options.returnFieldsByFieldId))
             return try stored.map { output.record(relinked.contains($0.id) ? try rows.find(id: $0.id) ?? $0 : $0) }
         }
     }
