@@ -1,8 +1,9 @@
 import Foundation
 
-/// A rule a server holds for the records created in one table, checked inside the create's own commit (on a store
+/// A rule a server holds for the records created in one table, checked inside the write's own commit (on a store
 /// that commits several calls as one, `AtomicRecordStore`), where no other writer can come between the check and the
-/// create: `drinkshop serve` takes no payment for a cancelled order. A server that holds guards names them in
+/// write: `drinkshop serve` takes no payment for a cancelled order. It is checked for every record of a create and of
+/// an upsert (which may create). A server that holds guards names them in
 /// `CreateGuards.header` on every answer; a client that has seen a guard's name relies on its rule and needs no
 /// read-back of its own (the payer's read of the order's status after its payment).
 public protocol CreateGuard: Sendable {

@@ -75,7 +75,7 @@ extension AirtableAPI {
         try await refuseKeyChanges(in: table, body.records, mergeOn: body.mergeOn)
         try await refuseUnkeyed(in: table, body.records)
         if let mergeOn = body.mergeOn {
-            let result = try await store.upsertRecords(
+            let result = try await upsertKeepingGuards(
                 in: table, body.records.map { UpsertRecord(id: $0.id, fields: $0.fields) }, mergeOn: mergeOn,
                 replace: replace, options: body.options)
             return .json(["records": .array(result.records.map { render(visible($0, limited)) }),
@@ -226,6 +226,24 @@ extension AirtableAPI {
                 for rule in guards { if let refusal = try rule.refusal(of: fields, in: transaction) { throw .api(refusal) } }
             }
             return try transaction.createRecords(in: table, records, options: options)
+        }
+    }
+
+    /// Upserts the records; in a table with create guards (`CreateGuard`), in one commit that first makes sure every
+    /// guard lets each record be written (an upsert may create it), else refuses them all with the guard's refusal.
+    private func upsertKeepingGuards(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
+                                     options: WriteOptions) async throws -> UpsertResult
+    {
+        let name = createGuards.isEmpty ? nil : try await store.schema().table(table)?.name
+        let guards = name.flatMap { createGuards[$0] } ?? []
+        guard !guards.isEmpty, let atomic = store as? any AtomicRecordStore else {
+            return try await store.upsertRecords(in: table, records, mergeOn: mergeOn, replace: replace, options: options)
+        }
+        return try await atomic.atomically { (transaction) throws(AirtableError) -> UpsertResult in
+            for record in records {
+                for rule in guards { if let refusal = try rule.refusal(of: record.fields, in: transaction) { throw .api(refusal) } }
+            }
+            return try transaction.upsertRecords(in: table, records, mergeOn: mergeOn, replace: replace, options: options)
         }
     }
 

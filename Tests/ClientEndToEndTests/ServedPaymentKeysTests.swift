@@ -173,6 +173,14 @@ import TestSupport
                     #expect(error.apiError?.type == type)
                 }
             }
+            // Nor through an upsert merged on the key (which would create it).
+            do {
+                _ = try await client.upsertRecords(in: ShopSchema.paymentTable, [UpsertRecord(fields: payment(cancelled))],
+                                                   mergeOn: ["ref"], replace: false, options: WriteOptions())
+                Issue.record("a payment for a cancelled order was upserted")
+            } catch let error as AirtableError {
+                #expect(error.apiError?.type == CancelledOrderGuard.refusalType)
+            }
             // A record naming one field by its id and by its name is refused (which would the rules see?).
             var twice = payment(standing)
             twice[try #require(schema.field("kind")).id] = "refund"

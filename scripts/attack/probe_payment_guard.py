@@ -48,6 +48,11 @@ def probe_no_payment_for_a_cancelled_order(ctx):
             said = {k.lower(): v for k, v in (headers.items() if hasattr(headers, "items") else headers)}
             if "TillPayment.orderNotCancelled" not in said.get("x-drinkshop-create-guards", "").split(","):
                 failures.append(f"the answer ({name}) does not name the guard: {said.get('x-drinkshop-create-guards')!r}")
+        upsert = {"performUpsert": {"fieldsToMergeOn": ["ref"]}, "records": [{"fields": payment("ordCANCEL", 7)}]}
+        status, answer, _ = server.request("PATCH", payments, upsert)
+        error = answer.get("error", {}) if isinstance(answer, dict) else {}
+        if status != 422 or not isinstance(error, dict) or error.get("type") != "ORDER_CANCELLED":
+            failures.append(f"a payment of a cancelled order (upserted on its key) was answered {status} {str(answer)[:160]}")
         status, answer, _ = server.request("GET", payments)
         if status != 200 or answer.get("records"):
             failures.append(f"the ledger holds {len(answer.get('records', []))} records after the refusals")
@@ -71,12 +76,12 @@ def probe_no_payment_for_a_cancelled_order(ctx):
             failures.append(f"two tickets for one key (by name, then by id) were answered {answers}")
     finally:
         server.stop()
-    figure = f"{len(failures)} of 9 writes answered wrongly (cancelled-order payments, keys spelled by field id)"
+    figure = f"{len(failures)} of 10 writes answered wrongly (cancelled-order payments, keys spelled by field id)"
     return (not failures, figure, failures)
 
 
 PROBES = [
     ("payment-guard-cancelled", "payments for a cancelled order on serve, by field names, by ids and in a batch, are "
-     "refused 422 ORDER_CANCELLED with nothing written; kept keys hold when named by field id",
+     "refused 422 ORDER_CANCELLED with nothing written, an upsert on the key too; kept keys hold when named by field id",
      probe_no_payment_for_a_cancelled_order),
 ]
