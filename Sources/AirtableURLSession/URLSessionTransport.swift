@@ -6,7 +6,8 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// The live transport: Foundation's `URLSession`, with the Linux pitfalls avoided.
+/// The live transport: Foundation's `URLSession` for `https://` (Airtable), with the Linux pitfalls avoided, and a
+/// socket of our own for plain `http://` (`PlainHTTPExchange`: a drinkshop serve on the shop's network).
 ///
 /// - One long-lived session per process (`shared`): creating and tearing down sessions per request is
 ///   the documented crash family of swift-corelibs-foundation.
@@ -41,6 +42,10 @@ public final class URLSessionTransport: HTTPTransport {
         }
         guard timeout > 0 else { throw TransportError(.timedOut, "no time left to send the request") }
         let place = host + (url.port.map { ":\($0)" } ?? "")
+        // Plain http (a drinkshop serve on the shop's network) goes over a socket of our own: see PlainHTTPExchange.
+        if let target = PlainHTTPExchange.Target(request.url) {
+            return try await PlainHTTPExchange.send(request, to: target, timeout: timeout, place: place)
+        }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method
         // Whole seconds (corelibs truncates fractions, and 0 fails at once), a second beyond the race
