@@ -5,8 +5,8 @@ import Foundation
 import Synchronization
 
 /// The menu and the promotions, read from the store and cached for `lifetime` seconds or until the shared
-/// settings say the menu changed (other counters may change them). Offline, the last menu read is still the menu: a counter restarted during an
-/// outage takes orders from the copy its outbox keeps.
+/// settings say the menu changed (other counters may change them). Offline, the last menu read is still the
+/// menu: a counter restarted during an outage takes orders from the copy its outbox keeps.
 public final class Catalog: Sendable {
     /// The menu and promotions as last read, and when.
     struct Snapshot {
