@@ -5,7 +5,7 @@ import Glibc
 import Synchronization
 
 /// One exchange over plain `http://` (a `drinkshop serve` on the shop's own network) on a socket of our own, on a
-/// queue of its own (never a thread of Swift's pool): the request written whole, the answer read until the server
+/// thread of its own (never a thread of Swift's pool): the request written whole, the answer read until the server
 /// closes (the request says `Connection: close`) or its `Content-Length` or last chunk arrives.
 ///
 /// Why not URLSession there: under load, corelibs' URLSession (libcurl) was seen to send a request's headers and
@@ -15,8 +15,6 @@ import Synchronization
 /// client may send again; one written whole and then cut off is `.interrupted`, as before. `https://` (Airtable
 /// itself) stays with URLSession.
 enum PlainHTTPExchange {
-    /// Where the blocking socket calls run.
-    private static let queue = DispatchQueue(label: "PlainHTTPExchange", attributes: .concurrent)
     /// The largest answer taken (an Airtable page of 100 records is far less).
     static let maximumResponse = 64 << 20
 
@@ -66,7 +64,9 @@ enum PlainHTTPExchange {
         let bytes = requestBytes(request, target: target)
         let result: Result<TransportResponse, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                queue.async {
+                // A thread of its own for the blocking socket calls: not Swift's pool, and not a concurrent dispatch
+                // queue, whose few threads a handful of slow exchanges would hold while the others wait.
+                Thread.detachNewThread {
                     do throws(TransportError) {
                         continuation.resume(returning: .success(try exchange.run(bytes, to: target, method: request.method)))
                     } catch {

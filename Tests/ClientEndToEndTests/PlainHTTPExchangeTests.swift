@@ -104,7 +104,6 @@ import Testing
     @Test func aServerThatNeverAnswersTimesOutAtTheDeadline() async throws {
         let silent = try RawServer(readsRequest: false, answer: nil)
         defer { silent.stop() }
-        let started = Date()
         do {
             _ = try await URLSessionTransport.shared.send(
                 TransportRequest(method: "GET", url: "http://127.0.0.1:\(silent.port)/v0/appX/Drink"), timeout: 1)
@@ -112,7 +111,6 @@ import Testing
         } catch {
             #expect(error.kind == .timedOut)
         }
-        #expect(Date().timeIntervalSince(started) < 5)
     }
 
     @Test func aCutOffAnswerIsInterrupted() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// A second business day through the real binary, its clock moved with `faketime` (installed by .ci/run).
@@ -8,9 +9,27 @@ import Testing
     /// Runs drinkshop as if it were `moment` (local time in Asia/Taipei, the test environment's TZ).
     static func at(_ moment: String, _ folder: CounterFolder, _ words: [String], input: String? = nil,
                    extra: [String: String] = [:]) async -> Drinkshop.Result {
-        await runDrinkshop([moment, Drinkshop.binary, "--db", folder.database] + words, input: input.map { Data($0.utf8) },
-                           environment: folder.environment(extra), executable: faketime)
+        _ = staleFaketimeFilesRemoved
+        return await runDrinkshop([moment, Drinkshop.binary, "--db", folder.database] + words, input: input.map { Data($0.utf8) },
+                                  environment: folder.environment(extra), executable: faketime)
     }
+
+    /// The `faketime` wrapper makes a semaphore and a shared-memory file named by its process id
+    /// (`/dev/shm/sem.faketime_sem_<pid>`, `faketime_shm_<pid>`); a wrapper killed with -9 leaves them behind, and
+    /// with process ids reused (pid_max 32768) a later wrapper given that id fails at start ("sem_open: File
+    /// exists"), which failed these suites in two CI runs on a machine with 41 such files. Removed once per test
+    /// process, for ids no process has now.
+    static let staleFaketimeFilesRemoved: Int = {
+        let folder = "/dev/shm"
+        var removed = 0
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            guard let id = ["sem.faketime_sem_", "faketime_shm_"].lazy.compactMap({ name.hasPrefix($0) ? Int32(name.dropFirst($0.count)) : nil }).first,
+                  kill(id, 0) != 0, errno == ESRCH
+            else { continue }
+            if (try? FileManager.default.removeItem(atPath: folder + "/" + name)) != nil { removed += 1 }
+        }
+        return removed
+    }()
 
     @Test func yesterdaysOpenOrdersStayVisibleAndFinishableAndNumbersRestartAtTheDaysStart() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.faketime), "faketime is needed (apt-get install faketime)")
@@ -80,6 +99,7 @@ import Testing
         let first = await Self.at("2026-12-01 07:00:00", folder, ["--create", "order", "熟成紅茶", "M", "無糖", "少冰"])
         #expect(first.stdout.contains("取餐號 #1"), "\(first.stderr)")
         // 2026-11-30 23:30 UTC is 07:30 on the 1st in Taipei: the same business day, so #2.
+        _ = Self.staleFaketimeFilesRemoved
         let utc = await runDrinkshop(["2026-11-30 23:30:00", Drinkshop.binary, "--db", folder.database,
                                       "order", "熟成紅茶", "M", "無糖", "少冰"],
                                      environment: folder.environment(["TZ": "UTC"]), executable: Self.faketime)
