@@ -56,9 +56,19 @@ class Person:
     def submit(self, fill, what):
         """Runs `fill` (JavaScript that fills the form and returns its submit button), clicks it, and waits
         for the page the server answers with."""
-        ok = self.js(f"(function () {{ var button = ({fill})(); if (!button) return false; window.__stale = true; button.click(); return true; }})()")
-        if not ok:
-            raise SystemExit(f"{self.name}: could not {what}: {self.js('location.href')}")
+        # The page redraws parts of itself as the group changes (another person's line arriving): a button found
+        # missing in the middle of a redraw is looked for again, for up to 5 s.
+        expression = f"(function () {{ var button = ({fill})(); if (!button) return false; window.__stale = true; button.click(); return true; }})()"
+        started = time.monotonic()
+        while True:
+            try:
+                if self.js(expression):
+                    break
+            except RuntimeError:
+                pass  # the page is between documents
+            if time.monotonic() - started > 5:
+                raise SystemExit(f"{self.name}: could not {what}: {self.js('location.href')}")
+            time.sleep(0.05)
         self.settle(what)
 
     def text(self, selector="body"):
