@@ -128,7 +128,9 @@ import Testing
             return .text("done \(request.target)")
         }
         let port = try server.start()
-        let idle = try TestClient(port: port)
+        // Reads wait up to 30 s for the server's close (5 s by default ran out once beside the stress runs' busy
+        // loops): a cap on waiting for an event, not a figure.
+        let idle = try TestClient(port: port, readTimeout: 30)
         try await idle.send("GET /quick HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try await idle.readResponse().status == 200)
 
