@@ -26,7 +26,10 @@ enum PlainHTTPExchange {
         var path: String
 
         init?(_ url: String) {
-            guard url.lowercased().hasPrefix("http://") else { return nil }
+            // A space or control character (scalars, not Characters: "\r\n" is one) would break the request line:
+            // such a URL is left to URLSession, which refuses it.
+            guard url.lowercased().hasPrefix("http://"),
+                  !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else { return nil }
             let rest = url.dropFirst("http://".count)
             let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
             var path = String(rest.dropFirst(authority.count).prefix { $0 != "#" })
@@ -234,14 +237,18 @@ enum PlainHTTPExchange {
                     throw failure(.interrupted, "the connection to \(place) was lost")
                 }
             }
+            /// More bytes where the answer is not whole yet: a close now cuts it off.
+            func needMore() throws(TransportError) {
+                if closed { throw failure(.interrupted, "the connection to \(place) was lost") }
+                try more()
+            }
             while true {
                 // The head, skipping interim (1xx) answers.
                 var end: Int?
                 while end == nil {
                     end = PlainHTTPExchange.headEnd(buffer)
                     if end == nil {
-                        if closed { throw failure(.interrupted, "the connection to \(place) was lost") }
-                        try more()
+                        try needMore()
                     }
                 }
                 guard let headEnd = end, let head = PlainHTTPExchange.head(Array(buffer[..<headEnd])) else {
@@ -259,8 +266,7 @@ enum PlainHTTPExchange {
                         while line == nil {
                             line = PlainHTTPExchange.lineEnd(buffer)
                             if line == nil {
-                                if closed { throw failure(.interrupted, "the connection to \(place) was lost") }
-                                try more()
+                                try needMore()
                             }
                         }
                         guard let lineEnd = line,
@@ -271,8 +277,7 @@ enum PlainHTTPExchange {
                         buffer.removeFirst(lineEnd + 2)
                         if size == 0 { return TransportResponse(status: head.status, headers: head.headers, body: body) }
                         while buffer.count < size + 2 {
-                            if closed { throw failure(.interrupted, "the connection to \(place) was lost") }
-                            try more()
+                            try needMore()
                         }
                         body += buffer[..<size]
                         buffer.removeFirst(size + 2)
@@ -283,8 +288,7 @@ enum PlainHTTPExchange {
                         throw failure(.interrupted, "\(place) sent a response that is not valid HTTP")
                     }
                     while buffer.count < length {
-                        if closed { throw failure(.interrupted, "the connection to \(place) was lost") }
-                        try more()
+                        try needMore()
                     }
                     return TransportResponse(status: head.status, headers: head.headers, body: Array(buffer[..<length]))
                 }

@@ -124,4 +124,15 @@ import Testing
             #expect(error.kind == .interrupted)
         }
     }
+
+    @Test func aURLCarryingALineBreakNeverReachesARequestLine() async throws {
+        let server = try RawServer(answer: Array("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".utf8))
+        defer { server.stop() }
+        do {
+            _ = try await URLSessionTransport.shared.send(
+                TransportRequest(method: "GET", url: "http://127.0.0.1:\(server.port)/x\r\nInjected: yes"), timeout: 2)
+        } catch {}
+        // URLSession, which takes such a URL, sends it percent-encoded: no header line of the attacker's.
+        #expect(!server.request.contains("\r\nInjected"), "\(server.request)")
+    }
 }
