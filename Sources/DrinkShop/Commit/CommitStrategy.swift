@@ -22,6 +22,13 @@ protocol CommitStrategy: Sendable {
     /// than ahead of it (so it may say more was paid than the ledger holds).
     var copyCommittedWithLedger: Bool { get }
 
+    /// Whether a cancel that may race a payment marks the order cancelled in its ledger before reading the ledger
+    /// (`PaymentRecords.markCancelled`), so the payer sees the cancel when it reads its payment back: over the API
+    /// where no server refuses a payment for a cancelled order in the payment's commit (Airtable, the gateway in
+    /// front of it). The embedded store decides it inside the payment's transaction, `drinkshop serve` in the
+    /// payment's commit (`CancelledOrderGuard`): no mark.
+    var marksCancelsInLedger: Bool { get }
+
     /// The order lookups suited to this kind of store.
     func orderQueries(over records: OrderRecords) -> any OrderQueries
 

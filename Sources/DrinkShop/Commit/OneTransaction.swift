@@ -11,6 +11,9 @@ struct OneTransaction: CommitStrategy {
 
     var copyCommittedWithLedger: Bool { true }
 
+    /// A payment reads the order's status inside its transaction.
+    var marksCancelsInLedger: Bool { false }
+
     func orderQueries(over records: OrderRecords) -> any OrderQueries { EmbeddedOrderQueries(records: records) }
 
     func run<Plan: StorePlan>(_ plan: Plan) async throws(ShopError) -> Plan.Outcome {

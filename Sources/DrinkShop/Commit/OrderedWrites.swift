@@ -11,6 +11,9 @@ struct OrderedWrites: CommitStrategy {
     /// The copy is written ahead of the ledger.
     var copyCommittedWithLedger: Bool { false }
 
+    /// Unless the server refuses a payment for a cancelled order in the payment's own commit.
+    var marksCancelsInLedger: Bool { !PaymentRecords(store: store).refusesCancelledOrders }
+
     func orderQueries(over records: OrderRecords) -> any OrderQueries { RemoteOrderQueries(records: records) }
 
     func run<Plan: StorePlan>(_ plan: Plan) async throws(ShopError) -> Plan.Outcome {

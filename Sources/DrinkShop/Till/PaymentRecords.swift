@@ -112,8 +112,45 @@ struct PaymentRecords: Sendable {
             throw .store(error)
         }
         var entries: [LedgerEntry] = []
-        for record in records { entries.append(LedgerEntry(id: record.id, createdTime: record.createdTime, money: try Self.read(record))) }
+        for record in records {
+            let item: LedgerEntry.Item = Self.isCancelMark(record) ? .cancelMark : .money(try Self.read(record))
+            entries.append(LedgerEntry(id: record.id, createdTime: record.createdTime, item: item))
+        }
         return entries.sorted { ($0.createdTime, $0.id) < ($1.createdTime, $1.id) }
+    }
+
+    /// Marks order `orderRef` cancelled in its ledger (`Till.cancel` over the API where no server refuses a payment
+    /// for a cancelled order: `CommitStrategy.marksCancelsInLedger`). A paying counter reads its payment back in the
+    /// ledger: a mark written before the canceller reads the ledger is seen there, so of a payment and a cancel at
+    /// one instant either the canceller sees the payment or the payer sees the mark, with no read of the order's
+    /// status after each payment. The mark is a record of kind `refund` for NT$0 under the key
+    /// `<orderRef>-cancelled` (the kind field keeps its two options; a refund of money is never below NT$1), with
+    /// who and why; it is no money: every reader but the payer's read-back leaves it out (`list`).
+    func markCancelled(_ orderRef: String, pickupNumber: Int, businessDay: BusinessDay?, reason: String, by staff: String,
+                       at date: Date) async throws(ShopError) {
+        let cells = Fields([
+            PaymentField.ref: .string(orderRef + Self.cancelMarkSuffix), .orderRef: .string(orderRef),
+            .pickupNumber: .int(pickupNumber), .businessDay: .string(businessDay?.description ?? ""),
+            .kind: .string(MoneyRecord.Kind.refund.rawValue), .amount: .int(0), .by: .string(staff),
+            .at: .string(AirtableTimestamp.format(date)),
+            .reason: .string("cancel mark, no money (for a counter paying at this moment): \(reason)"),
+        ])
+        do {
+            _ = try await store.upsertRecords(in: ShopSchema.paymentTable, [UpsertRecord(fields: cells)],
+                                              mergeOn: [PaymentField.ref.rawValue], replace: false,
+                                              options: WriteOptions(typecast: true))
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    static let cancelMarkSuffix = "-cancelled"
+
+    /// Whether `record` is a cancel mark (`markCancelled`), not money.
+    static func isCancelMark(_ record: Record) -> Bool {
+        record.fields[PaymentField.kind]?.stringValue == MoneyRecord.Kind.refund.rawValue
+            && record.fields[PaymentField.amount]?.intValue == 0
+            && record.fields[PaymentField.ref]?.stringValue?.hasSuffix(cancelMarkSuffix) == true
     }
 
     /// Adds one payment or refund; returns its record's id.
@@ -174,7 +211,7 @@ struct PaymentRecords: Sendable {
         var seen: Set<String> = []
         var extra: [String] = []
         for entry in try await entries(ofOrder: orderRef) {
-            guard let key = entry.money.ref, keys.contains(key) else { continue }
+            guard let key = entry.money?.ref, keys.contains(key) else { continue }
             if !seen.insert(key).inserted { extra.append(entry.id) }
         }
         guard !extra.isEmpty else { return 0 }
@@ -207,7 +244,7 @@ struct PaymentRecords: Sendable {
             throw .store(error)
         }
         var result: [MoneyRecord] = []
-        for record in records { result.append(try Self.read(record)) }
+        for record in records where !Self.isCancelMark(record) { result.append(try Self.read(record)) }
         return result
     }
 
@@ -218,7 +255,7 @@ struct PaymentRecords: Sendable {
         var found: [MoneyRecord] = []
         while true {
             let page = try transaction.listRecords(in: ShopSchema.paymentTable, query: query)
-            found += page.records.compactMap { try? read($0) }
+            found += page.records.compactMap { isCancelMark($0) ? nil : try? read($0) }
             guard let offset = page.offset else { return found }
             query.offset = offset
         }
@@ -261,16 +298,28 @@ struct PaymentRecords: Sendable {
 struct LedgerEntry: Sendable {
     let id: String
     let createdTime: Date
-    let money: MoneyRecord
+    let item: Item
+
+    enum Item: Sendable {
+        /// A payment or a refund.
+        case money(MoneyRecord)
+        /// The order was cancelled (`PaymentRecords.markCancelled`): no money.
+        case cancelMark
+    }
+
+    /// The payment or refund; nil for a cancel mark.
+    var money: MoneyRecord? { if case .money(let money) = item { money } else { nil } }
+    var isCancelMark: Bool { if case .cancelMark = item { true } else { false } }
 }
 
 extension Array where Element == LedgerEntry {
     /// Paid less refunded.
     var held: Int {
         reduce(0) { total, entry in
-            switch entry.money.entry {
+            switch entry.money?.entry {
             case .payment(let payment): total + payment.amount
             case .refund(let refund): total - refund.amount
+            case nil: total
             }
         }
     }

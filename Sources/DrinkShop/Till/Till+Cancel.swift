@@ -53,6 +53,18 @@ extension Till {
         // counter writes its copy before its payment, so when this write wrote no copy and the store's copy
         // after it says nothing was paid, nothing was: no read of the ledger.
         if copy == nil, let held = saved.till, held.paidBy.isEmpty { return (saved, refunds) }
+        // Where a payer reads no status after its payment, the cancel is marked in the ledger before the ledger is
+        // read: a payment landing after that read finds the mark when its counter reads it back, and gives the
+        // money back there.
+        if commits.marksCancelsInLedger {
+            do {
+                try await payments.markCancelled(stored.orderRef, pickupNumber: stored.order.pickupNumber,
+                                                 businessDay: stored.businessDay, reason: changed.order.cancelReason ?? "void",
+                                                 by: staff, at: clock.now())
+            } catch {
+                throw .shop(error)
+            }
+        }
         let late = try await settleLatePayments(of: saved, reason: changed.order.cancelReason ?? "void", by: staff, bill: bill)
         if !late.isEmpty { saved.till = nil }  // rewritten from the ledger by the settling
         return (saved, refunds + late)

@@ -48,7 +48,7 @@ extension Till {
             } else {
                 do { ledger = try await payments.entries(ofOrder: stored.orderRef) } catch { throw .shop(error) }
             }
-            let money = try Self.money(of: stored, total: total, records: ledger.map(\.money))
+            let money = try Self.money(of: stored, total: total, records: ledger.compactMap(\.money))
             let (after, payment): (OrderPayments, Payment)
             do {
                 (after, payment) = try paying(money, stored: stored, method: method, tendered: tendered, by: staff)
@@ -88,6 +88,8 @@ extension Till {
             }
             let holds: Bool
             var guardedAgainstCancel = false, refusedAsCancelled = false
+            // Whether the ledger read back after the payment holds a cancel mark (nil: no read-back).
+            var markedCancelled: Bool?
             do {
                 if payments.keepsKeysUnique {
                     // The server keeps payments' keys unique: the key names the order and how many entries the
@@ -112,6 +114,7 @@ extension Till {
                     if let place = now.firstIndex(where: { $0.id == id }), Array(now[..<place]).held == ledger.held,
                        !Self.tied(now[place], in: now, basis: ledger) {
                         holds = true
+                        markedCancelled = now.contains(where: \.isCancelMark)
                     } else {
                         try await payments.withdraw(id)
                         holds = false
@@ -125,7 +128,7 @@ extension Till {
                 // ahead is put right from the ledger (best effort, as when the ledger refuses a payment).
                 let now: [LedgerEntry]
                 do { now = try await payments.entries(ofOrder: stored.orderRef) } catch { throw .shop(error) }
-                let money = try Self.money(of: stored, total: total, records: now.map(\.money))
+                let money = try Self.money(of: stored, total: total, records: now.compactMap(\.money))
                 let ledgerCopy = TillCopy(money, bill: bill)
                 if ledgerCopy != copyOnOrder, money.paid - money.refunded <= money.total {
                     _ = try? await orders.records.writeCells(of: stored, [:], extra: OrderRecord.cells(of: ledgerCopy))
@@ -137,7 +140,18 @@ extension Till {
                 // settling may give the same refund: refunds are keyed by order and method, so it is given once).
                 // A server that refuses payments for cancelled orders in the payment's commit has answered that
                 // already: a cancel written after the payment reads the ledger and gives the money back itself.
-                if !guardedAgainstCancel, try await isCancelledNow(stored) {
+                // Where the payment was read back, the ledger answered it too: a cancel marks the ledger before
+                // reading it (`CommitStrategy.marksCancelsInLedger`), so either the mark is in what was read back,
+                // or the cancel's read of the ledger finds this payment and gives it back.
+                let cancelled: Bool
+                if guardedAgainstCancel {
+                    cancelled = false
+                } else if let markedCancelled {
+                    cancelled = markedCancelled
+                } else {
+                    cancelled = try await isCancelledNow(stored)
+                }
+                if cancelled {
                     let refunds = try await settleLatePayments(of: stored, reason: "cancelled at another counter while paying",
                                                                by: staff, bill: bill)
                     throw .paidWhileCancelled(order: stored.order.pickupNumber, refunds: refunds)
