@@ -173,7 +173,7 @@ def main():
         for command in ("advance", "edit", "cancel"):
             rows.append((f"one-shot `{command} #N`", f"{r[command + ' (small day)'][0]} on a small day, "
                                                      f"{r[command + ' (full day)'][0]} on a {r['day_orders']}-order day (target 2)"))
-        for command, label, note in (("pay", "one-shot `pay #N cash`", "the order's read, the open shift's, the till's copy and the payment: on `drinkshop serve`, which keeps payment keys unique and refuses a payment for a cancelled order in its commit, no ledger or status read; over Airtable the claim rule adds the ledger's read-back and the status read"),
+        for command, label, note in (("pay", "one-shot `pay #N cash`", "the order's read, the open shift's, the till's copy and the payment: on `drinkshop serve`, which keeps payment keys unique and refuses a payment for a cancelled order in its commit, no ledger or status read; over Airtable the claim rule adds the ledger's read-back, which also finds a cancel's mark: no status read"),
                                      ("void", "one-shot `void #N REASON`, unpaid", "the order's read and one write"),
                                      ("void paid", "one-shot `void #N REASON`, paid", "the read, the ledger and the bill, the refund, the order, the ledger again")):
             rows.append((label, f"{r[command + ' (small day)'][0]} on a small day, "

@@ -49,7 +49,8 @@ extension Till {
         }
         // A payment another counter committed between this counter's reading of the money and the
         // cancellation's write is given back too (after the write no payment can land on the embedded
-        // store; over the API the paying counter checks the status after its payment holds). A paying
+        // store; over the API serve refuses it in the payment's commit, and elsewhere the paying counter finds the
+        // mark written below in the ledger it reads its payment back from). A paying
         // counter writes its copy before its payment, so when this write wrote no copy and the store's copy
         // after it says nothing was paid, nothing was: no read of the ledger.
         if copy == nil, let held = saved.till, held.paidBy.isEmpty { return (saved, refunds) }
