@@ -33,6 +33,8 @@ public enum EInvoiceError: Error, Sendable, Hashable, CustomStringConvertible, L
     case allowanceTooLarge(invoice: String, allowance: Int, invoiced: Int)
     case fileExists(String)
     case fileWrite(path: String, problem: String)
+    /// An E0501 配號 file that cannot be imported: where in it, and what is wrong.
+    case allocationFile(place: String, problem: String)
 
     public var description: String {
         switch self {
@@ -92,6 +94,8 @@ public enum EInvoiceError: Error, Sendable, Hashable, CustomStringConvertible, L
             return "\(path) is already written; a document is never written twice (檔案已存在)"
         case .fileWrite(let path, let problem):
             return "could not write \(path): \(problem) (無法寫入發票檔)"
+        case .allocationFile(let place, let problem):
+            return "the E0501 file, \(place): \(problem); nothing was imported (配號檔內容有誤，未匯入)"
         }
     }
 

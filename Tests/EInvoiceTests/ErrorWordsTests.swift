@@ -11,6 +11,7 @@ import Testing
         .numberOutsideBook(number: "n", book: "b"), .randomCodeFormat("1"), .buyerName(""),
         .reasonLength(""), .allowanceNumberFormat(""), .allowanceTooLarge(invoice: "i", allowance: 2, invoiced: 1),
         .fileExists("/p"), .fileWrite(path: "/p", problem: "No space left on device"),
+        .allocationFile(place: "range 1 of 1 (line 3)", problem: "InvoiceType is 08"),
     ]
 
     @Test(arguments: everyCase) func everyRefusalHasAChineseGloss(_ error: EInvoiceError) {
@@ -25,7 +26,7 @@ import Testing
             case .periodFormat, .periodMonth, .trackFormat, .invoiceNumberFormat, .rangeOrder, .rangeNotWholeBooks, .trackLine,
                  .qrKeyFormat, .seller, .sellerName, .sellerAddress, .itemDescription, .itemQuantity, .noItems, .nothingToInvoice,
                  .itemsDoNotAddUp, .dateOutsidePeriod, .numberOutsideBook, .randomCodeFormat, .buyerName,
-                 .reasonLength, .allowanceNumberFormat, .allowanceTooLarge, .fileExists, .fileWrite: break
+                 .reasonLength, .allowanceNumberFormat, .allowanceTooLarge, .fileExists, .fileWrite, .allocationFile: break
             }
         }
         #expect(Set(Self.everyCase.map { String(describing: $0).prefix(while: { $0 != "(" }) }).count == Self.everyCase.count)

@@ -17,6 +17,25 @@ extension Counter {
         try await invoices.importRange(range, by: who)
     }
 
+    /// Imports the ranges of the platform's E0501 配號 file at `path` (a manager's action): all of them or none, each
+    /// the shop's own (its `Ban` the seller's 統一編號); ranges imported before exactly as the file has them are left as
+    /// they are. - Returns: the ranges imported now, and those already in.
+    public func importInvoiceAllocationFile(at path: String, by acting: Acting) async throws(TillError)
+        -> (imported: [TrackRange], alreadyIn: [TrackRange])
+    {
+        let who = try await authorize(.invoiceSetup, acting)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let problem = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "there is no such file"
+            throw .einvoice(.einvoice(.allocationFile(place: path, problem: problem)))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .einvoice(.einvoice(.allocationFile(place: path, problem: "it is not UTF-8 text, as MIG files are")))
+        }
+        let allocations: [TrackAllocation]
+        do { allocations = try TrackAllocation.read(e0501: text) } catch { throw .einvoice(.einvoice(error)) }
+        return try await invoices.importAllocations(allocations, file: (path as NSString).lastPathComponent, by: who)
+    }
+
     /// The period's ranges and books, who holds each and what is left; and how many invoices today took, so a
     /// front can warn when fewer numbers are left than a day's sales.
     public func invoiceTracks(period: InvoicePeriod? = nil, by acting: Acting) async throws(TillError)

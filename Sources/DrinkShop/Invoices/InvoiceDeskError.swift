@@ -14,6 +14,8 @@ public enum InvoiceDeskError: Error, Sendable, Hashable, CustomStringConvertible
     case overlaps(new: String, existing: String)
     /// The same range was imported before.
     case alreadyImported(String)
+    /// An E0501 file's range given to another 統一編號 than the shop's.
+    case anotherSellersNumbers(range: String, file: String, shop: String)
     /// The period of an import is over (or not yet the current or next one).
     case periodNotOpen(period: String, today: String)
     /// Blank numbers are reported once the period is over.
@@ -44,6 +46,9 @@ public enum InvoiceDeskError: Error, Sendable, Hashable, CustomStringConvertible
         case .overlaps(let new, let existing):
             return "the range \(new) overlaps \(existing), imported before (字軌重疊); nothing was imported"
         case .alreadyImported(let range): return "the range \(range) is imported already (字軌已匯入); nothing changed"
+        case .anotherSellersNumbers(let range, let file, let shop):
+            return "the E0501 file gives \(range) to 統一編號 \(file), not to this shop's \(shop) (配號檔非本營業人); "
+                + "nothing was imported: download the shop's own file from the platform"
         case .periodNotOpen(let period, let today):
             return "period \(period) is neither this period nor the next (today is \(today)) (期別不符); nothing was imported"
         case .periodNotOver(let period):

@@ -64,6 +64,7 @@ extension CommandSpec {
                     details: ["einvoice seller 12345675 可不可熟成紅茶台北店 --address 台北市… --qr-key KEY --turnkey /srv/turnkey (manager)",
                               "  without --qr-key the key (32 hex characters) is asked unseen (one-shot: DRINKSHOP_QR_KEY); never shown",
                               "einvoice track 11512 AB 12345000-12345249: a range the platform gave, whole books of 50 (manager)",
+                              "einvoice track FILE.xml: the ranges of the platform's E0501 配號 file, all or none (manager)",
                               "einvoice tracks: each range, who holds which book, what is left; einvoice status: Turnkey's files",
                               "einvoice blanks 11512: after the period, its blank numbers as E0402 (manager)",
                               "einvoice issue #N: the invoice of a paid order a crash left without one (manager)",
