@@ -43,7 +43,8 @@ extension ShopInterpreter {
                 say("Imported \(range): \(range.books.count) books of \(InvoiceBook.size), \(range.count) numbers (字軌已匯入).\n")
             }
             for range in alreadyIn { say("\(range) was imported before; left as it is (字軌已匯入).\n") }
-            say("E0501 file \((path as NSString).lastPathComponent): \(imported.count) ranges imported, \(alreadyIn.count) already in.\n")
+            say("E0501 file \((path as NSString).lastPathComponent): \(imported.count) range\(imported.count == 1 ? "" : "s") imported, "
+                + "\(alreadyIn.count) already in.\n")
         case .track(let text):
             let range: TrackRange
             do { range = try TrackRange(parsing: text) } catch { throw TillError.einvoice(.einvoice(error)) }
