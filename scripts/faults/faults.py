@@ -158,6 +158,10 @@ def main():
     # 21. A group order (揪團) open or being sent when drinkshop serve is killed
     item(21, "Groups through kill -9", lambda: groups.killed_mid_send(binary, workdir, env, 4 if quick else 8))
 
+    # 22. A payment and a void at the same instant over a base like Airtable (the cancel mark)
+    item(22, "Paying and voiding at once over an Airtable-like base",
+         lambda: money.paying_and_voiding_at_once(binary, workdir, env, 6 if quick else 20))
+
     shutil.rmtree(workdir, ignore_errors=True)
     failed = [r for r in results if r[2] != "PASS"]
     if not args.no_report and not quick and not only and not args.debug:

@@ -343,6 +343,47 @@ def randomized_day(binary, workdir, env, steps, seed=11):
     return not failures, figure, failures
 
 
+def paying_and_voiding_at_once(binary, workdir, env, rounds):
+    """A payment and a void of one order at the same instant, from two processes, over a base like Airtable
+    (`serve --like-airtable`: no kept keys, no guard in the payment's commit), so the payer reads no status after its
+    payment and the void marks the order's ledger before reading it: every round the order ends cancelled with all
+    that was paid given back, and `check --books` is clean at the end."""
+    db = os.path.join(workdir, "pay-void.sqlite")
+    server = harness.Server(binary, db, extra=["--like-airtable"], env=env).start()
+    failures, kept, marks = [], 0, 0
+    try:
+        remote = dict(env, AIRTABLE_TOKEN=server.token, AIRTABLE_BASE_ID=server.base_id, AIRTABLE_ENDPOINT_URL=server.url)
+        remote.pop("AIRTABLE_API_KEY", None)
+        remote["DRINKSHOP_OUTBOX"] = os.path.join(workdir, "pay-void-outbox")
+        for round_number in range(rounds):
+            number = _place(binary, remote)
+            advanced = _run(binary, ["advance", f"#{number}"], remote)
+            if advanced.returncode != 0:
+                raise RuntimeError(f"advance #{number}: {advanced.stderr.strip()}")
+            processes = [subprocess.Popen([binary] + words, env=remote, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                          text=True)
+                         for words in (["pay", f"#{number}", "card"], ["void", f"#{number}", "spilled"])]
+            outcomes = [(p.wait(timeout=120), p.stdout.read(), p.stderr.read()) for p in processes]
+            order = _order(server, number)
+            ledger = [r["fields"] for r in _ledger(server, order["orderRef"])]
+            paid = sum(f.get("amount", 0) for f in ledger if f.get("kind") == "payment")
+            refunded = sum(f.get("amount", 0) for f in ledger if f.get("kind") == "refund")
+            marks += sum(1 for f in ledger if f.get("kind") == "refund" and f.get("amount") == 0)
+            kept += 1 if paid > 0 else 0
+            if order.get("status") != "cancelled" or paid != refunded:
+                failures.append(f"round {round_number + 1} (#{number}): status {order.get('status')}, paid {paid}, "
+                                f"refunded {refunded}; pay said {outcomes[0][1].strip()[-120:]!r} "
+                                f"{outcomes[0][2].strip()[-160:]!r}; void said {outcomes[1][2].strip()[-120:]!r}")
+        clean, said = _books(binary, db, env)
+        if not clean:
+            failures.append("check --books: " + said[-400:])
+    finally:
+        server.stop()
+    figure = (f"{rounds} rounds over serve --like-airtable: every order cancelled with all paid given back; the payment "
+              f"landed in {kept} rounds (given back by the void or by the payer), cancel marks written in {marks}")
+    return not failures, figure, failures
+
+
 def pin_burst(binary, workdir, env, tries=20):
     """Twenty one-shot commands with wrong PINs for one manager, started at the same instant from twenty
     processes: five are compared (4, 3, 2, 1 tries left, then the lock), the rest told the account is
