@@ -310,18 +310,13 @@ struct LedgerEntry: Sendable {
     /// The payment or refund; nil for a cancel mark.
     var money: MoneyRecord? { if case .money(let money) = item { money } else { nil } }
     var isCancelMark: Bool { if case .cancelMark = item { true } else { false } }
+    var isPayment: Bool { if case .payment = money?.entry { true } else { false } }
 }
 
 extension Array where Element == LedgerEntry {
-    /// Paid less refunded.
-    var held: Int {
-        reduce(0) { total, entry in
-            switch entry.money?.entry {
-            case .payment(let payment): total + payment.amount
-            case .refund(let refund): total - refund.amount
-            case nil: total
-            }
-        }
+    /// The payments' total (refunds and cancel marks left out).
+    var paid: Int {
+        reduce(0) { total, entry in if case .payment(let payment) = entry.money?.entry { total + payment.amount } else { total } }
     }
 }
 

@@ -11,12 +11,13 @@ extension Till {
     /// then no ledger is read), then the payment. On a server that keeps payments' keys unique (`drinkshop serve`)
     /// the payment is created under a key naming the ledger state it was worked out from, and holds when the server
     /// takes it. Elsewhere (Airtable, the gateway) the order's ledger is read back in its own order (creation time,
-    /// then record id): the payment holds when what the ledger held before it is what it was worked out from;
+    /// then record id): the payment holds when the payments before it are those it was worked out from;
     /// otherwise another counter's payment came first: it is taken back and worked out again, so of two
     /// counters paying at the same instant one pays and the other is told `already paid`, with nothing
     /// recorded. Where creation times are whole seconds, a payment written later can sort before one
-    /// written earlier: a payment tied with another it was not worked out from gives way too, as tied
-    /// pickup tickets do. A crash between the writes leaves the copy ahead: paying again works (it goes by
+    /// written earlier: a payment tied with another payment it was not worked out from gives way too, as tied
+    /// pickup tickets do. Refunds and cancel marks never make a payment give way, and a payment that finds a cancel
+    /// mark stands: a cancel's settling may already count it, so it is given back, never taken back. A crash between the writes leaves the copy ahead: paying again works (it goes by
     /// the ledger) and `check --books` names the difference. A payment the ledger refuses (already paid) puts
     /// the copy right from the ledger first: the copy a counter wrote before giving way never stands.
     ///
@@ -111,10 +112,15 @@ extension Till {
                 } else {
                     let id = try await payments.addOne(record)
                     let now = try await payments.entries(ofOrder: stored.orderRef)
-                    if let place = now.firstIndex(where: { $0.id == id }), Array(now[..<place]).held == ledger.held,
-                       !Self.tied(now[place], in: now, basis: ledger) {
+                    // Only a rival payment makes this one give way: refunds and cancel marks come from a cancel,
+                    // whose settling may already count this payment, so it must stand and be given back, never be
+                    // taken back. For the same reason a payment that finds the order marked cancelled stands even
+                    // beside a rival (both are given back).
+                    let marked = now.contains(where: \.isCancelMark)
+                    if let place = now.firstIndex(where: { $0.id == id }),
+                       marked || (Array(now[..<place]).paid == ledger.paid && !Self.tied(now[place], in: now, basis: ledger)) {
                         holds = true
-                        markedCancelled = now.contains(where: \.isCancelMark)
+                        markedCancelled = marked
                     } else {
                         try await payments.withdraw(id)
                         holds = false
@@ -173,10 +179,10 @@ extension Till {
         throw .payment(.orderChanged(order: stored.order.pickupNumber))
     }
 
-    /// Whether `mine` shares its creation time with an entry the payment was not worked out from.
+    /// Whether `mine` shares its creation time with a payment it was not worked out from.
     private static func tied(_ mine: LedgerEntry, in ledger: [LedgerEntry], basis: [LedgerEntry]) -> Bool {
         let known = Set(basis.map(\.id))
-        return ledger.contains { $0.id != mine.id && !known.contains($0.id) && $0.createdTime == mine.createdTime }
+        return ledger.contains { $0.id != mine.id && !known.contains($0.id) && $0.createdTime == mine.createdTime && $0.isPayment }
     }
 
     /// Whether the order is cancelled in the store now (one read of its first line).
