@@ -75,6 +75,7 @@ import Testing
         ("<a></a><b></b>", "text after the root element's end"),
         ("", "no root element"),
         ("<Nothing><Here>1</Here></Nothing>", "<Nothing>: no range in it"),
+        (String(repeating: "<a>", count: 100_000), "line 1: elements nested more than 32 deep"),
     ])
     func aFileThatIsNotWellFormedIsNamedByLine(file: String, expected: String) {
         #expect {

@@ -85,6 +85,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: broken) }
         #expect(await counter.run("einvoice track \(broken)") == [.failed])
         #expect(counter.output.errors.contains("is never closed"))
+        // A file far past an E0501 file's size is not read.
+        let huge = FileManager.default.temporaryDirectory.appendingPathComponent("E0501-\(UUID().uuidString).xml").path
+        try Data(count: 2 << 20).write(to: URL(fileURLWithPath: huge))
+        defer { try? FileManager.default.removeItem(atPath: huge) }
+        #expect(await counter.run("einvoice track \(huge)") == [.failed])
+        #expect(counter.output.errors.contains("it is 2048 KB; an E0501 file is a few KB"))
         #expect(try await ranges(counter) == ["11512 AC 00000000-00000099"])
     }
 }

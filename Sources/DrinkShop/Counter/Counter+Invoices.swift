@@ -24,6 +24,11 @@ extension Counter {
         -> (imported: [TrackRange], alreadyIn: [TrackRange])
     {
         let who = try await authorize(.invoiceSetup, acting)
+        // An E0501 file is a few kilobytes: anything past a megabyte is not one (and is not read into memory).
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size <= 1 << 20 else {
+            throw .einvoice(.einvoice(.allocationFile(place: path, problem: "it is \(size / 1024) KB; an E0501 file is a few KB")))
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             let problem = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "there is no such file"
             throw .einvoice(.einvoice(.allocationFile(place: path, problem: problem)))

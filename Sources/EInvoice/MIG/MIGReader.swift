@@ -28,6 +28,11 @@ struct MIGReader {
     private let bytes: [UInt8]
     private var at = 0
     private var line = 1
+    private var depth = 0
+
+    /// How deep elements may nest: a MIG document is four or five levels; a file nested deeper is refused before it
+    /// could exhaust the reader's stack.
+    static let maxDepth = 32
 
     private init(_ text: String) {
         var bytes = Array(text.utf8)
@@ -68,6 +73,9 @@ struct MIGReader {
 
     private mutating func element() throws(Problem) -> Element {
         let startLine = line
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maxDepth else { throw fail("elements nested more than \(Self.maxDepth) deep") }
         at += 1  // <
         let qualified = name()
         guard !qualified.isEmpty else { throw fail("a \"<\" not followed by an element name") }
