@@ -7,6 +7,7 @@ import Foundation
 import Glibc
 #endif
 import HTTPServer
+import TestSupport
 import Testing
 
 /// The real URLSession transport against a real socket server: deadlines enforced in Swift, and the
@@ -28,8 +29,8 @@ import Testing
     @Test func aServerThatIsNotRunningReadsAsUnreachable() async throws {
         // A port held by a socket that is bound but never listens: nothing can answer on it while the test runs. (A
         // stopped server's port once went to another test's server, running beside it, which answered 401.)
-        let held = try HeldPort()
-        defer { held.close() }
+        let held = try LoopbackSocket.bound(listening: nil)
+        defer { _ = close(held.descriptor) }
         let configuration = try AirtableClient.Configuration(
             baseID: "app0000000000000", token: "patTEST.0000", endpoint: "http://127.0.0.1:\(held.port)",
             requestsPerSecond: 1000, burst: 1000, retry: RetryPolicy(maximumAttempts: 2, initialBackoff: 0.01))
@@ -89,32 +90,4 @@ enum ClientFixtureIDs {
         let digits = String(number)
         return "rec" + String(repeating: "0", count: 14 - digits.count) + digits
     }
-}
-
-/// A loopback TCP port bound by a socket that never listens: a connection to it is refused, and no other server can
-/// take the port until `close()`.
-struct HeldPort {
-    let descriptor: Int32
-    let port: Int
-
-    init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else { _ = Glibc.close(fd); throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        descriptor = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    func close() { _ = Glibc.close(descriptor) }
 }

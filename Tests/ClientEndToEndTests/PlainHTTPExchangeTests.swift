@@ -3,6 +3,7 @@ import AirtableURLSession
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
 /// The live transport over plain `http://` (a drinkshop serve on the shop's network), which is a socket of its own
@@ -23,23 +24,12 @@ import Testing
         }
 
         init(readsRequest: Bool = true, answer: [UInt8]?) throws {
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let (listener, port) = try LoopbackSocket.bound(listening: 4)
             self.listener = listener
+            self.port = port
             let received = Box<[UInt8]>([]), done = Box(false)
             self.received = received
             self.done = done
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
-            }
-            guard bound == 0, listen(listener, 4) == 0 else { throw POSIXError(.EADDRINUSE) }
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-            }
-            port = Int(UInt16(bigEndian: address.sin_port))
             Thread.detachNewThread {
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { return }

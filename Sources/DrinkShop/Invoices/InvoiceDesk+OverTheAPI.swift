@@ -91,13 +91,7 @@ extension InvoiceDesk {
 
     /// The first book of `period` nobody has claimed, in import order.
     private func freeBook(period: InvoicePeriod) async throws(TillError) -> InvoiceBook? {
-        let ranges: [Record], books: [Record]
-        do {
-            ranges = try await store.allRecords(in: ShopSchema.invoiceTrackTable, query: InvoiceNumbering.rangesQuery(period))
-            books = try await store.allRecords(in: ShopSchema.invoiceBookTable, query: InvoiceNumbering.booksQuery(period))
-        } catch {
-            throw .shop(.store(error))
-        }
+        let (ranges, books) = try await rangesAndBooks(of: period)
         let claimed = Set(books.compactMap { $0.fields[InvoiceBookField.key]?.stringValue })
         return InvoiceNumbering.firstFree(in: InvoiceNumbering.ranges(from: ranges), claimed: claimed)
     }

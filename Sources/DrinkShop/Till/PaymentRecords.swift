@@ -63,12 +63,8 @@ struct PaymentRecords: Sendable {
 
     private static func upserts(_ records: [MoneyRecord]) -> [UpsertRecord] {
         records.map { record -> UpsertRecord in
-            var cells = Fields([
-                PaymentField.ref: .string(record.ref ?? AirtableID.make("pay")),
-                .orderRef: .string(record.orderRef),
-                .pickupNumber: .int(record.pickupNumber),
-                .businessDay: .string(record.businessDay?.description ?? ""),
-            ])
+            var cells = orderCells(ref: record.ref ?? AirtableID.make("pay"), orderRef: record.orderRef,
+                                   pickupNumber: record.pickupNumber, businessDay: record.businessDay)
             switch record.entry {
             case .payment(let payment):
                 cells[PaymentField.kind] = .string(MoneyRecord.Kind.payment.rawValue)
@@ -87,6 +83,12 @@ struct PaymentRecords: Sendable {
             }
             return UpsertRecord(fields: cells)
         }
+    }
+
+    /// The cells every record of the ledger has: its key and the order it belongs to.
+    private static func orderCells(ref: String, orderRef: String, pickupNumber: Int, businessDay: BusinessDay?) -> Fields {
+        Fields([PaymentField.ref: .string(ref), .orderRef: .string(orderRef), .pickupNumber: .int(pickupNumber),
+                .businessDay: .string(businessDay?.description ?? "")])
     }
 
     /// The payments and refunds of the orders of these business days.
@@ -128,13 +130,13 @@ struct PaymentRecords: Sendable {
     /// who and why; it is no money: every reader but the payer's read-back leaves it out (`list`).
     func markCancelled(_ orderRef: String, pickupNumber: Int, businessDay: BusinessDay?, reason: String, by staff: String,
                        at date: Date) async throws(ShopError) {
-        let cells = Fields([
-            PaymentField.ref: .string(orderRef + Self.cancelMarkSuffix), .orderRef: .string(orderRef),
-            .pickupNumber: .int(pickupNumber), .businessDay: .string(businessDay?.description ?? ""),
-            .kind: .string(MoneyRecord.Kind.refund.rawValue), .amount: .int(0), .by: .string(staff),
-            .at: .string(AirtableTimestamp.format(date)),
-            .reason: .string("cancel mark, no money (for a counter paying at this moment): \(reason)"),
-        ])
+        var cells = Self.orderCells(ref: orderRef + Self.cancelMarkSuffix, orderRef: orderRef, pickupNumber: pickupNumber,
+                                    businessDay: businessDay)
+        cells[PaymentField.kind] = .string(MoneyRecord.Kind.refund.rawValue)
+        cells[PaymentField.amount] = .int(0)
+        cells[PaymentField.by] = .string(staff)
+        cells[PaymentField.at] = .string(AirtableTimestamp.format(date))
+        cells[PaymentField.reason] = .string("cancel mark, no money (for a counter paying at this moment): \(reason)")
         do {
             _ = try await store.upsertRecords(in: ShopSchema.paymentTable, [UpsertRecord(fields: cells)],
                                               mergeOn: [PaymentField.ref.rawValue], replace: false,

@@ -104,6 +104,8 @@ public enum EInvoiceRequest: Sendable, Equatable {
     case seller(number: String, name: String, address: String, qrKey: String?, turnkey: String?)
     /// A range as the platform handed it out: `11512 AB 12345000-12345249`.
     case track(String)
+    /// The platform's E0501 配號 file (one word ending in `.xml`).
+    case trackFile(path: String)
     /// Files written now for a crash, files Turnkey has not picked up.
     case status
     /// The period's blank numbers (E0402).

@@ -88,6 +88,10 @@ extension CommandSpec {
                 guard !arguments.isEmpty else {
                     throw arguments.fail(.einvoiceWords("einvoice track needs the period, the track and the range, like einvoice track 11512 AB 12345000-12345249"))
                 }
+                // One word ending in `.xml` names the platform's E0501 file; anything else is a range as typed.
+                if arguments.words.count == 1, arguments.words[0].lowercased().hasSuffix(".xml") {
+                    return .einvoice(.trackFile(path: arguments.words[0]))
+                }
                 return .einvoice(.track(arguments.words.joined(separator: " ")))
             case "status": return .einvoice(.status)
             case "blanks":

@@ -36,8 +36,8 @@ extension ShopInterpreter {
             say("E-invoice seller set for every counter (電子發票設定): \(setup.seller.businessNumber) \(setup.seller.name), "
                 + "\(setup.seller.address); QR key set (hidden); "
                 + (setup.turnkey.map { "Turnkey folder \($0.root)" } ?? "no Turnkey folder yet (files are written once one is set)") + "\n")
-        case .track(let text) where Self.isAllocationFile(text):
-            let path = (text.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
+        case .trackFile(let file):
+            let path = (file as NSString).expandingTildeInPath
             let (imported, alreadyIn) = try await shop.counter.importInvoiceAllocationFile(at: path, by: acting)
             for range in imported {
                 say("Imported \(range): \(range.books.count) books of \(InvoiceBook.size), \(range.count) numbers (字軌已匯入).\n")
@@ -74,13 +74,6 @@ extension ShopInterpreter {
     /// A path as given, made absolute against the working directory (the setting is read by other processes).
     static func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    }
-
-    /// Whether the words after `einvoice track` name the platform's E0501 file (one word ending in `.xml`) rather
-    /// than a range typed as the platform shows it.
-    static func isAllocationFile(_ text: String) -> Bool {
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        return words.count == 1 && words[0].lowercased().hasSuffix(".xml")
     }
 
     static func tracksView(period: InvoicePeriod, ranges: [InvoiceDesk.TrackView], issuedToday: Int, style: ColorPolicy) -> String {
