@@ -252,7 +252,7 @@ struct ServeCommand {
         ShopSchema.adjustmentTable: "drinkshop.till", ShopSchema.settingTable: "drinkshop.till",
         ShopSchema.auditTable: "drinkshop.till", ShopSchema.onlineGroupTable: "drinkshop.till",
         ShopSchema.invoiceTrackTable: "drinkshop.till", ShopSchema.invoiceBookTable: "drinkshop.till",
-        ShopSchema.einvoiceTable: "drinkshop.till",
+        ShopSchema.einvoiceTable: "drinkshop.till", ShopSchema.proofPrintTable: "drinkshop.till",
     ])
 
     /// `DRINKSHOP_API_TOKEN`, else `--tokens FILE`, else a generated token kept (mode 0600) beside the

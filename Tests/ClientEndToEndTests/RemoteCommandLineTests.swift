@@ -43,7 +43,7 @@ import TestSupport
             #expect(repl.status == 1)
             #expect(repl.output.contains("Airtable base \(server.base.baseID) at \(server.endpoint) lacks what the shop "
                 + "needs: table Drink, table OrderDrink, table User, table Promotion, table PickupTicket, table AuditLog, table Setting, "
-                + "table TillPayment, table Shift, table Member, table OrderTill, table Adjustment, table CounterLetter, table InvoiceTrack, table InvoiceBook, table EInvoice. "
+                + "table TillPayment, table Shift, table Member, table OrderTill, table Adjustment, table CounterLetter, table InvoiceTrack, table InvoiceBook, table EInvoice, table ProofPrint. "
                 + "Run `drinkshop setup`"))
             let seed = try await Self.drinkshop(["seed", Repository.menu], server: server, token: server.token)
             #expect(seed.status == 1)
@@ -61,7 +61,7 @@ import TestSupport
             #expect(setup.output.contains("  created table Setting\n"))
             // The till's tables are created remotely too.
             #expect(setup.output.contains("  created table TillPayment\n"))
-            #expect(setup.output.contains("  created table Adjustment\n  created table CounterLetter\n  created table InvoiceTrack\n  created table InvoiceBook\n  created table EInvoice\nDone: the base is ready for the shop."))
+            #expect(setup.output.contains("  created table Adjustment\n  created table CounterLetter\n  created table InvoiceTrack\n  created table InvoiceBook\n  created table EInvoice\n  created table ProofPrint\nDone: the base is ready for the shop."))
             let again = try await Self.drinkshop(["setup"], server: server, token: server.token)
             #expect(again.output.contains("has every table and field the shop needs"))
             // All a counter needs; the served file's own table (the ordering page's groups) is `serve`'s to add.

@@ -149,6 +149,27 @@ import Testing
         #expect(try await fixture.shop.counter.invoicesOf(carried.order).first?.proofPrints == 0)
     }
 
+    @Test("six counters over the API printing one proof at the same instant, their claims' creation times all tied: one original, five 補印")
+    func oneOriginalProofOverTheAPI() async throws {
+        for _ in 0..<3 {
+            let fixture = try await ShopFixture()
+            let api = OrderQueriesTests.OverTheAPI(underlying: fixture.base)
+            var shops: [Shop] = []
+            for index in 0..<6 { shops.append(try await fixture.counter(over: api, location: "c\(index)")) }
+            try await Self.setUp(shops[0].counter)
+            let receipt = try await Self.paidOrder(shops[0], fixture)
+            let onReceipt = try #require(try await shops[0].counter.invoiceOnReceipt(of: receipt.order))
+            let proofs = try await withThrowingTaskGroup(of: InvoiceProof?.self) { group in
+                for shop in shops { group.addTask { try await shop.counter.proofToPrint(onReceipt) } }
+                return try await group.reduce(into: [InvoiceProof?]()) { $0.append($1) }
+            }
+            #expect(proofs.compactMap { $0 }.count == 6)
+            #expect(proofs.filter { $0?.isReprint == false }.count == 1, "\(proofs.map { $0?.isReprint })")
+            #expect(try await fixture.records(ShopSchema.proofPrintTable).count == 1)
+            #expect(try await shops[2].counter.proofToPrint(onReceipt)?.isReprint == true)
+        }
+    }
+
     @Test("an invoice the store could not take after the payment is issued by the counter at its next payment, once; an order voided meanwhile gets none")
     func owedInvoiceIssuedAtTheNextPayment() async throws {
         let fixture = try await ShopFixture()

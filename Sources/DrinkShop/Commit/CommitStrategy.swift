@@ -67,6 +67,10 @@ protocol CommitStrategy: Sendable {
     /// Whether an invoice of `period` can be numbered now (before a payment is taken).
     func invoiceNumbersLeft(period: InvoicePeriod, desk: InvoiceDesk) async throws(TillError) -> Bool
 
+    /// Counts a print of `invoice`'s proof and claims the original at its first (`InvoiceDesk.claimProofPrint`):
+    /// how many prints there were before, 0 for the one original.
+    func countProofPrint(_ invoice: IssuedInvoice, desk: InvoiceDesk) async throws(TillError) -> Int
+
     /// Takes a payment for `stored` (found, sent, and with an open shift for cash), as `Till.pay` describes.
     func pay(_ stored: StoredOrder, as number: OrderNumber, method: PaymentMethod, tendered: Int?, by staff: String,
              on till: Till) async throws(TillError) -> Till.PaymentReceipt

@@ -97,6 +97,10 @@ struct OneTransaction: CommitStrategy {
         try await desk.issueInOneCommit(draft, in: atomic)
     }
 
+    func countProofPrint(_ invoice: IssuedInvoice, desk: InvoiceDesk) async throws(TillError) -> Int {
+        try await desk.countProofPrintInOneCommit(invoice, in: atomic)
+    }
+
     func invoiceNumbersLeft(period: InvoicePeriod, desk: InvoiceDesk) async throws(TillError) -> Bool {
         try await desk.numbersLeftOnTheStore(period: period)
     }

@@ -73,6 +73,10 @@ struct OrderedWrites: CommitStrategy {
         try await desk.issueOverTheAPI(draft)
     }
 
+    func countProofPrint(_ invoice: IssuedInvoice, desk: InvoiceDesk) async throws(TillError) -> Int {
+        try await desk.countProofPrintOverTheAPI(invoice)
+    }
+
     func invoiceNumbersLeft(period: InvoicePeriod, desk: InvoiceDesk) async throws(TillError) -> Bool {
         try await desk.numbersLeftOverTheAPI(period: period)
     }

@@ -209,20 +209,14 @@ public final class InvoiceDesk: Sendable {
     }
 
     /// Counts one more print of `invoice`'s proof before it is printed, and answers how many there were before it:
-    /// 0 for the original, more for a reprint (補印). On the embedded store the count is read and written in one
-    /// commit, so of two counters printing one proof at the same instant one prints the original and the other 補印;
-    /// over the API it is a read then a write (two prints in the same instant may both count as the original).
-    /// Counted before the print: a print that then fails leaves the next one a 補印, never two originals.
+    /// 0 for the original, more for a reprint (補印). The original is claimed (`ProofPrint`, keyed by the invoice's
+    /// number) by the shop's `CommitStrategy`: in the commit that counts the print on the embedded store, by the
+    /// claim rule over the API (`claimFirstPrint`), so of counters printing one proof at the same instant, on one
+    /// store or over `serve` or Airtable, exactly one prints the original. Counted before the print: a print that then
+    /// fails leaves the next one a 補印, never two originals.
     func claimProofPrint(_ invoice: IssuedInvoice) async throws(TillError) -> Int {
         guard !invoice.id.isEmpty else { return invoice.proofPrints }
-        do {
-            return try await commits.readAndWrite(in: ShopSchema.einvoiceTable, id: invoice.id) { record in
-                let before = max(0, record.fields[EInvoiceField.proofPrints]?.intValue ?? 0)
-                return (Fields([EInvoiceField.proofPrints: .int(before + 1)]), before)
-            }
-        } catch {
-            throw .shop(.store(error))
-        }
+        return try await commits.countProofPrint(invoice, desk: self)
     }
 
     private func read(_ query: ListQuery) async throws(TillError) -> [IssuedInvoice] {

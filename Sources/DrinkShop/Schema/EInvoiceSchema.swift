@@ -24,10 +24,18 @@ public enum EInvoiceField: String, ShopField {
     case proofPrints
 }
 
+/// `ProofPrint`: one record per invoice whose proof (電子發票證明聯) was printed, its key the invoice's number
+/// (`AB12345678`): the claim of the original print, made by the counter that printed it, so that of counters printing
+/// one proof at the same instant exactly one prints the original and the rest 補印 (`InvoiceDesk.claimFirstPrint`).
+public enum ProofPrintField: String, ShopField {
+    case key, holder, printedAt
+}
+
 extension ShopSchema {
     public static let invoiceTrackTable = "InvoiceTrack"
     public static let invoiceBookTable = "InvoiceBook"
     public static let einvoiceTable = "EInvoice"
+    public static let proofPrintTable = "ProofPrint"
 
     public static let invoiceTrack = TableSpec(name: invoiceTrackTable, description: "Invoice number ranges (字軌) imported per period",
                                                fields: [
@@ -84,5 +92,12 @@ extension ShopSchema {
         FieldSpec(EInvoiceField.proofPrints, .number, description: "How many times its proof was printed (after the first: 補印)", options: money),
     ])
 
-    static let einvoiceTables: [TableSpec] = [invoiceTrack, invoiceBook, einvoice]
+    public static let proofPrint = TableSpec(name: proofPrintTable, description: "The original print of each invoice's proof, claimed once",
+                                             fields: [
+        FieldSpec(ProofPrintField.key, .singleLineText, description: "The invoice's number, AB12345678"),
+        FieldSpec(ProofPrintField.holder, .singleLineText, description: "The counter that printed the original"),
+        FieldSpec(ProofPrintField.printedAt, .dateTime, options: dateTimeOptions),
+    ])
+
+    static let einvoiceTables: [TableSpec] = [invoiceTrack, invoiceBook, einvoice, proofPrint]
 }

@@ -20,13 +20,14 @@ public enum ShopSchema {
     public static let settingTable = "Setting"
 
     /// The key fields `drinkshop serve` keeps unique (`UniqueKeys`, said in its header): a pickup number's ticket
-    /// (`PickupNumbers.claimKept`), an invoice book's and an e-invoice's number, and a payment's or refund's key
+    /// (`PickupNumbers.claimKept`), an invoice book's and an e-invoice's number, a proof's original print, and a payment's or refund's key
     /// (`Till.payOverTheAPI`: two payments worked out from one state of an order's ledger share a key, so the
     /// server takes one of them). A payment is taken only under its key: a counter older than the key, whose payment
     /// beside a keyed one could be a second payment of one bill, is refused and told to update.
     public static let keptUnique = UniqueKeys([ticketTable: TicketField.key.rawValue,
                                                invoiceBookTable: InvoiceBookField.key.rawValue,
                                                einvoiceTable: EInvoiceField.number.rawValue,
+                                               proofPrintTable: ProofPrintField.key.rawValue,
                                                paymentTable: PaymentField.ref.rawValue],
                                               keyedKinds: KeyedKinds([paymentTable: KeyedKinds.Rule(
                                                   kindField: PaymentField.kind.rawValue, kind: MoneyRecord.Kind.payment.rawValue,
