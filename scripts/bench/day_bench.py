@@ -53,6 +53,7 @@ def run(binary, count=1000, each=100, rounds=5):
             subprocess.run(["sqlite3", plain], input=script, check=True, capture_output=True)
             lite_times.append(time.perf_counter() - started)
         shop_seconds, lite_seconds = statistics.median(shop_times), statistics.median(lite_times)
+        pages = wal_pages_per_commit(binary, directory, env, lines, setup, script)
 
         # With the day's orders in place: advance, edit and cancel, each on orders still placed.
         shop = LineProcess([binary, "--db", db], env=env)
@@ -65,11 +66,49 @@ def run(binary, count=1000, each=100, rounds=5):
         shop.close()
 
     result = {"orders": count, "drinkshop_seconds": shop_seconds, "sqlite3_seconds": lite_seconds,
-              "ratio": shop_seconds / lite_seconds, "each": each, "rounds": rounds,
+              "ratio": shop_seconds / lite_seconds, "fastest_ratio": min(shop_times) / min(lite_times),
+              "pages_per_commit": pages, "each": each, "rounds": rounds,
               "drinkshop_range": (min(shop_times), max(shop_times)), "sqlite3_range": (min(lite_times), max(lite_times))}
     for name, values in times.items():
         result[f"{name}_p50_ms"] = statistics.median(values) * 1000
         result[f"{name}_p99_ms"] = percentile(values, 0.99) * 1000
+    return result
+
+
+def wal_pages_per_commit(binary, directory, env, lines, setup, script):
+    """Pages each side writes to its WAL per durable commit (frames written over syncs of the WAL), from one more
+    untimed round of each under `strace`; None for a side where strace is missing or failed."""
+    import re
+    import shutil
+    if not shutil.which("strace"):
+        return None
+    result = {}
+    for side in ("drinkshop", "sqlite3"):
+        db = os.path.join(directory, f"pages-{side}.sqlite")
+        log = os.path.join(directory, f"pages-{side}.strace")
+        if side == "drinkshop":
+            subprocess.run([binary, "--db", db, "--create", "menu"], env=env, check=True, capture_output=True)
+            argv, given = [binary, "--db", db], lines
+        else:
+            subprocess.run(["sqlite3", db], input=setup, check=True, capture_output=True)
+            argv, given = ["sqlite3", db], script
+        done = subprocess.run(["strace", "-f", "-y", "-e", "trace=pwrite64,fdatasync,fsync", "-o", log] + argv,
+                              input=given, env=env, capture_output=True)
+        if done.returncode != 0:
+            return None
+        writes = syncs = 0
+        with open(log, encoding="utf-8", errors="replace") as trace:
+            for line in trace:
+                if "-wal>" not in line:
+                    continue
+                if re.search(r"pwrite64\(\d+<", line):
+                    writes += 1
+                elif re.search(r"f(data)?sync\(\d+<", line):
+                    syncs += 1
+        # SQLite writes each WAL frame as its 24-byte header and its page, two writes.
+        if not syncs:
+            return None
+        result[side] = writes / 2 / syncs
     return result
 
 
