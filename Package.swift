@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "LocalBaseTests", dependencies: ["LocalBase", "Airtable", "AirtableFormula", "AirtableHTTP", "AirtableURLSession", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"], swiftSettings: strict),
         // Runs the built `drinkshop` binary (depending on the executable makes `swift test` build it).
-        .testTarget(name: "EndToEndTests", dependencies: ["DrinkShopCLI", "DrinkShop", "Airtable", "AirtableFormula", "AirtableHTTP", "AirtableURLSession", "LocalBase", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["DrinkShopCLI", "DrinkShop", "Airtable", "AirtableServer", "AirtableFormula", "AirtableHTTP", "AirtableURLSession", "LocalBase", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PickupDisplayTests", dependencies: ["PickupDisplay", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "OrderPageTests", dependencies: ["OrderPage", "HTTPServer", "DrinkShop", "DrinkShopCore", "LocalBase", "Airtable", "AirtableFormula", "AirtableHTTP", "AirtableURLSession",
                                                            "TestSupport"],
