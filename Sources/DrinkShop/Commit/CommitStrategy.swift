@@ -29,6 +29,11 @@ protocol CommitStrategy: Sendable {
     /// payment's commit (`CancelledOrderGuard`): no mark.
     var marksCancelsInLedger: Bool { get }
 
+    /// Whether a payment that loses its claim is taken back after it was written (over the API where the server does
+    /// not keep payments' keys unique: Airtable, the gateway), so a ledger can hold, for a moment, a payment that will
+    /// not stand (`Till.settleLatePayments` waits for it).
+    var withdrawsLostPayments: Bool { get }
+
     /// The order lookups suited to this kind of store.
     func orderQueries(over records: OrderRecords) -> any OrderQueries
 

@@ -11,6 +11,8 @@ struct OneTransaction: CommitStrategy {
 
     var copyCommittedWithLedger: Bool { true }
 
+    var withdrawsLostPayments: Bool { false }
+
     /// A payment reads the order's status inside its transaction.
     var marksCancelsInLedger: Bool { false }
 

@@ -11,6 +11,9 @@ struct OrderedWrites: CommitStrategy {
     /// The copy is written ahead of the ledger.
     var copyCommittedWithLedger: Bool { false }
 
+    /// Unless the server keeps payments' keys unique (it refuses a second payment instead).
+    var withdrawsLostPayments: Bool { !PaymentRecords(store: store).keepsKeysUnique }
+
     /// Unless the server refuses a payment for a cancelled order in the payment's own commit.
     var marksCancelsInLedger: Bool { !PaymentRecords(store: store).refusesCancelledOrders }
 

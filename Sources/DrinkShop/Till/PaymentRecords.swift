@@ -227,6 +227,17 @@ struct PaymentRecords: Sendable {
         return extra.count
     }
 
+    /// Removes the records under refund key `key` of order `orderRef` (a refund that counted only payments taken back
+    /// since: `Till.balanceRefunds`).
+    func removeRefund(ofOrder orderRef: String, key: String) async throws(ShopError) {
+        for entry in try await entries(ofOrder: orderRef) where entry.money?.ref == key {
+            do { _ = try await store.deleteRecords(in: ShopSchema.paymentTable, ids: [entry.id]) } catch {
+                if case .api(let answer) = error, answer.status == 404 { continue }
+                throw .store(error)
+            }
+        }
+    }
+
     /// Takes back a payment that lost its claim (written a moment ago, relied on by nobody).
     func withdraw(_ id: String) async throws(ShopError) {
         do { _ = try await store.deleteRecords(in: ShopSchema.paymentTable, ids: [id]) } catch { throw .store(error) }

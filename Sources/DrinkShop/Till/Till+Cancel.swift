@@ -67,55 +67,121 @@ extension Till {
             }
         }
         let late = try await settleLatePayments(of: saved, reason: changed.order.cancelReason ?? "void", by: staff, bill: bill)
-        if !late.isEmpty { saved.till = nil }  // rewritten from the ledger by the settling
-        return (saved, refunds + late)
+        if !late.added.isEmpty || !late.takenOff.isEmpty { saved.till = nil }  // rewritten from the ledger by the settling
+        guard let final = late.refundedBy else { return (saved, refunds + late.added) }
+        // What this cancel gave back is what the ledger now holds given back beyond what it held before: a refund
+        // lowered by the settling, or by a payer that took its payment back, is told as it stands.
+        var before: [PaymentMethod: Int] = [:]
+        for refund in held.refunds { before[refund.method, default: 0] += refund.amount }
+        let reason = changed.order.cancelReason ?? "void", now = clock.now()
+        return (saved, PaymentMethod.allCases.compactMap { method in
+            try? Refund(method: method, amount: (final[method] ?? 0) - (before[method] ?? 0), refundedBy: staff, refundedAt: now,
+                        reason: reason)
+        })
     }
 
-    /// Gives back, for a cancelled order, whatever the ledger holds for it beyond what `known` already gave
-    /// back: each method's refund record (keyed by order and method) is written again with the whole amount
-    /// paid by that method, so however many counters settle at once the refund is given once; the copy on the
-    /// order then says all was paid and given back. Returns the refunds added (none when the ledger held
-    /// nothing new: one read).
+    /// What settling a cancelled order's ledger did: the refunds it added, and what it took off refunds that
+    /// counted a payment taken back since (by method).
+    struct Settling: Sendable {
+        var added: [Refund] = []
+        var takenOff: [PaymentMethod: Int] = [:]
+        /// Over the API, where payments are taken back (`CommitStrategy.withdrawsLostPayments`): what the ledger holds
+        /// given back once settled, by method.
+        var refundedBy: [PaymentMethod: Int]?
+    }
+
+    /// Gives back, for a cancelled order, whatever the ledger holds for it beyond what was already given back:
+    /// each method's refund record (keyed by order and method) is written again with the whole amount paid by that
+    /// method, so however many counters settle at once the refund is given once; the copy on the order then says all
+    /// was paid and given back. Where a payment that lost its claim is taken back (over Airtable), a ledger holding
+    /// more payments than the bill still holds one on its way out: the ledger is read again after short pauses until
+    /// it holds no more (or about 3 s have passed: then every payment stands, each found the order cancelled), and a
+    /// refund that counted a payment taken back since is lowered to what stands paid (`balanceRefunds`).
     func settleLatePayments(of stored: StoredOrder, reason: String, by staff: String, bill: Int?) async throws(TillError)
-        -> [Refund]
+        -> Settling
     {
-        let records: [MoneyRecord]
+        var records: [MoneyRecord]
         do { records = try await payments.forOrder(stored.orderRef) } catch { throw .shop(error) }
+        if commits.withdrawsLostPayments {
+            let due = bill ?? stored.order.total
+            var pause = 50
+            for _ in 0..<Self.settlingReads where records.payments.reduce(0, { $0 + $1.amount }) > due {
+                try? await Task.sleep(for: .milliseconds(pause))
+                pause = min(pause * 2, 800)
+                do { records = try await payments.forOrder(stored.orderRef) } catch { throw .shop(error) }
+            }
+        }
+        return try await balanceRefunds(of: stored, records: records, reason: reason, by: staff, bill: bill)
+    }
+
+    /// How many times a settling reads the ledger again while it holds more payments than the bill.
+    static let settlingReads = 7
+
+    /// Sets each method's refund of a cancelled order to what the ledger holds paid by that method: raised where a
+    /// payment landed after the refund was worked out, lowered (removed at nothing) where the refund counted a payment
+    /// taken back since. Then the copy on the order says all was paid and given back.
+    func balanceRefunds(of stored: StoredOrder, records: [MoneyRecord], reason: String, by staff: String, bill: Int?)
+        async throws(TillError) -> Settling
+    {
         var paid: [PaymentMethod: Int] = [:], refunded: [PaymentMethod: Int] = [:]
+        var given: [PaymentMethod: Refund] = [:]
         for record in records {
             switch record.entry {
             case .payment(let payment): paid[payment.method, default: 0] += payment.amount
-            case .refund(let refund): refunded[refund.method, default: 0] += refund.amount
+            case .refund(let refund):
+                refunded[refund.method, default: 0] += refund.amount
+                given[refund.method] = refund
             }
         }
-        var added: [Refund] = []
+        var settling = Settling()
+        if commits.withdrawsLostPayments { settling.refundedBy = paid }
         var whole: [Refund] = []
+        var removed: [PaymentMethod] = []
         let now = clock.now()
         for method in PaymentMethod.allCases {
-            let total = paid[method] ?? 0
-            guard total > (refunded[method] ?? 0),
-                  let refund = try? Refund(method: method, amount: total, refundedBy: staff, refundedAt: now, reason: reason),
-                  let extra = try? Refund(method: method, amount: total - (refunded[method] ?? 0), refundedBy: staff,
-                                          refundedAt: now, reason: reason)
-            else { continue }
-            whole.append(refund)
-            added.append(extra)
+            let total = paid[method] ?? 0, back = refunded[method] ?? 0
+            if total > back {
+                guard let refund = try? Refund(method: method, amount: total, refundedBy: staff, refundedAt: now, reason: reason),
+                      let extra = try? Refund(method: method, amount: total - back, refundedBy: staff, refundedAt: now, reason: reason)
+                else { continue }
+                whole.append(refund)
+                settling.added.append(extra)
+            } else if back > total, commits.withdrawsLostPayments {
+                // Only over the API, where a payment can be taken back after a refund counted it.
+                settling.takenOff[method] = back - total
+                if let earlier = given[method],
+                   let lowered = try? Refund(method: method, amount: total, refundedBy: earlier.refundedBy,
+                                             refundedAt: earlier.refundedAt, reason: earlier.reason) {
+                    whole.append(lowered)
+                } else {
+                    removed.append(method)
+                }
+            }
         }
-        guard !whole.isEmpty else { return [] }
+        guard !whole.isEmpty || !removed.isEmpty else { return settling }
         try await record(whole, of: stored)
+        do {
+            for method in removed { try await payments.removeRefund(ofOrder: stored.orderRef, key: Self.refundKey(stored, method)) }
+        } catch {
+            throw .shop(error)
+        }
         let settled = TillCopy(paidBy: paid, refundedBy: paid, bill: bill)
         do { _ = try await orders.records.writeCells(of: stored, [:], extra: OrderRecord.cells(of: settled)) } catch {
             throw .shop(error)
         }
-        return added
+        return settling
     }
 
+    /// The key of an order's refund by `method`: one per order and method.
+    static func refundKey(_ stored: StoredOrder, _ method: PaymentMethod) -> String {
+        "\(stored.orderRef)-refund-\(method.rawValue)"
+    }
 
     private func record(_ refunds: [Refund], of stored: StoredOrder) async throws(TillError) {
         guard !refunds.isEmpty else { return }
         let records = refunds.map {
             MoneyRecord(orderRef: stored.orderRef, pickupNumber: stored.order.pickupNumber, businessDay: stored.businessDay,
-                        entry: .refund($0), ref: "\(stored.orderRef)-refund-\($0.method.rawValue)")
+                        entry: .refund($0), ref: Self.refundKey(stored, $0.method))
         }
         do {
             try await payments.add(records)

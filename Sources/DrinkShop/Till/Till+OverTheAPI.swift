@@ -89,6 +89,8 @@ extension Till {
             }
             let holds: Bool
             var guardedAgainstCancel = false, refusedAsCancelled = false
+            // The ledger after this payment was taken back, where a cancel had marked it (see below).
+            var withdrawnBeforeSettled: [MoneyRecord]?
             // Whether the ledger read back after the payment holds a cancel mark (nil: no read-back).
             var markedCancelled: Bool?
             do {
@@ -124,10 +126,20 @@ extension Till {
                     } else {
                         try await payments.withdraw(id)
                         holds = false
+                        // A cancel that read the ledger before this payment was taken back may have given it back too:
+                        // read again, and where the order is marked cancelled, no refund stays above what stands paid.
+                        let after = try await payments.entries(ofOrder: stored.orderRef)
+                        if after.contains(where: \.isCancelMark) {
+                            withdrawnBeforeSettled = after.compactMap(\.money)
+                        }
                     }
                 }
             } catch {
                 throw .shop(error)
+            }
+            if let withdrawnBeforeSettled {
+                _ = try await balanceRefunds(of: stored, records: withdrawnBeforeSettled,
+                                             reason: "cancelled at another counter while paying", by: staff, bill: bill)
             }
             if refusedAsCancelled {
                 // Cancelled at another counter since the copy was written: the server took nothing. The copy written
@@ -159,7 +171,7 @@ extension Till {
                 }
                 if cancelled {
                     let refunds = try await settleLatePayments(of: stored, reason: "cancelled at another counter while paying",
-                                                               by: staff, bill: bill)
+                                                               by: staff, bill: bill).added
                     throw .paidWhileCancelled(order: stored.order.pickupNumber, refunds: refunds)
                 }
                 // The member's stamps once the order is paid in full (the settling reads whether it still stands).
