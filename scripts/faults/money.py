@@ -346,8 +346,10 @@ def randomized_day(binary, workdir, env, steps, seed=11):
 def paying_and_voiding_at_once(binary, workdir, env, rounds):
     """A payment and a void of one order at the same instant, from two processes, over a base like Airtable
     (`serve --like-airtable`: no kept keys, no guard in the payment's commit), so the payer reads no status after its
-    payment and the void marks the order's ledger before reading it: every round the order ends cancelled with all
-    that was paid given back, and `check --books` is clean at the end."""
+    payment and the void marks the order's ledger before reading it; in the second half of the rounds two counters pay
+    (card and LINE Pay) while a third voids, so a payment that loses its claim is taken back while the void settles.
+    Every round the order ends cancelled with all that stands paid given back (never more), and `check --books` is
+    clean at the end."""
     db = os.path.join(workdir, "pay-void.sqlite")
     server = harness.Server(binary, db, extra=["--like-airtable"], env=env).start()
     failures, kept, marks = [], 0, 0
@@ -362,7 +364,8 @@ def paying_and_voiding_at_once(binary, workdir, env, rounds):
                 raise RuntimeError(f"advance #{number}: {advanced.stderr.strip()}")
             processes = [subprocess.Popen([binary] + words, env=remote, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                           text=True)
-                         for words in (["pay", f"#{number}", "card"], ["void", f"#{number}", "spilled"])]
+                         for words in (["pay", f"#{number}", "card"], ["void", f"#{number}", "spilled"])
+                         + ((["pay", f"#{number}", "linepay"],) if round_number >= rounds // 2 else ())]
             outcomes = [(p.wait(timeout=120), p.stdout.read(), p.stderr.read()) for p in processes]
             order = _order(server, number)
             ledger = [r["fields"] for r in _ledger(server, order["orderRef"])]
@@ -379,8 +382,9 @@ def paying_and_voiding_at_once(binary, workdir, env, rounds):
             failures.append("check --books: " + said[-400:])
     finally:
         server.stop()
-    figure = (f"{rounds} rounds over serve --like-airtable: every order cancelled with all paid given back; the payment "
-              f"landed in {kept} rounds (given back by the void or by the payer), cancel marks written in {marks}")
+    figure = (f"{rounds} rounds over serve --like-airtable ({rounds - rounds // 2} one payer and a void, {rounds // 2} two "
+              f"payers and a void): every order cancelled with all that stood paid given back, never more; a payment "
+              f"landed in {kept} rounds (given back by the void or by a payer), cancel marks written in {marks}")
     return not failures, figure, failures
 
 
