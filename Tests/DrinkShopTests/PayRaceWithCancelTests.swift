@@ -75,15 +75,8 @@ final class TillHookStore: RecordStore {
     @Test("a void reading the ledger while a losing payment is on its way out gives back only the payment that stands",
           arguments: [false, true])
     func aVoidBetweenALosingPaymentAndItsWithdrawal(tied: Bool) async throws {
-        let fixture = try await ShopFixture()
-        let base = try await CancelMarkTests.base(fixture, tied: tied)
-        let voider = Shop(store: CountingStore(base), clock: fixture.clock.shopClock)
-        let first = Shop(store: CountingStore(base), clock: fixture.clock.shopClock)
-        let placed = try await voider.counter.place(OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.iceFree)])]),
-                                                    by: ken).order
-        let number = OrderNumber.pickup(placed.order.pickupNumber)
-        _ = try await voider.counter.advance(number, by: ken)  // made: a void, not a cancel
-        let total = placed.order.total
+        let race = try await Race(tied: tied, by: ken)
+        let (fixture, base, first, number, total) = (race.fixture, race.base, race.first, race.number, race.placed.order.total)
         let ken = ken
         // The void's store says when the void has read the ledger after marking it: the losing payment is then
         // taken back.
@@ -121,17 +114,8 @@ final class TillHookStore: RecordStore {
         let cancellation = try await voiding.value
         #expect(sawMarkedRead.withLock { $0 }, "the void read the ledger after marking it")
 
-        let ledger = try await base.allRecords(in: ShopSchema.paymentTable)
-            .filter { $0.fields["orderRef"]?.stringValue == placed.orderRef && $0.fields["amount"]?.intValue != 0 }
-        let sum = { (kind: String) in
-            ledger.filter { $0.fields["kind"]?.stringValue == kind }.compactMap { $0.fields["amount"]?.intValue }.reduce(0, +)
-        }
-        #expect(sum("payment") == total, "one payment stands: \(ledger.map(\.fields))")
-        #expect(sum("refund") == total, "what stands is given back, no more: \(ledger.map(\.fields))")
-        #expect(cancellation.refunds.map(\.amount).reduce(0, +) == total, "the voiding counter is told what it gives back: \(cancellation.refunds) \(ledger.map(\.fields))")
-        let embedded = Shop(store: base, clock: fixture.clock.shopClock)
-        let books = try await embedded.books.check(try embedded.till.period(from: "today", to: "today"))
-        #expect(books.differences.isEmpty, "\(books.differences)")
+        try await race.expectOnePaymentGivenBack()
+        #expect(cancellation.refunds.map(\.amount).reduce(0, +) == total, "the voiding counter is told what it gives back: \(cancellation.refunds)")
     }
 
     /// The same race with the losing payer slower than the void's settling waits (about 3 s): the void gives back both
@@ -139,15 +123,9 @@ final class TillHookStore: RecordStore {
     /// the order marked cancelled and lowers the refund to what stands paid. The books balance; the void was told the
     /// larger figure, and `check --books` is clean because the ledger is right.
     @Test func aLosingPayerSlowerThanTheVoidsWaitLowersTheRefundItself() async throws {
-        let fixture = try await ShopFixture()
-        let base = try await CancelMarkTests.base(fixture, tied: false)
-        let voider = Shop(store: CountingStore(base), clock: fixture.clock.shopClock)
-        let first = Shop(store: CountingStore(base), clock: fixture.clock.shopClock)
-        let placed = try await voider.counter.place(OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.iceFree)])]),
-                                                    by: ken).order
-        let number = OrderNumber.pickup(placed.order.pickupNumber)
-        _ = try await voider.counter.advance(number, by: ken)
-        let total = placed.order.total
+        let race = try await Race(tied: false, by: ken)
+        let (fixture, base, voider, first, number, total) = (race.fixture, race.base, race.voider, race.first, race.number,
+                                                             race.placed.order.total)
         let ken = ken
         let (done, doneSignal) = AsyncStream<Counter.Cancellation?>.makeStream()
         let second = Shop(store: TillHookStore(base, beforePayment: {
@@ -165,15 +143,41 @@ final class TillHookStore: RecordStore {
         for await cancellation in done { told = cancellation }
         #expect(told?.refunds.map(\.amount).reduce(0, +) == 2 * total, "the void gave back both payments it found")
 
-        let ledger = try await base.allRecords(in: ShopSchema.paymentTable)
-            .filter { $0.fields["orderRef"]?.stringValue == placed.orderRef && $0.fields["amount"]?.intValue != 0 }
-        let sum = { (kind: String) in
-            ledger.filter { $0.fields["kind"]?.stringValue == kind }.compactMap { $0.fields["amount"]?.intValue }.reduce(0, +)
+        try await race.expectOnePaymentGivenBack()
+    }
+
+    /// An order made (so it is voided, not cancelled) on a base over the API, a counter to void it and one to pay it.
+    struct Race {
+        let fixture: ShopFixture
+        let base: LocalBase
+        let voider: Shop
+        let first: Shop
+        let placed: StoredOrder
+        let number: OrderNumber
+
+        init(tied: Bool, by ken: Acting) async throws {
+            fixture = try await ShopFixture()
+            base = try await CancelMarkTests.base(fixture, tied: tied)
+            voider = Shop(store: CountingStore(base), clock: fixture.clock.shopClock)
+            first = Shop(store: CountingStore(base), clock: fixture.clock.shopClock)
+            placed = try await voider.counter.place(OrderDraft(lines: [fixture.line("熟成紅茶", [.size(.medium), .sugar(.free), .ice(.iceFree)])]),
+                                                    by: ken).order
+            number = OrderNumber.pickup(placed.order.pickupNumber)
+            _ = try await voider.counter.advance(number, by: ken)
         }
-        #expect(sum("payment") == total, "one payment stands: \(ledger.map(\.fields))")
-        #expect(sum("refund") == total, "the refund was lowered to what stands paid: \(ledger.map(\.fields))")
-        let embedded = Shop(store: base, clock: fixture.clock.shopClock)
-        let books = try await embedded.books.check(try embedded.till.period(from: "today", to: "today"))
-        #expect(books.differences.isEmpty, "\(books.differences)")
+
+        /// One payment stands in the ledger and exactly that is given back; the books are clean.
+        func expectOnePaymentGivenBack() async throws {
+            let ledger = try await base.allRecords(in: ShopSchema.paymentTable)
+                .filter { $0.fields["orderRef"]?.stringValue == placed.orderRef && $0.fields["amount"]?.intValue != 0 }
+            let sum = { (kind: String) in
+                ledger.filter { $0.fields["kind"]?.stringValue == kind }.compactMap { $0.fields["amount"]?.intValue }.reduce(0, +)
+            }
+            #expect(sum("payment") == placed.order.total, "one payment stands: \(ledger.map(\.fields))")
+            #expect(sum("refund") == placed.order.total, "what stands is given back, no more: \(ledger.map(\.fields))")
+            let embedded = Shop(store: base, clock: fixture.clock.shopClock)
+            let books = try await embedded.books.check(try embedded.till.period(from: "today", to: "today"))
+            #expect(books.differences.isEmpty, "\(books.differences)")
+        }
     }
 }
