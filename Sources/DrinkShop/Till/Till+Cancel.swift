@@ -119,9 +119,10 @@ extension Till {
 
     /// Sets each method's refund of a cancelled order to what the ledger holds paid by that method: raised where a
     /// payment landed after the refund was worked out, lowered (removed at nothing) where the refund counted a payment
-    /// taken back since. Then the copy on the order says all was paid and given back.
-    func balanceRefunds(of stored: StoredOrder, records: [MoneyRecord], reason: String, by staff: String, bill: Int?)
-        async throws(TillError) -> Settling
+    /// taken back since. Then the copy on the order says all was paid and given back. With `raising` false only lowered
+    /// (a payer that took its payment back leaves the giving back to the cancel's own settling).
+    func balanceRefunds(of stored: StoredOrder, records: [MoneyRecord], reason: String, by staff: String, bill: Int?,
+                        raising: Bool = true) async throws(TillError) -> Settling
     {
         var paid: [PaymentMethod: Int] = [:], refunded: [PaymentMethod: Int] = [:]
         var given: [PaymentMethod: Refund] = [:]
@@ -140,7 +141,7 @@ extension Till {
         let now = clock.now()
         for method in PaymentMethod.allCases {
             let total = paid[method] ?? 0, back = refunded[method] ?? 0
-            if total > back {
+            if total > back, raising {
                 guard let refund = try? Refund(method: method, amount: total, refundedBy: staff, refundedAt: now, reason: reason),
                       let extra = try? Refund(method: method, amount: total - back, refundedBy: staff, refundedAt: now, reason: reason)
                 else { continue }
@@ -165,7 +166,13 @@ extension Till {
         } catch {
             throw .shop(error)
         }
-        let settled = TillCopy(paidBy: paid, refundedBy: paid, bill: bill)
+        // The copy says what the ledger now holds: all given back, or (only lowered) each refund at most what was paid.
+        var refundedNow: [PaymentMethod: Int] = [:]
+        for method in PaymentMethod.allCases {
+            let back = raising ? (paid[method] ?? 0) : min(refunded[method] ?? 0, paid[method] ?? 0)
+            if back > 0 { refundedNow[method] = back }
+        }
+        let settled = TillCopy(paidBy: paid, refundedBy: refundedNow, bill: bill)
         do { _ = try await orders.records.writeCells(of: stored, [:], extra: OrderRecord.cells(of: settled)) } catch {
             throw .shop(error)
         }

@@ -139,7 +139,7 @@ extension Till {
             }
             if let withdrawnBeforeSettled {
                 _ = try await balanceRefunds(of: stored, records: withdrawnBeforeSettled,
-                                             reason: "cancelled at another counter while paying", by: staff, bill: bill)
+                                             reason: "cancelled at another counter while paying", by: staff, bill: bill, raising: false)
             }
             if refusedAsCancelled {
                 // Cancelled at another counter since the copy was written: the server took nothing. The copy written
