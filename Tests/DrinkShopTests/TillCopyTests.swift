@@ -40,8 +40,15 @@ import Testing
         let report = try await shop.till.report(try shop.till.period(from: "today", to: "today"))
         #expect(report.byMethod[.cash]?.change == 100 - order.order.total)
         // So is the receipt: what was handed over, and the change.
-        let facts = try await shop.till.receiptFacts(for: try await shop.orders.find(.pickup(1)))
+        let found = try await shop.orders.find(.pickup(1))
+        var facts = ReceiptFacts()
+        let reads = try await store.requests { facts = try await shop.till.receiptFacts(for: found) }
         #expect(facts.payments.map(\.amount) == [100] && facts.change == 100 - order.order.total)
+        // One read of the order's till record (its bill, invoice details and member) and one of the ledger.
+        #expect(reads.sorted() == ["GET OrderTill", "GET TillPayment"], "\(reads)")
+        // The receipt of an order just read is printed without reading it again.
+        let printing = try await store.requests { _ = try await shop.printing.receiptPreview(.pickup(1), facts: facts, order: found) }
+        #expect(printing.isEmpty, "\(printing)")
     }
 
     @Test func aVoidRetriedAfterTheOrdersWriteFailedRefundsOnce() async throws {

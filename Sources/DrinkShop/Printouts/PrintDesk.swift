@@ -82,18 +82,25 @@ public final class PrintDesk: Sendable {
     // MARK: - Receipts
 
     /// The receipt of today's order `number`, with what the till knows (`facts`).
-    public func receipt(_ number: OrderNumber, facts: ReceiptFacts = ReceiptFacts()) async throws -> Receipt {
-        OrderPrintout.receipt(for: try await orders.find(number), facts: facts, shopName: shopName)
+    /// - Parameter order: the order when the caller has just read it (no second read).
+    public func receipt(_ number: OrderNumber, facts: ReceiptFacts = ReceiptFacts(), order: StoredOrder? = nil) async throws -> Receipt {
+        let stored: StoredOrder
+        if let order { stored = order } else { stored = try await orders.find(number) }
+        return OrderPrintout.receipt(for: stored, facts: facts, shopName: shopName)
     }
 
     /// The receipt as text (`receipt #N --preview`).
-    public func receiptPreview(_ number: OrderNumber, facts: ReceiptFacts = ReceiptFacts()) async throws -> String {
-        let receipt = try await receipt(number, facts: facts)
+    public func receiptPreview(_ number: OrderNumber, facts: ReceiptFacts = ReceiptFacts(), order: StoredOrder? = nil) async throws
+        -> String
+    {
+        let receipt = try await receipt(number, facts: facts, order: order)
         return TextPreview(timeZone: clock.timeZone).render(receipt) + "\n" + warningLine(receiptJob(receipt))
     }
 
-    public func printReceipt(_ number: OrderNumber, facts: ReceiptFacts = ReceiptFacts()) async throws -> Printed {
-        let receipt = try await receipt(number, facts: facts)
+    public func printReceipt(_ number: OrderNumber, facts: ReceiptFacts = ReceiptFacts(), order: StoredOrder? = nil) async throws
+        -> Printed
+    {
+        let receipt = try await receipt(number, facts: facts, order: order)
         return try await send(receiptJob(receipt), pieces: 1, to: .receipt, again: "receipt \(number)")
     }
 

@@ -7,12 +7,14 @@ extension Till {
     /// promotion), the payments and the change, and the invoice details.
     public func receiptFacts(for stored: StoredOrder) async throws(TillError) -> ReceiptFacts {
         guard !stored.isUnsent else { return ReceiptFacts() }
-        let charges = try await extras.charges(of: stored)
-        // The ledger, not the order's copy: a receipt shows each payment as tendered, and the change.
-        var ledgerOnly = stored
-        ledgerOnly.till = nil
-        let money = try await money(of: ledgerOnly)
+        // One read of the order's till record for its bill and its invoice details and member.
         let extra = try await extras.extra(of: stored.orderRef)
+        let charges = try OrderExtras.price(stored.order, extra: extra,
+                                            adjustments: extra.adjustments.isEmpty ? [] : try await extras.adjustments())
+        // The ledger, not the order's copy: a receipt shows each payment as tendered, and the change.
+        let records: [MoneyRecord]
+        do { records = try await payments.forOrder(stored.orderRef) } catch { throw .shop(error) }
+        let money = try Self.money(of: stored, total: charges.total, records: records)
         let adjustments = charges.billLines.filter { $0.kind == .member || $0.kind == .adjustment }
             .map { Receipt.Adjustment(label: $0.label, amount: $0.amount) }
         let payments = money.payments.map { Receipt.Payment(method: $0.method.chineseLabel, amount: $0.tendered) }

@@ -78,11 +78,11 @@ extension ShopInterpreter {
             facts.invoiceLines = [invoice.line] + facts.invoiceLines.filter { $0 != invoice.invoice.details?.description }
         }
         if preview {
-            say(try await shop.printing.receiptPreview(number, facts: facts))
+            say(try await shop.printing.receiptPreview(number, facts: facts, order: stored))
             if let proof = invoice?.proof { say(proof.preview + "\n") }
             return
         }
-        let printed = try await shop.printing.printReceipt(number, facts: facts)
+        let printed = try await shop.printing.printReceipt(number, facts: facts, order: stored)
         say("Printed the receipt of \(number) on \(printed.printer).\n")
         if let warning = printed.replacementWarning { warn(warning) }
         guard let invoice, let proof = try await shop.counter.proofToPrint(invoice) else { return }
