@@ -140,41 +140,50 @@ extension InvoiceDesk {
             guard let book = InvoiceNumbering.firstFree(in: InvoiceNumbering.ranges(from: ranges), claimed: claimed) else {
                 throw .einvoice(.noNumbers(period: period.code, printed: period.printed))
             }
-            let key = book.key
-            let created: [Record]
-            do throws(AirtableError) {
-                created = try await store.createRecords(in: ShopSchema.invoiceBookTable,
-                                                        [InvoiceNumbering.bookCells(book, holder: holder, at: clock.now())],
-                                                        options: WriteOptions(typecast: true))
-            } catch where error.isDuplicateKey {
-                refused.insert(key)
-                continue
-            } catch {
-                throw .shop(.store(error))
-            }
-            guard let mine = created.first else { throw .shop(.store(.decoding("creating an invoice book answered no record"))) }
-            if store.keepsUnique(InvoiceBookField.key.rawValue, in: ShopSchema.invoiceBookTable) { return book }
-            let rivals: [Record]
-            do {
-                rivals = try await store.allRecords(in: ShopSchema.invoiceBookTable, query: ListQuery(
-                    filterByFormula: (FormulaExpression.field(InvoiceBookField.key) == .text(key)).description))
-            } catch {
-                throw .shop(.store(error))
-            }
-            let others = rivals.filter { $0.id != mine.id }
-            if rivals.contains(where: { $0.id == mine.id }), !others.contains(where: { $0.createdTime <= mine.createdTime }) {
-                return book
-            }
-            // Given way: withdrawn so it blocks no one (one that cannot be withdrawn only leaves the book to the
-            // earlier claim, which holds it).
-            _ = try? await store.deleteRecords(in: ShopSchema.invoiceBookTable, ids: [mine.id])
+            switch try await claim(InvoiceNumbering.bookCells(book, holder: holder, at: clock.now()), of: book.key,
+                                   field: InvoiceBookField.key.rawValue, in: ShopSchema.invoiceBookTable) {
+            case .held: return book
             // Lost to an earlier claim: the book is taken. Tied (claims of the same instant): tried again while the
             // listing shows it free, since a claim still standing by then is listed and the book skipped.
-            if others.contains(where: { $0.createdTime < mine.createdTime }) || !rivals.contains(where: { $0.id == mine.id }) {
-                refused.insert(key)
+            case .taken: refused.insert(book.key); continue
+            case .tied: break
             }
             try? await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * min(attempt + 1, 10)))))
         }
         throw .einvoice(.noNumbers(period: period.code, printed: period.printed))
+    }
+
+    /// What a claim of a key came to (`claim(_:of:field:in:)`).
+    enum KeyedClaim: Sendable { case held, taken, tied }
+
+    /// Claims `key` by creating `cells` (which hold it in `keyField`) in `table`: held when a server that keeps the key
+    /// unique took the record, or when it is the strictly earliest-created record of that key as read back; taken when
+    /// the server refused it or an earlier record holds the key (or the read-back lacks it); tied when another record
+    /// of the key was created in the same instant. A claim that does not hold is withdrawn, so it stands in no one's way
+    /// (one that cannot be withdrawn is later than the claim that holds, or ties with one withdrawn too). The rule of
+    /// pickup numbers (`PickupNumbers.outcome`), for invoice books and proofs' original prints.
+    func claim(_ cells: Fields, of key: String, field keyField: String, in table: String) async throws(TillError) -> KeyedClaim {
+        let created: [Record]
+        do throws(AirtableError) {
+            created = try await store.createRecords(in: table, [cells], options: WriteOptions(typecast: true))
+        } catch where error.isDuplicateKey {
+            return .taken
+        } catch {
+            throw .shop(.store(error))
+        }
+        guard let mine = created.first else { throw .shop(.store(.decoding("creating a claim in \(table) answered no record"))) }
+        if store.keepsUnique(keyField, in: table) { return .held }
+        let claims: [Record]
+        do {
+            claims = try await store.allRecords(in: table, query: ListQuery(
+                filterByFormula: (FormulaExpression.field(keyField) == .text(key)).description))
+        } catch {
+            throw .shop(.store(error))
+        }
+        let others = claims.filter { $0.id != mine.id }
+        let listed = claims.contains { $0.id == mine.id }
+        if listed, !others.contains(where: { $0.createdTime <= mine.createdTime }) { return .held }
+        _ = try? await store.deleteRecords(in: table, ids: [mine.id])
+        return !listed || others.contains(where: { $0.createdTime < mine.createdTime }) ? .taken : .tied
     }
 }

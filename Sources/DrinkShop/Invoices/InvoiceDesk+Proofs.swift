@@ -58,38 +58,21 @@ extension InvoiceDesk {
     /// way, so a print is a 補印 rather than a second original. A base without the table (made before it, and not set
     /// up since) has no claims: the count alone says which print is the first, as it did before.
     func claimFirstPrint(_ invoice: IssuedInvoice) async throws(TillError) -> Bool {
-        let table = ShopSchema.proofPrintTable
-        let key = invoice.number.text
         let holder = await holderName()
         for attempt in 0..<Self.proofClaimAttempts {
-            let created: [Record]
-            do throws(AirtableError) {
-                created = try await store.createRecords(in: table, [Self.proofClaim(invoice, holder: holder, at: clock.now())],
-                                                        options: WriteOptions(typecast: true))
-            } catch where error.isDuplicateKey {
-                return false
-            } catch where error.isNotFound {
-                return true
-            } catch {
-                throw .shop(.store(error))
-            }
-            guard let mine = created.first else { throw .shop(.store(.decoding("creating a proof's claim answered no record"))) }
-            if store.keepsUnique(ProofPrintField.key.rawValue, in: table) { return true }
-            let claims: [Record]
+            let outcome: KeyedClaim
             do {
-                claims = try await store.allRecords(in: table, query: ListQuery(
-                    filterByFormula: (FormulaExpression.field(ProofPrintField.key) == .text(key)).description))
+                outcome = try await claim(Self.proofClaim(invoice, holder: holder, at: clock.now()), of: invoice.number.text,
+                                          field: ProofPrintField.key.rawValue, in: ShopSchema.proofPrintTable)
             } catch {
-                throw .shop(.store(error))
+                if case .shop(.store(let cause)) = error, cause.isNotFound { return true }
+                throw error
             }
-            let others = claims.filter { $0.id != mine.id }
-            let listed = claims.contains { $0.id == mine.id }
-            if listed, !others.contains(where: { $0.createdTime <= mine.createdTime }) { return true }
-            // Given way: withdrawn, so it stands in no one's way (one that cannot be withdrawn is later than the claim
-            // that holds, or ties with one that is withdrawn too).
-            _ = try? await store.deleteRecords(in: table, ids: [mine.id])
-            if !listed || others.contains(where: { $0.createdTime < mine.createdTime }) { return false }
-            try? await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * min(attempt + 1, 10)))))
+            switch outcome {
+            case .held: return true
+            case .taken: return false
+            case .tied: try? await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * min(attempt + 1, 10)))))
+            }
         }
         return false
     }

@@ -133,9 +133,15 @@ public struct OrderExtras: Sendable {
     /// The bill of one order and what its copy carries of it (one read of `OrderTill`, and of the adjustments
     /// when it uses some).
     func billed(_ stored: StoredOrder) async throws(TillError) -> (charges: OrderCharges, bill: Int?) {
-        let extra = try await extra(of: stored.orderRef)
-        let charges = try Self.price(stored.order, extra: extra, adjustments: extra.adjustments.isEmpty ? [] : try await adjustments())
+        let (charges, extra) = try await priced(stored)
         return (charges, Self.bill(of: charges, extra: extra))
+    }
+
+    /// The bill of one order with the till's extra it was priced from (one read of `OrderTill`, and of the
+    /// adjustments when it uses some).
+    func priced(_ stored: StoredOrder) async throws(TillError) -> (charges: OrderCharges, extra: OrderExtra) {
+        let extra = try await extra(of: stored.orderRef)
+        return (try Self.price(stored.order, extra: extra, adjustments: extra.adjustments.isEmpty ? [] : try await adjustments()), extra)
     }
 
     /// Copies the bill onto the order's own records, once the extras that priced it (`extra`) are saved. Called
@@ -158,8 +164,7 @@ public struct OrderExtras: Sendable {
 
     /// The bill of one order.
     public func charges(of stored: StoredOrder) async throws(TillError) -> OrderCharges {
-        let extra = try await extra(of: stored.orderRef)
-        return try Self.price(stored.order, extra: extra, adjustments: extra.adjustments.isEmpty ? [] : try await adjustments())
+        try await priced(stored).charges
     }
 
     /// The bills of many orders, by orderRef, with two reads.

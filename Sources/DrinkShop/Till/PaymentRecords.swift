@@ -216,22 +216,20 @@ struct PaymentRecords: Sendable {
             guard let key = entry.money?.ref, keys.contains(key) else { continue }
             if !seen.insert(key).inserted { extra.append(entry.id) }
         }
-        guard !extra.isEmpty else { return 0 }
-        for id in extra {
-            do { _ = try await store.deleteRecords(in: ShopSchema.paymentTable, ids: [id]) } catch {
-                // Another counter removed it first: the same record, by the same rule.
-                if case .api(let answer) = error, answer.status == 404 { continue }
-                throw .store(error)
-            }
-        }
+        try await remove(extra)
         return extra.count
     }
 
     /// Removes the records under refund key `key` of order `orderRef` (a refund that counted only payments taken back
     /// since: `Till.balanceRefunds`).
     func removeRefund(ofOrder orderRef: String, key: String) async throws(ShopError) {
-        for entry in try await entries(ofOrder: orderRef) where entry.money?.ref == key {
-            do { _ = try await store.deleteRecords(in: ShopSchema.paymentTable, ids: [entry.id]) } catch {
+        try await remove(try await entries(ofOrder: orderRef).filter { $0.money?.ref == key }.map(\.id))
+    }
+
+    /// Deletes records `ids`, one a request; one another counter removed first (404) is gone by the same rule.
+    private func remove(_ ids: [String]) async throws(ShopError) {
+        for id in ids {
+            do { _ = try await store.deleteRecords(in: ShopSchema.paymentTable, ids: [id]) } catch {
                 if case .api(let answer) = error, answer.status == 404 { continue }
                 throw .store(error)
             }

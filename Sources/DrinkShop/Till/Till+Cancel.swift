@@ -67,7 +67,7 @@ extension Till {
             }
         }
         let late = try await settleLatePayments(of: saved, reason: changed.order.cancelReason ?? "void", by: staff, bill: bill)
-        if !late.added.isEmpty || !late.takenOff.isEmpty { saved.till = nil }  // rewritten from the ledger by the settling
+        if late.wrote { saved.till = nil }  // rewritten from the ledger by the settling
         guard let final = late.refundedBy else { return (saved, refunds + late.added) }
         // What this cancel gave back is what the ledger now holds given back beyond what it held before: a refund
         // lowered by the settling, or by a payer that took its payment back, is told as it stands.
@@ -80,11 +80,11 @@ extension Till {
         })
     }
 
-    /// What settling a cancelled order's ledger did: the refunds it added, and what it took off refunds that
-    /// counted a payment taken back since (by method).
+    /// What settling a cancelled order's ledger did: the refunds it added, and whether it wrote any refund (added, or
+    /// lowered where one counted a payment taken back since) and the copy.
     struct Settling: Sendable {
         var added: [Refund] = []
-        var takenOff: [PaymentMethod: Int] = [:]
+        var wrote = false
         /// Over the API, where payments are taken back (`CommitStrategy.withdrawsLostPayments`): what the ledger holds
         /// given back once settled, by method.
         var refundedBy: [PaymentMethod: Int]?
@@ -100,15 +100,14 @@ extension Till {
     func settleLatePayments(of stored: StoredOrder, reason: String, by staff: String, bill: Int?) async throws(TillError)
         -> Settling
     {
-        var records: [MoneyRecord]
-        do { records = try await payments.forOrder(stored.orderRef) } catch { throw .shop(error) }
+        var records = try await ledger(of: stored)
         if commits.withdrawsLostPayments {
             let due = bill ?? stored.order.total
             var pause = 50
             for _ in 0..<Self.settlingReads where records.payments.reduce(0, { $0 + $1.amount }) > due {
                 try? await Task.sleep(for: .milliseconds(pause))
                 pause = min(pause * 2, 800)
-                do { records = try await payments.forOrder(stored.orderRef) } catch { throw .shop(error) }
+                records = try await ledger(of: stored)
             }
         }
         return try await balanceRefunds(of: stored, records: records, reason: reason, by: staff, bill: bill)
@@ -149,7 +148,6 @@ extension Till {
                 settling.added.append(extra)
             } else if back > total, commits.withdrawsLostPayments {
                 // Only over the API, where a payment can be taken back after a refund counted it.
-                settling.takenOff[method] = back - total
                 if let earlier = given[method],
                    let lowered = try? Refund(method: method, amount: total, refundedBy: earlier.refundedBy,
                                              refundedAt: earlier.refundedAt, reason: earlier.reason) {
@@ -160,6 +158,7 @@ extension Till {
             }
         }
         guard !whole.isEmpty || !removed.isEmpty else { return settling }
+        settling.wrote = true
         try await record(whole, of: stored)
         do {
             for method in removed { try await payments.removeRefund(ofOrder: stored.orderRef, key: Self.refundKey(stored, method)) }

@@ -204,10 +204,14 @@ public final class Till: Sendable {
     /// the order without a read; an order without one reads the ledger and `OrderTill`.
     func state(of stored: StoredOrder) async throws(TillError) -> (money: OrderPayments, bill: Int?) {
         if let copy = stored.till { return (try copy.money(of: stored), copy.bill) }
-        let records: [MoneyRecord]
-        do { records = try await payments.forOrder(stored.orderRef) } catch { throw .shop(error) }
+        let records = try await ledger(of: stored)
         let (charges, bill) = try await extras.billed(stored)
         return (try Self.money(of: stored, total: charges.total, records: records), bill)
+    }
+
+    /// One order's payments and refunds as its ledger holds them (one read).
+    func ledger(of stored: StoredOrder) async throws(TillError) -> [MoneyRecord] {
+        do { return try await payments.forOrder(stored.orderRef) } catch { throw .shop(error) }
     }
 
     /// The money of many orders of `days` at once, by orderRef: from the copies the orders carry, and one

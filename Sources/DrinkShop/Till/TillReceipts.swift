@@ -8,13 +8,9 @@ extension Till {
     public func receiptFacts(for stored: StoredOrder) async throws(TillError) -> ReceiptFacts {
         guard !stored.isUnsent else { return ReceiptFacts() }
         // One read of the order's till record for its bill and its invoice details and member.
-        let extra = try await extras.extra(of: stored.orderRef)
-        let charges = try OrderExtras.price(stored.order, extra: extra,
-                                            adjustments: extra.adjustments.isEmpty ? [] : try await extras.adjustments())
+        let (charges, extra) = try await extras.priced(stored)
         // The ledger, not the order's copy: a receipt shows each payment as tendered, and the change.
-        let records: [MoneyRecord]
-        do { records = try await payments.forOrder(stored.orderRef) } catch { throw .shop(error) }
-        let money = try Self.money(of: stored, total: charges.total, records: records)
+        let money = try Self.money(of: stored, total: charges.total, records: try await ledger(of: stored))
         let adjustments = charges.billLines.filter { $0.kind == .member || $0.kind == .adjustment }
             .map { Receipt.Adjustment(label: $0.label, amount: $0.amount) }
         let payments = money.payments.map { Receipt.Payment(method: $0.method.chineseLabel, amount: $0.tendered) }
