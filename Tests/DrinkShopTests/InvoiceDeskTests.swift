@@ -199,6 +199,27 @@ import Testing
         #expect(try await shop.counter.invoicesOf(fourth.order).isEmpty)
     }
 
+    @Test("over the API a payment that issues the invoice reads the order's till record once (its bill and invoice details both)")
+    func invoicedPaymentReadsTheTillRecordOnce() async throws {
+        let folder = try TemporaryDirectory()
+        let fixture = try await ShopFixture()
+        let store = CountingStore(fixture.base)
+        let shop = try await fixture.counter(over: store, location: "a")
+        try await Self.setUp(shop.counter, turnkey: folder.path)
+        _ = try #require(try await Self.paidOrder(shop, fixture).invoice)  // the counter's book is claimed
+        let placed = try await shop.counter.place(OrderDraft(lines: [fixture.line("熟成紅茶", Self.drink)]), by: Self.ken).order
+        var receipt: Till.PaymentReceipt?
+        let requests = try await store.requests {
+            receipt = try await shop.counter.pay(.pickup(placed.order.pickupNumber), method: .card, tendered: nil, by: Self.ken)
+        }
+        #expect(receipt?.invoice != nil)
+        // The payment's 4 (the order, its copy, the payment, the ledger read back), then the invoice's 4: the till
+        // record, the order's live invoice, the record, and the note that its Turnkey file is written.
+        #expect(requests.filter { $0 == "GET OrderTill" }.count == 1, "\(requests)")
+        #expect(requests == ["GET OrderDrink", "PATCH OrderDrink", "PATCH TillPayment", "GET TillPayment",
+                             "GET OrderTill", "GET EInvoice", "PATCH EInvoice", "PATCH EInvoice"], "\(requests)")
+    }
+
     @Test("an invoice recorded by a write whose answer was lost gets its Turnkey file when it is next asked for")
     func recordWithoutItsFileGetsItLater() async throws {
         let folder = try TemporaryDirectory()

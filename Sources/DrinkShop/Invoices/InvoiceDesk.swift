@@ -80,9 +80,9 @@ public final class InvoiceDesk: Sendable {
         guard money.due == 0 else {
             throw .einvoice(.notPaid(order: stored.number?.description ?? "#\(stored.order.pickupNumber)", due: money.due))
         }
-        let charges = try await extras.charges(of: stored)
+        // One read of the order's till record gives the bill and the invoice details both.
+        let (charges, extra) = try await extras.priced(stored)
         guard charges.total > 0 else { return .none }
-        let extra = try await extras.extra(of: stored.orderRef)
         let lines = Self.saleLines(of: stored.order, charges: charges)
         let recipient: InvoiceRecipient
         let content: InvoiceContent
