@@ -25,6 +25,14 @@ public protocol AtomicRecordStore: RecordStore {
         async throws(AirtableError) -> T
 }
 
+/// A store whose commits may be made durable apart from the commit (the embedded base in a piped REPL:
+/// `LocalBase.deferDurability`): whatever tells the world of a change (an acknowledgement, a printout, a file
+/// for the tax office) waits for `makeDurable` first.
+public protocol DurableOnDemand: Sendable {
+    /// Returns once every commit made before the call is on the disk.
+    func makeDurable() async throws(AirtableError)
+}
+
 /// A forwarding store whose every write reaches the store it wraps unchanged (it may add reads of its
 /// own, as the shop's archive of closed days does): what that store commits as one, it commits as one.
 /// Wrappers that fail or alter writes on purpose forward without this promise.

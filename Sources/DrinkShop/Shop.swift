@@ -77,7 +77,7 @@ public final class Shop: Sendable {
         seeder = Seeder(store: store, catalog: catalog, extras: extras, commits: commits)
         staff = StaffDirectory(store: store, commits: commits, hasher: pinHasher, delivery: delivery, now: { clock.now() })
         settings = ShopSettings(store: store, commits: commits, clock: clock, audit: audit, notes: outbox, delivery: delivery)
-        printing = PrintDesk(printers: printers, orders: orders, clock: clock)
+        printing = PrintDesk(printers: printers, orders: orders, clock: clock, durable: { () async throws(ShopError) in try await commits.durable() })
         queue = OrderQueue(orders: orders)
         till = Till(store: store, orders: orders, extras: extras, clock: clock, commits: commits)
         menuControl = MenuControl(store: store, catalog: catalog, commits: commits)

@@ -19,6 +19,8 @@ struct CounterStore {
     let executor: (any TaskExecutor)?
     /// What is done once the counter ends with `status`.
     let finish: (_ status: Int32) async -> Void
+    /// The embedded store's base; nil for a remote base.
+    var embedded: LocalBase? = nil
 
     /// Why a counter cannot start on the store (said as is; the program exits with `status`).
     struct Refusal: Error {
@@ -46,7 +48,7 @@ struct CounterStore {
         return CounterStore(shop: shop, description: "embedded store \(store.path)",
                             afterClose: DrinkShopCLI.backupAfterClose(storePath: store.path, shop: shop, environment: environment),
                             executor: DedicatedThreadExecutor(name: "counter"),
-                            finish: { _ in await store.finish() })
+                            finish: { _ in await store.finish() }, embedded: store.base)
     }
 
     private static func open(_ remote: RemoteStore, repl: Bool, environment: [String: String]) async throws -> CounterStore {

@@ -126,12 +126,17 @@ enum DrinkShopCLI {
             return 2
         }
         if let books { return await books.run(shop, say: { Console.say($0) }, complain: printError) }
-        let output = StandardOutput()
         let interactive = TerminalDevice.isTerminal(0)
+        let oneShot = !invocation.words.isEmpty
+        // Lines piped into the REPL on the embedded store: each command is acknowledged once its commit is on the
+        // disk, by a thread of its own while the next command is worked out (`DurableAcknowledgements`).
+        var output: any ShopOutput = StandardOutput()
+        if !oneShot, !interactive, let base = store.embedded, (try? await base.deferDurability()) == true {
+            output = DurableAcknowledgements(output, makeDurable: { try base.makeDurableWaiting() })
+        }
         // --color and --no-color override what the terminal and NO_COLOR say.
         let style = invocation.color.map { $0 ? ColorPolicy.styled : .plain } ?? ColorPolicy.detect()
         let staff = invocation.staff ?? environment["DRINKSHOP_STAFF"] ?? environment["USER"] ?? "staff"
-        let oneShot = !invocation.words.isEmpty
         // The REPL reads lines (and its questions) with the line editor; a one-shot command asks at the terminal.
         let completer = ShopCompleter(listFiles: FileCompletion.names)
         let reader = oneShot ? nil : LineReaders.make(

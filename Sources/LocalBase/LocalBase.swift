@@ -30,7 +30,8 @@ private final class Answer<T: Sendable>: Sendable {
 /// Every call runs on the base's own serial dispatch queue, off Swift's cooperative thread pool, and is
 /// bridged back with a continuation, so a slow disk never stalls other tasks. Several instances (in one
 /// process or several) may share a file: writes take SQLite's write lock up front (`BEGIN IMMEDIATE`),
-/// wait for each other (busy timeout), and commit durably (WAL with `synchronous=FULL`).
+/// wait for each other (busy timeout), and commit durably (WAL with `synchronous=FULL`; or synced apart, before
+/// anything tells of the commit, once `deferDurability` is asked: `DeferredDurability.swift`).
 public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, WholeListing, IndexPreparing, @unchecked Sendable {
     // Only `queue` touches `context`: that confinement is what @unchecked Sendable stands for here.
     private let queue: DispatchQueue
@@ -42,6 +43,8 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, WholeL
     public let path: String
     /// Durable commits of record writes made by this instance (each group commit counts once).
     private let commitCounter = Atomic<Int>(0)
+    /// Whether commits wait for the disk, or are made durable apart (`deferDurability`).
+    let durability: DeferredSync
 
     /// How many durable commits this instance has made for record writes: what a write costs the disk
     /// (each one waits for fsync), for tests and benches.
@@ -64,6 +67,7 @@ public final class LocalBase: SchemaUpdating, CommentStore, WebhookStore, WholeL
             let file = try BaseFile(path: path)
             id = file.baseID
             context = BaseContext(file: file, clock: clock, iteratorLifetime: iteratorLifetime, ownerProfile: owner)
+            durability = DeferredSync(path: path, commits: file.connection.commits)
         } catch {
             throw Self.airtableError(error, path: path)
         }

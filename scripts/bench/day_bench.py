@@ -76,39 +76,51 @@ def run(binary, count=1000, each=100, rounds=5):
 
 
 def wal_pages_per_commit(binary, directory, env, lines, setup, script):
-    """Pages each side writes to its WAL per durable commit (frames written over syncs of the WAL), from one more
-    untimed round of each under `strace`; None for a side where strace is missing or failed."""
+    """What each side writes to its WAL per commit, from one more untimed round of each under `strace`: pages
+    (frames) per commit, and WAL syncs per commit; plus the syncs of one more round of each counted by `perf`
+    (which does not slow the process as strace does), when perf can read the syscall tracepoints.
+    Returns {side: {"pages": …, "syncs": …, "syncs_untraced": … or None}}, or None where strace is missing or failed."""
     import re
     import shutil
     if not shutil.which("strace"):
         return None
     result = {}
     for side in ("drinkshop", "sqlite3"):
-        db = os.path.join(directory, f"pages-{side}.sqlite")
-        log = os.path.join(directory, f"pages-{side}.strace")
-        if side == "drinkshop":
-            subprocess.run([binary, "--db", db, "--create", "menu"], env=env, check=True, capture_output=True)
-            argv, given = [binary, "--db", db], lines
-        else:
+        def fresh(name):
+            db = os.path.join(directory, f"{name}-{side}.sqlite")
+            if side == "drinkshop":
+                subprocess.run([binary, "--db", db, "--create", "menu"], env=env, check=True, capture_output=True)
+                return [binary, "--db", db], lines
             subprocess.run(["sqlite3", db], input=setup, check=True, capture_output=True)
-            argv, given = ["sqlite3", db], script
-        done = subprocess.run(["strace", "-f", "-y", "-e", "trace=pwrite64,fdatasync,fsync", "-o", log] + argv,
-                              input=given, env=env, capture_output=True)
+            return ["sqlite3", db], script
+        argv, given = fresh("pages")
+        log = os.path.join(directory, f"pages-{side}.strace")
+        done = subprocess.run(["strace", "-f", "-y", "-xx", "-s", "8", "-e", "trace=pwrite64,fdatasync,fsync", "-o", log]
+                              + argv, input=given, env=env, capture_output=True)
         if done.returncode != 0:
             return None
-        writes = syncs = 0
+        frames = commits = syncs = 0
         with open(log, encoding="utf-8", errors="replace") as trace:
             for line in trace:
-                if "-wal>" not in line:
+                # -y with -xx writes paths in hex: "-wal" is 2d 77 61 6c.
+                if "\\x2d\\x77\\x61\\x6c>" not in line:
                     continue
-                if re.search(r"pwrite64\(\d+<", line):
-                    writes += 1
+                header = re.search(r'pwrite64\(\d+<[^>]*>, "((?:\\x[0-9a-f]{2}){8})"\.*, 24,', line)
+                if header:
+                    frames += 1
+                    commits += bytes.fromhex(header.group(1).replace("\\x", ""))[4:8] != b"\0\0\0\0"
                 elif re.search(r"f(data)?sync\(\d+<", line):
                     syncs += 1
-        # SQLite writes each WAL frame as its 24-byte header and its page, two writes.
-        if not syncs:
+        if not commits:
             return None
-        result[side] = writes / 2 / syncs
+        result[side] = {"pages": frames / commits, "syncs": syncs / commits, "syncs_untraced": None}
+        if shutil.which("perf"):
+            argv, given = fresh("syncs")
+            counted = subprocess.run(["perf", "stat", "-x", ",", "-e", "syscalls:sys_enter_fdatasync,syscalls:sys_enter_fsync"]
+                                     + argv, input=given, env=env, capture_output=True)
+            figures = [line.split(",")[0] for line in counted.stderr.decode(errors="replace").splitlines() if "sys_enter_" in line]
+            if counted.returncode == 0 and figures and all(f.isdigit() for f in figures):
+                result[side]["syncs_untraced"] = sum(int(f) for f in figures) / commits
     return result
 
 

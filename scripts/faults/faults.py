@@ -13,6 +13,7 @@ import auth_and_http  # noqa: E402
 import backups  # noqa: E402
 import bad_input  # noqa: E402
 import crash  # noqa: E402
+import durable_acks  # noqa: E402
 import drinkshop_harness as harness  # noqa: E402
 import groups  # noqa: E402
 import hooks_and_printers  # noqa: E402
@@ -161,6 +162,9 @@ def main():
     # 22. A payment and a void at the same instant over a base like Airtable (the cancel mark)
     item(22, "Paying and voiding at once over an Airtable-like base",
          lambda: money.paying_and_voiding_at_once(binary, workdir, env, 6 if quick else 20))
+
+    # 23. A piped REPL acknowledges an order only once its commit is on the disk (its syncs are its own)
+    item(23, "Piped acknowledgements wait for the disk", lambda: durable_acks.run(binary, workdir, env, 3 if quick else 10))
 
     shutil.rmtree(workdir, ignore_errors=True)
     failed = [r for r in results if r[2] != "PASS"]

@@ -7,9 +7,9 @@ import Foundation
 /// (`Shop.init`, through `commitStrategy(over:)`), and handed to every service that writes such a group, so
 /// no service asks which kind of store it runs on.
 ///
-/// - `OneTransaction`: the embedded store. A group is one SQLite transaction (WAL, `synchronous=FULL`): its
-///   reads see no other writer, its guards are decided inside it, and its writes are kept all or none, through
-///   two counters at once and a crash.
+/// - `OneTransaction`: the embedded store. A group is one SQLite transaction (WAL, `synchronous=FULL`, or synced
+///   before anything tells of it in a piped REPL: `durable()`): its reads see no other writer, its guards are
+///   decided inside it, and its writes are kept all or none, through two counters at once and a crash.
 /// - `OrderedWrites`: a base over the API (Airtable, `drinkshop serve`), where nothing holds two calls together:
 ///   the group's writes go one after another in a fixed order, each chosen so a stop between them is safe, and
 ///   what two counters can race on is settled by a claim rule (a payment read back in the ledger's own order,
@@ -75,6 +75,11 @@ protocol CommitStrategy: Sendable {
     /// Counts a print of `invoice`'s proof and claims the original at its first (`InvoiceDesk.claimProofPrint`):
     /// how many prints there were before, 0 for the one original.
     func countProofPrint(_ invoice: IssuedInvoice, desk: InvoiceDesk) async throws(TillError) -> Int
+
+    /// Returns once every change committed here is on the disk, for what tells the world of a change outside the
+    /// store (a Turnkey file, a printout): at once where every commit waits for the disk itself (over the API, and
+    /// the embedded store unless a piped REPL deferred its syncs: `DurableOnDemand`).
+    func durable() async throws(ShopError)
 
     /// Takes a payment for `stored` (found, sent, and with an open shift for cash), as `Till.pay` describes.
     func pay(_ stored: StoredOrder, as number: OrderNumber, method: PaymentMethod, tendered: Int?, by staff: String,

@@ -18,6 +18,11 @@ struct OneTransaction: CommitStrategy {
 
     func orderQueries(over records: OrderRecords) -> any OrderQueries { EmbeddedOrderQueries(records: records) }
 
+    func durable() async throws(ShopError) {
+        guard let deferring = atomic as? any DurableOnDemand else { return }
+        do { try await deferring.makeDurable() } catch { throw .store(error) }
+    }
+
     func run<Plan: StorePlan>(_ plan: Plan) async throws(ShopError) -> Plan.Outcome {
         do {
             return try await atomic.atomically { (transaction) throws(AirtableError) -> Plan.Outcome in try plan.run(in: transaction) }

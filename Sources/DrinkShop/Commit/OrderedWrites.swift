@@ -72,6 +72,9 @@ struct OrderedWrites: CommitStrategy {
         return outcome
     }
 
+    /// A write over the API is answered once the base has it.
+    func durable() async throws(ShopError) {}
+
     func issueInvoice(_ draft: InvoiceDesk.InvoiceDraft, desk: InvoiceDesk) async throws(TillError) -> InvoiceDesk.Issued {
         try await desk.issueOverTheAPI(draft)
     }

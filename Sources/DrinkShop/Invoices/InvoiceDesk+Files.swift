@@ -15,6 +15,9 @@ extension InvoiceDesk {
     @discardableResult
     func writeFiles(of invoice: IssuedInvoice, setup: InvoiceSetup) async throws(TillError) -> [String] {
         guard let folder = setup.turnkey else { return [] }
+        // The record before its file, on the disk too: a file Turnkey uploads is never of an invoice a power cut
+        // could take back (and number again).
+        do { try await commits.durable() } catch { throw .shop(error) }
         let einvoice: EInvoice
         do { einvoice = try invoice.invoice(seller: setup.seller) } catch { throw .einvoice(error) }
         var cells = Fields()
@@ -185,6 +188,7 @@ extension InvoiceDesk {
         var recordByKey: [String: Record] = [:]
         for record in bookRecords { if let key = record.fields[InvoiceBookField.key]?.stringValue { recordByKey[key] = record } }
         var writes: [RecordWrite] = []
+        do { try await commits.durable() } catch { throw .shop(error) }
         for report in reports {
             let document = report.e0402
             do { try await folder.writeOnce(document) } catch { throw .einvoice(.einvoice(error)) }

@@ -14,12 +14,17 @@ public final class PrintDesk: Sendable {
     let orders: OrderDesk
     let clock: ShopClock
     let shopName: String
+    /// Waits until what the store committed is on the disk (`CommitStrategy.durable`): nothing is printed of an
+    /// order a power cut could take back.
+    let durable: @Sendable () async throws(ShopError) -> Void
 
-    init(printers: ShopPrinters, orders: OrderDesk, clock: ShopClock, shopName: String = OrderPrintout.defaultShopName) {
+    init(printers: ShopPrinters, orders: OrderDesk, clock: ShopClock, shopName: String = OrderPrintout.defaultShopName,
+         durable: @escaping @Sendable () async throws(ShopError) -> Void = {}) {
         configured = Mutex(printers)
         self.orders = orders
         self.clock = clock
         self.shopName = shopName
+        self.durable = durable
     }
 
     /// What became of a job that reached its printer.
@@ -129,6 +134,7 @@ public final class PrintDesk: Sendable {
         -> Printed
     {
         guard let sink = printers.sink(role) else { throw .noPrinter(role) }
+        do { try await durable() } catch { throw .notDurable(role, error.description, again: again) }
         do { try await sink.send(job.bytes) } catch { throw .printerFailed(role, error, again: again) }
         return Printed(printer: sink.address.description, pieces: pieces, replacementWarning: job.replacementWarning)
     }

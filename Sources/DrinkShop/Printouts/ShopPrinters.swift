@@ -102,6 +102,8 @@ public enum PrintingError: Error, Sendable, Equatable, CustomStringConvertible {
     case noSuchCup(OrderNumber, cup: Int, cupCount: Int)
     /// The printer did not take the job; `again` is the command that prints it later.
     case printerFailed(PrinterRole, PrinterError, again: String)
+    /// Nothing was sent: the store could not make the change printed durable; `again` prints it later.
+    case notDurable(PrinterRole, String, again: String)
 
     public var description: String {
         switch self {
@@ -114,6 +116,8 @@ public enum PrintingError: Error, Sendable, Equatable, CustomStringConvertible {
             return "order \(number) has \(count) cup\(count == 1 ? "" : "s"), so there is no cup \(cup)"
         case .printerFailed(let role, let error, let again):
             return "the \(role.staffName) did not print: \(error) — print it later with: \(again)"
+        case .notDurable(let role, let problem, let again):
+            return "nothing was sent to the \(role.staffName): \(problem) — print it later with: \(again)"
         }
     }
 }

@@ -1,6 +1,16 @@
 import CSQLite
 import Foundation
 import Glibc
+import Synchronization
+
+/// How many write transactions a connection has committed: read from any thread (a store whose commits are made
+/// durable apart, `LocalBase.deferDurability`, syncs up to a count).
+final class CommitTally: Sendable {
+    private let count = Atomic<Int>(0)
+
+    func add() { count.add(1, ordering: .releasing) }
+    var value: Int { count.load(ordering: .acquiring) }
+}
 
 /// One SQLite connection with a cache of prepared statements.
 ///
@@ -12,6 +22,8 @@ final class SQLiteConnection {
     /// Statements built with field ids in them vary per table and field; the cache is bounded so a long
     /// life of schema changes cannot grow it without end.
     private let cacheLimit = 256
+    /// The write transactions this connection committed (savepoints inside one are not counted).
+    let commits = CommitTally()
 
     /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory one.
     /// `readOnly` opens an existing file for reading only (never creating, never checkpointing into it).
@@ -189,6 +201,7 @@ final class SQLiteConnection {
         do {
             let result = try body()
             try run("COMMIT")
+            commits.add()
             return result
         } catch {
             try? run("ROLLBACK")

@@ -84,6 +84,7 @@ public struct REPLSession {
                 break
             }
             let (outcome, command) = await interpreter.run(parsing: line)
+            if output.hasStopped { return await finish(failures: failures + 1) }
             if case .banner? = command { bannerJustShown = true } else { bannerJustShown = false }
             switch outcome {
             case .succeeded: continue
@@ -166,6 +167,8 @@ public struct REPLSession {
     private func finish(failures: Int) async -> Int32 {
         await interpreter.drainOutbox()
         if interactive { output.write("Bye. 謝謝光臨!\n") }
+        // Piped onto a store whose commits are made durable apart, the last acknowledgements wait for the disk.
+        guard await output.settle() else { return 1 }
         return failures > 0 && !interactive ? 1 : 0
     }
 }
