@@ -182,6 +182,11 @@ public enum AirtableError: Error, Sendable, Hashable {
         guard let error = apiError else { return false }
         return error.status == 404 || error.type == "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND"
     }
+
+    /// Whether a write found no such record: not found, or a batch write's 422 `ROW_DOES_NOT_EXIST`.
+    public var isMissingRecord: Bool {
+        isNotFound || apiError?.type == "ROW_DOES_NOT_EXIST"
+    }
 }
 
 extension AirtableError: CustomStringConvertible {

@@ -11,9 +11,13 @@ public enum DayTables {
     public static let archived: [TableSpec] = [
         ShopSchema.order, ShopSchema.orderTill, ShopSchema.payment, ShopSchema.shift, ShopSchema.audit, ShopSchema.ticket,
     ]
+    /// The invoices and their proofs' print claims, moved a period at a time once its blank numbers are reported
+    /// (`DayArchiver.archiveReportedInvoices`).
+    public static let invoiceTables: [TableSpec] = [ShopSchema.einvoice, ShopSchema.proofPrint]
     /// The tables whose reads also see the archive.
     static let readBack: Set<String> = [
         ShopSchema.orderTable, ShopSchema.orderTillTable, ShopSchema.paymentTable, ShopSchema.shiftTable, ShopSchema.auditTable,
+        ShopSchema.einvoiceTable, ShopSchema.proofPrintTable,
     ]
     /// The field every day table keys its day by (the same name in each).
     static let dayField = "businessDay"
@@ -82,7 +86,7 @@ public final class DayArchive: Sendable {
     public static func prepare(_ store: any RecordKeeping) async throws(ShopError) {
         do {
             let schema = try await store.schema()
-            for spec in DayTables.archived + [DayArchive.daySpec] {
+            for spec in DayTables.archived + DayTables.invoiceTables + [DayArchive.daySpec] {
                 guard let table = schema.table(spec.name) else {
                     _ = try await store.createTable(spec)
                     continue
@@ -111,13 +115,19 @@ public final class DayArchive: Sendable {
     /// Keeps `records` of `table`, then reads them back: the copies must hold exactly the cells the base
     /// answered, or nothing may be removed from the base.
     func keepVerified(_ records: [Record], in table: String, day: BusinessDay) async throws(ShopError) {
+        let formula = FormulaExpression.field(DayTables.dayField) == .text(day.description)
+        try await keepVerified(records, in: table, readBack: ListQuery(filterByFormula: formula.description))
+    }
+
+    /// Keeps `records` of `table`, then reads them back with `readBack` (which must find them all): the copies
+    /// must hold exactly the cells the base answered, or nothing may be removed from the base.
+    func keepVerified(_ records: [Record], in table: String, readBack: ListQuery) async throws(ShopError) {
         guard !records.isEmpty else { return }
         let store = try await store()
         let stored: [Record]
         do {
             try await store.keepRecords(in: table, records)
-            let formula = FormulaExpression.field(DayTables.dayField) == .text(day.description)
-            stored = try await store.allRecords(in: table, query: ListQuery(filterByFormula: formula.description))
+            stored = try await store.allRecords(in: table, query: readBack)
         } catch {
             throw .store(error)
         }

@@ -61,6 +61,72 @@ public struct DayArchiver: Sendable {
         return reports
     }
 
+    /// What moving one period's invoices did.
+    public struct InvoiceReport: Sendable, Equatable {
+        /// The period, `11512`.
+        public let period: String
+        /// Invoices (`EInvoice`) and original-print claims (`ProofPrint`) copied to the archive and removed from the base.
+        public let invoices: Int
+        public let proofPrints: Int
+        /// Invoices left in the base: their order is still there (not yet finished, so not archived).
+        public let kept: Int
+    }
+
+    /// Moves the invoices of every period whose blank numbers are reported (E0402: each of its books noted, so no
+    /// number of it is issued, voided or reported again) to the archive, with their proofs' print claims: a period
+    /// is about 18,000 invoices for a 300-order shop, and a Team base holds 50,000 records. An invoice whose order
+    /// is still in the base stays with it. Reads of both tables see the archive too (`ArchivedDaysStore`), so
+    /// `report`, `check --books` and a 補印 of an archived proof work as before on this machine. As the days' move,
+    /// copied, read back and compared, then removed from the base in batches; a run that stops loses nothing.
+    func archiveReportedInvoices() async throws(ShopError) -> [InvoiceReport] {
+        let books: [Record]
+        do {
+            books = try await base.allRecords(in: ShopSchema.invoiceBookTable)
+        } catch where error.isNotFound {
+            return []  // a base made before the e-invoice, never set up for it: no invoice to move
+        } catch {
+            throw .store(error)
+        }
+        var byPeriod: [String: [Record]] = [:]
+        for book in books { byPeriod[book.fields[InvoiceBookField.period]?.stringValue ?? "", default: []].append(book) }
+        let reported = byPeriod.filter { !$0.key.isEmpty && InvoiceDesk.blankFiles(of: $0.value) != nil }.keys.sorted()
+        guard !reported.isEmpty else { return [] }
+        var ordersInBase: Set<String>?
+        var reports: [InvoiceReport] = []
+        for period in reported {
+            let inPeriod = FormulaExpression.field(EInvoiceField.period) == .text(period)
+            let invoices: [Record]
+            do {
+                invoices = try await base.allRecords(in: ShopSchema.einvoiceTable, query: ListQuery(filterByFormula: inPeriod.description))
+            } catch {
+                throw .store(error)
+            }
+            guard !invoices.isEmpty else { continue }
+            if ordersInBase == nil {
+                do {
+                    ordersInBase = Set(try await base.allRecords(in: ShopSchema.orderTable, query: ListQuery(fields: [OrderField.orderRef.rawValue]))
+                        .compactMap { $0.fields[OrderField.orderRef]?.stringValue })
+                } catch {
+                    throw .store(error)
+                }
+            }
+            let moving = invoices.filter { !(ordersInBase ?? []).contains($0.fields[EInvoiceField.orderRef]?.stringValue ?? "") }
+            guard !moving.isEmpty else { continue }
+            let numbers = Set(moving.compactMap { $0.fields[EInvoiceField.number]?.stringValue })
+            let claims: [Record]
+            do { claims = try await base.allRecords(in: ShopSchema.proofPrintTable) } catch { throw .store(error) }
+            let movingClaims = claims.filter { numbers.contains($0.fields[ProofPrintField.key]?.stringValue ?? "") }
+            // The invoices first: a claim whose invoice is archived is read back from the archive too.
+            try await archive.keepVerified(moving, in: ShopSchema.einvoiceTable, readBack: ListQuery(filterByFormula: inPeriod.description))
+            try await archive.keepVerified(movingClaims, in: ShopSchema.proofPrintTable, readBack: ListQuery())
+            try await remove(movingClaims.map(\.id), from: ShopSchema.proofPrintTable)
+            try await remove(moving.map(\.id), from: ShopSchema.einvoiceTable)
+            reports.append(InvoiceReport(period: period, invoices: moving.count, proofPrints: movingClaims.count,
+                                         kept: invoices.count - moving.count))
+        }
+        return reports
+    }
+
     /// Removes the pickup tickets of closed days from the base without archiving anything: a ticket only
     /// decided which number a counter got that day, and the day's orders keep their numbers. What a
     /// `close` on a remote base does when it does not archive. Returns how many were removed.

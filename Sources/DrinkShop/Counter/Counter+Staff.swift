@@ -83,4 +83,19 @@ extension Counter {
         }
         return reports
     }
+
+    /// Moves the invoices of every period whose blank numbers are reported to the archive
+    /// (`DayArchiver.archiveReportedInvoices`), each period's move in the audit trail; part of every archiving run.
+    public func archiveReportedInvoices(by acting: Acting) async throws(TillError) -> [DayArchiver.InvoiceReport] {
+        let who = try await authorize(.closeDay, acting)
+        guard let archiver else { throw .shop(.archive(.noArchive)) }
+        let reports: [DayArchiver.InvoiceReport]
+        do { reports = try await archiver.archiveReportedInvoices() } catch { throw .archiveStopped(error, afterClose: false) }
+        for report in reports {
+            try await record(.closeDay, by: who, subject: "archive invoices \(report.period)",
+                             detail: "\(report.invoices) invoices and \(report.proofPrints) proof prints moved to \(archiver.archive.location), "
+                                 + "\(report.kept) kept")
+        }
+        return reports
+    }
 }

@@ -168,6 +168,14 @@ extension InvoiceDesk {
 
     // MARK: - Blank numbers
 
+    /// The E0402 files a period's books were reported in, when every one of them was (`reportBlanks` notes each
+    /// book, taken or not); nil while any book is not, or there is none.
+    static func blankFiles(of bookRecords: [Record]) -> [String]? {
+        let files = bookRecords.map { $0.fields[InvoiceBookField.blankFile]?.stringValue ?? "" }
+        guard !files.isEmpty, !files.contains("") else { return nil }
+        return Array(Set(files)).sorted()
+    }
+
     /// Reports `period`'s blank numbers (E0402), once it is over: every number of every imported book not issued,
     /// per track, written into Turnkey's folder and recorded on the books (books nobody took are recorded too).
     /// - Returns: the reports written.
@@ -182,6 +190,10 @@ extension InvoiceDesk {
         } catch {
             throw .shop(.store(error))
         }
+        // Reported once: afterwards the period's invoices may be moved to an archive this counter cannot read, and
+        // a second report would call their numbers blank.
+        let reported = Self.blankFiles(of: bookRecords)
+        if let reported { throw .einvoice(.blanksReported(period: period.code, files: reported)) }
         let books = InvoiceNumbering.ranges(from: rangeRecords).flatMap(\.books)
         let issued = Set(try await invoices(period: period).map(\.number))
         let reports = BlankNumbers.reports(seller: setup.seller, period: period, books: books, issued: issued)

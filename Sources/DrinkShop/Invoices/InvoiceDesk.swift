@@ -216,7 +216,12 @@ public final class InvoiceDesk: Sendable {
     /// fails leaves the next one a 補印, never two originals.
     func claimProofPrint(_ invoice: IssuedInvoice) async throws(TillError) -> Int {
         guard !invoice.id.isEmpty else { return invoice.proofPrints }
-        return try await commits.countProofPrint(invoice, desk: self)
+        do {
+            return try await commits.countProofPrint(invoice, desk: self)
+        } catch .shop(.store(let error)) where error.isMissingRecord {
+            // Moved to the archive with its period (`DayArchiver.archiveReportedInvoices`): a 補印, counted nowhere.
+            return max(1, invoice.proofPrints)
+        }
     }
 
     private func read(_ query: ListQuery) async throws(TillError) -> [IssuedInvoice] {

@@ -20,6 +20,8 @@ public enum InvoiceDeskError: Error, Sendable, Hashable, CustomStringConvertible
     case periodNotOpen(period: String, today: String)
     /// Blank numbers are reported once the period is over.
     case periodNotOver(period: String)
+    /// The period's blank numbers were reported already (its invoices may be archived since).
+    case blanksReported(period: String, files: [String])
     /// An order paid in full has no invoice (`einvoice issue #N` issues it).
     case noInvoice(order: String)
     /// `einvoice issue` on an order that already has a live invoice.
@@ -53,6 +55,9 @@ public enum InvoiceDeskError: Error, Sendable, Hashable, CustomStringConvertible
             return "period \(period) is neither this period nor the next (today is \(today)) (期別不符); nothing was imported"
         case .periodNotOver(let period):
             return "period \(period) is not over yet (期別未結束); its blank numbers are reported after its last day"
+        case .blanksReported(let period, let files):
+            return "the blank numbers of period \(period) were reported already (空白字軌已申報: \(files.joined(separator: ", "))); "
+                + "nothing was written again"
         case .noInvoice(let order): return "order \(order) has no e-invoice (沒有發票)"
         case .alreadyInvoiced(let order, let number):
             return "order \(order) has invoice \(number) already (已開立發票); nothing was issued"

@@ -69,9 +69,18 @@ extension ShopInterpreter {
         let archiver = try requireArchiver()  // who may was checked by the command table (`archive now`, `close`)
         say("Archiving the days before \(shop.clock.today) into \(archiver.archive.location)…\n")
         let reports = try await shop.counter.archiveClosedDays(by: acting)
+        // A period's invoices follow once its blank numbers are reported (E0402), so no number is reported again.
+        let invoices = try await shop.counter.archiveReportedInvoices(by: acting)
+        for report in invoices {
+            var line = "Invoices of period \(report.period): \(report.invoices) moved to the archive with \(report.proofPrints) proof prints"
+            if report.kept > 0 { line += "; \(report.kept) left in the base with their orders" }
+            say(line + "\n")
+        }
         guard !reports.isEmpty else {
-            say("Nothing to archive: the base holds no day before today. Today (\(shop.clock.today)) stays until it is over; "
-                + "the first close --archive (or archive now) after that moves it.\n")
+            if invoices.isEmpty {
+                say("Nothing to archive: the base holds no day before today. Today (\(shop.clock.today)) stays until it is over; "
+                    + "the first close --archive (or archive now) after that moves it.\n")
+            }
             return
         }
         for report in reports {
