@@ -114,7 +114,13 @@ public struct DayArchiver: Sendable {
             guard !moving.isEmpty else { continue }
             let numbers = Set(moving.compactMap { $0.fields[EInvoiceField.number]?.stringValue })
             let claims: [Record]
-            do { claims = try await base.allRecords(in: ShopSchema.proofPrintTable) } catch { throw .store(error) }
+            do {
+                claims = try await base.allRecords(in: ShopSchema.proofPrintTable)
+            } catch where error.isNotFound {
+                claims = []  // a base set up before proofs' prints were claimed (`drinkshop setup` adds the table)
+            } catch {
+                throw .store(error)
+            }
             let movingClaims = claims.filter { numbers.contains($0.fields[ProofPrintField.key]?.stringValue ?? "") }
             // The invoices first: a claim whose invoice is archived is read back from the archive too.
             try await archive.keepVerified(moving, in: ShopSchema.einvoiceTable, readBack: ListQuery(filterByFormula: inPeriod.description))
