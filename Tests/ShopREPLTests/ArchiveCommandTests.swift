@@ -63,6 +63,42 @@ import TestSupport
         #expect(audit.contains { $0.subject == ShopSettings.archiveClosedDaysKey && $0.detail == "unset -> on" })
     }
 
+    /// `einvoice blanks`, then `archive now`: the period's invoices move and the counter says how many; before the blank
+    /// numbers are reported none does; the invoice of an order still open stays with it.
+    @Test func aReportedPeriodsInvoicesAreArchivedAtTheCounter() async throws {
+        let clock = TestClock(Counter.noon)
+        let base = try LocalBase.inMemory(clock: clock.date)
+        let archiveBase = try LocalBase.inMemory(clock: clock.date)
+        let shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date),
+                        archive: DayArchive(store: archiveBase, location: "the-archive.sqlite"))
+        try await shop.createMissingSchema()
+        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Seeds").path
+        _ = try await shop.seeder.seed(contentsOf: seeds + "/menu.json")
+        let output = CapturedOutput()
+        let credentials = OneShotCredentials(pin: nil, newPIN: nil, grants: nil, qrKey: "0123456789abcdef0123456789abcdef")
+        let interpreter = ShopInterpreter(shop: shop, output: output, defaultStaff: "Ken", credentials: credentials)
+        func run(_ line: String) async -> ShopInterpreter.Outcome { await interpreter.run(line: line) }
+        let turnkey = NSTemporaryDirectory() + "turnkey-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: turnkey) }
+        let period = try shop.counter.invoices.currentPeriod().code
+        for line in ["einvoice seller 12345675 可不可熟成紅茶台北店 --address 台北市 --turnkey \(turnkey)",
+                     "einvoice track \(period) AB 12345000-12345099",
+                     "order 熟成紅茶 M 無糖 少冰 for Amy", "order 熟成紅茶 M 無糖 少冰 for Ben", "pay #1 card", "pay #2 card",
+                     "advance #1", "advance #1", "advance #1"] {
+            #expect(await run(line) == .succeeded, "\(line): \(output.errors)")
+        }
+        clock.advance(by: 86_400 * 70)  // past the period's end
+        #expect(await run("archive now") == .succeeded, "\(output.errors)")
+        #expect(!output.text.contains("Invoices of period"))
+        #expect(await run("einvoice blanks \(period)") == .succeeded, "\(output.errors)")
+        #expect(await run("archive now") == .succeeded, "\(output.errors)")
+        #expect(output.text.contains("Invoices of period \(period): 1 moved to the archive with 0 proofs' prints; "
+            + "1 left in the base with its order (still open)"), "\(output.text)")
+        #expect(try await base.allRecords(in: ShopSchema.einvoiceTable).count == 1)
+        #expect(try await archiveBase.allRecords(in: ShopSchema.einvoiceTable).count == 1)
+    }
+
     @Test func archivingWithoutAnArchiveSaysSo() async throws {
         let counter = try await Counter()
         #expect(await counter.run("archive now") == [.failed])

@@ -72,8 +72,9 @@ extension ShopInterpreter {
         // A period's invoices follow once its blank numbers are reported (E0402), so no number is reported again.
         let invoices = try await shop.counter.archiveReportedInvoices(by: acting)
         for report in invoices {
-            var line = "Invoices of period \(report.period): \(report.invoices) moved to the archive with \(report.proofPrints) proof prints"
-            if report.kept > 0 { line += "; \(report.kept) left in the base with their orders" }
+            let claims = report.proofPrints == 1 ? "1 proof's print" : "\(report.proofPrints) proofs' prints"
+            var line = "Invoices of period \(report.period): \(report.invoices) moved to the archive with \(claims)"
+            if report.kept > 0 { line += "; \(report.kept) left in the base with \(report.kept == 1 ? "its order" : "their orders") (still open)" }
             say(line + "\n")
         }
         guard !reports.isEmpty else {
