@@ -40,6 +40,8 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
     case ambiguousOrder(OrderNumber, choices: [OrderNumber])
     /// Only a placed order may be deleted; one being made or handed over is voided.
     case notDeletable(OrderNumber, status: OrderStatus)
+    /// An order of an archived day: its records left the base for the archive (`DayArchiver`), which is read only.
+    case archivedOrder(OrderNumber, archive: String)
     /// A date that is not `YYYY-MM-DD`.
     case notADay(String)
     /// A range of days that cannot be used.
@@ -87,6 +89,9 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
         case .ambiguousOrder(let number, let choices):
             return "there is no order \(number) today, and \(choices.count) earlier days left one open: "
                 + choices.map(\.description).joined(separator: ", ") + " (同號的訂單不只一張); say which, e.g. \(choices[0])"
+        case .archivedOrder(let number, let archive):
+            return "order \(number) was moved to the archive with its day (已封存, \(archive)): it can be read (receipt, report, "
+                + "orders --date) but not changed; nothing was changed"
         case .notDeletable(let number, let status):
             return "order \(number) is \(status == .pickedUp ? "picked up" : status == .cancelled ? "cancelled" : "being made or ready"); "
                 + "only placed orders can be deleted (只有已下單的訂單可以刪除). "

@@ -64,6 +64,16 @@ import Testing
         // A reprint of an archived invoice's proof is a 補印 and writes nothing.
         #expect(try await shop.invoices.claimProofPrint(printed) >= 1)
         #expect(try await fixture.records(ShopSchema.proofPrintTable).isEmpty)
+        // An archived order is read, never changed: a void is refused in words before anything is written.
+        let archivedNumber = OrderNumber.onDay(receipts[0].order.order.pickupNumber, day: day.description)
+        await #expect {
+            _ = try await shop.counter.void(archivedNumber, reason: "退貨", by: Self.ken)
+        } throws: { error in
+            guard case TillError.shop(.archivedOrder) = error else { return false }
+            return "\(error)".contains("moved to the archive with its day")
+        }
+        #expect(try await archive.store().allRecords(in: ShopSchema.paymentTable).filter { $0.fields["kind"]?.stringValue == "refund" }.isEmpty)
+        #expect(try await fixture.records(ShopSchema.paymentTable).filter { $0.fields["kind"]?.stringValue == "refund" }.isEmpty)
         // The blank numbers are not reported again (the archived numbers would be called blank where it is not read).
         await #expect(throws: TillError.self) { _ = try await shop.counter.reportBlankNumbers(period: period, by: Self.ken) }
     }

@@ -61,6 +61,19 @@ public struct DayArchiver: Sendable {
         return reports
     }
 
+    /// Whether the base itself still holds the record `id` of the order lines (false: the order was archived with its
+    /// day, and the archive is read only). One read of the base.
+    func baseHoldsOrderLine(_ id: String) async throws(ShopError) -> Bool {
+        do {
+            _ = try await base.getRecord(in: ShopSchema.orderTable, id: id, options: ReadOptions())
+            return true
+        } catch where error.isNotFound {
+            return false
+        } catch {
+            throw .store(error)
+        }
+    }
+
     /// What moving one period's invoices did.
     public struct InvoiceReport: Sendable, Equatable {
         /// The period, `11512`.

@@ -79,7 +79,7 @@ extension Counter {
     /// invoice): a manager's action, since it numbers a sale after the fact.
     public func issueInvoice(_ number: OrderNumber, by acting: Acting) async throws(TillError) -> IssuedInvoice {
         let who = try await authorize(.invoiceSetup, acting)
-        let stored = try await find(number)
+        let stored = try await findToChange(number)
         let (issued, due) = try await issueIfPaid(stored, by: who)
         guard let issued else { throw .einvoice(.notPaid(order: number.description, due: due)) }
         switch issued {

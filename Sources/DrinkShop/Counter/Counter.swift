@@ -194,7 +194,7 @@ public final class Counter: Sendable {
     /// paid goes back by the method it came by, recorded with the reason.
     public func cancel(_ number: OrderNumber, reason: String?, by acting: Acting) async throws(TillError) -> Cancellation {
         try await authorize(.cancelOrder, acting)
-        let stored = try await find(number)
+        let stored = try await findToChange(number)
         let money = stored.isUnsent ? nil : try await till.moneyForChange(of: stored)
         let kind = MoneyGuard.cancelKind(money: money)
         let who = try await authorize(kind.action, acting)
@@ -206,7 +206,7 @@ public final class Counter: Sendable {
     /// whatever was paid goes back by the method it came by.
     public func void(_ number: OrderNumber, reason: String, by acting: Acting) async throws(TillError) -> Cancellation {
         let who = try await authorize(.void, acting)
-        let stored = try await find(number)
+        let stored = try await findToChange(number)
         let money = stored.isUnsent ? nil : try await till.moneyForChange(of: stored)
         let (order, refunds) = try await till.cancel(stored, reason: reason, voiding: true, by: who, money: money)
         return await settlingInvoices(Cancellation(order: order, refunds: refunds), reason: reason, by: who)
@@ -312,7 +312,7 @@ public final class Counter: Sendable {
     /// Records (or with nil clears) the invoice details of order `number`.
     public func invoice(_ number: OrderNumber, _ details: InvoiceDetails?, by acting: Acting) async throws(TillError) {
         try await authorize(.editOrder, acting)
-        try await extras.setInvoice(details, of: try await find(number))
+        try await extras.setInvoice(details, of: try await findToChange(number))
     }
 
     // MARK: - Members
@@ -442,6 +442,20 @@ public final class Counter: Sendable {
 
     func find(_ number: OrderNumber) async throws(TillError) -> StoredOrder {
         do { return try await orders.find(number) } catch { throw .shop(error) }
+    }
+
+    /// `find`, for a change that writes to the order's own records: an order of an earlier day whose records were
+    /// moved to the archive with their day is refused in words before anything is written (one read of the base,
+    /// only for an earlier day's order on a store with an archive).
+    func findToChange(_ number: OrderNumber) async throws(TillError) -> StoredOrder {
+        let stored = try await find(number)
+        guard let archiver, !stored.isUnsent, stored.businessDay < clock.today, let line = stored.recordIDs.first else { return stored }
+        do {
+            if try await archiver.baseHoldsOrderLine(line) { return stored }
+        } catch {
+            throw .shop(error)
+        }
+        throw .shop(.archivedOrder(stored.numberWithDay ?? number, archive: archiver.archive.location))
     }
 
     /// Checks `change` against the order's state and its money (read only for an order the store holds).
