@@ -9,18 +9,23 @@ import TestSupport
 
 /// `close`, `close --archive` and `archive` at the counter, over a base with an outbox (as on a remote base).
 @Suite struct ArchiveCommandTests {
+    /// A shop on `base` with its menu seeded and closed days archived into `archive` ("the-archive.sqlite").
+    static func shop(base: LocalBase, clock: TestClock, outbox: Outbox?, archive: LocalBase) async throws -> Shop {
+        let shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date), outbox: outbox,
+                        archive: DayArchive(store: archive, location: "the-archive.sqlite"))
+        try await shop.createMissingSchema()
+        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Seeds").path
+        _ = try await shop.seeder.seed(contentsOf: seeds + "/menu.json")
+        return shop
+    }
+
     @Test func closeRemovesClosedTicketsAndArchivesOnceAskedAndTheReportStillReadsTheDay() async throws {
         let clock = TestClock(Counter.noon)
         let base = try LocalBase.inMemory(clock: clock.date)
         let outbox = Outbox(store: try LocalBase.inMemory(clock: clock.date), location: "outbox")
         try await outbox.prepare()
-        let archiveBase = try LocalBase.inMemory(clock: clock.date)
-        let shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date), outbox: outbox,
-                        archive: DayArchive(store: archiveBase, location: "the-archive.sqlite"))
-        try await shop.createMissingSchema()
-        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Seeds").path
-        _ = try await shop.seeder.seed(contentsOf: seeds + "/menu.json")
+        let shop = try await Self.shop(base: base, clock: clock, outbox: outbox, archive: try LocalBase.inMemory(clock: clock.date))
         let output = CapturedOutput()
         let interpreter = ShopInterpreter(shop: shop, output: output, defaultStaff: "Ken")
         func run(_ line: String) async -> ShopInterpreter.Outcome { await interpreter.run(line: line) }
@@ -69,12 +74,7 @@ import TestSupport
         let clock = TestClock(Counter.noon)
         let base = try LocalBase.inMemory(clock: clock.date)
         let archiveBase = try LocalBase.inMemory(clock: clock.date)
-        let shop = Shop(store: base, clock: ShopClock(timeZone: TestClock.taipei, now: clock.date),
-                        archive: DayArchive(store: archiveBase, location: "the-archive.sqlite"))
-        try await shop.createMissingSchema()
-        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Seeds").path
-        _ = try await shop.seeder.seed(contentsOf: seeds + "/menu.json")
+        let shop = try await Self.shop(base: base, clock: clock, outbox: nil, archive: archiveBase)
         let output = CapturedOutput()
         let credentials = OneShotCredentials(pin: nil, newPIN: nil, grants: nil, qrKey: "0123456789abcdef0123456789abcdef")
         let interpreter = ShopInterpreter(shop: shop, output: output, defaultStaff: "Ken", credentials: credentials)
