@@ -59,43 +59,4 @@ extension Counter {
         let who = try await authorize(.changeSetting, acting)
         return try await settings.setPrinter(role, to: address, by: who)
     }
-
-    /// Whether every drawer close archives the closed days, for every counter.
-    public func setArchiving(_ on: Bool, by acting: Acting) async throws(TillError) {
-        let who = try await authorize(.changeSetting, acting)
-        guard archiver != nil else { throw .shop(.archive(.noArchive)) }
-        do { try await settings.setArchivesClosedDays(on, by: who) } catch { throw .shop(error) }
-    }
-
-    /// Moves the closed days to the archive, each day's move in the audit trail. Whatever was moved stays
-    /// moved when it stops (`TillError.archiveStopped`); running it again finishes. A day's entry is written
-    /// after its move, not with it: the move spans two stores (copied into the archive's file, verified, then
-    /// removed from the base in batches) with no commit holding both, and putting a day back would copy it
-    /// all again. The archive keeps its own note of each day moved (`DayArchive.noteArchived`).
-    public func archiveClosedDays(by acting: Acting) async throws(TillError) -> [DayArchiver.DayReport] {
-        let who = try await authorize(.closeDay, acting)
-        guard let archiver else { throw .shop(.archive(.noArchive)) }
-        let reports: [DayArchiver.DayReport]
-        do { reports = try await archiver.archiveClosedDays() } catch { throw .archiveStopped(error, afterClose: false) }
-        for report in reports {
-            try await record(.closeDay, by: who, subject: "archive \(report.day)",
-                             detail: "\(report.movedCount) records moved to \(archiver.archive.location), \(report.kept) kept")
-        }
-        return reports
-    }
-
-    /// Moves the invoices of every period whose blank numbers are reported to the archive
-    /// (`DayArchiver.archiveReportedInvoices`), each period's move in the audit trail; part of every archiving run.
-    public func archiveReportedInvoices(by acting: Acting) async throws(TillError) -> [DayArchiver.InvoiceReport] {
-        let who = try await authorize(.closeDay, acting)
-        guard let archiver else { throw .shop(.archive(.noArchive)) }
-        let reports: [DayArchiver.InvoiceReport]
-        do { reports = try await archiver.archiveReportedInvoices() } catch { throw .archiveStopped(error, afterClose: false) }
-        for report in reports {
-            try await record(.closeDay, by: who, subject: "archive invoices \(report.period)",
-                             detail: "\(report.invoices) invoices and \(report.proofPrints) proof prints moved to \(archiver.archive.location), "
-                                 + "\(report.kept) kept")
-        }
-        return reports
-    }
 }

@@ -444,20 +444,6 @@ public final class Counter: Sendable {
         do { return try await orders.find(number) } catch { throw .shop(error) }
     }
 
-    /// `find`, for a change that writes to the order's own records: an order of an earlier day whose records were
-    /// moved to the archive with their day is refused in words before anything is written (one read of the base,
-    /// only for an earlier day's order on a store with an archive).
-    func findToChange(_ number: OrderNumber) async throws(TillError) -> StoredOrder {
-        let stored = try await find(number)
-        guard let archiver, !stored.isUnsent, stored.businessDay < clock.today, let line = stored.recordIDs.first else { return stored }
-        do {
-            if try await archiver.baseHoldsOrderLine(line) { return stored }
-        } catch {
-            throw .shop(error)
-        }
-        throw .shop(.archivedOrder(stored.numberWithDay ?? number, archive: archiver.archive.location))
-    }
-
     /// Checks `change` against the order's state and its money (read only for an order the store holds).
     /// The copy on the order decides (over the API it is written ahead of the ledger: it refuses, never lets
     /// through, a change to a paid order).

@@ -19,7 +19,7 @@ public final class PrintDesk: Sendable {
     let durable: @Sendable () async throws(ShopError) -> Void
 
     init(printers: ShopPrinters, orders: OrderDesk, clock: ShopClock, shopName: String = OrderPrintout.defaultShopName,
-         durable: @escaping @Sendable () async throws(ShopError) -> Void = {}) {
+         durable: @escaping @Sendable () async throws(ShopError) -> Void) {
         configured = Mutex(printers)
         self.orders = orders
         self.clock = clock
