@@ -4,6 +4,7 @@ import AirtableURLSession
 import AirtableServer
 import Foundation
 import Glibc
+import LocalBase
 import DrinkShop
 import HTTPServer
 
@@ -20,6 +21,11 @@ struct GatewayOptions {
     var maximumAge = 3600.0
     /// Where the upstream can reach this gateway: set, the gateway registers webhooks for the cached tables.
     var publicURL: String?
+    /// The tables whose record updates the gateway answers from its copy and sends the base in batches:
+    /// the orders, which every payment and every step of an order updates.
+    var heldTables = [ShopSchema.orderTable]
+    /// How long a held update may wait before it is sent (0: every write goes to the base as it comes).
+    var holdFor = 120.0
 
     var isRequested: Bool { upstream != nil || base != nil }
 
@@ -37,6 +43,21 @@ struct GatewayOptions {
                 throw UsageError("--cache-check must be a number of seconds, not \(text)")
             }
             checkInterval = seconds
+        case "--cache-max-age":
+            let text = try value()
+            guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                throw UsageError("--cache-max-age must be a positive number of seconds, not \(text)")
+            }
+            maximumAge = seconds
+        case "--hold-writes":
+            let text = try value()
+            guard let seconds = Double(text), seconds >= 0, seconds <= 3600 else {
+                throw UsageError("--hold-writes must be a number of seconds from 0 (send every write at once) to 3600, not \(text)")
+            }
+            holdFor = seconds
+        case "--hold-tables":
+            let text = try value()
+            heldTables = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         case "--public-url":
             let text = try value()
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
@@ -97,8 +118,19 @@ struct GatewayCommand {
         let tokenBase = StoreLocation.dataDirectory(environment: environment) + "/gateway-\(base)"
         try StoreLocation.prepareParent(of: tokenBase)
         let (tokens, tokenNote) = try serve.accessTokens(databasePath: tokenBase, environment: environment)
+        configuration.log = { line in Console.complain(line) }
+        var held: HeldWrites?
+        let journalPath = StoreLocation.dataDirectory(environment: environment) + "/gateway-\(base)-held.jsonl"
+        if serve.gateway.holdFor > 0 && !serve.gateway.heldTables.isEmpty {
+            do {
+                held = try HeldWrites(tables: Set(serve.gateway.heldTables), holdFor: serve.gateway.holdFor,
+                                      mirror: try LocalBase.inMemory(), journalPath: journalPath, baseID: base)
+            } catch {
+                throw UsageError("the gateway cannot hold writes: \(error) (--hold-writes 0 sends every write at once)")
+            }
+        }
         let gateway = AirtableGateway(configuration: configuration, tokens: tokens, throttle: throttle,
-                                      transport: URLSessionTransport.shared)
+                                      transport: URLSessionTransport.shared, held: held)
 
         var server = HTTPServer.Configuration()
         server.host = serve.host
@@ -133,6 +165,12 @@ struct GatewayCommand {
             : configuration.cachedTables.sorted().joined(separator: ", ")
                 + " (checked with the base at most every \(every) s\(byWebhook ? ", and at once on a webhook ping" : ""))"))
         for line in webhookLines { say("  webhooks  " + line) }
+        if let held {
+            say("  held      updates of " + held.tables.sorted().joined(separator: ", ") + " answered at once and sent to "
+                + "the base within \(Int(held.holdFor)) s, ten records a request (kept meanwhile in \(journalPath))"
+                + (held.waiting > 0 ? "; \(held.waiting) left from the last run are sent now" : ""))
+            gateway.resumeHeldWrites()
+        }
         say("  upstream  token from the environment (never shown or logged)")
         say("  " + tokenNote)
         say("Press Ctrl-C to stop.")
@@ -140,10 +178,14 @@ struct GatewayCommand {
         defer { signals.cancel() }
         try await http.run()
         await gateway.stopWebhooks()
+        let left = await gateway.sendHeldWrites()
         let counts = gateway.counts
         say("Stopped: \(counts.forwarded) requests forwarded, \(counts.answeredFromCache) reads answered from the cache "
             + "(\(counts.freshnessChecks) freshness checks), \(counts.turnedAway) turned away busy, \(counts.unreachable) "
-            + "answered unreachable, \(counts.upstream429) 429s from the base, \(counts.webhookPings) webhook pings.")
+            + "answered unreachable, \(counts.upstream429) 429s from the base, \(counts.webhookPings) webhook pings"
+            + (held == nil ? "." : "; \(counts.heldWrites) record updates held and sent in \(counts.heldBatches) requests, "
+                + "\(counts.heldRefused) refused by the base, \(counts.answeredFromCopy) reads from the copy"
+                + (left > 0 ? ", \(left) records' updates kept in the journal for the next start." : ".")))
         return 0
     }
 }

@@ -233,15 +233,26 @@ def median(values):
     return statistics.median(values) if values else 0
 
 
-def gateway_day(bin_dir, workdir, per_counter=100):
+def gateway_day(bin_dir, workdir, per_counter=100, spread=0.0, hold=None, name="gateway-day"):
     """Issue 37's day shared by three counters through one gateway (`drinkshop serve --upstream`): each counter
     places `per_counter` orders, lists them with `orders`, pays each by card and advances it three times, all three
     at once. The upstream is `drinkshop serve` (no rate limit) behind the recording proxy, which counts what
-    reaches it; it runs `--like-airtable`: the calls a gateway in front of Airtable spends. Pacing is lifted (1,000 requests/s) so only the count matters."""
+    reaches it; it runs `--like-airtable`: the calls a gateway in front of Airtable spends. Pacing is lifted (1,000 requests/s) so only the count matters.
+
+    `spread` > 0 spreads each counter's orders over that many seconds, as a real day spreads them over 12 hours
+    (scaled: 720 s is a 12-hour day at 60 times the speed), each order placed, listed and paid at its moment and
+    advanced 1, 3 and 5 (scaled) minutes later; `hold` is the gateway's `--hold-writes` and its `--cache-check`
+    and `--cache-max-age` are scaled the same way. The count is taken once the gateway has stopped (it sends
+    what it holds on the way out), and the base is then read directly: every order must be there, picked up and
+    paid, or the run fails."""
+    import heapq
+    import json
+    import random
     import threading
+    import urllib.request
 
     binary = os.path.join(bin_dir, "drinkshop")
-    run_dir = os.path.join(workdir, "gateway-day")
+    run_dir = os.path.join(workdir, name)
     os.makedirs(run_dir, exist_ok=True)
     # The stand-in serves Airtable's API and nothing more (no key kept unique, no create guard, batches of ten), so
     # the counters keep the claim rule they keep on Airtable.
@@ -253,7 +264,13 @@ def gateway_day(bin_dir, workdir, per_counter=100):
     gateway_env = dict(os.environ, AIRTABLE_TOKEN=upstream.token, DRINKSHOP_API_TOKEN=gateway_token, HOME=gateway_home,
                        XDG_STATE_HOME=os.path.join(gateway_home, "state"), AIRTABLE_RATE_LIMIT="1000")
     gateway_env.pop("AIRTABLE_BASE_ID", None)
-    gateway = subprocess.Popen([binary, "serve", "--port", "0", "--upstream", proxy.url, "--base", upstream.base_id],
+    options = []
+    if hold is not None:
+        options += ["--hold-writes", str(hold)]
+    if spread:
+        scale = 43200 / spread  # a 12-hour day
+        options += ["--cache-check", f"{600 / scale:.3f}", "--cache-max-age", f"{3600 / scale:.3f}"]
+    gateway = subprocess.Popen([binary, "serve", "--port", "0", "--upstream", proxy.url, "--base", upstream.base_id] + options,
                                stdout=subprocess.PIPE, stderr=open(os.path.join(run_dir, "gateway.log"), "wb"),
                                env=gateway_env)
     repls = []
@@ -281,13 +298,36 @@ def gateway_day(bin_dir, workdir, per_counter=100):
 
         def day_at(repl, n):
             try:
-                for i in range(per_counter):
-                    repl.ask(f"order {ORDER_WORDS[i % 4]} for c{n}-{i}\n", "cup")
-                    number = repl_last_number(repl)
-                    repl.ask("orders\n", "order")
-                    repl.ask(f"pay #{number} card\n", "aid")
-                    for _ in range(3):
-                        repl.ask(f"advance #{number}\n", f"#{number} ")
+                if not spread:
+                    for i in range(per_counter):
+                        repl.ask(f"order {ORDER_WORDS[i % 4]} for c{n}-{i}\n", "cup")
+                        number = repl_last_number(repl)
+                        repl.ask("orders\n", "order")
+                        repl.ask(f"pay #{number} card\n", "aid")
+                        for _ in range(3):
+                            repl.ask(f"advance #{number}\n", f"#{number} ")
+                    return
+                # The counter's day on a timeline: orders at random moments, each advanced 1, 3 and 5 minutes on.
+                minute = spread / 720
+                rng = random.Random(n)
+                events = [(rng.uniform(0, spread - 6 * minute), 0, i) for i in range(per_counter)]
+                heapq.heapify(events)
+                numbers = {}
+                start = time.monotonic()
+                while events:
+                    at, step, i = heapq.heappop(events)
+                    delay = start + at - time.monotonic()
+                    if delay > 0:
+                        time.sleep(delay)
+                    if step == 0:
+                        repl.ask(f"order {ORDER_WORDS[i % 4]} for c{n}-{i}\n", "cup")
+                        numbers[i] = repl_last_number(repl)
+                        repl.ask("orders\n", "order")
+                        repl.ask(f"pay #{numbers[i]} card\n", "aid")
+                        for later, offset in ((1, 1), (2, 3), (3, 5)):
+                            heapq.heappush(events, (at + offset * minute, later, i))
+                    else:
+                        repl.ask(f"advance #{numbers[i]}\n", f"#{numbers[i]} ")
             except Exception as error:  # noqa: BLE001 (reported below)
                 errors.append(f"counter {n}: {error}")
 
@@ -300,7 +340,32 @@ def gateway_day(bin_dir, workdir, per_counter=100):
         seconds = time.monotonic() - started
         if errors:
             raise RuntimeError("; ".join(errors))
+        for repl in repls:
+            repl.close()
+        repls = []
+        # The gateway sends what it still holds as it stops; only then is the day's count complete.
+        gateway.terminate()
+        gateway.wait(timeout=60)
         stats = proxy.stats()
+        # Read the base itself (not through the proxy): every order there, picked up, paid.
+        records, offset = [], None
+        while True:
+            url = f"{upstream.url}/v0/{upstream.base_id}/OrderDrink?pageSize=100" + (f"&offset={offset}" if offset else "")
+            request = urllib.request.Request(url, headers={"Authorization": f"Bearer {upstream.token}"})
+            page = json.loads(urllib.request.urlopen(request, timeout=30).read())
+            records += page["records"]
+            offset = page.get("offset")
+            if not offset:
+                break
+        orders = {}
+        for record in records:
+            fields = record["fields"]
+            orders.setdefault(fields.get("orderRef"), []).append(fields)
+        wrong = [ref for ref, lines in orders.items()
+                 if any(line.get("status") != "picked up" or not line.get("paid") for line in lines)]
+        if len(orders) != 3 * per_counter or wrong:
+            raise RuntimeError(f"the base holds {len(orders)} orders of {3 * per_counter}, {len(wrong)} not picked up "
+                               f"and paid (e.g. {wrong[:3]})")
         return {"gateway_day": stats["requests"], "gateway_day_by_table": stats["by_table"],
                 "gateway_day_orders": 3 * per_counter, "gateway_day_seconds": seconds}
     finally:
@@ -309,10 +374,11 @@ def gateway_day(bin_dir, workdir, per_counter=100):
                 repl.close()
             except Exception:  # noqa: BLE001
                 repl.process.kill()
-        gateway.terminate()
-        try:
-            gateway.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            gateway.kill()
+        if gateway.poll() is None:
+            gateway.terminate()
+            try:
+                gateway.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                gateway.kill()
         proxy.stop()
         upstream.stop()

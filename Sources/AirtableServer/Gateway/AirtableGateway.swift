@@ -30,12 +30,17 @@ public final class AirtableGateway: Sendable {
     let lane = WriteLane()
     /// Set when the upstream can reach the gateway (`publicURL`): see `GatewayWebhooks`.
     let webhooks: GatewayWebhooks?
+    /// Set when the gateway holds updates of some tables (`HeldWrites`, `AirtableGateway+HeldWrites`).
+    let held: HeldWrites?
+    /// The keys and guards the base's last answer named, for answers the gateway gives from its copy.
+    let lastRelayedHeaders = Mutex<[(name: String, value: String)]>([])
     private let unreachableUntil = Mutex(-Double.infinity)
     let statistics = Mutex(GatewayStatistics())
 
     public init(configuration: GatewayConfiguration, tokens: AccessTokens, throttle: RequestThrottle,
                 transport: any HTTPTransport, clock: any ClientClock = MonotonicClock(),
-                wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+                wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, held: HeldWrites? = nil) {
+        self.held = held
         self.configuration = configuration
         self.tokens = tokens
         self.throttle = throttle
@@ -69,6 +74,17 @@ public final class AirtableGateway: Sendable {
 
         let upstream = TransportRequest(method: method, url: configuration.upstream + request.target,
                                         headers: upstreamHeaders(request), body: request.body.isEmpty ? nil : request.body)
+        if let table = heldTable(route) {
+            return await handleHeld(request, route: route, table: table, method: method, query: query, upstream: upstream)
+        }
+        if let table = heldSpelling(route) {
+            // The held table by another name: what it holds goes first, and the copy is read again after a write.
+            return await lane.run {
+                let answer = await self.sendHeldThenForward(upstream, table: table, method: method, absorbing: false)
+                if writes { self.reload(table) }
+                return answer
+            }
+        }
         if case .table(_, let table) = route {
             if writes {
                 let answer = await lane.run { await self.forward(upstream) }
@@ -170,6 +186,8 @@ public final class AirtableGateway: Sendable {
             if let value = response.header(UniqueKeys.header) { headers.append((name: UniqueKeys.header, value: value)) }
             // Likewise the rules it checks in a create's commit (`CreateGuard`): they hold for creates sent through.
             if let value = response.header(CreateGuards.header) { headers.append((name: CreateGuards.header, value: value)) }
+            let promises = headers.filter { $0.name == UniqueKeys.header || $0.name == CreateGuards.header }
+            lastRelayedHeaders.withLock { $0 = promises }
             return APIResponse(status: response.status, headers: headers, body: response.body)
         }
     }
@@ -217,6 +235,16 @@ public struct GatewayStatistics: Sendable, Equatable {
     public var upstream429 = 0
     /// Webhook pings from the upstream that dropped a cached table.
     public var webhookPings = 0
+    /// Record updates answered from the gateway's copy and held (`HeldWrites`).
+    public var heldWrites = 0
+    /// Requests that sent held writes to the base (ten records at most each).
+    public var heldBatches = 0
+    /// Held writes the base refused when they were sent (dropped, logged).
+    public var heldRefused = 0
+    /// Reads of a held table answered from the gateway's copy.
+    public var answeredFromCopy = 0
+    /// Times the copy of a held table was filled from the base.
+    public var copyFills = 0
 }
 
 extension APIResponse {

@@ -35,6 +35,8 @@ public struct GatewayConfiguration: Sendable {
     public var webhookMaximumAge: Double = 600
     /// How often the webhooks are refreshed with the upstream, in seconds.
     public var webhookRefreshInterval: Double = 6 * 3600
+    /// Where the gateway says what went wrong outside any request (a held write the base refused).
+    public var log: (@Sendable (String) -> Void)?
     /// The `User-Agent` of the gateway's requests upstream: the program running it names itself here.
     public var userAgent = "AirtableGateway/1"
 
