@@ -14,6 +14,7 @@ import backups  # noqa: E402
 import bad_input  # noqa: E402
 import crash  # noqa: E402
 import durable_acks  # noqa: E402
+import held_writes  # noqa: E402
 import drinkshop_harness as harness  # noqa: E402
 import groups  # noqa: E402
 import hooks_and_printers  # noqa: E402
@@ -165,6 +166,9 @@ def main():
 
     # 23. A piped REPL acknowledges an order only once its commit is on the disk (its syncs are its own)
     item(23, "Piped acknowledgements wait for the disk", lambda: durable_acks.run(binary, workdir, env, 3 if quick else 10))
+
+    # 24. A gateway holding order updates, killed: nothing a counter was told of is lost
+    item(24, "A gateway killed while it holds writes", lambda: held_writes.run(binary, workdir, env, 2 if quick else 6))
 
     shutil.rmtree(workdir, ignore_errors=True)
     failed = [r for r in results if r[2] != "PASS"]

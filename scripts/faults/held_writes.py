@@ -1,0 +1,169 @@
+"""Item 24: a gateway killed while it holds order updates loses none it acknowledged.
+
+The gateway (`drinkshop serve --upstream`) answers an order's updates (its payment copy, each advance) from its
+copy of the table and sends them to the base later (`--hold-writes`), keeping them in its journal first. Here
+the base is `drinkshop serve --like-airtable` and the gateway holds for an hour, so nothing leaves by the clock:
+- killed with -9 after a counter (one-shot commands) placed, paid and advanced orders: the base has the orders
+  but none of the held updates; the gateway started again sends them at once, and the base then shows every
+  advance and payment the counter was told of;
+- killed by strace at its Nth fdatasync (N = 1, 2, ...: the journal's sync of one write, before the counter is
+  answered), then started again: every advance the counter was told of is at the base; the one being synced may or
+  may not be (the counter was told it failed).
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+import urllib.request
+
+import drinkshop_harness as harness
+
+GATEWAY_TOKEN = "patFAULTSGATEWAY000000000"
+
+
+def _gateway(binary, upstream, home, strace_kill_at=None):
+    env = dict(os.environ, AIRTABLE_TOKEN=upstream.token, DRINKSHOP_API_TOKEN=GATEWAY_TOKEN, HOME=home,
+               XDG_STATE_HOME=home + "/state", XDG_DATA_HOME=home + "/data", AIRTABLE_RATE_LIMIT="1000")
+    env.pop("AIRTABLE_BASE_ID", None)
+    command = [binary, "serve", "--port", "0", "--upstream", upstream.url, "--base", upstream.base_id,
+               "--hold-writes", "3600"]
+    if strace_kill_at:
+        command = ["strace", "-f", "-o", "/dev/null", "-e", "trace=fdatasync",
+                   "-e", f"inject=fdatasync:signal=SIGKILL:when={strace_kill_at}"] + command
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=open(os.path.join(home, "gateway.log"), "ab"),
+                               env=env)
+    port = None
+    while port is None:
+        line = process.stdout.readline().decode()
+        if not line:
+            raise RuntimeError("the gateway did not start: " + open(os.path.join(home, "gateway.log")).read()[-300:])
+        match = re.search(r"endpoint\s+http://127\.0\.0\.1:(\d+)", line)
+        if match:
+            port = int(match.group(1))
+    return process, port
+
+
+def _counter_env(home, port, upstream):
+    env = dict(os.environ, AIRTABLE_TOKEN=GATEWAY_TOKEN, AIRTABLE_BASE_ID=upstream.base_id,
+               AIRTABLE_ENDPOINT_URL=f"http://127.0.0.1:{port}", HOME=home + "/counter",
+               XDG_STATE_HOME=home + "/counter/state", XDG_DATA_HOME=home + "/counter/data", NO_COLOR="1",
+               DRINKSHOP_STAFF="faults", AIRTABLE_RATE_LIMIT="1000")
+    for name in ("AIRTABLE_API_KEY", "DRINKSHOP_OUTBOX"):
+        env.pop(name, None)
+    return env
+
+
+def _run(binary, args, env):
+    return subprocess.run([binary] + args, env=env, capture_output=True, text=True, timeout=60)
+
+
+def _orders_at_base(upstream):
+    records, offset = [], None
+    while True:
+        url = f"{upstream.url}/v0/{upstream.base_id}/OrderDrink?pageSize=100" + (f"&offset={offset}" if offset else "")
+        request = urllib.request.Request(url, headers={"Authorization": f"Bearer {upstream.token}"})
+        page = json.loads(urllib.request.urlopen(request, timeout=30).read())
+        records += page["records"]
+        offset = page.get("offset")
+        if not offset:
+            return {int(r["fields"]["pickupNumber"]): r["fields"] for r in records if "pickupNumber" in r["fields"]}
+
+
+STEPS = ["placed", "preparing", "ready", "picked up"]
+
+
+def _day(binary, env, orders, told):
+    """Places, pays and advances orders with one-shot commands; records in `told` what the counter was told:
+    number -> (status, paid). Stops at the first command that fails (the gateway died)."""
+    for _ in range(orders):
+        placed = _run(binary, ["order", "熟成紅茶", "M", "無糖", "去冰"], env)
+        match = re.search(r"取餐號 #(\d+)", placed.stdout)
+        if placed.returncode != 0 or not match:
+            return False
+        number = int(match.group(1))
+        told[number] = ("placed", False)
+        if _run(binary, ["pay", f"#{number}", "card"], env).returncode != 0:
+            return False
+        told[number] = ("placed", True)
+        for step in STEPS[1:3]:
+            if _run(binary, ["advance", f"#{number}"], env).returncode != 0:
+                return False
+            told[number] = (step, True)
+    return True
+
+
+def _wait_for(upstream, told, seconds=20):
+    """The base's orders once every told update is there (or the time is up)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        at_base = _orders_at_base(upstream)
+        missing = [n for n, (status, paid) in told.items()
+                   if n not in at_base or STEPS.index(at_base[n].get("status", "placed")) < STEPS.index(status)
+                   or (paid and not at_base[n].get("paid"))]
+        if not missing or time.monotonic() > deadline:
+            return at_base, missing
+        time.sleep(0.2)
+
+
+def run(binary, workdir, env, kills=3):
+    notes = []
+    base_dir = os.path.join(workdir, "held")
+    shutil.rmtree(base_dir, ignore_errors=True)
+    os.makedirs(base_dir)
+    upstream = harness.Server(binary, os.path.join(base_dir, "base.sqlite"), token="patFAULTSUPSTREAM00000000",
+                              extra=["--like-airtable"], env=env).start()
+    try:
+        # 1. kill -9 with writes held.
+        home = os.path.join(base_dir, "plain")
+        os.makedirs(home)
+        gateway, port = _gateway(binary, upstream, home)
+        told = {}
+        counter = _counter_env(home, port, upstream)
+        if not _day(binary, counter, 5, told):
+            gateway.kill()
+            return False, "a command failed through a running gateway", []
+        held = _orders_at_base(upstream)
+        advanced = [n for n in told if held.get(n, {}).get("status", "placed") != "placed"]
+        if len(held) != 5 or advanced:
+            gateway.kill()
+            return False, f"before the kill the base should hold 5 orders, none advanced: {len(held)} orders, " \
+                          f"{len(advanced)} advanced (the gateway did not hold)", []
+        gateway.send_signal(signal.SIGKILL)
+        gateway.wait()
+        journal = os.path.join(home, "data", "drinkshop", f"gateway-{upstream.base_id}-held.jsonl")
+        kept = sum(1 for line in open(journal) if line.startswith('{"')) if os.path.exists(journal) else 0
+        gateway, port = _gateway(binary, upstream, home)
+        at_base, missing = _wait_for(upstream, told)
+        gateway.terminate()
+        gateway.wait(timeout=30)
+        if missing:
+            return False, f"after the restart {len(missing)} of 5 orders lack what the counter was told: {missing}", []
+        notes.append(f"kill -9 with 5 orders' updates held ({kept} journal lines): all at the base after the restart")
+
+        # 2. killed at its Nth fdatasync (the journal's), then started again.
+        survived = 0
+        for n in range(1, kills + 1):
+            home = os.path.join(base_dir, f"sync{n}")
+            os.makedirs(home)
+            gateway, port = _gateway(binary, upstream, home, strace_kill_at=n)
+            told = {}
+            finished = _day(binary, _counter_env(home, port, upstream), 3, told)
+            gateway.wait(timeout=60) if not finished else None
+            if finished:
+                gateway.terminate()
+                gateway.wait(timeout=30)
+                survived += 1
+            gateway, port = _gateway(binary, upstream, home)
+            at_base, missing = _wait_for(upstream, told)
+            gateway.terminate()
+            gateway.wait(timeout=30)
+            if missing:
+                return False, f"killed at fdatasync {n}: orders {missing} lack an update the counter was told of", []
+        notes.append(f"killed at fdatasync 1..{kills} ({kills - survived} killed mid-day): every update a counter "
+                     "was told of reached the base after the restart")
+        return True, "; ".join(notes), []
+    finally:
+        upstream.stop()
