@@ -119,6 +119,7 @@ struct GatewayCommand {
         try StoreLocation.prepareParent(of: tokenBase)
         let (tokens, tokenNote) = try serve.accessTokens(databasePath: tokenBase, environment: environment)
         configuration.log = { line in Console.complain(line) }
+        configuration.tableScopes = ServeCommand.shopTableScopes
         var held: HeldWrites?
         let journalPath = StoreLocation.dataDirectory(environment: environment) + "/gateway-\(base)-held.jsonl"
         if serve.gateway.holdFor > 0 && !serve.gateway.heldTables.isEmpty {

@@ -81,6 +81,38 @@ struct GatewayTests {
         #expect(stub.requests.count == 1)
     }
 
+    @Test("a token kept from some tables is not served: upstream the base's token reaches them all, whatever the path spells")
+    func scopedTokensRefused() async throws {
+        let clock = TestClock(seconds: 100)
+        let stub = UpstreamStub(clock: clock) { _, _ in Self.empty }
+        let token = try #require(AccessToken(upstreamToken))
+        var configuration = GatewayConfiguration(upstream: "https://api.example.test", baseID: "appBASE", upstreamToken: token)
+        configuration.tableScopes = TableScopes(["User": "drinkshop.staff", "TillPayment": "drinkshop.till"])
+        let reader = "patREADER0000000000000000", orders = "patORDERS0000000000000000", staff = "patSTAFF00000000000000000"
+        let gateway = AirtableGateway(
+            configuration: configuration,
+            tokens: AccessTokens([(reader, .read), (orders, AccessTokens.Access(scopes: ["data.records:read", "data.records:write"])),
+                                  (staff, AccessTokens.Access(scopes: ["data.records:read", "drinkshop.staff:read", "drinkshop.till:read"])),
+                                  (counterToken, .readWrite)]),
+            throttle: RequestThrottle(requestsPerSecond: 100, burst: 100), transport: stub, clock: clock.client)
+        func ask(_ token: String, _ method: String, _ target: String) async -> Int {
+            await gateway.handle(APIRequest(method: method, target: target, headers: [("Authorization", "Bearer \(token)")],
+                                            body: method == "GET" ? [] : Array(#"{"records":[]}"#.utf8))).status
+        }
+        for target in ["/v0/appBASE/User", "/v0/appBASE/user", "/v0/appBASE/tblUSERS000000000", "/v0/appBASE/Drink",
+                       "/v0/meta/bases/appBASE/tables"] {
+            #expect(await ask(reader, "GET", target) == 403)
+            #expect(await ask(orders, "GET", target) == 403)
+        }
+        #expect(await ask(orders, "PATCH", "/v0/appBASE/OrderDrink") == 403)
+        #expect(stub.requests.isEmpty)
+        // Every table's read scope: reads go through; writes need every write scope too.
+        #expect(await ask(staff, "GET", "/v0/appBASE/User") == 200)
+        #expect(await ask(staff, "PATCH", "/v0/appBASE/OrderDrink") == 403)
+        #expect(await ask(counterToken, "PATCH", "/v0/appBASE/OrderDrink") == 200)
+        #expect(stub.requests.count == 2)
+    }
+
     @Test("the keys an upstream drinkshop serve keeps unique, and the create guards it holds, are passed on, so counters behind the gateway pay under them")
     func passesOnTheUpstreamsUniqueKeys() async throws {
         let clock = TestClock(seconds: 100)

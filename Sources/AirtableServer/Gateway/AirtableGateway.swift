@@ -11,6 +11,8 @@ import Synchronization
 /// - every upstream request waits for its turn in one `RequestThrottle` (with a pacing file, shared with
 ///   every drinkshop process of this machine); a request that would wait longer than
 ///   `maximumQueueWait` is answered 503 with `Retry-After` instead, before the counter's own timeout;
+/// - a token must reach every table the program keeps apart (`GatewayConfiguration.tableScopes`): upstream, the
+///   base's token reaches them all, so a token kept from one is refused whole rather than trusted to the path;
 /// - writes go upstream one at a time, in the order they arrived;
 /// - plain listings of the cached tables (Drink and Promotion by default) are answered from
 ///   `GatewayReadCache`, which costs at most one small request per table every `checkInterval`;
@@ -70,6 +72,13 @@ public final class AirtableGateway: Sendable {
         }
         let writes = !(method == "GET" || method == "HEAD" || { if case .listRecords = route { return true } else { return false } }())
         if writes && !access.writes { return .error(.invalidPermissions) }
+        // Everything goes upstream under the base's own token, which reaches every table: a gateway token kept
+        // from a table (`TableScopes`) cannot be held to it here, whatever the path spells, so it is not served.
+        let kept = configuration.tableScopes.scopeByTable.values.sorted()
+        if let lacking = (kept.map { $0 + ":read" } + (writes ? kept.map { $0 + ":write" } : [])).first(where: { !access.allows($0) }) {
+            return .error(.invalidPermissions("this gateway serves only tokens that reach every table (this one lacks "
+                + "\(lacking)); a token kept from some tables is for `drinkshop serve` on the shop's own base"))
+        }
         if clock.now() < unreachableUntil.withLock({ $0 }) { return unreachable("it did not answer moments ago") }
 
         let upstream = TransportRequest(method: method, url: configuration.upstream + request.target,

@@ -35,6 +35,9 @@ public struct GatewayConfiguration: Sendable {
     public var webhookMaximumAge: Double = 600
     /// How often the webhooks are refreshed with the upstream, in seconds.
     public var webhookRefreshInterval: Double = 6 * 3600
+    /// The tables the program keeps apart from tokens without their scope (`User` → `drinkshop.staff`): the
+    /// gateway serves only tokens holding every one of those scopes (`:read`, and `:write` to write).
+    public var tableScopes = TableScopes()
     /// Where the gateway says what went wrong outside any request (a held write the base refused).
     public var log: (@Sendable (String) -> Void)?
     /// The `User-Agent` of the gateway's requests upstream: the program running it names itself here.
