@@ -25,7 +25,7 @@ struct GatewayOptions {
     /// the orders, which every payment and every step of an order updates.
     var heldTables = [ShopSchema.orderTable]
     /// How long a held update may wait before it is sent (0: every write goes to the base as it comes).
-    var holdFor = 120.0
+    var holdFor = 300.0
 
     var isRequested: Bool { upstream != nil || base != nil }
 
