@@ -342,7 +342,9 @@ extension AirtableGateway {
             await taken(batch, table: table)
             return true
         }
-        guard [400, 403, 404, 413, 422].contains(answer.status) else { return false }
+        // Refused for good: the record is gone, the base will never take the value, or the request is too large.
+        // Anything else (a token refused, the base away or busy) keeps the writes held, to be tried again.
+        guard [404, 413, 422].contains(answer.status) else { return false }
         // Refused: the base applied none of the batch. Each alone finds the one it refuses.
         if batch.count > 1 {
             for one in batch where !(await send([one], table: table)) { return false }

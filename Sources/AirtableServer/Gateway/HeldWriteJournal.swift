@@ -33,6 +33,9 @@ final class HeldWriteJournal: Sendable {
         var descriptor: Int32
         var next: Int
         var open: [Int: Entry]
+        /// Taken by the base but not yet marked on the disk (a mark that failed): marked with the next ones, so a
+        /// restart never sends an older write again after a newer one was marked.
+        var unmarked: [Int] = []
     }
     private let state: Mutex<State>
 
@@ -111,12 +114,19 @@ final class HeldWriteJournal: Sendable {
     /// Marks writes as taken by the base, on the disk; the file is emptied when nothing is left.
     func markDone(_ seqs: [Int]) async throws(Failure) {
         guard !seqs.isEmpty else { return }
-        let left = state.withLock { state in
+        let (left, marking) = state.withLock { state in
             for seq in seqs { state.open[seq] = nil }
-            return state.open.count
+            let marking = state.unmarked + seqs
+            state.unmarked = []
+            return (state.open.count, marking)
         }
-        let line: JSONValue = ["done": .array(seqs.map { .number(Double($0)) })]
-        try await write(JSONWriter.bytes(line) + [UInt8(ascii: "\n")], emptyAfter: left == 0)
+        let line: JSONValue = ["done": .array(marking.map { .number(Double($0)) })]
+        do {
+            try await write(JSONWriter.bytes(line) + [UInt8(ascii: "\n")], emptyAfter: left == 0)
+        } catch {
+            state.withLock { $0.unmarked = marking + $0.unmarked }
+            throw error
+        }
     }
 
     private func write(_ bytes: [UInt8], emptyAfter: Bool) async throws(Failure) {
