@@ -6,6 +6,9 @@ the base is `drinkshop serve --like-airtable` and the gateway holds for an hour,
 - killed with -9 after a counter (one-shot commands) placed, paid and advanced orders: the base has the orders
   but none of the held updates; the gateway started again sends them at once, and the base then shows every
   advance and payment the counter was told of;
+- four counters paying one order at the same instant through it: one payment in the ledger, one counter told
+  paid and three `already paid`, and the order's copy (held) saying the ledger's amount, through the gateway at
+  once and at the base once the gateway has sent it;
 - killed by strace at its Nth fdatasync (N = 1, 2, ...: the journal's sync of one write, before the counter is
   answered), then started again: every advance the counter was told of is at the base; the one being synced may or
   may not be (the counter was told it failed).
@@ -17,6 +20,7 @@ import shutil
 import signal
 import subprocess
 import time
+import urllib.parse
 import urllib.request
 
 import drinkshop_harness as harness
@@ -142,6 +146,45 @@ def run(binary, workdir, env, kills=3):
         if missing:
             return False, f"after the restart {len(missing)} of 5 orders lack what the counter was told: {missing}", []
         notes.append(f"kill -9 with 5 orders' updates held ({kept} journal lines): all at the base after the restart")
+
+        # Four counters paying one order at once, through the gateway.
+        home = os.path.join(base_dir, "race")
+        os.makedirs(home)
+        gateway, port = _gateway(binary, upstream, home)
+        counter = _counter_env(home, port, upstream)
+        try:
+            for round_number in range(3):
+                placed = _run(binary, ["order", "熟成紅茶", "M", "無糖", "去冰"], counter)
+                number = int(re.search(r"取餐號 #(\d+)", placed.stdout).group(1))
+                payers = [subprocess.Popen([binary, "pay", f"#{number}", "card"], env=counter, stdout=subprocess.PIPE,
+                                           stderr=subprocess.PIPE, text=True) for _ in range(4)]
+                outcomes = [(p.wait(timeout=120), p.stdout.read(), p.stderr.read()) for p in payers]
+                paid = [o for o in outcomes if o[0] == 0]
+                told = [o for o in outcomes if o[0] != 0 and "already paid" in o[2]]
+                shown = _run(binary, ["orders", "all", "--json"], counter)
+                if shown.returncode != 0:
+                    return False, "orders --json through the gateway failed: " + shown.stderr.strip()[:160], []
+                copy = next((r["fields"] for r in json.loads(shown.stdout) if r["fields"].get("pickupNumber") == number), {})
+                ref = _orders_at_base(upstream)[number]["orderRef"]
+                url = (f"{upstream.url}/v0/{upstream.base_id}/TillPayment?filterByFormula="
+                       + urllib.parse.quote(f"{{orderRef}}='{ref}'"))
+                request = urllib.request.Request(url, headers={"Authorization": f"Bearer {upstream.token}"})
+                ledger = [r for r in json.loads(urllib.request.urlopen(request, timeout=30).read())["records"]
+                          if r["fields"].get("amount")]
+                if len(paid) != 1 or len(told) != 3 or len(ledger) != 1:
+                    return False, (f"paying at once, round {round_number + 1}: {len(paid)} paid, {len(told)} told already "
+                                   f"paid, {len(ledger)} payments in the ledger"), [o[2].strip()[:160] for o in outcomes]
+                if copy.get("paid") != ledger[0]["fields"]["amount"]:
+                    return False, f"paying at once: the copy through the gateway says {copy.get('paid')}, the ledger " \
+                                  f"{ledger[0]['fields']['amount']}", []
+        finally:
+            gateway.terminate()
+            gateway.wait(timeout=30)
+        races = {n: f for n, f in _orders_at_base(upstream).items() if n > 5}
+        wrong = [n for n, f in races.items() if not f.get("paid")]
+        if wrong:
+            return False, f"paying at once: after the gateway stopped, orders {wrong} have no paid copy at the base", []
+        notes.append("4 counters paying one order at once, 3 rounds: one payment each, the copy at the base says it")
 
         # 2. killed at its Nth fdatasync (the journal's), then started again.
         survived = 0
