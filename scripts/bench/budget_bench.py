@@ -246,10 +246,8 @@ def gateway_day(bin_dir, workdir, per_counter=100, spread=0.0, hold=None, name="
     what it holds on the way out), and the base is then read directly: every order must be there, picked up and
     paid, or the run fails."""
     import heapq
-    import json
     import random
     import threading
-    import urllib.request
 
     binary = os.path.join(bin_dir, "drinkshop")
     run_dir = os.path.join(workdir, name)
@@ -348,17 +346,8 @@ def gateway_day(bin_dir, workdir, per_counter=100, spread=0.0, hold=None, name="
         gateway.wait(timeout=60)
         stats = proxy.stats()
         # Read the base itself (not through the proxy): every order there, picked up, paid.
-        records, offset = [], None
-        while True:
-            url = f"{upstream.url}/v0/{upstream.base_id}/OrderDrink?pageSize=100" + (f"&offset={offset}" if offset else "")
-            request = urllib.request.Request(url, headers={"Authorization": f"Bearer {upstream.token}"})
-            page = json.loads(urllib.request.urlopen(request, timeout=30).read())
-            records += page["records"]
-            offset = page.get("offset")
-            if not offset:
-                break
         orders = {}
-        for record in records:
+        for record in upstream.all_records("OrderDrink"):
             fields = record["fields"]
             orders.setdefault(fields.get("orderRef"), []).append(fields)
         wrong = [ref for ref, lines in orders.items()

@@ -21,7 +21,6 @@ import signal
 import subprocess
 import time
 import urllib.parse
-import urllib.request
 
 import drinkshop_harness as harness
 
@@ -65,15 +64,8 @@ def _run(binary, args, env):
 
 
 def _orders_at_base(upstream):
-    records, offset = [], None
-    while True:
-        url = f"{upstream.url}/v0/{upstream.base_id}/OrderDrink?pageSize=100" + (f"&offset={offset}" if offset else "")
-        request = urllib.request.Request(url, headers={"Authorization": f"Bearer {upstream.token}"})
-        page = json.loads(urllib.request.urlopen(request, timeout=30).read())
-        records += page["records"]
-        offset = page.get("offset")
-        if not offset:
-            return {int(r["fields"]["pickupNumber"]): r["fields"] for r in records if "pickupNumber" in r["fields"]}
+    return {int(r["fields"]["pickupNumber"]): r["fields"] for r in upstream.all_records("OrderDrink")
+            if "pickupNumber" in r["fields"]}
 
 
 STEPS = ["placed", "preparing", "ready", "picked up"]
@@ -112,6 +104,16 @@ def _wait_for(upstream, told, seconds=20):
         time.sleep(0.2)
 
 
+def _restart_and_check(binary, upstream, home, told):
+    """Starts the gateway of `home` again; the orders still lacking what the counter was told once it sent its journal."""
+    gateway, _ = _gateway(binary, upstream, home)
+    try:
+        return _wait_for(upstream, told)[1]
+    finally:
+        gateway.terminate()
+        gateway.wait(timeout=30)
+
+
 def run(binary, workdir, env, kills=3):
     notes = []
     base_dir = os.path.join(workdir, "held")
@@ -139,10 +141,7 @@ def run(binary, workdir, env, kills=3):
         gateway.wait()
         journal = os.path.join(home, "data", "drinkshop", f"gateway-{upstream.base_id}-held.jsonl")
         kept = sum(1 for line in open(journal) if line.startswith('{"')) if os.path.exists(journal) else 0
-        gateway, port = _gateway(binary, upstream, home)
-        at_base, missing = _wait_for(upstream, told)
-        gateway.terminate()
-        gateway.wait(timeout=30)
+        missing = _restart_and_check(binary, upstream, home, told)
         if missing:
             return False, f"after the restart {len(missing)} of 5 orders lack what the counter was told: {missing}", []
         notes.append(f"kill -9 with 5 orders' updates held ({kept} journal lines): all at the base after the restart")
@@ -166,10 +165,8 @@ def run(binary, workdir, env, kills=3):
                     return False, "orders --json through the gateway failed: " + shown.stderr.strip()[:160], []
                 copy = next((r["fields"] for r in json.loads(shown.stdout) if r["fields"].get("pickupNumber") == number), {})
                 ref = _orders_at_base(upstream)[number]["orderRef"]
-                url = (f"{upstream.url}/v0/{upstream.base_id}/TillPayment?filterByFormula="
-                       + urllib.parse.quote(f"{{orderRef}}='{ref}'"))
-                request = urllib.request.Request(url, headers={"Authorization": f"Bearer {upstream.token}"})
-                ledger = [r for r in json.loads(urllib.request.urlopen(request, timeout=30).read())["records"]
+                ledger = [r for r in upstream.all_records("TillPayment", "filterByFormula="
+                                                          + urllib.parse.quote(f"{{orderRef}}='{ref}'"))
                           if r["fields"].get("amount")]
                 if len(paid) != 1 or len(told) != 3 or len(ledger) != 1:
                     return False, (f"paying at once, round {round_number + 1}: {len(paid)} paid, {len(told)} told already "
@@ -199,10 +196,7 @@ def run(binary, workdir, env, kills=3):
                 gateway.terminate()
                 gateway.wait(timeout=30)
                 survived += 1
-            gateway, port = _gateway(binary, upstream, home)
-            at_base, missing = _wait_for(upstream, told)
-            gateway.terminate()
-            gateway.wait(timeout=30)
+            missing = _restart_and_check(binary, upstream, home, told)
             if missing:
                 return False, f"killed at fdatasync {n}: orders {missing} lack an update the counter was told of", []
         notes.append(f"killed at fdatasync 1..{kills} ({kills - survived} killed mid-day): every update a counter "

@@ -106,6 +106,20 @@ class Server:
         with open(self.log_path, encoding="utf-8", errors="replace") as handle:
             return handle.read().splitlines()
 
+    def all_records(self, table, query=""):
+        """Every record of `table` on this server, page after page (`query`: more of the query string)."""
+        records, offset = [], None
+        while True:
+            path = f"/v0/{self.base_id}/{table}?pageSize=100" + (f"&{query}" if query else "") \
+                + (f"&offset={offset}" if offset else "")
+            status, page, _ = self.request("GET", path, timeout=30)
+            if status != 200:
+                raise RuntimeError(f"reading {table}: {status} {page}")
+            records += page["records"]
+            offset = page.get("offset")
+            if not offset:
+                return records
+
     def request(self, method, path, body=None, token=None, timeout=10, headers=None, source=None):
         """One request on a fresh connection (from the loopback address `source`, e.g. "127.1.0.2", when given);
         returns (status, parsed JSON or text, headers)."""
