@@ -15,6 +15,8 @@ final class BaseBehind: HTTPTransport {
     let base: LocalBase
     let api: AirtableAPI
     private let seen = Mutex<[TransportRequest]>([])
+    /// Set: nothing can connect (the base is away).
+    let down = Mutex(false)
 
     init(clock: TestClock, table: TableSpec) async throws {
         base = try LocalBase.inMemory(clock: clock.date)
@@ -24,6 +26,7 @@ final class BaseBehind: HTTPTransport {
     }
 
     func send(_ request: TransportRequest, timeout: Double) async throws(TransportError) -> TransportResponse {
+        if down.withLock({ $0 }) { throw TransportError(.notSent, "connection refused (the test's base is away)") }
         seen.withLock { $0.append(request) }
         let answer = await api.handle(APIRequest(method: request.method, target: String(request.url.dropFirst(Self.root.count)),
                                                  headers: request.headers.map { ($0.key, $0.value) }, body: request.body ?? []))
@@ -295,6 +298,32 @@ struct GatewayHeldWritesTests {
         let fields = try JSONParser.parse(held.body)["fields"]
         #expect(fields?["name"]?.stringValue == "renamed in the grid")
         #expect(fields?["status"]?.stringValue == "preparing")
+    }
+
+    @Test("while the base is away, the copy still answers the order updates and the listings, new orders are refused at once, and what was held reaches the base once it is back")
+    func copyAnswersWhileTheBaseIsAway() async throws {
+        let setup = try await setup()
+        let base = setup.upstream.base.baseID
+        #expect(await advance(setup, setup.ids[0], to: "preparing").status == 200)  // fills the copy
+        setup.upstream.down.withLock { $0 = true }
+        setup.clock.advance(by: 700)  // a check is due, and the base does not answer it
+        let listing = await setup.gateway.handle(request("GET", "/v0/\(base)/OrderDrink?filterByFormula=%7Bstatus%7D%3D'preparing'"))
+        #expect(listing.status == 200)
+        #expect(try JSONParser.parse(listing.body)["records"]?.arrayValue?.count == 1)
+        #expect(await advance(setup, setup.ids[0], to: "ready").status == 200)
+        #expect(await advance(setup, setup.ids[1], to: "preparing").status == 200)
+        let created = await setup.gateway.handle(request("PATCH", "/v0/\(base)/OrderDrink",
+            #"{"performUpsert":{"fieldsToMergeOn":["ref"]},"records":[{"fields":{"name":"new","ref":"ref-new"}}]}"#))
+        #expect(created.status == 503)
+        #expect(try JSONParser.parse(created.body)["error"]?["type"]?.stringValue == "UPSTREAM_UNREACHABLE")
+        // The hold passes while the base is away: nothing is lost, it is tried again.
+        setup.waiting.advance(by: 61)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(setup.gateway.counts.heldRefused == 0)
+        setup.upstream.down.withLock { $0 = false }
+        setup.waiting.advance(by: 31)
+        #expect(try await eventually { try await setup.upstream.fields(setup.ids[1])["status"]?.stringValue == "preparing" })
+        #expect(try await setup.upstream.fields(setup.ids[0])["status"]?.stringValue == "ready")
     }
 
     @Test("the journal keeps what was acknowledged and not sent: one gateway at a time, a line torn by a crash dropped")

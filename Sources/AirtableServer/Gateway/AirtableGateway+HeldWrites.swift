@@ -132,7 +132,11 @@ extension AirtableGateway {
         if due == false { return true }
         return await lane.run {
             guard await self.loadedInLane(table) else { return false }
-            return await self.refreshInLane(table)
+            if await self.refreshInLane(table) { return true }
+            // The base did not answer the check: every shop write goes through the gateway, so the copy is behind
+            // only on changes typed elsewhere; it answers, and the base is asked again after the next interval.
+            held.state.withLock { $0.loaded[table]?.lastCheck = self.clock.now() }
+            return held.state.withLock { $0.loaded[table] } != nil
         }
     }
 
@@ -140,7 +144,15 @@ extension AirtableGateway {
     func loadedInLane(_ table: String) async -> Bool {
         guard let held else { return false }
         if held.state.withLock({ $0.loaded[table] }) != nil { return true }
+        return await fill(table)
+    }
+
+    /// Reads `table` whole from the base into the copy (in the lane); the copy as it was stays in use when the
+    /// base cannot be read. False when the table cannot be held now.
+    private func fill(_ table: String) async -> Bool {
+        guard let held else { return false }
         if held.state.withLock({ $0.unusable[table] }) != nil { return false }
+        if clock.now() < unreachableUntil.withLock({ $0 }) { return false }
         // The table as the base describes it.
         let base = PercentEncoding.encode(configuration.baseID)
         let schemaAnswer = await upstreamJSON("GET", "/v0/meta/bases/\(base)/tables")
@@ -200,9 +212,9 @@ extension AirtableGateway {
         let now = clock.now()
         if now - loaded.lastCheck < configuration.checkInterval { return true }
         if now - loaded.filledAt >= configuration.maximumAge {
-            reload(table)
-            return await loadedInLane(table)
+            return await fill(table)
         }
+        if now < unreachableUntil.withLock({ $0 }) { return false }
         let stamp = AirtableTimestamp.format(Date(timeIntervalSince1970: loaded.since))
         guard let (records, readAt) = await readUpstream(table, formula: "IS_AFTER(LAST_MODIFIED_TIME(), '\(stamp)')")
         else { return false }
@@ -271,6 +283,7 @@ extension AirtableGateway {
     func sendHeldThenForward(_ upstream: TransportRequest, table: String, method: String, absorbing: Bool = true,
                              only: Set<String>? = nil) async -> APIResponse
     {
+        if clock.now() < unreachableUntil.withLock({ $0 }) { return unreachable("it did not answer moments ago") }
         guard await sendHeld(table, only: only) else {
             return .error(APIError(status: 503, type: "UPSTREAM_UNREACHABLE",
                                    message: "The gateway could not send the base the writes it holds for \(table), "

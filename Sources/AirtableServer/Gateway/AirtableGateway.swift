@@ -36,7 +36,7 @@ public final class AirtableGateway: Sendable {
     let held: HeldWrites?
     /// The keys and guards the base's last answer named, for answers the gateway gives from its copy.
     let lastRelayedHeaders = Mutex<[(name: String, value: String)]>([])
-    private let unreachableUntil = Mutex(-Double.infinity)
+    let unreachableUntil = Mutex(-Double.infinity)
     let statistics = Mutex(GatewayStatistics())
 
     public init(configuration: GatewayConfiguration, tokens: AccessTokens, throttle: RequestThrottle,
@@ -79,13 +79,14 @@ public final class AirtableGateway: Sendable {
             return .error(.invalidPermissions("this gateway serves only tokens that reach every table (this one lacks "
                 + "\(lacking)); a token kept from some tables is for `drinkshop serve` on the shop's own base"))
         }
-        if clock.now() < unreachableUntil.withLock({ $0 }) { return unreachable("it did not answer moments ago") }
-
         let upstream = TransportRequest(method: method, url: configuration.upstream + request.target,
                                         headers: upstreamHeaders(request), body: request.body.isEmpty ? nil : request.body)
+        // A held table's copy answers while the base is away too (what needs the base finds out itself).
         if let table = heldTable(route) {
             return await handleHeld(request, route: route, table: table, method: method, query: query, upstream: upstream)
         }
+        if clock.now() < unreachableUntil.withLock({ $0 }) { return unreachable("it did not answer moments ago") }
+
         if let table = heldSpelling(route) {
             // The held table by another name: what it holds goes first, and the copy is read again after a write.
             return await lane.run {
@@ -201,7 +202,7 @@ public final class AirtableGateway: Sendable {
         }
     }
 
-    private func unreachable(_ detail: String) -> APIResponse {
+    func unreachable(_ detail: String) -> APIResponse {
         statistics.withLock { $0.unreachable += 1 }
         let host = configuration.upstream.split(separator: "/").dropFirst().first.map(String.init) ?? configuration.upstream
         return .error(APIError(status: 503, type: "UPSTREAM_UNREACHABLE",
