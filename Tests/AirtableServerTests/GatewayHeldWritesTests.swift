@@ -306,6 +306,12 @@ struct GatewayHeldWritesTests {
         let base = setup.upstream.base.baseID
         #expect(await advance(setup, setup.ids[0], to: "preparing").status == 200)  // fills the copy
         setup.upstream.down.withLock { $0 = true }
+        // A new order finds the base away first: refused, never sent, and the copy stands.
+        let first = await setup.gateway.handle(request("PATCH", "/v0/\(base)/OrderDrink",
+            #"{"performUpsert":{"fieldsToMergeOn":["ref"]},"records":[{"fields":{"name":"first","ref":"ref-first"}}]}"#))
+        #expect(first.status == 503)
+        let still = await setup.gateway.handle(request("GET", "/v0/\(base)/OrderDrink/\(setup.ids[0])"))
+        #expect(try JSONParser.parse(still.body)["fields"]?["status"]?.stringValue == "preparing")
         setup.clock.advance(by: 700)  // a check is due, and the base does not answer it
         let listing = await setup.gateway.handle(request("GET", "/v0/\(base)/OrderDrink?filterByFormula=%7Bstatus%7D%3D'preparing'"))
         #expect(listing.status == 200)

@@ -65,9 +65,11 @@ extension AirtableGateway {
             let answer = await held.mirrorAPI.handle(self.mirrorRequest(request, held: held))
             guard answer.status == 200 else {
                 // The base decides what the copy would refuse (a field it has and the copy lacks, a record
-                // created elsewhere): the same request goes there, after what is held.
-                self.reload(table)
-                return await self.sendHeldThenForward(upstream, table: table, method: method)
+                // created elsewhere): the same request goes there, after what is held; if the base takes it, the
+                // copy was behind and is read again.
+                let forwarded = await self.sendHeldThenForward(upstream, table: table, method: method)
+                if forwarded.status == 200 { self.reload(table) }
+                return forwarded
             }
             let seqs: [Int]
             do {
@@ -301,8 +303,11 @@ extension AirtableGateway {
         guard let held, held.state.withLock({ $0.loaded[table] }) != nil else { return }
         guard method != "GET", method != "HEAD" else { return }
         guard answer.status == 200, !returnsFieldIDs, let json = try? JSONParser.parse(answer.body) else {
-            // Refused, or an answer the copy cannot take: the base may or may not have applied it.
-            if !(400..<500).contains(answer.status) || returnsFieldIDs { reload(table) }
+            // Refused (the base changed nothing), or never sent (the gateway's own 503s): the copy stands. A
+            // timeout, or an answer the copy cannot take: the base may or may not have applied it.
+            let type = (try? JSONParser.parse(answer.body))?["error"]?["type"]?.stringValue
+            let notSent = answer.status == 503 && ["UPSTREAM_UNREACHABLE", "GATEWAY_BUSY"].contains(type ?? "")
+            if returnsFieldIDs || !((400..<500).contains(answer.status) || notSent) { reload(table) }
             return
         }
         let items = json["records"]?.arrayValue ?? [json]
