@@ -235,11 +235,18 @@ struct GatewayHeldWritesTests {
         #expect(gone.status == there.status && gone.body == there.body)
         #expect(there.status >= 400)
         setup.upstream.forget()
+        // A view is the base's own: the read goes there, after the new order's held update.
+        setup.upstream.forget()
+        let viewed = await setup.gateway.handle(request("GET", "/v0/\(base)/OrderDrink?view=Grid%20view&pageSize=1"))
+        #expect(viewed.status == 200)
+        #expect(setup.upstream.lines == ["PATCH OrderDrink", "GET OrderDrink"])
+        #expect(await advance(setup, newID, to: "ready").status == 200)
+        setup.upstream.forget()
         // The table by another spelling goes to the base as sent, after everything held.
         let lower = await setup.gateway.handle(request("GET", "/v0/\(base)/orderdrink?pageSize=1"))
         #expect(lower.status == 200)
         #expect(setup.upstream.lines == ["PATCH OrderDrink", "GET orderdrink"])
-        #expect(try await setup.upstream.fields(newID)["status"]?.stringValue == "preparing")
+        #expect(try await setup.upstream.fields(newID)["status"]?.stringValue == "ready")
     }
 
     @Test("a read-only token holds nothing, and a write the copy refuses is the base's to refuse")

@@ -14,7 +14,8 @@ import Foundation
 ///   updates the copy; a refusal is always the base's own;
 /// - reads of the table are answered from the copy, which is checked with the base (records modified since
 ///   the last check) at most every `checkInterval` and read whole again after `maximumAge`, so changes made
-///   elsewhere (Airtable's grid) show; a read the copy cannot answer (field ids) sends the held writes first;
+///   elsewhere (Airtable's grid) show; a read the copy cannot answer (field ids, a view) sends the held writes
+///   first and goes to the base;
 /// - a held write the base later refuses is dropped, counted and logged, and the copy is read again from
 ///   the base; one the base could not be reached for stays in the journal and is sent again;
 /// - the table is held only when its schema has no computed or linked fields (the copy holds cells, not
@@ -42,7 +43,8 @@ extension AirtableGateway {
         guard let held else { return await forward(upstream) }
         let isRead = method == "GET" || method == "HEAD" || { if case .listRecords = route { true } else { false } }()
         if isRead {
-            if Self.asksForFieldIDs(query: query, body: request.body) {
+            // Field ids and views are the base's own: the copy has neither.
+            if Self.asksForFieldIDs(query: query, body: request.body) || Self.namesAView(query: query, body: request.body) {
                 return await lane.run { await self.sendHeldThenForward(upstream, table: table, method: method, absorbing: false) }
             }
             let ready = await mirrorReady(table)
@@ -521,6 +523,13 @@ extension AirtableGateway {
         guard !body.isEmpty, let json = try? JSONParser.parse(body) else { return false }
         if json["returnFieldsByFieldId"]?.boolValue == true { return true }
         return (json["fields"]?.arrayValue ?? []).contains { $0.stringValue.map { AirtableID.isValid($0, prefix: "fld") } ?? false }
+    }
+
+    /// Whether a read names a view (`view=`), whose filters and order only the base knows.
+    static func namesAView(query: String, body: [UInt8]) -> Bool {
+        if query.split(separator: "&").contains(where: { $0.hasPrefix("view=") }) { return true }
+        guard !body.isEmpty, let json = try? JSONParser.parse(body), let view = json["view"] else { return false }
+        return !view.isNull
     }
 
     /// A field of the base as the copy creates it.
