@@ -26,6 +26,9 @@ struct GatewayOptions {
     var heldTables = [ShopSchema.orderTable]
     /// How long a held update may wait before it is sent (0: every write goes to the base as it comes).
     var holdFor = 300.0
+    /// How often the gateway's copy of a held table is read whole from the base (records deleted in Airtable's
+    /// grid leave it then; changes typed there show at each `--cache-check`).
+    var holdRefill = 86_400.0
 
     var isRequested: Bool { upstream != nil || base != nil }
 
@@ -55,6 +58,12 @@ struct GatewayOptions {
                 throw UsageError("--hold-writes must be a number of seconds from 0 (send every write at once) to 3600, not \(text)")
             }
             holdFor = seconds
+        case "--hold-refill":
+            let text = try value()
+            guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                throw UsageError("--hold-refill must be a positive number of seconds, not \(text)")
+            }
+            holdRefill = seconds
         case "--hold-tables":
             let text = try value()
             heldTables = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -125,7 +134,7 @@ struct GatewayCommand {
         if serve.gateway.holdFor > 0 && !serve.gateway.heldTables.isEmpty {
             do {
                 held = try HeldWrites(tables: Set(serve.gateway.heldTables), holdFor: serve.gateway.holdFor,
-                                      mirror: try LocalBase.inMemory(), journalPath: journalPath, baseID: base)
+                                      refillEvery: serve.gateway.holdRefill, mirror: try LocalBase.inMemory(), journalPath: journalPath, baseID: base)
             } catch {
                 throw UsageError("the gateway cannot hold writes: \(error) (--hold-writes 0 sends every write at once)")
             }

@@ -305,6 +305,16 @@ struct GatewayHeldWritesTests {
         let fields = try JSONParser.parse(held.body)["fields"]
         #expect(fields?["name"]?.stringValue == "renamed in the grid")
         #expect(fields?["status"]?.stringValue == "preparing")
+        // A record deleted in the grid leaves no modified record: it leaves the copy at the day's refill.
+        _ = try await setup.upstream.base.deleteRecords(in: "OrderDrink", ids: [setup.ids[7]])
+        setup.clock.advance(by: 601)
+        let checked = await setup.gateway.handle(request("GET", "/v0/\(base)/OrderDrink"))
+        #expect(try JSONParser.parse(checked.body)["records"]?.arrayValue?.count == 12)
+        setup.clock.advance(by: 86_400)
+        let refilled = await setup.gateway.handle(request("GET", "/v0/\(base)/OrderDrink"))
+        let records = try JSONParser.parse(refilled.body)["records"]?.arrayValue ?? []
+        #expect(records.count == 11)
+        #expect(records.first { $0["id"]?.stringValue == setup.ids[0] }?["fields"]?["status"]?.stringValue == "preparing")
     }
 
     @Test("while the base is away, the copy still answers the order updates and the listings, new orders are refused at once, and what was held reaches the base once it is back")

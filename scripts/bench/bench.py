@@ -220,7 +220,8 @@ def main():
             rows.append((f"the same day spread as a real one: three counters, {r['spread_day_orders']} orders at random moments of a "
                          f"{hours}-hour day, each paid at once and advanced 1, 3 and 5 minutes later, played "
                          f"{r['spread_scale']:.0f} times faster ({r['spread_day_seconds']:.0f} s) with the gateway's hold "
-                         f"({r['spread_hold'] * r['spread_scale']:.0f} s), checks (600 s) and refills (3,600 s) scaled alike",
+                         f"({r['spread_hold'] * r['spread_scale']:.0f} s), checks (600 s), the cache's refills (3,600 s) "
+                         "and the copy's (a day) scaled alike",
                          f"{r['spread_day']:,} upstream calls (target <= 1,500), the reads that come with time included; "
                          "by table: " + ", ".join(f"{k} {v}" for k, v in r["spread_day_by_table"].items())))
         rows.append(("how", "recording proxy in front of `drinkshop serve` (no limit), counters at AIRTABLE_RATE_LIMIT=1000 "

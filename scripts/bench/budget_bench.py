@@ -241,8 +241,8 @@ def gateway_day(bin_dir, workdir, per_counter=100, spread=0.0, hold=None, name="
 
     `spread` > 0 spreads each counter's orders over that many seconds, as a real day spreads them over 12 hours
     (scaled: 720 s is a 12-hour day at 60 times the speed), each order placed, listed and paid at its moment and
-    advanced 1, 3 and 5 (scaled) minutes later; `hold` is the gateway's `--hold-writes` and its `--cache-check`
-    and `--cache-max-age` are scaled the same way. The count is taken once the gateway has stopped (it sends
+    advanced 1, 3 and 5 (scaled) minutes later; `hold` is the gateway's `--hold-writes` and its `--cache-check`,
+    `--cache-max-age` and `--hold-refill` are scaled the same way. The count is taken once the gateway has stopped (it sends
     what it holds on the way out), and the base is then read directly: every order must be there, picked up and
     paid, or the run fails."""
     import heapq
@@ -267,7 +267,8 @@ def gateway_day(bin_dir, workdir, per_counter=100, spread=0.0, hold=None, name="
         options += ["--hold-writes", str(hold)]
     if spread:
         scale = 43200 / spread  # a 12-hour day
-        options += ["--cache-check", f"{600 / scale:.3f}", "--cache-max-age", f"{3600 / scale:.3f}"]
+        options += ["--cache-check", f"{600 / scale:.3f}", "--cache-max-age", f"{3600 / scale:.3f}",
+                    "--hold-refill", f"{86400 / scale:.3f}"]
     gateway = subprocess.Popen([binary, "serve", "--port", "0", "--upstream", proxy.url, "--base", upstream.base_id] + options,
                                stdout=subprocess.PIPE, stderr=open(os.path.join(run_dir, "gateway.log"), "wb"),
                                env=gateway_env)

@@ -13,7 +13,7 @@ import Foundation
 ///   record the copy lacks) first sends every held write of its table, then goes to the base, and its answer
 ///   updates the copy; a refusal is always the base's own;
 /// - reads of the table are answered from the copy, which is checked with the base (records modified since
-///   the last check) at most every `checkInterval` and read whole again after `maximumAge`, so changes made
+///   the last check) at most every `checkInterval` and read whole again every `HeldWrites.refillEvery`, so changes made
 ///   elsewhere (Airtable's grid) show; a read the copy cannot answer (field ids, a view) sends the held writes
 ///   first and goes to the base;
 /// - a held write the base later refuses is dropped, counted and logged, and the copy is read again from
@@ -210,12 +210,12 @@ extension AirtableGateway {
     }
 
     /// Reads again the records modified since the last check (in the lane); the whole table after
-    /// `maximumAge`. False when the base could not be asked (the copy is not answered from).
+    /// `HeldWrites.refillEvery`. False when the base could not be asked.
     private func refreshInLane(_ table: String) async -> Bool {
         guard let held, let loaded = held.state.withLock({ $0.loaded[table] }) else { return false }
         let now = clock.now()
         if now - loaded.lastCheck < configuration.checkInterval { return true }
-        if now - loaded.filledAt >= configuration.maximumAge {
+        if now - loaded.filledAt >= held.refillEvery {
             return await fill(table)
         }
         if now < unreachableUntil.withLock({ $0 }) { return false }

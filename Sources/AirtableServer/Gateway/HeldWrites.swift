@@ -15,6 +15,9 @@ public final class HeldWrites: Sendable {
     /// A held write is sent to the base at most this many seconds after it was answered (sooner when ten
     /// records of its table wait: one full request).
     public let holdFor: Double
+    /// The copy is read whole from the base this often, in seconds (the checks in between find records changed
+    /// elsewhere, not records deleted there): a day by default, as a table of a year of orders is hundreds of pages.
+    public let refillEvery: Double
     let mirror: any RecordKeeping
     let mirrorAPI: AirtableAPI
     let mirrorToken: String
@@ -53,11 +56,12 @@ public final class HeldWrites: Sendable {
     /// - Parameters:
     ///   - mirror: an empty base of the program's own (the embedded one, in memory), used for nothing else.
     ///   - journalPath: a file on the gateway's disk; writes it still holds from an earlier run are sent first.
-    public init(tables: Set<String>, holdFor: Double, mirror: any RecordKeeping, journalPath: String, baseID: String)
-        throws(AirtableError)
+    public init(tables: Set<String>, holdFor: Double, refillEvery: Double = 86_400, mirror: any RecordKeeping,
+                journalPath: String, baseID: String) throws(AirtableError)
     {
         self.tables = tables
         self.holdFor = holdFor
+        self.refillEvery = refillEvery
         self.mirror = mirror
         let token = AccessTokens.generateToken()
         mirrorToken = token
