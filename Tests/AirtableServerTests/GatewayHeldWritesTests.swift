@@ -305,6 +305,14 @@ struct GatewayHeldWritesTests {
         let fields = try JSONParser.parse(held.body)["fields"]
         #expect(fields?["name"]?.stringValue == "renamed in the grid")
         #expect(fields?["status"]?.stringValue == "preparing")
+        // A field added through the gateway (by any spelling of the table): the copy is read again, with it.
+        let field = await setup.gateway.handle(request("POST", "/v0/meta/bases/\(base)/tables/OrderDrink/fields",
+                                                       #"{"name":"note","type":"singleLineText"}"#))
+        #expect(field.status == 200)
+        let noted = await setup.gateway.handle(request("PATCH", "/v0/\(base)/OrderDrink",
+            #"{"records":[{"id":"\#(setup.ids[2])","fields":{"note":"less ice"}}]}"#))
+        #expect(noted.status == 200)
+        #expect(setup.gateway.counts.heldWrites == 2)
         // A record deleted in the grid leaves no modified record: it leaves the copy at the day's refill.
         _ = try await setup.upstream.base.deleteRecords(in: "OrderDrink", ids: [setup.ids[7]])
         setup.clock.advance(by: 601)

@@ -28,11 +28,14 @@ extension AirtableGateway {
         return held.state.withLock { $0.unusable[table] } == nil ? table : nil
     }
 
-    /// The held table another spelling of `route`'s table names (its id, another case), if any.
+    /// The held table another spelling of `route`'s table names (its id, another case), or a metadata route of
+    /// a held table by any spelling (a field added or changed), if any.
     func heldSpelling(_ route: Route) -> String? {
-        guard let held, let table = route.recordTable ?? route.metaTableName else { return nil }
+        guard let held else { return nil }
+        let meta = route.metaTableName
+        guard let table = route.recordTable ?? meta else { return nil }
         return held.tables.first { name in
-            name != table && (name.lowercased() == table.lowercased()
+            (meta != nil || name != table) && (name.lowercased() == table.lowercased()
                 || held.state.withLock { $0.loaded[name]?.tableID } == table)
         }
     }
