@@ -9,8 +9,10 @@ the base is `drinkshop serve --like-airtable` and the gateway holds for an hour,
 - four counters paying one order at the same instant through it: one payment in the ledger, one counter told
   paid and three `already paid`, and the order's copy (held) saying the ledger's amount, through the gateway at
   once and at the base once the gateway has sent it;
-- killed by strace at its Nth fdatasync (N = 1, 2, ...: the journal's sync of one write, before the counter is
-  answered), then started again: every advance the counter was told of is at the base; the one being synced may or
+- an fdatasync of the journal failing with EIO (strace): the write is refused 503, not acknowledged (the counter's
+  client sends it again); everything the counter was told of reaches the base;
+- killed by strace at an fdatasync (the Nth of a thread, N = 1, 2, ...: the journal's sync of one write, before
+  the counter is answered), then started again: every advance the counter was told of is at the base; the one being synced may or
   may not be (the counter was told it failed).
 """
 import json
@@ -27,7 +29,7 @@ import drinkshop_harness as harness
 GATEWAY_TOKEN = "patFAULTSGATEWAY000000000"
 
 
-def _gateway(binary, upstream, home, strace_kill_at=None):
+def _gateway(binary, upstream, home, strace_kill_at=None, strace_eio_at=None):
     env = dict(os.environ, AIRTABLE_TOKEN=upstream.token, DRINKSHOP_API_TOKEN=GATEWAY_TOKEN, HOME=home,
                XDG_STATE_HOME=home + "/state", XDG_DATA_HOME=home + "/data", AIRTABLE_RATE_LIMIT="1000")
     env.pop("AIRTABLE_BASE_ID", None)
@@ -36,6 +38,9 @@ def _gateway(binary, upstream, home, strace_kill_at=None):
     if strace_kill_at:
         command = ["strace", "-f", "-o", "/dev/null", "-e", "trace=fdatasync",
                    "-e", f"inject=fdatasync:signal=SIGKILL:when={strace_kill_at}"] + command
+    if strace_eio_at:
+        command = ["strace", "-f", "-o", "/dev/null", "-e", "trace=fdatasync",
+                   "-e", f"inject=fdatasync:error=EIO:when={strace_eio_at}"] + command
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=open(os.path.join(home, "gateway.log"), "ab"),
                                env=env)
     port = None
@@ -47,6 +52,17 @@ def _gateway(binary, upstream, home, strace_kill_at=None):
         if match:
             port = int(match.group(1))
     return process, port
+
+
+def _stop(gateway):
+    """Stops a gateway as Ctrl-C would (it sends what it holds); under strace, the traced gateway itself."""
+    traced = subprocess.run(["pgrep", "-P", str(gateway.pid)], capture_output=True, text=True).stdout.split()
+    if traced:
+        for pid in traced:
+            os.kill(int(pid), signal.SIGTERM)
+    else:
+        gateway.terminate()
+    gateway.wait(timeout=30)
 
 
 def _counter_env(home, port, upstream):
@@ -110,8 +126,7 @@ def _restart_and_check(binary, upstream, home, told):
     try:
         return _wait_for(upstream, told)[1]
     finally:
-        gateway.terminate()
-        gateway.wait(timeout=30)
+        _stop(gateway)
 
 
 def run(binary, workdir, env, kills=3):
@@ -193,14 +208,35 @@ def run(binary, workdir, env, kills=3):
             finished = _day(binary, _counter_env(home, port, upstream), 3, told)
             gateway.wait(timeout=60) if not finished else None
             if finished:
-                gateway.terminate()
-                gateway.wait(timeout=30)
+                _stop(gateway)
                 survived += 1
             missing = _restart_and_check(binary, upstream, home, told)
             if missing:
                 return False, f"killed at fdatasync {n}: orders {missing} lack an update the counter was told of", []
         notes.append(f"killed at fdatasync 1..{kills} ({kills - survived} killed mid-day): every update a counter "
                      "was told of reached the base after the restart")
+
+        # An fdatasync of the journal that fails (EIO, the 1st or 2nd of a thread: strace counts per thread): that
+        # write is refused 503 and not acknowledged (the counter's client sends it again). Every update the counter
+        # was told of reaches the base.
+        failed = []
+        for n in (1, 2):
+            home = os.path.join(base_dir, f"eio{n}")
+            os.makedirs(home)
+            gateway, port = _gateway(binary, upstream, home, strace_eio_at=n)
+            told = {}
+            counter = _counter_env(home, port, upstream)
+            for _ in range(3):
+                _day(binary, counter, 1, told)
+            _stop(gateway)
+            failed.append(open(os.path.join(home, "gateway.log"), errors="replace").read().count("cannot be synced"))
+            missing = _restart_and_check(binary, upstream, home, told)
+            if missing:
+                return False, f"an EIO at fdatasync {n}: orders {missing} lack an update the counter was told of", []
+        if 0 in failed:
+            return False, f"an injected EIO did not reach the journal (failed syncs logged: {failed})", []
+        notes.append(f"an EIO at the journal's fdatasync ({sum(failed)} syncs failed): each write refused 503 and sent "
+                     "again by the counter, every acknowledged update at the base")
         return True, "; ".join(notes), []
     finally:
         upstream.stop()
