@@ -27,9 +27,10 @@ final class BaseBehind: HTTPTransport {
 
     func send(_ request: TransportRequest, timeout: Double) async throws(TransportError) -> TransportResponse {
         if down.withLock({ $0 }) { throw TransportError(.notSent, "connection refused (the test's base is away)") }
-        seen.withLock { $0.append(request) }
         let answer = await api.handle(APIRequest(method: request.method, target: String(request.url.dropFirst(Self.root.count)),
                                                  headers: request.headers.map { ($0.key, $0.value) }, body: request.body ?? []))
+        // Recorded once answered: a test that sees it may read what it did.
+        seen.withLock { $0.append(request) }
         return TransportResponse(status: answer.status, headers: Dictionary(answer.headers.map { ($0.name, $0.value) },
                                                                             uniquingKeysWith: { first, _ in first }),
                                  body: answer.body)
@@ -62,6 +63,9 @@ final class WaitingClock: ClientClock {
             sleepers.withLock { $0.append((moment, continuation)) }
         }
     }
+
+    /// How many sleeps are waiting for time to move.
+    var sleeping: Int { sleepers.withLock { $0.count } }
 
     func advance(by seconds: Double) {
         clock.advance(by: seconds)
@@ -138,9 +142,9 @@ struct GatewayHeldWritesTests {
                                            #"{"records":[{"id":"\#(id)","fields":{"status":"\#(status)"}}],"typecast":true}"#))
     }
 
-    /// Waits (really, a little at a time) until `condition` holds, for at most two seconds.
+    /// Waits (really, a little at a time) until `condition` holds, for at most ten seconds (the stress runs are slow).
     private func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<200 {
+        for _ in 0..<1000 {
             if try await condition() { return true }
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -347,9 +351,10 @@ struct GatewayHeldWritesTests {
             #"{"performUpsert":{"fieldsToMergeOn":["ref"]},"records":[{"fields":{"name":"new","ref":"ref-new"}}]}"#))
         #expect(created.status == 503)
         #expect(try JSONParser.parse(created.body)["error"]?["type"]?.stringValue == "UPSTREAM_UNREACHABLE")
-        // The hold passes while the base is away: nothing is lost, it is tried again.
+        // The hold passes while the base is away: nothing is lost, it is tried again (once the failed attempt is
+        // made and the gateway waits to try again).
         setup.waiting.advance(by: 61)
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(try await eventually { setup.gateway.counts.heldBatches >= 1 && setup.waiting.sleeping == 1 })
         #expect(setup.gateway.counts.heldRefused == 0)
         setup.upstream.down.withLock { $0 = false }
         setup.waiting.advance(by: 31)

@@ -374,11 +374,11 @@ extension AirtableGateway {
             return true
         }
         let id = batch[0].id
-        statistics.withLock { $0.heldRefused += 1 }
+        reload(table)
+        await taken(batch, table: table)
         configuration.log?("gateway: the base refused a held write of \(id) in \(table) (\(answer.problem ?? "")); "
             + "it is dropped and the gateway's copy is read again from the base")
-        await taken(batch, table: table)
-        reload(table)
+        statistics.withLock { $0.heldRefused += 1 }
         return true
     }
 
