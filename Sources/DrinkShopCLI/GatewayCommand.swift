@@ -37,36 +37,14 @@ struct GatewayOptions {
         switch word {
         case "--upstream": upstream = try value()
         case "--base": base = try value()
-        case "--cache-tables":
-            let text = try value()
-            cachedTables = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        case "--cache-check":
-            let text = try value()
-            guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-                throw UsageError("--cache-check must be a number of seconds, not \(text)")
-            }
-            checkInterval = seconds
-        case "--cache-max-age":
-            let text = try value()
-            guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-                throw UsageError("--cache-max-age must be a positive number of seconds, not \(text)")
-            }
-            maximumAge = seconds
+        case "--cache-tables": cachedTables = Self.tableNames(try value())
+        case "--cache-check": checkInterval = try Self.seconds(word, try value(), from: 0, what: "a number of seconds")
+        case "--cache-max-age": maximumAge = try Self.seconds(word, try value(), above: 0)
         case "--hold-writes":
-            let text = try value()
-            guard let seconds = Double(text), seconds >= 0, seconds <= 3600 else {
-                throw UsageError("--hold-writes must be a number of seconds from 0 (send every write at once) to 3600, not \(text)")
-            }
-            holdFor = seconds
-        case "--hold-refill":
-            let text = try value()
-            guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-                throw UsageError("--hold-refill must be a positive number of seconds, not \(text)")
-            }
-            holdRefill = seconds
-        case "--hold-tables":
-            let text = try value()
-            heldTables = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            holdFor = try Self.seconds(word, try value(), from: 0, upTo: 3600,
+                                       what: "a number of seconds from 0 (send every write at once) to 3600")
+        case "--hold-refill": holdRefill = try Self.seconds(word, try value(), above: 0)
+        case "--hold-tables": heldTables = Self.tableNames(try value())
         case "--public-url":
             let text = try value()
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
@@ -75,6 +53,22 @@ struct GatewayOptions {
         default: return false
         }
         return true
+    }
+
+    /// `Drink, Promotion` → the names, blanks dropped.
+    private static func tableNames(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// A number of seconds for `option`: at least `from` (or more than `above`), at most `upTo`.
+    private static func seconds(_ option: String, _ text: String, from lowest: Double? = nil, above: Double? = nil,
+                                upTo highest: Double = .infinity, what: String = "a positive number of seconds")
+        throws(UsageError) -> Double
+    {
+        guard let seconds = Double(text), seconds.isFinite, seconds >= (lowest ?? -.infinity),
+              seconds > (above ?? -.infinity), seconds <= highest
+        else { throw UsageError("\(option) must be \(what), not \(text)") }
+        return seconds
     }
 
     func check() throws(UsageError) {
