@@ -9,8 +9,9 @@ the base is `drinkshop serve --like-airtable` and the gateway holds for an hour,
 - four counters paying one order at the same instant through it: one payment in the ledger, one counter told
   paid and three `already paid`, and the order's copy (held) saying the ledger's amount, through the gateway at
   once and at the base once the gateway has sent it;
-- an fdatasync of the journal failing with EIO (strace): the write is refused 503, not acknowledged (the counter's
-  client sends it again); everything the counter was told of reaches the base;
+- an fdatasync of the journal failing with EIO (strace): the write is refused 503, not acknowledged, and cut back out
+  of the journal (the counter's client sends it again); killed then, the journal holds exactly the writes
+  acknowledged, and everything the counter was told of reaches the base after a restart;
 - killed by strace at an fdatasync (the Nth of a thread, N = 1, 2, ...: the journal's sync of one write, before
   the counter is answered), then started again: every advance the counter was told of is at the base; the one being synced may or
   may not be (the counter was told it failed).
@@ -54,14 +55,11 @@ def _gateway(binary, upstream, home, strace_kill_at=None, strace_eio_at=None):
     return process, port
 
 
-def _stop(gateway):
-    """Stops a gateway as Ctrl-C would (it sends what it holds); under strace, the traced gateway itself."""
+def _stop(gateway, how=signal.SIGTERM):
+    """Stops a gateway as Ctrl-C would (it sends what it holds), or kills it; under strace, the traced gateway itself."""
     traced = subprocess.run(["pgrep", "-P", str(gateway.pid)], capture_output=True, text=True).stdout.split()
-    if traced:
-        for pid in traced:
-            os.kill(int(pid), signal.SIGTERM)
-    else:
-        gateway.terminate()
+    for pid in traced or [str(gateway.pid)]:
+        os.kill(int(pid), how)
     gateway.wait(timeout=30)
 
 
@@ -228,15 +226,24 @@ def run(binary, workdir, env, kills=3):
             counter = _counter_env(home, port, upstream)
             for _ in range(3):
                 _day(binary, counter, 1, told)
-            _stop(gateway)
+            # Killed with what it holds: the journal keeps exactly the writes acknowledged (a write refused at its
+            # sync was cut back out of it), each order's payment copy and advances.
+            _stop(gateway, signal.SIGKILL)
+            journal = os.path.join(home, "data", "drinkshop", f"gateway-{upstream.base_id}-held.jsonl")
+            kept = sum(1 for line in open(journal) if line.startswith('{"fields"') or '"seq"' in line)
+            acknowledged = sum(int(paid) + STEPS.index(status) for status, paid in told.values())
+            if kept != acknowledged:
+                return False, f"an EIO at fdatasync {n}: the journal keeps {kept} writes, the counter was told of " \
+                              f"{acknowledged}", []
             failed.append(open(os.path.join(home, "gateway.log"), errors="replace").read().count("cannot be synced"))
             missing = _restart_and_check(binary, upstream, home, told)
             if missing:
                 return False, f"an EIO at fdatasync {n}: orders {missing} lack an update the counter was told of", []
         if 0 in failed:
             return False, f"an injected EIO did not reach the journal (failed syncs logged: {failed})", []
-        notes.append(f"an EIO at the journal's fdatasync ({sum(failed)} syncs failed): each write refused 503 and sent "
-                     "again by the counter, every acknowledged update at the base")
+        notes.append(f"an EIO at the journal's fdatasync ({sum(failed)} syncs failed): each write refused 503, cut back out "
+                     "of the journal and sent again by the counter; killed then, the journal held exactly the acknowledged "
+                     "writes, every one at the base after a restart")
         return True, "; ".join(notes), []
     finally:
         upstream.stop()

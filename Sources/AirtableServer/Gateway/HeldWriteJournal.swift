@@ -129,34 +129,31 @@ final class HeldWriteJournal: Sendable {
         }
     }
 
+    /// Appends `bytes` (then empties the file when `emptyAfter`) and syncs. On a failure the file is cut back to
+    /// what it held before, so a write refused to its counter is not sent after a restart.
     private func write(_ bytes: [UInt8], emptyAfter: Bool) async throws(Failure) {
         let descriptor = state.withLock { $0.descriptor }
         let path = self.path
         let result: Result<Void, Failure> = await withCheckedContinuation { continuation in
             queue.async {
+                let before = lseek(descriptor, 0, SEEK_END)
+                func fail(_ what: String) {
+                    let reason = String(cString: strerror(errno))
+                    if before >= 0, ftruncate(descriptor, before) == 0 { _ = fdatasync(descriptor) }
+                    continuation.resume(returning: .failure(Failure(
+                        description: "the gateway's journal \(path) cannot be \(what): \(reason)")))
+                }
                 var offset = 0
                 while offset < bytes.count {
                     let count = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
                     if count < 0 && errno == EINTR { continue }
-                    guard count > 0 else {
-                        continuation.resume(returning: .failure(Failure(
-                            description: "the gateway's journal \(path) cannot be written: \(String(cString: strerror(errno)))")))
-                        return
-                    }
+                    guard count > 0 else { return fail("written") }
                     offset += count
                 }
-                if emptyAfter && ftruncate(descriptor, 0) != 0 {
-                    continuation.resume(returning: .failure(Failure(
-                        description: "the gateway's journal \(path) cannot be emptied: \(String(cString: strerror(errno)))")))
-                    return
-                }
+                if emptyAfter && ftruncate(descriptor, 0) != 0 { return fail("emptied") }
                 var synced: Int32
                 repeat { synced = fdatasync(descriptor) } while synced != 0 && errno == EINTR
-                guard synced == 0 else {
-                    continuation.resume(returning: .failure(Failure(
-                        description: "the gateway's journal \(path) cannot be synced: \(String(cString: strerror(errno)))")))
-                    return
-                }
+                guard synced == 0 else { return fail("synced") }
                 continuation.resume(returning: .success(()))
             }
         }
