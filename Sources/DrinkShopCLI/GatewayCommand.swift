@@ -127,7 +127,7 @@ struct GatewayCommand {
         let journalPath = StoreLocation.dataDirectory(environment: environment) + "/gateway-\(base)-held.jsonl"
         if serve.gateway.holdFor > 0 && !serve.gateway.heldTables.isEmpty {
             do {
-                held = try HeldWrites(tables: Set(serve.gateway.heldTables), holdFor: serve.gateway.holdFor,
+                held = try await HeldWrites.open(tables: Set(serve.gateway.heldTables), holdFor: serve.gateway.holdFor,
                                       refillEvery: serve.gateway.holdRefill, mirror: try LocalBase.inMemory(), journalPath: journalPath, baseID: base)
             } catch {
                 throw UsageError("the gateway cannot hold writes: \(error) (--hold-writes 0 sends every write at once)")

@@ -118,7 +118,7 @@ struct GatewayHeldWritesTests {
         }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("held-\(UUID().uuidString).jsonl").path
         try await before?(ids, path)
-        let held = try HeldWrites(tables: ["OrderDrink"], holdFor: holdFor, mirror: try LocalBase.inMemory(clock: clock.date),
+        let held = try await HeldWrites.open(tables: ["OrderDrink"], holdFor: holdFor, mirror: try LocalBase.inMemory(clock: clock.date),
                                   journalPath: path, baseID: upstream.base.baseID)
         let logged = LogLines()
         var configuration = GatewayConfiguration(upstream: BaseBehind.root, baseID: upstream.base.baseID,
@@ -366,12 +366,12 @@ struct GatewayHeldWritesTests {
     func journalKeepsWhatIsLeft() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("held-\(UUID().uuidString).jsonl").path
         do {
-            let journal = try HeldWriteJournal(path: path)
+            let journal = try await HeldWriteJournal.open(path: path)
             _ = try await journal.append([(table: "OrderDrink", id: "recAAAAAAAAAAAAAA", fields: ["status": "ready"], typecast: true),
                                           (table: "OrderDrink", id: "recBBBBBBBBBBBBBB", fields: ["status": "preparing"], typecast: false)])
             _ = try await journal.append([(table: "OrderDrink", id: "recAAAAAAAAAAAAAA", fields: ["paid": 50], typecast: true)])
             // A second gateway for the same base cannot take the journal while this one has it.
-            #expect(throws: HeldWriteJournal.Failure.self) { try HeldWriteJournal(path: path) }
+            await #expect(throws: HeldWriteJournal.Failure.self) { try await HeldWriteJournal.open(path: path) }
             try await journal.markDone([2])
         }
         // The process died while writing a line: never synced, never acknowledged, dropped.
@@ -380,7 +380,7 @@ struct GatewayHeldWritesTests {
         handle.write(Data(#"{"seq":4,"table":"OrderDr"#.utf8))
         try handle.close()
         do {
-            let reopened = try HeldWriteJournal(path: path)
+            let reopened = try await HeldWriteJournal.open(path: path)
             #expect(reopened.pending.map(\.seq) == [1, 3])
             #expect(reopened.pending.map(\.fields) == [["status": "ready"], ["paid": 50]])
             #expect(reopened.pending.map(\.typecast) == [true, true])
@@ -391,14 +391,14 @@ struct GatewayHeldWritesTests {
         // A damaged line that is not the last stops the gateway with its number.
         try Data("{\"seq\":1,\"table\":\"T\",\"id\":\"recA\",\"fields\":{}}\nnot json\n{\"done\":[1]}\n".utf8)
             .write(to: URL(fileURLWithPath: path))
-        #expect { try HeldWriteJournal(path: path) } throws: { "\($0)".contains("damaged at line 2") }
+        await #expect { try await HeldWriteJournal.open(path: path) } throws: { "\($0)".contains("damaged at line 2") }
     }
 
     @Test("a gateway started with writes left in the journal (the last one was killed) sends them at once, and its copy shows them")
     func leftFromTheLastRunGoFirst() async throws {
         let setup = try await setup { ids, path in
             // What a killed gateway left: acknowledged writes, one of them sent and marked done.
-            let journal = try HeldWriteJournal(path: path)
+            let journal = try await HeldWriteJournal.open(path: path)
             _ = try await journal.append([(table: "OrderDrink", id: ids[0], fields: ["status": "ready"], typecast: false),
                                           (table: "OrderDrink", id: ids[1], fields: ["status": "picked up"], typecast: false)])
             _ = try await journal.append([(table: "OrderDrink", id: ids[0], fields: ["paid": 60], typecast: false)])

@@ -39,11 +39,26 @@ final class HeldWriteJournal: Sendable {
     }
     private let state: Mutex<State>
 
-    /// Opens (or creates) the journal at `path` and reads what it still holds.
-    init(path: String) throws(Failure) {
+    /// Opens (or creates) the journal at `path` and reads what it still holds, on a thread of its own (the file's
+    /// reading, trimming and syncing block).
+    static func open(path: String) async throws(Failure) -> HeldWriteJournal {
+        let result: Result<HeldWriteJournal, Failure> = await withCheckedContinuation { continuation in
+            DispatchQueue(label: "drinkshop.gateway.journal.open").async {
+                do throws(Failure) {
+                    continuation.resume(returning: .success(try HeldWriteJournal(path: path)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Opens (or creates) the journal at `path` and reads what it still holds; blocks (see `open`).
+    private init(path: String) throws(Failure) {
         self.path = path
         let existed = FileManager.default.fileExists(atPath: path)
-        let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw Failure(description: "the gateway's journal \(path) cannot be opened: \(String(cString: strerror(errno)))")
         }
@@ -194,7 +209,7 @@ final class HeldWriteJournal: Sendable {
 
     private static func syncDirectory(of path: String) {
         let directory = (path as NSString).deletingLastPathComponent
-        let descriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = Glibc.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         _ = fsync(descriptor)
         close(descriptor)

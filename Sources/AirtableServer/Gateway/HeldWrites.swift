@@ -53,12 +53,22 @@ public final class HeldWrites: Sendable {
     }
     let state = Mutex(State())
 
+    /// Opens the journal (on a thread of its own: reading and trimming the file blocks) and makes the holder.
     /// - Parameters:
     ///   - mirror: an empty base of the program's own (the embedded one, in memory), used for nothing else.
     ///   - journalPath: a file on the gateway's disk; writes it still holds from an earlier run are sent first.
-    public init(tables: Set<String>, holdFor: Double, refillEvery: Double = 86_400, mirror: any RecordKeeping,
-                journalPath: String, baseID: String) throws(AirtableError)
+    public static func open(tables: Set<String>, holdFor: Double, refillEvery: Double = 86_400, mirror: any RecordKeeping,
+                            journalPath: String, baseID: String) async throws(AirtableError) -> HeldWrites
     {
+        let journal: HeldWriteJournal
+        do { journal = try await HeldWriteJournal.open(path: journalPath) } catch { throw .transport(error.description) }
+        return HeldWrites(tables: tables, holdFor: holdFor, refillEvery: refillEvery, mirror: mirror, journal: journal,
+                          baseID: baseID)
+    }
+
+    private init(tables: Set<String>, holdFor: Double, refillEvery: Double, mirror: any RecordKeeping,
+                 journal: HeldWriteJournal, baseID: String) {
+        self.journal = journal
         self.tables = tables
         self.holdFor = holdFor
         self.refillEvery = refillEvery
@@ -68,7 +78,6 @@ public final class HeldWrites: Sendable {
         // Airtable's batch of ten, and none of the server's own promises: the mirror answers as the base would.
         mirrorAPI = AirtableAPI(store: mirror, baseID: baseID, tokens: AccessTokens([(token, .readWrite)]),
                                 writeBatch: .airtable)
-        do { journal = try HeldWriteJournal(path: journalPath) } catch { throw .transport(error.description) }
         // Left from an earlier run: due at once.
         let now = -Double.infinity
         var pending: [String: [String: Pending]] = [:]
