@@ -67,6 +67,27 @@ public enum ChildProcess {
         }
     }
 
+    /// Sends SIGTERM to `process` and measures, on a thread of its own, how long the child takes to end: the
+    /// moment it is a zombie (or gone) in `/proc`, not the moment this process notices, so a test process whose
+    /// own threads are all busy (the whole suite at once) measures the child, not itself. Gives up after `limit`.
+    public static func timeToEnd(afterTerminating process: Process, limit: Duration = .seconds(120)) async -> Duration {
+        await offThePool("ChildProcess end") {
+            let pid = process.processIdentifier
+            let started = ContinuousClock.now
+            process.terminate()
+            while ContinuousClock.now - started < limit, isRunning(pid) { usleep(2_000) }
+            return ContinuousClock.now - started
+        }
+    }
+
+    /// Whether `pid` is still running: not yet ended (a zombie is ended, though not reaped yet).
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(after: close)...].drop(while: { $0 == " " }).first
+        return state != "Z" && state != "X"
+    }
+
     /// Runs blocking `work` on a new thread and resumes the caller with its result.
     public static func offThePool<T: Sendable>(_ name: String, _ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in

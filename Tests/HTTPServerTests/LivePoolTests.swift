@@ -57,20 +57,21 @@ private final class HogFlags: Sendable {
             let flags = HogFlags()
             let threads = ProcessInfo.processInfo.activeProcessorCount
             // As many default-priority tasks as the pool has threads, each holding its thread (spinning)
-            // until the answer is in, or 10 s at most; bounded so a broken server cannot hold the suite.
+            // until the answer is in, or 30 s at most; bounded so a broken server cannot hold the suite.
             let hogs = (0..<threads).map { _ in
                 Task.detached(priority: .medium) {
                     flags.started.add(1, ordering: .relaxed)
-                    let end = ContinuousClock.now + .seconds(10)
+                    let end = ContinuousClock.now + .seconds(30)
                     while !flags.answered.load(ordering: .relaxed), ContinuousClock.now < end {}
                 }
             }
-            let client = try TestClient(port: port)
-            // Sent and read on the client's own queues, off the pool, so the test waits on nothing the hogs hold.
-            // The answer releases the hogs from the client's queue: the test's own task, at the default
-            // priority, could only run again once they let go.
-            let response = try await client.exchange(
-                "GET /busy HTTP/1.1\r\nHost: x\r\n\r\n",
+            // Connected, sent and read on a queue of the client's own, off the pool, so the test waits on nothing
+            // the hogs hold; connected only once every hog holds its thread (on a loaded machine that can take
+            // longer than the server's 10 s header deadline, which runs from the connection). The answer releases
+            // the hogs from that queue: the test's own task, at the default priority, could only run again once
+            // they let go.
+            let response = try await TestClient.exchange(
+                port: port, "GET /busy HTTP/1.1\r\nHost: x\r\n\r\n",
                 when: { flags.started.load(ordering: .relaxed) == threads },
                 then: { flags.answered.store(true, ordering: .relaxed) })
             for hog in hogs { await hog.value }

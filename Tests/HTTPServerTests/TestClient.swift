@@ -108,18 +108,24 @@ final class TestClient: @unchecked Sendable {
         }
     }
 
-    /// On the client's queue, off the pool: waits until `ready()` (10 s at most), sends `text`, reads one
-    /// response and runs `then` (whether or not a response came) before the caller's task is resumed.
-    func exchange(_ text: String, when ready: @escaping @Sendable () -> Bool,
-                  then done: @escaping @Sendable () -> Void) async throws -> WireResponse {
-        try await onQueue {
-            defer { done() }
-            let end = DispatchTime.now() + .seconds(10)
-            while !ready(), DispatchTime.now() < end { usleep(1_000) }
-            try self.sendHere(Array(text.utf8))
-            let head = try self.readHead()
-            let length = Int(head.headers["Content-Length"] ?? "") ?? 0
-            return WireResponse(status: head.status, headers: head.headers, body: try self.readExactly(length))
+    /// On a queue of its own, off the pool: waits until `ready()` (60 s at most), only then connects (so the
+    /// server's header deadline runs from the request, not from the wait), sends `text`, reads one response and
+    /// runs `then` (whether or not a response came) before the caller's task is resumed.
+    static func exchange(port: Int, _ text: String, when ready: @escaping @Sendable () -> Bool,
+                         then done: @escaping @Sendable () -> Void) async throws -> WireResponse {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue(label: "TestClient.exchange").async {
+                continuation.resume(with: Result {
+                    defer { done() }
+                    let end = DispatchTime.now() + .seconds(60)
+                    while !ready(), DispatchTime.now() < end { usleep(1_000) }
+                    let client = try TestClient(port: port)
+                    try client.sendHere(Array(text.utf8))
+                    let head = try client.readHead()
+                    let length = Int(head.headers["Content-Length"] ?? "") ?? 0
+                    return WireResponse(status: head.status, headers: head.headers, body: try client.readExactly(length))
+                })
+            }
         }
     }
 
