@@ -62,6 +62,9 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
     case movedElsewhere(OrderNumber, status: OrderStatus)
     /// Handing over (ready → picked up) an order with money due, without saying it goes unpaid.
     case dueAtHandover(OrderNumber, due: Int)
+    /// A payment taken for a kept order while the store was away, refused by the store as the order was sent (cash
+    /// with no shift open): the order waits in the outbox and is tried again.
+    case keptPaymentRefused(String)
 
     public var description: String {
         switch self {
@@ -118,6 +121,9 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
             return "could not claim a pickup number after \(attempts) tries (取不到取餐號); is another counter claiming numbers in a loop?"
         case .setting(let error): return error.description
         case .archive(let error): return error.description
+        case .keptPaymentRefused(let detail):
+            return "the payment taken while the store was away could not be recorded: \(detail); the order waits in the outbox "
+                + "and is sent again with it (離線收款尚未入帳)"
         case .dueAtHandover(let number, let due):
             return "order \(number) has $\(due) due (未付款): take the payment first (pay \(number) cash), "
                 + "or hand it over unpaid with: advance \(number) --unpaid"

@@ -12,8 +12,20 @@ import TestSupport
 final class FlakyStore: RecordStore {
     let base: LocalBase
     private let state = Mutex((down: false, dropAnswers: false))
+    /// A table whose next create or upsert fails as if the store went away just then.
+    private let failingWrite = Mutex<String?>(nil)
 
     init(_ base: LocalBase) { self.base = base }
+
+    func failNextWrite(in table: String) { failingWrite.withLock { $0 = table } }
+
+    private func failingNow(_ table: String) -> Bool {
+        failingWrite.withLock { (failing: inout String?) -> Bool in
+            guard failing == table else { return false }
+            failing = nil
+            return true
+        }
+    }
 
     func unplug() { state.withLock { $0.down = true } }
     func plugIn() { state.withLock { $0 = (false, false) } }
@@ -40,6 +52,7 @@ final class FlakyStore: RecordStore {
 
     func createRecords(in table: String, _ records: [Fields], options: WriteOptions) async throws(AirtableError) -> [Record] {
         try check()
+        if failingNow(table) { throw .transport("connection refused") }
         let created = try await base.createRecords(in: table, records, options: options)
         // Ticket claims are left alone so the tests isolate the order lines.
         return table == "PickupTicket" ? created : try answer(created)
@@ -55,6 +68,7 @@ final class FlakyStore: RecordStore {
     func upsertRecords(in table: String, _ records: [UpsertRecord], mergeOn: [String], replace: Bool,
                        options: WriteOptions) async throws(AirtableError) -> UpsertResult {
         try check()
+        if failingNow(table) { throw .transport("connection refused") }
         if table == "OrderDrink", records.contains(where: { $0.fields["orderName"] == "refused" }) {
             throw .api(.invalidValue(field: "orderName", detail: "cannot accept the provided value"))
         }

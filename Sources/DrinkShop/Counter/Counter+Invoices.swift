@@ -149,7 +149,9 @@ extension Counter {
 
     /// The live invoice of `stored` for its receipt; nil when it has none (not paid in full, or no seller set).
     public func invoiceOnReceipt(of stored: StoredOrder) async throws(TillError) -> InvoiceOnReceipt? {
-        guard let live = try await invoicesOf(stored).last(where: \.isLive), let setup = try await invoiceSetup() else { return nil }
+        // A kept order paid while the store was away has its invoice in the outbox until it is sent.
+        let found = stored.isUnsent ? try await keptInvoice(of: stored) : try await invoicesOf(stored).last(where: \.isLive)
+        guard let live = found, let setup = try await invoiceSetup() else { return nil }
         return InvoiceOnReceipt(invoice: live, line: live.receiptLine,
                                 proof: try Self.proof(of: live, seller: setup.seller, reprint: live.proofPrints > 0))
     }
@@ -158,7 +160,13 @@ extension Counter {
     /// every print after the first says 補印 (see `InvoiceDesk.claimProofPrint` for two counters at one instant).
     public func proofToPrint(_ onReceipt: InvoiceOnReceipt) async throws(TillError) -> InvoiceProof? {
         guard onReceipt.proof != nil, let setup = try await invoiceSetup() else { return nil }
-        let before = try await invoices.claimProofPrint(onReceipt.invoice)
+        let before: Int
+        if onReceipt.invoice.id.isEmpty, let outbox = delivery.outbox {
+            // Kept with its order in the outbox: counted there, and on the invoice when the order is sent.
+            do { before = try await outbox.countKeptPrint(of: onReceipt.invoice.orderRef) } catch { throw .shop(error) }
+        } else {
+            before = try await invoices.claimProofPrint(onReceipt.invoice)
+        }
         return try Self.proof(of: onReceipt.invoice, seller: setup.seller, reprint: before > 0)
     }
 

@@ -146,7 +146,8 @@ public final class Counter: Sendable {
     @discardableResult
     public func sendKept(force: Bool) async throws(ShopError) -> OutboxReport {
         let (members, drawer, clock) = (members, drawer, clock)
-        return try await orders.sendUnsent(force: force, settle: { (sent) throws(ShopError) in
+        return try await orders.sendUnsent(force: force, settle: { [self] (sent) throws(ShopError) in
+            try await recordKeptPayment(of: sent)
             guard let mobile = sent.keptMember, sent.order.status != .cancelled else { return }
             do throws(TillError) { _ = try await members.apply(to: sent, mobile: mobile, freeCups: 0, money: nil) } catch {
                 if case .shop(let cause) = error { throw cause }
@@ -195,6 +196,7 @@ public final class Counter: Sendable {
     public func cancel(_ number: OrderNumber, reason: String?, by acting: Acting) async throws(TillError) -> Cancellation {
         try await authorize(.cancelOrder, acting)
         let stored = try await findToChange(number)
+        try await refusingIfPaidWhileAway(stored, as: number)
         let money = stored.isUnsent ? nil : try await till.moneyForChange(of: stored)
         let kind = MoneyGuard.cancelKind(money: money)
         let who = try await authorize(kind.action, acting)
@@ -207,6 +209,7 @@ public final class Counter: Sendable {
     public func void(_ number: OrderNumber, reason: String, by acting: Acting) async throws(TillError) -> Cancellation {
         let who = try await authorize(.void, acting)
         let stored = try await findToChange(number)
+        try await refusingIfPaidWhileAway(stored, as: number)
         let money = stored.isUnsent ? nil : try await till.moneyForChange(of: stored)
         let (order, refunds) = try await till.cancel(stored, reason: reason, voiding: true, by: who, money: money)
         return await settlingInvoices(Cancellation(order: order, refunds: refunds), reason: reason, by: who)
@@ -266,10 +269,15 @@ public final class Counter: Sendable {
         } catch {
             throw .shop(error)
         }
+        if stored.isUnsent { return try await payKept(stored, as: number, method: method, tendered: tendered, acting: acting, who: who) }
         // No money is taken for an invoice that could not be numbered.
         try await invoices.checkNumbersLeft()
         var receipt: Till.PaymentReceipt
-        do { receipt = try await till.pay(stored, as: number, method: method, tendered: tendered, by: who) } catch {
+        do {
+            receipt = try await till.pay(stored, as: number, method: method, tendered: tendered, by: who)
+            if method == .cash { await delivery.outbox?.keepShiftOpen(true, at: clock.now()) }
+        } catch {
+            if case .drawer(.noShiftForCash) = error { await delivery.outbox?.keepShiftOpen(false, at: clock.now()) }
             // Paid already: by this counter a moment ago, when its answer was lost (a server killed mid-payment), so
             // the invoice may never have been issued. It is issued now, from the order as the store has it (the
             // copy may be older than the payment); the refusal stands.
@@ -404,7 +412,9 @@ public final class Counter: Sendable {
     /// Opens a shift with `float` NT$ in the drawer.
     public func openShift(float: Int, by acting: Acting) async throws(TillError) -> Shift {
         let who = try await authorize(.openShift, acting)
-        return try await drawer.open(float: float, by: who)
+        let shift = try await drawer.open(float: float, by: who)
+        await delivery.outbox?.keepShiftOpen(true, at: clock.now())
+        return shift
     }
 
     /// Closes the open shift against the cash counted, with its audit entry (in the same commit on the
@@ -412,10 +422,12 @@ public final class Counter: Sendable {
     public func closeDrawer(counted: Int, by acting: Acting) async throws(TillError) -> DrawerCount {
         let who = try await authorize(.closeDay, acting)
         let clock = clock
-        return try await drawer.close(counted: counted, by: who, trail: audit) { count in
+        let count = try await drawer.close(counted: counted, by: who, trail: audit) { count in
             AuditEntry(at: clock.now(), by: who, action: .closeDay, subject: "drawer",
                        detail: "expected \(count.expected), counted \(count.counted), \(count.summary)")
         }
+        await delivery.outbox?.keepShiftOpen(false, at: clock.now())
+        return count
     }
 
     // MARK: - Audit
@@ -448,7 +460,7 @@ public final class Counter: Sendable {
     /// The copy on the order decides (over the API it is written ahead of the ledger: it refuses, never lets
     /// through, a change to a paid order).
     private func guarding(_ change: MoneyGuard.Change, _ stored: StoredOrder, as number: OrderNumber) async throws(TillError) {
-        let money = stored.isUnsent ? nil : try await till.money(of: stored)
+        let money = stored.isUnsent ? try await keptMoney(of: stored) : try await till.money(of: stored)
         do { try MoneyGuard.check(change, number, status: stored.order.status, money: money) } catch { throw .order(error) }
     }
 }

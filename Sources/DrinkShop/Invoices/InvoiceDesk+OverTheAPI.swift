@@ -29,7 +29,7 @@ extension InvoiceDesk {
     /// Writes a new invoice's record; returns its id. On a server that keeps the number unique, a create (one that
     /// finds its number taken is this counter's own earlier write whose answer was lost, when the record is for the
     /// same order); elsewhere an upsert on the number, so a retried write never makes two.
-    private func record(_ invoice: IssuedInvoice) async throws(TillError) -> String {
+    func record(_ invoice: IssuedInvoice) async throws(TillError) -> String {
         let table = ShopSchema.einvoiceTable
         let options = WriteOptions(typecast: true)
         do throws(AirtableError) {
@@ -98,7 +98,7 @@ extension InvoiceDesk {
 
     /// The next number of this counter's book of `period`, claiming a new book when it has none or it is used up;
     /// the number is kept in the counter's note (in the commit that reads it) before it is returned.
-    private func takeOwnNumber(period: InvoicePeriod, holder: String) async throws(TillError) -> (InvoiceNumber, InvoiceBook) {
+    func takeOwnNumber(period: InvoicePeriod, holder: String) async throws(TillError) -> (InvoiceNumber, InvoiceBook) {
         guard let notes else { throw .einvoice(.noNumbers(period: period.code, printed: period.printed)) }
         for _ in 0..<3 {
             let taken: (book: String, number: String)?

@@ -10,6 +10,8 @@ public enum InvoiceDeskError: Error, Sendable, Hashable, CustomStringConvertible
     case storedSetup(key: String, EInvoiceError)
     /// No number is left for the period: every imported book is used or held by another counter.
     case noNumbers(period: String, printed: String)
+    /// The store is away and this counter's book of numbers is used up: a new book needs the store.
+    case noNumbersWhileAway(period: String)
     /// A range overlaps one imported before.
     case overlaps(new: String, existing: String)
     /// The same range was imported before.
@@ -45,6 +47,9 @@ public enum InvoiceDeskError: Error, Sendable, Hashable, CustomStringConvertible
         case .noNumbers(let period, let printed):
             return "no invoice numbers are left for \(printed) (\(period)) (發票字軌已用完): import the period's next range "
                 + "from the platform, e.g. einvoice track \(period) AB 12345000-12345249; nothing was charged"
+        case .noNumbersWhileAway(let period):
+            return "this counter's book of invoice numbers for \(period) is used up and the store cannot be reached for the "
+                + "next one (發票本已用完，需連線); nothing was charged: take the payment once the store is back"
         case .overlaps(let new, let existing):
             return "the range \(new) overlaps \(existing), imported before (字軌重疊); nothing was imported"
         case .alreadyImported(let range): return "the range \(range) is imported already (字軌已匯入); nothing changed"

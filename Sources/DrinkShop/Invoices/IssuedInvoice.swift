@@ -16,8 +16,10 @@ public struct IssuedInvoice: Sendable, Hashable {
     /// The counter that issued it (`einvoice tracks` shows who holds which book).
     public let holder: String
     public let orderRef: String
-    public let pickupNumber: Int
-    public let businessDay: BusinessDay
+    /// The order's pickup number and business day (an invoice issued while its order was kept gets them when the
+    /// order is sent: `InvoiceDesk.recordKept`).
+    public internal(set) var pickupNumber: Int
+    public internal(set) var businessDay: BusinessDay
     public let issuedAt: Date
     public let issued: InvoiceMoment
     public let randomCode: RandomCode

@@ -31,6 +31,7 @@ public final class Outbox: Sendable {
         TableSpec(name: ticketTable, description: "Provisional numbers handed out offline",
                   fields: ShopSchema.ticket.fields),
         TableSpec(name: auditTable, description: "Audit entries not yet sent to the store", fields: ShopSchema.audit.fields),
+        paymentSchema,
         TableSpec(name: menuTable, description: "The store's Drink and Promotion records as last read", fields: [
             FieldSpec(MenuSnapshotField.table, .singleLineText),
             FieldSpec(MenuSnapshotField.records, .multilineText, description: "The records as JSON"),

@@ -61,6 +61,17 @@ extension Outbox {
         await setNote("pins", .object(["at": .number(now.timeIntervalSince1970), "enabled": .bool(enabled)]))
     }
 
+    /// Whether the shift was open when this counter last saw the drawer while the store answered (nil: never seen):
+    /// cash taken while the store is away goes into it.
+    func keptShiftOpen() async -> Bool? {
+        guard case .bool(let open)? = await note("shift")?.objectValue?["open"] else { return nil }
+        return open
+    }
+
+    func keepShiftOpen(_ open: Bool, at now: Date) async {
+        await setNote("shift", .object(["at": .number(now.timeIntervalSince1970), "open": .bool(open)]))
+    }
+
     /// The letter this counter claimed for its kept orders (`CounterLetters`), once it has one.
     func counterLetter() async -> String? {
         // Once known it never changes: the REPL asks before every prompt.

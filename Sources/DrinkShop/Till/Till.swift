@@ -66,6 +66,15 @@ public final class Till: Sendable {
         return try await commits.pay(stored, as: number, method: method, tendered: tendered, by: staff, on: self)
     }
 
+    /// Records a payment taken while the store was away, as its kept order is sent: as `pay` does, but cash goes into
+    /// the ledger whether or not a shift is open now (it is in the drawer already; the counter took it only while it
+    /// knew a shift open, and a close since then counted it as over).
+    func recordTakenWhileAway(_ stored: StoredOrder, as number: OrderNumber, payment: Payment) async throws(TillError)
+        -> PaymentReceipt
+    {
+        try await commits.pay(stored, as: number, method: payment.method, tendered: payment.tendered, by: payment.takenBy, on: self)
+    }
+
     /// `pay` on the embedded store (`OneTransaction`): the payment, the copy and the stamps in one commit of `atomic`,
     /// worked out again from the ledger once when it had moved on.
     func payInOneCommit(_ stored: StoredOrder, as number: OrderNumber, method: PaymentMethod, tendered: Int?, by staff: String,

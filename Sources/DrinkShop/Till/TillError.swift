@@ -22,6 +22,8 @@ public enum TillError: Error, Sendable, CustomStringConvertible {
     case charge(ChargeError)
     /// An order kept on this counter (not yet sent) has no pickup number to pay against.
     case unsentOrder(OrderNumber)
+    /// What a counter cannot do for a kept order while the store is away (`whileAway`), or for one paid so.
+    case keptOrder(KeptOrderRefusal)
     /// Nobody by that name works here.
     case noSuchStaff(String)
     /// A PIN is needed and there was no way to ask for it.
@@ -66,6 +68,7 @@ public enum TillError: Error, Sendable, CustomStringConvertible {
         case .charge(let error): return error.description
         case .unsentOrder(let number):
             return "order \(number) has not reached the store yet (尚未送出); take payment once it has a pickup number"
+        case .keptOrder(let refusal): return refusal.description
         case .noSuchStaff(let name): return "nobody called \(name) is on the staff (沒有這位店員)"
         case .pinRequired(let name, let hint): return "\(name) has a PIN (需輸入 PIN): \(hint)"
         case .newPINNotGiven(let name, let hint): return "no new PIN for \(name) was given (未輸入新 PIN); nothing changed: \(hint)"

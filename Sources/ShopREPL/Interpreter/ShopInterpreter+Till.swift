@@ -126,10 +126,15 @@ extension ShopInterpreter {
     /// The bills and payments of `orders` for the order list; empty (no Paid column) when the store
     /// cannot say (offline), with a warning.
     func tillMoney(_ orders: [StoredOrder]) async -> [String: OrderPayments] {
+        // Kept orders paid while the store was away: from the outbox.
+        var kept: [String: OrderPayments] = [:]
+        for order in orders where order.isUnsent {
+            if let money = try? await shop.counter.keptMoney(of: order) { kept[order.orderRef] = money }
+        }
         let sent = orders.filter { !$0.isUnsent && !$0.isForeign }
-        guard !sent.isEmpty else { return [:] }
+        guard !sent.isEmpty else { return kept }
         do {
-            return try await shop.till.money(of: sent, days: Array(Set(sent.map(\.businessDay))))
+            return try await shop.till.money(of: sent, days: Array(Set(sent.map(\.businessDay)))).merging(kept) { $1 }
         } catch {
             warn("payments could not be read: \(error)")
             return [:]

@@ -8,7 +8,8 @@ enum TillView {
     static func payment(_ receipt: Till.PaymentReceipt, style: ColorPolicy) -> String {
         let payment = receipt.payment
         let money = receipt.money
-        var out = "Order #\(receipt.order.order.pickupNumber): \(payment.method.label) $\(payment.tendered)"
+        let named = receipt.order.isUnsent ? (receipt.order.number?.description ?? "") : "#\(receipt.order.order.pickupNumber)"
+        var out = "Order \(named): \(payment.method.label) $\(payment.tendered)"
         if payment.change > 0 || payment.method.givesChange {
             out += " · " + style.paint("change $\(payment.change) 找零", .bold, .green)
         }
@@ -19,6 +20,10 @@ enum TillView {
         default: out += "\(money.state)\n"
         }
         if let invoice = receipt.invoice { out += invoiceLine(invoice, style: style) + "\n" }
+        if receipt.order.isUnsent {
+            out += style.paint("Taken while the store cannot be reached: kept with the order, recorded in the store when it is sent "
+                + "(離線收款，送出後入帳)", .cyan) + "\n"
+        }
         if let problem = receipt.invoiceProblem {
             out += style.paint("No invoice was issued (發票未開立): \(problem); this counter issues it at its next payment, "
                 + "or a manager: einvoice issue #\(receipt.order.order.pickupNumber)", .red, .bold) + "\n"

@@ -1,0 +1,107 @@
+import DrinkShopCore
+import Foundation
+
+/// Paying for the orders a counter kept while the store could not be reached. When the store answers again the kept
+/// orders are sent first and the order is paid as any other. While it is away the whole bill is taken here: the
+/// payment and the printed B2C invoice (numbered from this counter's own book) are kept in the outbox with the
+/// order, and recorded in the store's ledger and `EInvoice` (its files written) when the order is sent.
+extension Counter {
+    /// `pay` for a kept order (`stored.isUnsent`).
+    func payKept(_ stored: StoredOrder, as number: OrderNumber, method: PaymentMethod, tendered: Int?, acting: Acting,
+                 who: String) async throws(TillError) -> Till.PaymentReceipt {
+        guard let outbox = delivery.outbox else { throw .unsentOrder(number) }
+        if let kept = try await keptPayment(of: stored) {
+            throw .keptOrder(.alreadyPaid(number, total: kept.payment.amount))
+        }
+        // The store may answer again: the kept orders go (this one among them), and it is paid as any order.
+        let queuedAs = stored.keptNumber ?? stored.number
+        let report: OutboxReport
+        do { report = try await sendKept(force: true) } catch { throw .shop(error) }
+        if let sent = report.sent.first(where: { $0.queuedAs == queuedAs }) {
+            return try await pay(sent.number(today: clock.today), method: method, tendered: tendered, by: acting)
+        }
+        // Refused by the store (it answered no): it waits in the outbox for staff, unpaid.
+        guard delivery.isOffline else { throw .unsentOrder(number) }
+        guard stored.keptMember == nil else { throw .keptOrder(.membersOrder(number)) }
+        guard stored.order.status != .cancelled else { throw .keptOrder(.cancelled(number)) }
+        let charges = try OrderExtras.price(stored.order, extra: OrderExtra(), adjustments: [])
+        let money = try Till.money(of: stored, total: charges.total, records: [])
+        let (after, payment) = try till.paying(money, stored: stored, method: method, tendered: tendered, by: who)
+        guard after.due == 0 else { throw .keptOrder(.partPayment(number, due: money.due, tendered: payment.tendered)) }
+        if method == .cash, await outbox.keptShiftOpen() != true { throw .keptOrder(.cashWithoutKnownShift(number)) }
+        let setup: InvoiceSetup?
+        do { setup = try await invoices.setup() } catch {
+            guard case .shop = error else { throw error }
+            throw .keptOrder(.invoiceSetupUnknown(number))
+        }
+        let invoice = setup == nil ? nil : try await invoices.issueWhileAway(for: stored, charges: charges, by: who)
+        do { try await outbox.keepPayment(Outbox.KeptPayment(payment: payment, invoice: invoice), orderRef: stored.orderRef) } catch {
+            throw .shop(error)
+        }
+        return Till.PaymentReceipt(order: stored, payment: payment, money: after, invoice: invoice)
+    }
+
+    /// Refuses to cancel or void a kept order paid while the store was away: the refund and the invoice's void are
+    /// written to the store, so it is done once the order is sent.
+    func refusingIfPaidWhileAway(_ stored: StoredOrder, as number: OrderNumber) async throws(TillError) {
+        if try await keptPayment(of: stored) != nil { throw .keptOrder(.paidWhileAway(number)) }
+    }
+
+    /// A kept order's money as its kept payment left it (nil: none kept): for `MoneyGuard` (no edit, no delete) and
+    /// the order list.
+    public func keptMoney(of stored: StoredOrder) async throws(TillError) -> OrderPayments? {
+        guard let kept = try await keptPayment(of: stored) else { return nil }
+        do {
+            return try OrderPayments(pickupNumber: stored.order.pickupNumber, total: kept.payment.amount, payments: [kept.payment])
+        } catch {
+            throw .shop(.storedData("the payment kept with \(stored.number?.description ?? stored.orderRef): \(error)"))
+        }
+    }
+
+    /// The kept invoice of a kept order (nil: none), for the receipt and its proof.
+    public func keptInvoice(of stored: StoredOrder) async throws(TillError) -> IssuedInvoice? {
+        try await keptPayment(of: stored)?.invoice
+    }
+
+    private func keptPayment(of stored: StoredOrder) async throws(TillError) -> Outbox.KeptPayment? {
+        guard stored.isUnsent, let outbox = delivery.outbox else { return nil }
+        do { return try await outbox.keptPayment(of: stored.orderRef) } catch { throw .shop(error) }
+    }
+
+    /// Records the payment kept with `sent` (just written to the store), then its invoice and files, then the audit
+    /// entry saying when it was really taken, and only then forgets it: a send cut short anywhere is repeated whole
+    /// (a payment the ledger already holds is refused as paid, the invoice is written once by its number).
+    func recordKeptPayment(of sent: StoredOrder) async throws(ShopError) {
+        guard let outbox = delivery.outbox, let kept = try await outbox.keptPayment(of: sent.orderRef) else { return }
+        let payment = kept.payment
+        let number = sent.number ?? .pickup(sent.order.pickupNumber)
+        do throws(TillError) {
+            // The bill the store has is the one the payment was taken for (a kept paid order cannot be changed); checked
+            // all the same, so a payment never lands on another bill.
+            let bill = sent.till?.bill ?? sent.order.total
+            guard bill == payment.amount else {
+                throw .shop(.keptPaymentRefused("\(number): its bill is $\(bill) in the store, the payment kept was $\(payment.amount)"))
+            }
+            do {
+                _ = try await till.recordTakenWhileAway(sent, as: number, payment: payment)
+            } catch .payment(.alreadyPaid) {
+                // Recorded by an earlier send whose end was lost (the outbox still held the payment).
+            }
+            var invoice: IssuedInvoice?
+            if let issued = kept.invoice { invoice = try await invoices.recordKept(issued, of: sent) }
+            let at = invoices.moment(of: payment.takenAt).printed
+            do {
+                try await audit.record(AuditEntry(
+                    at: clock.now(), by: payment.takenBy, action: .takePayment, subject: "#\(sent.order.pickupNumber)",
+                    detail: "paid $\(payment.amount) by \(payment.method.label) at \(at) while the store was away"
+                        + (invoice.map { ", invoice \($0.number.printed)" } ?? "") + "; recorded when the order was sent"))
+            } catch {
+                throw .shop(error)
+            }
+        } catch {
+            if case .shop(let cause) = error { throw cause }
+            throw .keptPaymentRefused("\(number): \(error)")
+        }
+        try await outbox.forgetPayment(of: sent.orderRef)
+    }
+}

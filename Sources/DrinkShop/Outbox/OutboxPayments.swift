@@ -1,0 +1,122 @@
+import Airtable
+import AirtableFormula
+import DrinkShopCore
+import Foundation
+
+/// Payments a counter took for its kept orders while the store could not be reached, each with the invoice it
+/// issued from the counter's own book (`OutboxPayment`, one record an order, keyed by the order's ref). The
+/// payment is recorded in the store's ledger, and the invoice's record and files written, when the order is sent
+/// (`Counter.sendKept`); only then is it forgotten here.
+extension Outbox {
+    public static let paymentTable = "OutboxPayment"
+
+    /// The table: the invoice's cells as `EInvoice` holds them (only the order's ref when no invoice was due; its
+    /// `proofPrints` counts the prints while the order was kept), and the payment.
+    static let paymentSchema = TableSpec(
+        name: paymentTable, description: "Payments taken for kept orders while the store was away, with their invoices",
+        fields: ShopSchema.einvoice.fields + [
+                FieldSpec(KeptPaymentField.method, .singleLineText),
+                FieldSpec(KeptPaymentField.amount, .number, options: ["precision": 0]),
+                FieldSpec(KeptPaymentField.tendered, .number, options: ["precision": 0]),
+                FieldSpec(KeptPaymentField.takenBy, .singleLineText),
+                FieldSpec(KeptPaymentField.takenAt, .singleLineText, description: "ISO 8601"),
+            ])
+
+    /// A payment kept with its order, and the invoice it issued (nil: none was due; its `proofPrints` are the prints
+    /// while the order was kept).
+    struct KeptPayment: Sendable {
+        var payment: Payment
+        var invoice: IssuedInvoice?
+    }
+
+    /// Keeps the payment (and invoice) of a kept order; refused when the order has one already.
+    func keepPayment(_ kept: KeptPayment, orderRef: String) async throws(ShopError) {
+        var cells = kept.invoice?.cells ?? Fields()
+        cells[EInvoiceField.orderRef] = .string(orderRef)
+        cells[KeptPaymentField.method] = .string(kept.payment.method.rawValue)
+        cells[KeptPaymentField.amount] = .int(kept.payment.amount)
+        cells[KeptPaymentField.tendered] = .int(kept.payment.tendered)
+        cells[KeptPaymentField.takenBy] = .string(kept.payment.takenBy)
+        cells[KeptPaymentField.takenAt] = .string(AirtableTimestamp.format(kept.payment.takenAt))
+        do {
+            _ = try await store.createRecords(in: Outbox.paymentTable, [cells], options: WriteOptions(typecast: true))
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// The payment kept with order `orderRef`; nil when none.
+    func keptPayment(of orderRef: String) async throws(ShopError) -> KeptPayment? {
+        guard let record = try await keptPaymentRecord(of: orderRef) else { return nil }
+        let fields = record.fields
+        func problem(_ what: String) -> ShopError { .storedData("in the outbox at \(location): the payment kept with \(orderRef): \(what)") }
+        guard let method = PaymentMethod(rawValue: fields[KeptPaymentField.method]?.stringValue ?? ""),
+              let amount = fields[KeptPaymentField.amount]?.intValue,
+              let takenAt = AirtableTimestamp.parse(fields[KeptPaymentField.takenAt]?.stringValue ?? "") else {
+            throw problem("method, amount or time")
+        }
+        let payment: Payment
+        do {
+            payment = try Payment(method: method, amount: amount, tendered: fields[KeptPaymentField.tendered]?.intValue,
+                                  takenBy: fields[KeptPaymentField.takenBy]?.stringValue ?? "", takenAt: takenAt)
+        } catch {
+            throw problem("\(error)")
+        }
+        var invoice: IssuedInvoice?
+        if !(fields[EInvoiceField.number]?.stringValue ?? "").isEmpty {
+            do {
+                invoice = try IssuedInvoice(record: record)
+                invoice?.id = ""  // not yet recorded in the store
+            } catch {
+                throw problem("\(error)")
+            }
+        }
+        return KeptPayment(payment: payment, invoice: invoice)
+    }
+
+    /// Counts one more print of the kept invoice's proof before it is printed; answers how many there were before.
+    func countKeptPrint(of orderRef: String) async throws(ShopError) -> Int {
+        guard let record = try await keptPaymentRecord(of: orderRef) else { return 0 }
+        let before = record.fields[EInvoiceField.proofPrints]?.intValue ?? 0
+        do {
+            _ = try await store.updateRecords(in: Outbox.paymentTable, [
+                RecordUpdate(id: record.id, fields: Fields([EInvoiceField.proofPrints: .int(before + 1)])),
+            ], replace: false, options: WriteOptions())
+        } catch {
+            throw .store(error)
+        }
+        return before
+    }
+
+    /// Forgets the payment kept with `orderRef`: it is in the store's ledger and its invoice in `EInvoice`.
+    func forgetPayment(of orderRef: String) async throws(ShopError) {
+        guard let record = try await keptPaymentRecord(of: orderRef) else { return }
+        do { _ = try await store.deleteRecords(in: Outbox.paymentTable, ids: [record.id]) } catch { throw .store(error) }
+    }
+
+    /// The order refs that have a payment kept.
+    func ordersWithKeptPayments() async throws(ShopError) -> Set<String> {
+        do {
+            let records = try await store.allRecords(in: Outbox.paymentTable,
+                                                     query: ListQuery(fields: [EInvoiceField.orderRef.rawValue]))
+            return Set(records.compactMap { $0.fields[EInvoiceField.orderRef]?.stringValue })
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    private func keptPaymentRecord(of orderRef: String) async throws(ShopError) -> Record? {
+        do {
+            return try await store.listRecords(in: Outbox.paymentTable, query: ListQuery(
+                filterByFormula: (FormulaExpression.field(EInvoiceField.orderRef) == .text(orderRef)).description,
+                pageSize: 1)).records.first
+        } catch {
+            throw .store(error)
+        }
+    }
+}
+
+/// `OutboxPayment`'s fields beyond `EInvoice`'s (whose `orderRef` is the kept order's).
+enum KeptPaymentField: String, ShopField {
+    case method, amount, tendered, takenBy, takenAt
+}

@@ -1,0 +1,173 @@
+import Airtable
+@testable import DrinkShop
+import DrinkShopCore
+import EInvoice
+import Foundation
+import Testing
+import TestSupport
+
+/// A counter over the API keeps taking money while the store is away: a kept order is paid in full, its printed
+/// invoice numbered from the counter's own book; the payment, the invoice and its file reach the store when the order
+/// is sent, once each, and the books balance.
+@Suite struct PaidWhileAwayTests {
+    let ken = Acting("Ken", role: nil)
+    static let drink: [DrinkOption] = [.size(.medium), .sugar(.free), .ice(.iceFree)]
+
+    /// A counter over a flaky store with a seller and a range set up, that has paid one order by cash online (so it has
+    /// its book, and has seen the shift open), then lost the store and kept two orders: `#A-P1` and `#A-P2`.
+    private func awayWithTwoKept(turnkey: String? = nil) async throws -> (OutboxTests.Counter, [StoredOrder]) {
+        let counter = try await OutboxTests.Counter()
+        try await InvoiceDeskTests.setUp(counter.shop.counter, turnkey: turnkey)
+        _ = try await counter.shop.counter.openShift(float: 500, by: ken)
+        let first = try await counter.shop.counter.place(OrderDraft(lines: [counter.fixture.line("熟成紅茶", Self.drink)]), by: ken).order
+        let paid = try await counter.shop.counter.pay(.pickup(first.order.pickupNumber), method: .cash, tendered: nil, by: ken)
+        #expect(paid.invoice?.number.printed == "AB-12345000")
+        counter.flaky.unplug()
+        var kept: [StoredOrder] = []
+        for cups in [1, 2] {
+            kept.append(try await counter.shop.counter.place(OrderDraft(lines: [
+                counter.fixture.line("熟成紅茶", Self.drink, quantity: cups),
+            ]), by: ken).order)
+        }
+        #expect(kept.allSatisfy { $0.isUnsent })
+        return (counter, kept)
+    }
+
+    @Test("paid while away: the invoice is numbered at once, the ledger and EInvoice get them when the order is sent")
+    func paidWhileAwayThenSent() async throws {
+        let turnkey = try TemporaryDirectory()
+        let (counter, kept) = try await awayWithTwoKept(turnkey: turnkey.path)
+        let shop = counter.shop
+        let p1 = try #require(kept[0].number), p2 = try #require(kept[1].number)
+        let cash = try await shop.counter.pay(p1, method: .cash, tendered: 200, by: ken)
+        #expect(cash.money.due == 0 && cash.payment.change == 200 - kept[0].order.total)
+        #expect(cash.invoice?.number.printed == "AB-12345001" && cash.invoice?.amounts.totalAmount == kept[0].order.total)
+        let card = try await shop.counter.pay(p2, method: .card, tendered: nil, by: ken)
+        #expect(card.invoice?.number.printed == "AB-12345002")
+        // Nothing reached the store, and the kept order cannot be paid twice, changed, cancelled or voided.
+        #expect(try await counter.fixture.records("TillPayment").count == 1)
+        #expect(try await counter.fixture.records("EInvoice").count == 1)
+        await #expect(throws: TillError.self) { try await shop.counter.pay(p1, method: .card, tendered: nil, by: ken) }
+        do {
+            _ = try await shop.counter.cancel(p1, reason: nil, by: ken)
+            Issue.record("a kept order paid while away was cancelled")
+        } catch {
+            #expect("\(error)".contains("paid while the store could not be reached"))
+        }
+        await #expect(throws: TillError.self) { try await shop.counter.void(p2, reason: "spilled", by: Acting("Amy", role: .manager)) }
+        await #expect(throws: TillError.self) {
+            try await shop.counter.edit(p1, line: 1, change: LineChangeDraft(quantity: 3), by: ken)
+        }
+        // The proof prints from the outbox: the original, then a 補印.
+        let onReceipt = try #require(try await shop.counter.invoiceOnReceipt(of: try await shop.orders.find(p1)))
+        #expect(try await shop.counter.proofToPrint(onReceipt)?.isReprint == false)
+        #expect(try await shop.counter.proofToPrint(onReceipt)?.isReprint == true)
+
+        counter.flaky.plugIn()
+        let sent = try await shop.counter.sendKept(force: true).sent
+        #expect(sent.count == 2)
+        let payments = try await counter.fixture.records("TillPayment")
+        let invoices = try await counter.fixture.records("EInvoice")
+        #expect(payments.count == 3 && invoices.count == 3)
+        for (order, number) in zip(sent, ["AB-12345001", "AB-12345002"]) {
+            let found = try await shop.orders.find(.pickup(order.pickupNumber))
+            let money = try await shop.till.money(of: found)
+            #expect(money.due == 0 && money.paid == found.order.total)
+            let invoice = try #require(invoices.first { $0.fields["orderRef"]?.stringValue == found.orderRef })
+            #expect(invoice.fields["number"]?.stringValue == number.replacingOccurrences(of: "-", with: ""))
+            #expect(invoice.fields["pickupNumber"]?.intValue == order.pickupNumber)
+            #expect(invoice.fields["totalAmount"]?.intValue == found.order.total)
+            #expect((invoice.fields["issueFile"]?.stringValue ?? "").hasPrefix("F0401_"))
+        }
+        // The proof printed while away is the original: a print now is a 補印.
+        let sentP1 = try await shop.orders.find(.pickup(sent[0].pickupNumber))
+        let again = try #require(try await shop.counter.invoiceOnReceipt(of: sentP1))
+        #expect(try await shop.counter.proofToPrint(again)?.isReprint == true)
+        #expect(try await counter.outbox.ordersWithKeptPayments().isEmpty)
+        let entries = try await shop.audit.entries(fromDay: shop.clock.today, throughDay: shop.clock.today)
+        #expect(entries.filter { $0.action == .takePayment && $0.detail.contains("while the store was away") }.count == 2)
+        let books = try await shop.books.check(try shop.till.period(from: "today", to: "today"))
+        #expect(books.differences == [] && books.invoices == 3, "\(books.differences)")
+        // One file a document in Turnkey's folder.
+        let files = try FileManager.default.subpathsOfDirectory(atPath: turnkey.path).filter { $0.hasSuffix(".xml") }
+        #expect(files.count == 3, "\(files)")
+    }
+
+    @Test("a send cut short after the payment is recorded is repeated whole: one payment, one invoice")
+    func sendCutShortIsRepeated() async throws {
+        let (counter, kept) = try await awayWithTwoKept()
+        let shop = counter.shop
+        let receipt = try await shop.counter.pay(try #require(kept[0].number), method: .card, tendered: nil, by: ken)
+        let number = try #require(receipt.invoice?.number.text)
+        counter.flaky.plugIn()
+        // The store goes away again just as the invoice (the step after the payment) is written.
+        counter.flaky.failNextWrite(in: ShopSchema.einvoiceTable)
+        _ = try await shop.counter.sendKept(force: true)
+        #expect(try await counter.outbox.ordersWithKeptPayments().count == 1)
+        let ref = kept[0].orderRef
+        #expect(try await counter.fixture.records("TillPayment").filter { $0.fields["orderRef"]?.stringValue == ref }.count == 1)
+        #expect(try await counter.fixture.records("EInvoice").filter { $0.fields["orderRef"]?.stringValue == ref }.isEmpty)
+        _ = try await shop.counter.sendKept(force: true)
+        #expect(try await counter.outbox.ordersWithKeptPayments().isEmpty)
+        #expect(try await counter.fixture.records("TillPayment").filter { $0.fields["orderRef"]?.stringValue == ref }.count == 1)
+        let invoices = try await counter.fixture.records("EInvoice").filter { $0.fields["orderRef"]?.stringValue == ref }
+        #expect(invoices.map { $0.fields["number"]?.stringValue } == [number])
+        let books = try await shop.books.check(try shop.till.period(from: "today", to: "today"))
+        #expect(books.differences == [], "\(books.differences)")
+    }
+
+    @Test("cash taken while away, its shift closed at another counter meanwhile, is still recorded when sent")
+    func cashAfterTheShiftClosed() async throws {
+        let (counter, kept) = try await awayWithTwoKept()
+        let receipt = try await counter.shop.counter.pay(try #require(kept[0].number), method: .cash, tendered: nil, by: ken)
+        // Another counter, on the store, counts the drawer: the kept cash is in it, the ledger does not have it yet.
+        let other = counter.fixture.shop
+        let expected = try await other.drawer.expected().1
+        let count = try await other.counter.closeDrawer(counted: expected + receipt.payment.amount, by: Acting("Amy", role: .manager))
+        #expect(count.counted - count.expected == receipt.payment.amount)
+        counter.flaky.plugIn()
+        let sent = try await counter.shop.counter.sendKept(force: true)
+        #expect(sent.refused.isEmpty && sent.sent.count == 2)
+        let found = try await counter.shop.orders.find(.pickup(try #require(sent.sent.first).pickupNumber))
+        #expect(try await counter.shop.till.money(of: found).due == 0)
+        #expect(try await counter.outbox.ordersWithKeptPayments().isEmpty)
+    }
+
+    @Test("what cannot be taken while away is refused in words, and nothing is kept or numbered")
+    func refusalsWhileAway() async throws {
+        let (counter, kept) = try await awayWithTwoKept()
+        let shop = counter.shop
+        let p1 = try #require(kept[0].number)
+        func refusal(_ body: () async throws -> Void) async -> String {
+            do { try await body(); return "" } catch { return "\(error)" }
+        }
+        #expect(await refusal { _ = try await shop.counter.pay(p1, method: .card, tendered: 10, by: self.ken) }
+            .contains("only the whole bill is taken"))
+        let member = try await shop.counter.place(OrderDraft(orderName: "0912345678", lines: [
+            counter.fixture.line("熟成紅茶", Self.drink),
+        ]), by: ken).order
+        #expect(await refusal { _ = try await shop.counter.pay(try #require(member.number), method: .card, tendered: nil, by: self.ken) }
+            .contains("member"))
+        // The shift is closed at this counter before the store goes away again: no cash while away.
+        counter.flaky.plugIn()
+        _ = try await shop.counter.sendKept(force: true)
+        _ = try await shop.counter.closeDrawer(counted: 500 + 60, by: Acting("Amy", role: .manager))
+        counter.flaky.unplug()
+        let later = try await shop.counter.place(OrderDraft(lines: [counter.fixture.line("熟成紅茶", Self.drink)]), by: ken).order
+        #expect(later.isUnsent)
+        #expect(await refusal { _ = try await shop.counter.pay(try #require(later.number), method: .cash, tendered: nil, by: self.ken) }
+            .contains("cash needs an open shift"))
+        #expect(try await counter.outbox.ordersWithKeptPayments().isEmpty)
+        #expect(await counter.outbox.invoiceBook()?.last == "AB12345000")
+    }
+
+    @Test("a kept order paid while away whose store answers again is sent first and paid as any order")
+    func storeBackPaysAsAnyOrder() async throws {
+        let (counter, kept) = try await awayWithTwoKept()
+        counter.flaky.plugIn()
+        let receipt = try await counter.shop.counter.pay(try #require(kept[0].number), method: .card, tendered: nil, by: ken)
+        #expect(!receipt.order.isUnsent && receipt.order.order.pickupNumber > 0)
+        #expect(receipt.invoice?.id.isEmpty == false)
+        #expect(try await counter.fixture.records("TillPayment").count == 2)
+    }
+}
