@@ -13,10 +13,11 @@ extension Counter {
         if let kept = try await keptPayment(of: stored) {
             throw .keptOrder(.alreadyPaid(number, total: kept.payment.amount))
         }
-        // The store may answer again: the kept orders go (this one among them), and it is paid as any order.
+        // The store may answer again: the kept orders go (this one among them), and it is paid as any order. Tried at
+        // most once per probe interval (2 s), as every command does, so a payment never waits out an outage's timeouts.
         let queuedAs = stored.keptNumber ?? stored.number
         let report: OutboxReport
-        do { report = try await sendKept(force: true) } catch { throw .shop(error) }
+        do { report = try await sendKept(force: false) } catch { throw .shop(error) }
         if let sent = report.sent.first(where: { $0.queuedAs == queuedAs }) {
             return try await pay(sent.number(today: clock.today), method: method, tendered: tendered, by: acting)
         }
