@@ -171,4 +171,56 @@ import TestSupport
         #expect(receipt.invoice?.id.isEmpty == false)
         #expect(try await counter.fixture.records("TillPayment").count == 2)
     }
+
+    @Test("invoice details given for a kept order are kept with it: a carrier's and a company's invoice while away, the details on the order when sent")
+    func invoiceDetailsWhileAway() async throws {
+        let (counter, kept) = try await awayWithTwoKept()
+        let shop = counter.shop
+        let p1 = try #require(kept[0].number), p2 = try #require(kept[1].number)
+        let carrier = try InvoiceDetails(parsing: "/ABC1234"), company = try InvoiceDetails(parsing: "04595257")
+        try await shop.counter.invoice(p1, carrier, by: ken)
+        try await shop.counter.invoice(p2, company, by: ken)
+        // Kept in the outbox (a counter restarted during the outage still has them), none reached the store.
+        let unsent = try await counter.outbox.unsentOrders(menu: try await shop.catalog.menu(), clock: shop.clock)
+        #expect(unsent.map(\.keptInvoiceDetails) == [carrier, company])
+        #expect(try await counter.fixture.records("OrderTill").isEmpty)
+
+        let toCarrier = try #require(try await shop.counter.pay(p1, method: .card, tendered: nil, by: ken).invoice)
+        #expect(toCarrier.details == carrier && toCarrier.amounts.taxAmount == 0)
+        let toCompany = try #require(try await shop.counter.pay(p2, method: .card, tendered: nil, by: ken).invoice)
+        #expect(toCompany.details == company)
+        #expect(toCompany.amounts.taxAmount > 0 && toCompany.amounts.salesAmount + toCompany.amounts.taxAmount == kept[1].order.total)
+        // A carrier's invoice prints no proof; the company's does. Its details cannot change once it is issued.
+        let onCarrier = try #require(try await shop.counter.invoiceOnReceipt(of: try await shop.orders.find(p1)))
+        #expect(try await shop.counter.proofToPrint(onCarrier) == nil)
+        let onCompany = try #require(try await shop.counter.invoiceOnReceipt(of: try await shop.orders.find(p2)))
+        #expect(try await shop.counter.proofToPrint(onCompany) != nil)
+        await #expect(throws: TillError.self) { try await shop.counter.invoice(p1, nil, by: self.ken) }
+
+        counter.flaky.plugIn()
+        let sent = try await shop.counter.sendKept(force: true)
+        #expect(sent.sent.count == 2 && sent.refused.isEmpty)
+        let invoices = try await counter.fixture.records("EInvoice")
+        for (order, details) in zip(sent.sent, [carrier, company]) {
+            let found = try await shop.orders.find(.pickup(order.pickupNumber))
+            #expect(try await shop.extras.extra(of: found.orderRef).invoice == details)
+            let record = try #require(invoices.first { $0.fields["orderRef"]?.stringValue == found.orderRef })
+            #expect(record.fields["recipientKind"]?.stringValue == details.kindCode)
+            #expect(record.fields["recipientValue"]?.stringValue == details.value)
+        }
+        let books = try await shop.books.check(try shop.till.period(from: "today", to: "today"))
+        #expect(books.differences == [] && books.invoices == 3, "\(books.differences)")
+    }
+
+    @Test("invoice details of a kept order left unpaid reach the store with it: paid there, its invoice follows them")
+    func detailsOfAnUnpaidKeptOrder() async throws {
+        let (counter, kept) = try await awayWithTwoKept()
+        let shop = counter.shop
+        let donation = try InvoiceDetails(parsing: "8585")
+        try await shop.counter.invoice(try #require(kept[0].number), donation, by: ken)
+        counter.flaky.plugIn()
+        let sent = try #require(try await shop.counter.sendKept(force: true).sent.first)
+        let receipt = try await shop.counter.pay(.pickup(sent.pickupNumber), method: .card, tendered: nil, by: ken)
+        #expect(receipt.invoice?.details == donation)
+    }
 }

@@ -35,11 +35,26 @@ extension Counter {
             guard case .shop = error else { throw error }
             throw .keptOrder(.invoiceSetupUnknown(number))
         }
-        let invoice = setup == nil ? nil : try await invoices.issueWhileAway(for: stored, charges: charges, by: who)
+        let invoice = setup == nil ? nil : try await invoices.issueWhileAway(for: stored, charges: charges,
+                                                                             details: stored.keptInvoiceDetails, by: who)
         do { try await outbox.keepPayment(Outbox.KeptPayment(payment: payment, invoice: invoice), orderRef: stored.orderRef) } catch {
             throw .shop(error)
         }
         return Till.PaymentReceipt(order: stored, payment: payment, money: after, invoice: invoice)
+    }
+
+    /// Keeps (or with nil clears) the invoice details of a kept order with it in the outbox: its invoice, issued
+    /// when it is paid (here while the store is away, or in the store once it is sent), follows them; they are
+    /// recorded on the order when it is sent. Refused once it was paid while away: its invoice is issued.
+    func keepInvoiceDetails(_ details: InvoiceDetails?, of stored: StoredOrder, as number: OrderNumber) async throws(TillError) {
+        try await refusingIfPaidWhileAway(stored, as: number)
+        var kept = stored
+        kept.keptInvoiceDetails = details
+        do {
+            try await orders.save(kept, menu: try await orders.catalog.snapshot(refresh: false).menu)
+        } catch {
+            throw .shop(error)
+        }
     }
 
     /// Refuses to cancel or void a kept order paid while the store was away: the refund and the invoice's void are

@@ -147,6 +147,14 @@ public final class Counter: Sendable {
     public func sendKept(force: Bool) async throws(ShopError) -> OutboxReport {
         let (members, drawer, clock) = (members, drawer, clock)
         return try await orders.sendUnsent(force: force, settle: { [self] (sent) throws(ShopError) in
+            // Its invoice details first, as `invoice #N` records them, so its invoice (issued while it was kept, or
+            // when it is paid now) and the books agree with the order.
+            if let details = sent.keptInvoiceDetails {
+                do throws(TillError) { try await extras.setInvoice(details, of: sent) } catch {
+                    if case .shop(let cause) = error { throw cause }
+                    throw .storedData("the invoice details kept with this order: \(error)")
+                }
+            }
             try await recordKeptPayment(of: sent)
             guard let mobile = sent.keptMember, sent.order.status != .cancelled else { return }
             do throws(TillError) { _ = try await members.apply(to: sent, mobile: mobile, freeCups: 0, money: nil) } catch {
@@ -320,7 +328,9 @@ public final class Counter: Sendable {
     /// Records (or with nil clears) the invoice details of order `number`.
     public func invoice(_ number: OrderNumber, _ details: InvoiceDetails?, by acting: Acting) async throws(TillError) {
         try await authorize(.editOrder, acting)
-        try await extras.setInvoice(details, of: try await findToChange(number))
+        let stored = try await findToChange(number)
+        if stored.isUnsent { return try await keepInvoiceDetails(details, of: stored, as: number) }
+        try await extras.setInvoice(details, of: stored)
     }
 
     // MARK: - Members

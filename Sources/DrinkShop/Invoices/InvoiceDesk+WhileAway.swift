@@ -7,21 +7,28 @@ import Foundation
 /// (its outbox's notes hold the book and its last number, so no request is needed), kept with the payment in the
 /// outbox, and recorded in `EInvoice` (then their files written) when the order is sent.
 extension InvoiceDesk {
-    /// The printed B2C invoice of `stored` (kept, not sent), paid in full by `charges.total`: its number taken from
-    /// this counter's book and kept in its notes before it is returned. Nil when the total is NT$0.
+    /// The invoice of `stored` (kept, not sent), paid in full by `charges.total`, as `details` say (nil: printed B2C;
+    /// a carrier, a donation, or a company's 統一編號 with the tax shown): its number taken from this counter's book
+    /// and kept in its notes before it is returned. Nil when the total is NT$0.
     /// - Throws: `.einvoice(.noNumbersWhileAway)` when the book is used up (a new one is claimed from the store).
-    func issueWhileAway(for stored: StoredOrder, charges: OrderCharges, by staff: String) async throws(TillError) -> IssuedInvoice? {
+    func issueWhileAway(for stored: StoredOrder, charges: OrderCharges, details: InvoiceDetails?,
+                        by staff: String) async throws(TillError) -> IssuedInvoice? {
         guard charges.total > 0 else { return nil }
         let lines = Self.saleLines(of: stored.order, charges: charges)
         let content: InvoiceContent
-        do { content = try InvoiceContent(lines: lines, paid: charges.total, showsTax: false) } catch { throw .einvoice(.einvoice(error)) }
+        do {
+            let recipient = try InvoiceRecipient(details: details)
+            content = try InvoiceContent(lines: lines, paid: charges.total, showsTax: recipient.isBusiness)
+        } catch {
+            throw .einvoice(.einvoice(error))
+        }
         let now = clock.now()
         let moment = moment(of: now)
         let period: InvoicePeriod
         do { period = try InvoicePeriod(containing: moment.day) } catch { throw .einvoice(.einvoice(error)) }
         var random = SystemRandomNumberGenerator()
         let draft = InvoiceDraft(stored: stored, period: period, issuedAt: now, moment: moment, randomCode: RandomCode(using: &random),
-                                 details: nil, content: content, lines: lines, issuedBy: staff)
+                                 details: details, content: content, lines: lines, issuedBy: staff)
         let holder = await holderName()
         let taken: (InvoiceNumber, InvoiceBook)
         do {

@@ -24,6 +24,9 @@ public struct StoredOrder: Sendable {
     /// The member an unsent order is for (`for 09XXXXXXXX` while the store could not be reached): kept
     /// with it in the outbox, and made the order's (stamps, pass, the bill) when it is sent.
     public var keptMember: MobileNumber?
+    /// The invoice details given for an unsent order (`invoice #A-P1 /ABC1234`): kept with it in the outbox, its
+    /// invoice issued by them when it is paid while the store is away, and recorded on the order when it is sent.
+    public var keptInvoiceDetails: InvoiceDetails?
     /// What the till needs to decide about the order, as its records carry it; nil for an order an earlier
     /// version placed (the till then reads the ledger).
     public var till: TillCopy?

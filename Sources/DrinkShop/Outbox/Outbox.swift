@@ -27,6 +27,10 @@ public final class Outbox: Sendable {
                       ]),
                       FieldSpec(UnsentField.member, .singleLineText,
                                 description: "The member's mobile number, made the order's when it is sent"),
+                      FieldSpec(UnsentField.invoiceKind, .singleLineText,
+                                description: "The kind of the order's invoice details (mobileBarcode, citizenCertificate, donation, businessNumber)"),
+                      FieldSpec(UnsentField.invoiceValue, .singleLineText,
+                                description: "The invoice details' value, recorded on the order when it is sent"),
                   ]),
         TableSpec(name: ticketTable, description: "Provisional numbers handed out offline",
                   fields: ShopSchema.ticket.fields),
@@ -144,6 +148,8 @@ public final class Outbox: Sendable {
             lines[index][OrderField.provisionalCounter] = stored.provisionalCounter.map(JSONValue.string) ?? .null
             lines[index][UnsentField.queuedAt] = .string(AirtableTimestamp.format(queuedAt))
             lines[index][UnsentField.member] = stored.keptMember.map { .string($0.digits) } ?? .null
+            lines[index][UnsentField.invoiceKind] = stored.keptInvoiceDetails.map { .string($0.kindCode) } ?? .null
+            lines[index][UnsentField.invoiceValue] = stored.keptInvoiceDetails.map { .string($0.value) } ?? .null
         }
         do {
             _ = try await store.upsertRecords(in: Outbox.lineTable, lines.map { UpsertRecord(fields: $0) },
@@ -161,6 +167,7 @@ public final class Outbox: Sendable {
         var provisionalNumbers: [String: Int] = [:]
         var counters: [String: String] = [:]
         var members: [String: MobileNumber] = [:]
+        var invoiceDetails: [String: InvoiceDetails] = [:]
         for record in records {
             guard let ref = record.fields[OrderField.orderRef]?.stringValue else { continue }
             if let number = record.fields[UnsentField.pendingNumber]?.intValue { provisionalNumbers[ref] = number }
@@ -171,6 +178,13 @@ public final class Outbox: Sendable {
                     throw .storedData("in the outbox at \(location): order \(ref)'s member: \(error)")
                 }
             }
+            if let kind = record.fields[UnsentField.invoiceKind]?.stringValue {
+                do {
+                    invoiceDetails[ref] = try InvoiceDetails(kindCode: kind, value: record.fields[UnsentField.invoiceValue]?.stringValue ?? "")
+                } catch {
+                    throw .storedData("in the outbox at \(location): order \(ref)'s invoice details: \(error)")
+                }
+            }
         }
         let (orders, problems) = OrderRecord.orders(from: records, menu: menu, clock: clock)
         if let problem = problems.first { throw .storedData("in the outbox at \(location): \(problem)") }
@@ -179,6 +193,7 @@ public final class Outbox: Sendable {
             unsent.provisionalNumber = provisionalNumbers[order.orderRef]
             unsent.provisionalCounter = counters[order.orderRef]
             unsent.keptMember = members[order.orderRef]
+            unsent.keptInvoiceDetails = invoiceDetails[order.orderRef]
             unsent.isForeign = false
             unsent.isUnsent = true
             return unsent
@@ -241,6 +256,8 @@ enum UnsentField: String, ShopField {
     case pendingNumber, queuedAt
     /// The member (`for 09XXXXXXXX`) an order taken offline is for: the till makes it theirs once it is sent.
     case member
+    /// The invoice details given for an order taken offline (`OrderTill`'s `invoiceKind` and `invoiceValue`).
+    case invoiceKind, invoiceValue
 }
 
 /// `MenuSnapshot`: the store's Drink and Promotion records as last read.
