@@ -223,4 +223,22 @@ import TestSupport
         let receipt = try await shop.counter.pay(.pickup(sent.pickupNumber), method: .card, tendered: nil, by: ken)
         #expect(receipt.invoice?.details == donation)
     }
+
+    @Test("a counter that issues the last number of its book claims the next at once, so an outage after it still issues")
+    func nextBookClaimedWhenOneIsUsedUp() async throws {
+        let counter = try await OutboxTests.Counter()
+        let shop = counter.shop
+        try await InvoiceDeskTests.setUp(shop.counter)
+        var last: IssuedInvoice?
+        for _ in 0..<50 { last = try #require(try await InvoiceDeskTests.paidOrder(shop, counter.fixture).invoice) }
+        #expect(last?.number.printed == "AB-12345049")
+        // The book AB12345000 is used up: the next, AB12345050, is already this counter's, nothing taken from it.
+        let held = await counter.outbox.invoiceBook()
+        #expect(held?.book.hasSuffix("12345050") == true && held?.last == nil, "\(String(describing: held))")
+        #expect(try await counter.fixture.records("InvoiceBook").count == 2)
+        counter.flaky.unplug()
+        let kept = try await shop.counter.place(OrderDraft(lines: [counter.fixture.line("熟成紅茶", Self.drink)]), by: ken).order
+        let away = try await shop.counter.pay(try #require(kept.number), method: .card, tendered: nil, by: ken)
+        #expect(away.invoice?.number.printed == "AB-12345050")
+    }
 }

@@ -23,7 +23,16 @@ extension InvoiceDesk {
         let (number, book) = try await takeOwnNumber(period: draft.period, holder: holder)
         var invoice = draft.invoice(number: number, book: book, holder: holder)
         invoice.id = try await record(invoice)
+        if book.number(after: number) == nil { await claimNextBook(period: draft.period, holder: holder, replacing: book.key) }
         return .issued(invoice)
+    }
+
+    /// Claims this counter's next book as soon as its book is used up, while the store answers, so an outage that
+    /// follows finds numbers in hand (`issueWhileAway`) rather than an empty book. The claim the next payment would
+    /// make, made one payment earlier; best effort: a failure (or no book left) leaves it to the next payment.
+    private func claimNextBook(period: InvoicePeriod, holder: String, replacing used: String) async {
+        guard let notes, let next = try? await claimBook(period: period, holder: holder) else { return }
+        try? await notes.replaceInvoiceBook(next.key, replacing: used)
     }
 
     /// Writes a new invoice's record; returns its id. On a server that keeps the number unique, a create (one that
