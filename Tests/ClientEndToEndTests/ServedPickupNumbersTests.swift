@@ -44,6 +44,24 @@ import TestSupport
         }
     }
 
+    /// A REPL that first reaches the server with a claim (started while `serve` was away: its menu from the outbox)
+    /// takes ten numbers before it has seen the header; they are its, given out before it claims one at a time.
+    @Test func numbersHeldBeforeTheHeaderWasSeenAreGivenOutFirst() async throws {
+        try await ServerHarness.with(uniqueKeys: Self.keys) { server in
+            try await Shop(store: server.base).createMissingSchema()
+            let client = try server.client()
+            #expect(!client.keepsUnique(TicketField.key.rawValue, in: ShopSchema.ticketTable))
+            let numbers = PickupNumbers(store: client)
+            numbers.hold(10)
+            let day = try BusinessDay(year: 2026, month: 12, day: 7)
+            var given: [Int] = []
+            for _ in 0..<13 { given.append(try await numbers.claim(day: day)) }
+            #expect(client.keepsUnique(TicketField.key.rawValue, in: ShopSchema.ticketTable))
+            #expect(given == Array(1...13), "\(given)")
+            #expect(try await server.base.allRecords(in: ShopSchema.ticketTable).count == 13)
+        }
+    }
+
     @Test func theServerRefusesASecondTicketForOneKeyAndAnyChangeOfAKey() async throws {
         try await ServerHarness.with(uniqueKeys: Self.keys) { server in
             try await Shop(store: server.base).createMissingSchema()

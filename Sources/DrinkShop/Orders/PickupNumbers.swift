@@ -70,11 +70,9 @@ final class PickupNumbers: Sendable {
     /// Claims the next free number of `day`: one this process holds already (see `hold`), else a new one
     /// (with `hold` above 1, that many at once, the rest kept for the next orders).
     func claim(day: BusinessDay) async throws(ShopError) -> Int {
-        // A server that keeps the ticket's key unique (`drinkshop serve`) answers the claim itself: numbers are
-        // taken one at a time, in order, with no gap but where a create's answer was lost.
-        if store.keepsUnique(TicketField.key.rawValue, in: table) || refusesDuplicateKeys.withLock({ $0 }) {
-            return try await claimKept(day: day)
-        }
+        // Numbers this process holds first, whatever the store: held by the check that took them, they are this
+        // counter's (a REPL started while `serve` was away claims ten before it sees the server's header; dropping
+        // them would skip nine numbers).
         if let kept = held.withLock({ held -> Int? in
             guard var numbers = held[day], !numbers.isEmpty else { return nil }
             let first = numbers.removeFirst()
@@ -82,6 +80,11 @@ final class PickupNumbers: Sendable {
             return first
         }) {
             return kept
+        }
+        // A server that keeps the ticket's key unique (`drinkshop serve`) answers the claim itself: numbers are
+        // taken one at a time, in order, with no gap but where a create's answer was lost.
+        if store.keepsUnique(TicketField.key.rawValue, in: table) || refusesDuplicateKeys.withLock({ $0 }) {
+            return try await claimKept(day: day)
         }
         let numbers = try await claimNumbers(day: day, count: holdCount.withLock { $0 })
         held.withLock { $0 = [day: Array(numbers.dropFirst())] }
