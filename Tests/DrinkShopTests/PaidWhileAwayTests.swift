@@ -241,4 +241,29 @@ import TestSupport
         let away = try await shop.counter.pay(try #require(kept.number), method: .card, tendered: nil, by: ken)
         #expect(away.invoice?.number.printed == "AB-12345050")
     }
+
+    @Test("einvoice status names an invoice issued while away whose order the store refused: it waits in the outbox, its file unwritten")
+    func statusNamesInvoicesKeptHere() async throws {
+        let turnkey = try TemporaryDirectory()
+        let (counter, kept) = try await awayWithTwoKept(turnkey: turnkey.path)
+        let shop = counter.shop
+        let amy = Acting("Amy", role: .manager)
+        let refused = try await shop.counter.place(OrderDraft(orderName: "refused", lines: [
+            counter.fixture.line("熟成紅茶", Self.drink),
+        ]), by: ken).order
+        let refusedNumber = try #require(refused.number)
+        let invoice = try #require(try await shop.counter.pay(refusedNumber, method: .card, tendered: nil, by: ken).invoice)
+        _ = try await shop.counter.pay(try #require(kept[0].number), method: .card, tendered: nil, by: ken)
+        counter.flaky.plugIn()
+        let report = try await shop.counter.sendKept(force: true)
+        #expect(report.refused.map(\.order) == [refusedNumber])
+        let status = try await shop.counter.invoiceFiles(by: amy)
+        #expect(status.keptHere.map(\.number) == [invoice.number.printed])
+        #expect(status.keptHere.first?.order == refusedNumber.description)
+        #expect(status.keptHere.first?.nearsLimit(now: shop.clock.now()) == false)
+        #expect(status.keptHere.first?.nearsLimit(now: shop.clock.now().addingTimeInterval(25 * 3600)) == true)
+        // The one sent is recorded with its file, not listed.
+        #expect(status.waiting.contains { $0.name.hasPrefix("F0401_") && !$0.name.contains(invoice.number.text) })
+        #expect(!status.waiting.contains { $0.name.contains(invoice.number.text) })
+    }
 }

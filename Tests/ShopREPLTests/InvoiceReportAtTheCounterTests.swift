@@ -49,6 +49,25 @@ import Testing
         for line in shown.split(separator: "\n") { #expect(DisplayWidth.of(line) <= 60, "\(line)") }
     }
 
+    @Test func einvoiceStatusListsTheFilesWaitingAndTheInvoicesKeptAtThisCounter() async throws {
+        let counter = try await Counter()
+        let turnkey = FileManager.default.temporaryDirectory.appendingPathComponent("status-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: turnkey) }
+        #expect(await counter.run("einvoice seller 12345675 可不可熟成紅茶台北店 --address 台北市 --qr-key 0123456789abcdef0123456789abcdef "
+                                  + "--turnkey \(turnkey)", "einvoice track 11512 AB 12345000-12345099",
+                                  "order 熟成紅茶 M 無糖 去冰", "pay #1 card", "einvoice status") == Array(repeating: .succeeded, count: 5))
+        #expect(counter.output.text.contains("1 file waiting for Turnkey (待上傳):\n  F0401_AB12345000.xml"), "\(counter.output.text)")
+
+        // A counter over the API lists what it issued while the store was away and still keeps: over a day, a warning.
+        let now = Date()
+        var status = InvoiceDesk.FilesStatus(repaired: [], unwritten: [], waiting: [], refused: [], nearLimit: [], hasFolder: true)
+        status.keptHere = [InvoiceDesk.KeptInvoice(number: "AB-12345001", order: "#A-P1", issuedAt: now.addingTimeInterval(-3600)),
+                           InvoiceDesk.KeptInvoice(number: "AB-12345002", order: "#A-P2", issuedAt: now.addingTimeInterval(-30 * 3600))]
+        let lines = ShopInterpreter.filesView(status, style: .plain, now: now).split(separator: "\n").map(String.init)
+        #expect(lines[0].contains("#A-P1") && lines[0].contains("AB-12345001") && !lines[0].contains("上傳期限"))
+        #expect(lines[1].contains("#A-P2") && lines[1].contains("AB-12345002") && lines[1].contains("上傳期限 2 日"))
+    }
+
     @Test func aShopWithoutASellerSeesTheReportUnchanged() async throws {
         let counter = try await Counter()
         #expect(await counter.run("order 熟成紅茶 M 無糖 去冰", "pay #1 card", "report", "report --json")

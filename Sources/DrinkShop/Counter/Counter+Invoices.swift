@@ -66,7 +66,9 @@ extension Counter {
     /// Writes the files a crash left unwritten and lists what Turnkey has not picked up.
     public func invoiceFiles(by acting: Acting) async throws(TillError) -> InvoiceDesk.FilesStatus {
         try await authorize(.takePayment, acting)
-        return try await invoices.filesStatus()
+        var status = try await invoices.filesStatus()
+        status.keptHere = try await invoicesKeptHere()
+        return status
     }
 
     /// Reports a period's blank numbers (E0402), once it is over.

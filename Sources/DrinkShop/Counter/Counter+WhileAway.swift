@@ -79,6 +79,25 @@ extension Counter {
         try await keptPayment(of: stored)?.invoice
     }
 
+    /// The invoices issued while the store was away whose orders are still in this counter's outbox (sent at every
+    /// command once the store answers; one the store refused stays until staff put it right), oldest first.
+    func invoicesKeptHere() async throws(TillError) -> [InvoiceDesk.KeptInvoice] {
+        guard let outbox = delivery.outbox else { return [] }
+        do throws(ShopError) {
+            guard try await !outbox.ordersWithKeptPayments().isEmpty else { return [] }
+            let kept = try await outbox.unsentOrders(menu: try await orders.catalog.snapshot(refresh: false).menu, clock: clock)
+            var found: [InvoiceDesk.KeptInvoice] = []
+            for stored in kept {
+                guard let invoice = try await outbox.keptPayment(of: stored.orderRef)?.invoice else { continue }
+                found.append(InvoiceDesk.KeptInvoice(number: invoice.number.printed, order: (stored.keptNumber ?? stored.number)?.description
+                                                         ?? stored.orderRef, issuedAt: invoice.issuedAt))
+            }
+            return found.sorted { $0.issuedAt < $1.issuedAt }
+        } catch {
+            throw .shop(error)
+        }
+    }
+
     private func keptPayment(of stored: StoredOrder) async throws(TillError) -> Outbox.KeptPayment? {
         guard stored.isUnsent, let outbox = delivery.outbox else { return nil }
         do { return try await outbox.keptPayment(of: stored.orderRef) } catch { throw .shop(error) }

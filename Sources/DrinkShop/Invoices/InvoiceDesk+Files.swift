@@ -132,6 +132,20 @@ extension InvoiceDesk {
         public let nearLimit: [String]
         /// Whether a Turnkey folder is set.
         public let hasFolder: Bool
+        /// Invoices this counter issued while the store was away whose orders still wait in its outbox: recorded,
+        /// and their files written, only once the order is sent (`Counter.invoiceFiles` fills it in).
+        public var keptHere: [KeptInvoice] = []
+    }
+
+    /// An invoice issued while the store was away, kept in this counter's outbox with its order.
+    public struct KeptInvoice: Sendable, Equatable {
+        public let number: String
+        /// The order it was kept under (`#A-P1`).
+        public let order: String
+        public let issuedAt: Date
+
+        /// Whether it is within a day of the 2-day upload limit (or past it): its file is not even written yet.
+        public func nearsLimit(now: Date) -> Bool { now.timeIntervalSince(issuedAt) > 24 * 3600 }
     }
 
     /// Writes the files missing for this period's and the last period's invoices, then lists Turnkey's folders.

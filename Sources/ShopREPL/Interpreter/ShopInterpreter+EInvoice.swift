@@ -138,10 +138,17 @@ extension ShopInterpreter {
 
     static func filesView(_ status: InvoiceDesk.FilesStatus, style: ColorPolicy, now: Date) -> String {
         var out = ""
+        for kept in status.keptHere {
+            let line = "Issued here while the store was away (離線開立), its order \(kept.order) still in this counter's outbox: "
+                + "\(kept.number); recorded and its file written once the order is sent"
+            out += kept.nearsLimit(now: now)
+                ? style.paint(line + "; issued over a day ago (上傳期限 2 日): put the order right so it is sent", .yellow, .bold) + "\n"
+                : line + "\n"
+        }
         for name in status.repaired { out += "Written now (補寫): \(name)\n" }
         for problem in status.unwritten { out += style.paint("Not written (未寫入): \(problem)", .red) + "\n" }
         guard status.hasFolder else { return out + "No Turnkey folder is set (未設定 Turnkey 目錄): einvoice seller … --turnkey DIR\n" }
-        out += "\(status.waiting.count) files waiting for Turnkey (待上傳)"
+        out += "\(status.waiting.count) file\(status.waiting.count == 1 ? "" : "s") waiting for Turnkey (待上傳)"
         out += status.waiting.isEmpty ? ".\n" : ":\n" + status.waiting.map { "  \($0.name)" }.joined(separator: "\n") + "\n"
         for name in status.refused { out += style.paint("Refused by Turnkey (ERR): \(name)", .red) + "\n" }
         for name in status.nearLimit {
