@@ -143,11 +143,6 @@ import TestSupport
         }
         #expect(await refusal { _ = try await shop.counter.pay(p1, method: .card, tendered: 10, by: self.ken) }
             .contains("only the whole bill is taken"))
-        let member = try await shop.counter.place(OrderDraft(orderName: "0912345678", lines: [
-            counter.fixture.line("熟成紅茶", Self.drink),
-        ]), by: ken).order
-        #expect(await refusal { _ = try await shop.counter.pay(try #require(member.number), method: .card, tendered: nil, by: self.ken) }
-            .contains("member"))
         // The shift is closed at this counter before the store goes away again: no cash while away.
         counter.flaky.plugIn()
         _ = try await shop.counter.sendKept(force: true)
@@ -265,5 +260,50 @@ import TestSupport
         // The one sent is recorded with its file, not listed.
         #expect(status.waiting.contains { $0.name.hasPrefix("F0401_") && !$0.name.contains(invoice.number.text) })
         #expect(!status.waiting.contains { $0.name.contains(invoice.number.text) })
+    }
+
+    @Test("a member's kept order is paid while away without the pass; sent, it is the member's and the payment earns its stamps once, sends cut short too")
+    func membersOrderPaidWhileAway() async throws {
+        let counter = try await OutboxTests.Counter()
+        let shop = counter.shop
+        try await InvoiceDeskTests.setUp(shop.counter)
+        let program = try TemporaryDirectory()
+        _ = try await counter.fixture.shop.seeder.seed(contentsOf: try program.file("members.json", contents: """
+            {"stampCard": {"stampsPerReward": 5, "rewardSize": "中杯"},
+             "passes": [{"name": "月卡", "days": 30, "price": 299, "percentOff": 10}]}
+            """))
+        let mobile = try MobileNumber(parsing: "0912345678")
+        _ = try await counter.fixture.shop.members.buyPass("月卡", for: mobile)
+        _ = try await InvoiceDeskTests.paidOrder(shop, counter.fixture)  // this counter holds a book
+        counter.flaky.unplug()
+        let kept = try await shop.counter.place(OrderDraft(orderName: "0912345678", lines: [
+            counter.fixture.line("熟成紅茶", Self.drink, quantity: 2),
+        ]), by: ken).order
+        #expect(kept.isUnsent && kept.keptMember == mobile)
+        let paid = try await shop.counter.pay(try #require(kept.number), method: .card, tendered: nil, by: ken)
+        #expect(paid.payment.amount == kept.order.total && paid.invoice?.amounts.totalAmount == kept.order.total)
+
+        // The store answers again, but the first send stops right at the payment: the member is theirs already.
+        counter.flaky.plugIn()
+        counter.flaky.failNextWrite(in: "TillPayment")
+        _ = try await shop.counter.sendKept(force: true)
+        #expect(try await counter.outbox.ordersWithKeptPayments().count == 1)
+        // The second stops after the payment (its stamps earned), at the invoice: the third must not undo them.
+        counter.flaky.failNextWrite(in: ShopSchema.einvoiceTable)
+        _ = try await shop.counter.sendKept(force: true)
+        #expect(try await counter.outbox.ordersWithKeptPayments().count == 1)
+        #expect(try await counter.fixture.shop.members.member(mobile).card.stamps == 2)
+        let sent = try #require(try await shop.counter.sendKept(force: true).sent.first)
+        #expect(try await counter.outbox.ordersWithKeptPayments().isEmpty)
+        let found = try await shop.orders.find(.pickup(sent.pickupNumber))
+        let extra = try await shop.extras.extra(of: found.orderRef)
+        #expect(extra.member == mobile && extra.pass == nil && extra.stampsAdded == 2)
+        #expect(try await counter.fixture.shop.members.member(mobile).card.stamps == 2)
+        let money = try await shop.till.money(of: found)
+        #expect(money.due == 0 && money.paid == kept.order.total)
+        let books = try await shop.books.check(try shop.till.period(from: "today", to: "today"))
+        #expect(books.differences == [], "\(books.differences)")
+        _ = try await shop.counter.sendKept(force: true)
+        #expect(try await counter.fixture.shop.members.member(mobile).card.stamps == 2)
     }
 }

@@ -35,7 +35,7 @@ import Testing
         .einvoice(.alreadyInvoiced(order: "#3", number: "AB-12345000")), .einvoice(.notPaid(order: "#3", due: 40)),
         .einvoice(.storedInvoice("record rec1: lines")), .einvoice(.noTurnkeyFolder), .einvoice(.notSetUp),
         .einvoice(.noNumbersWhileAway(period: "11512")),
-        .keptOrder(.membersOrder(.provisional(1, counter: "A"))), .keptOrder(.partPayment(.provisional(1), due: 60, tendered: 10)),
+        .keptOrder(.partPayment(.provisional(1, counter: "A"), due: 60, tendered: 10)),
         .keptOrder(.cashWithoutKnownShift(.provisional(1))), .keptOrder(.cancelled(.provisional(1))),
         .keptOrder(.alreadyPaid(.provisional(1), total: 60)), .keptOrder(.paidWhileAway(.provisional(1))),
         .keptOrder(.invoiceSetupUnknown(.provisional(1))),

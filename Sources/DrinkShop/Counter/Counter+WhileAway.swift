@@ -23,7 +23,8 @@ extension Counter {
         }
         // Refused by the store (it answered no): it waits in the outbox for staff, unpaid.
         guard delivery.isOffline else { throw .unsentOrder(number) }
-        guard stored.keptMember == nil else { throw .keptOrder(.membersOrder(number)) }
+        // A member's order is paid at its price without member benefits (the card and the pass are the store's): its
+        // stamps are added when it is sent, its pass not used for it.
         guard stored.order.status != .cancelled else { throw .keptOrder(.cancelled(number)) }
         let charges = try OrderExtras.price(stored.order, extra: OrderExtra(), adjustments: [])
         let money = try Till.money(of: stored, total: charges.total, records: [])
@@ -101,6 +102,33 @@ extension Counter {
     private func keptPayment(of stored: StoredOrder) async throws(TillError) -> Outbox.KeptPayment? {
         guard stored.isUnsent, let outbox = delivery.outbox else { return nil }
         do { return try await outbox.keptPayment(of: stored.orderRef) } catch { throw .shop(error) }
+    }
+
+    /// Makes a kept order its member's once it is sent, before its kept payment is recorded (so the payment earns the
+    /// stamps): applied once (an order already theirs, by an earlier send cut short, is left as it is, its earned
+    /// stamps with it); a kept payment's order without the pass, since it was paid at the price without it.
+    /// - Returns: `sent` with the bill its copy now carries (a member's order always carries one).
+    func applyKeptMember(to sent: StoredOrder) async throws(ShopError) -> StoredOrder {
+        guard let mobile = sent.keptMember, sent.order.status != .cancelled else { return sent }
+        var applied = sent
+        do throws(TillError) {
+            let paidWhileAway = try await keptPaymentIfAny(of: sent.orderRef) != nil
+            if try await extras.extra(of: sent.orderRef).member != mobile {
+                _ = try await members.apply(to: sent, mobile: mobile, freeCups: 0, money: nil, usePass: !paidWhileAway)
+            }
+            var copy = sent.till ?? TillCopy()
+            copy.bill = try await extras.billed(sent).bill
+            applied.till = copy
+        } catch {
+            if case .shop(let cause) = error { throw cause }
+            throw .storedData("the member \(mobile.masked) kept with this order: \(error)")
+        }
+        return applied
+    }
+
+    private func keptPaymentIfAny(of orderRef: String) async throws(TillError) -> Outbox.KeptPayment? {
+        guard let outbox = delivery.outbox else { return nil }
+        do { return try await outbox.keptPayment(of: orderRef) } catch { throw .shop(error) }
     }
 
     /// Records the payment kept with `sent` (just written to the store), then its invoice and files, then the audit

@@ -142,10 +142,11 @@ public final class Counter: Sendable {
 
     /// Sends the orders this counter kept while the store could not be reached (`OrderDesk.sendUnsent`); an
     /// order kept for a member is made theirs (stamps when paid, their pass, the bill) before it leaves the
-    /// outbox, as `applyMember` does at once for an order the store took.
+    /// outbox, as `applyMember` does at once for an order the store took; one paid while away without the pass
+    /// (`applyKeptMember`), then its payment recorded (`recordKeptPayment`).
     @discardableResult
     public func sendKept(force: Bool) async throws(ShopError) -> OutboxReport {
-        let (members, drawer, clock) = (members, drawer, clock)
+        let (drawer, clock) = (drawer, clock)
         return try await orders.sendUnsent(force: force, settle: { [self] (sent) throws(ShopError) in
             // Its invoice details first, as `invoice #N` records them, so its invoice (issued while it was kept, or
             // when it is paid now) and the books agree with the order.
@@ -155,12 +156,8 @@ public final class Counter: Sendable {
                     throw .storedData("the invoice details kept with this order: \(error)")
                 }
             }
-            try await recordKeptPayment(of: sent)
-            guard let mobile = sent.keptMember, sent.order.status != .cancelled else { return }
-            do throws(TillError) { _ = try await members.apply(to: sent, mobile: mobile, freeCups: 0, money: nil) } catch {
-                if case .shop(let cause) = error { throw cause }
-                throw .storedData("the member \(mobile.masked) kept with this order: \(error)")
-            }
+            // Its member before its kept payment, so the payment earns the stamps as any member's payment does.
+            try await recordKeptPayment(of: try await applyKeptMember(to: sent))
         }, isClosed: { (day) throws(ShopError) in
             // A day is closed once its drawer is counted (`close`); an archived day was closed first.
             let bounds = clock.bounds(of: day)

@@ -3,8 +3,6 @@ import DrinkShopCore
 /// What a counter refuses for an order it kept while the store could not be reached: a payment it cannot take
 /// without the store, or a change to an order paid so. Nothing was written or charged.
 public enum KeptOrderRefusal: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A member's kept order: its stamps, free cups and pass are read from the store.
-    case membersOrder(OrderNumber)
     /// Only the whole bill is taken while the store is away.
     case partPayment(OrderNumber, due: Int, tendered: Int)
     /// Cash while the store is away needs a shift this counter saw open.
@@ -20,9 +18,6 @@ public enum KeptOrderRefusal: Error, Sendable, Hashable, CustomStringConvertible
 
     public var description: String {
         switch self {
-        case .membersOrder(let number):
-            return "order \(number) is a member's (會員) and the store cannot be reached: its stamps and pass are read from the "
-                + "store, so it is paid once it is sent; nothing was charged"
         case .partPayment(let number, let due, let tendered):
             return "order \(number) is $\(due) and $\(tendered) was given: while the store cannot be reached only the whole bill "
                 + "is taken (離線只收全額); nothing was charged"

@@ -23,6 +23,10 @@ enum TillView {
         if receipt.order.isUnsent {
             out += style.paint("Taken while the store cannot be reached: kept with the order, recorded in the store when it is sent "
                 + "(離線收款，送出後入帳)", .cyan) + "\n"
+            if let member = receipt.order.keptMember {
+                out += style.paint("Member \(member.masked): paid without member benefits (no pass, no free cups); the order's "
+                    + "stamps are added when it is sent (離線不折抵，集點於送出後)", .cyan) + "\n"
+            }
         }
         if let problem = receipt.invoiceProblem {
             out += style.paint("No invoice was issued (發票未開立): \(problem); this counter issues it at its next payment, "
