@@ -36,7 +36,7 @@ extension GatedStore {
     @Test func withPINsOnAndTheBaseAwayOrdersGoToTheOutboxCheckedAgainstTheLastKnownStaff() async throws {
         let clock = TestClock(Counter.noon)
         let hasher = try PINHasher(iterations: 1_000)
-        let (base, setup) = try await Self.shopWithAmysPIN(clock, hasher: hasher)
+        let (base, _) = try await Self.shopWithAmysPIN(clock, hasher: hasher)
 
         let remote = GatedStore(base)
         let store = CountingStore(remote)

@@ -66,7 +66,15 @@ extension Counter {
     /// Writes the files a crash left unwritten and lists what Turnkey has not picked up.
     public func invoiceFiles(by acting: Acting) async throws(TillError) -> InvoiceDesk.FilesStatus {
         try await authorize(.takePayment, acting)
-        var status = try await invoices.filesStatus()
+        var status: InvoiceDesk.FilesStatus
+        do {
+            status = try await invoices.filesStatus()
+        } catch {
+            // The store is away: what this counter keeps is still told (its files are written once it is sent).
+            guard case .shop(let cause) = error, delivery.outbox(after: cause, at: clock.now()) != nil else { throw error }
+            status = InvoiceDesk.FilesStatus(repaired: [], unwritten: [], waiting: [], refused: [], nearLimit: [], hasFolder: false)
+            status.storeAway = true
+        }
         status.keptHere = try await invoicesKeptHere()
         return status
     }

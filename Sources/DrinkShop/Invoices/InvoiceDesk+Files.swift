@@ -135,6 +135,8 @@ extension InvoiceDesk {
         /// Invoices this counter issued while the store was away whose orders still wait in its outbox: recorded,
         /// and their files written, only once the order is sent (`Counter.invoiceFiles` fills it in).
         public var keptHere: [KeptInvoice] = []
+        /// The store could not be reached: only `keptHere` is known (the files of the invoices it holds are not listed).
+        public var storeAway = false
     }
 
     /// An invoice issued while the store was away, kept in this counter's outbox with its order.

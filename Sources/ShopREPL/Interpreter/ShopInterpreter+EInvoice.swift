@@ -145,6 +145,10 @@ extension ShopInterpreter {
                 ? style.paint(line + "; issued over a day ago (上傳期限 2 日): put the order right so it is sent", .yellow, .bold) + "\n"
                 : line + "\n"
         }
+        if status.storeAway {
+            return out + style.paint("The store cannot be reached (無法連線): the files of the invoices it holds are checked once "
+                + "it answers.", .yellow) + "\n"
+        }
         for name in status.repaired { out += "Written now (補寫): \(name)\n" }
         for problem in status.unwritten { out += style.paint("Not written (未寫入): \(problem)", .red) + "\n" }
         guard status.hasFolder else { return out + "No Turnkey folder is set (未設定 Turnkey 目錄): einvoice seller … --turnkey DIR\n" }
