@@ -3,6 +3,7 @@ import Airtable
 import DrinkShopCore
 import EInvoice
 import Foundation
+import LocalBase
 import Testing
 import TestSupport
 
@@ -308,5 +309,46 @@ import TestSupport
         #expect(books.differences == [], "\(books.differences)")
         _ = try await shop.counter.sendKept(force: true)
         #expect(try await counter.fixture.shop.members.member(mobile).card.stamps == 2)
+    }
+
+    @Test("two counters of one machine (one outbox file) paying one kept order at the same instant: one payment, one invoice, no number skipped")
+    func twoCountersPayOneKeptOrderAtOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/outbox.sqlite"
+        let counter = try await OutboxTests.Counter(outboxPath: path)
+        let shop = counter.shop
+        try await InvoiceDeskTests.setUp(shop.counter)
+        _ = try await InvoiceDeskTests.paidOrder(shop, counter.fixture)  // AB-12345000: this machine holds a book
+        let other = Shop(store: counter.flaky, clock: counter.fixture.clock.shopClock,
+                         outbox: Outbox(store: try await LocalBase.open(path: path), location: path))
+        _ = try await other.catalog.menu()
+        _ = try await other.counter.invoiceSetup()
+        counter.flaky.unplug()
+        var kept: [StoredOrder] = []
+        for cups in 1...6 {
+            kept.append(try await shop.counter.place(OrderDraft(lines: [counter.fixture.line("熟成紅茶", Self.drink, quantity: cups)]), by: ken).order)
+        }
+        @Sendable func paying(_ shop: Shop, _ number: OrderNumber) async -> String? {
+            do { return try await shop.counter.pay(number, method: .card, tendered: nil, by: Acting("Ken", role: nil)).invoice?.number.text } catch {
+                #expect("\(error)".contains("was paid already"), "\(error)")
+                return nil
+            }
+        }
+        var issued: [String] = []
+        for order in kept {
+            let number = try #require(order.number)
+            async let one = paying(shop, number)
+            async let two = paying(other, number)
+            let taken = await [one, two].compactMap { $0 }
+            #expect(taken.count == 1, "\(number): \(taken)")
+            issued += taken
+        }
+        #expect(issued == (1...6).map { String(format: "AB%08d", 12345000 + $0) })
+        #expect(await counter.outbox.invoiceBook()?.last == "AB12345006")
+        #expect(try await counter.outbox.ordersWithKeptPayments().count == 6)
+        counter.flaky.plugIn()
+        #expect(try await shop.counter.sendKept(force: true).sent.count == 6)
+        let books = try await shop.books.check(try shop.till.period(from: "today", to: "today"))
+        #expect(books.differences == [] && books.payments == 7 && books.invoices == 7, "\(books.differences)")
     }
 }

@@ -36,12 +36,20 @@ extension Counter {
             guard case .shop = error else { throw error }
             throw .keptOrder(.invoiceSetupUnknown(number))
         }
-        let invoice = setup == nil ? nil : try await invoices.issueWhileAway(for: stored, charges: charges,
-                                                                             details: stored.keptInvoiceDetails, by: who)
-        do { try await outbox.keepPayment(Outbox.KeptPayment(payment: payment, invoice: invoice), orderRef: stored.orderRef) } catch {
-            throw .shop(error)
+        let issuing = setup == nil ? nil : try await invoices.issuingWhileAway(for: stored, charges: charges,
+                                                                               details: stored.keptInvoiceDetails, by: who)
+        // The check that it is not paid yet, the invoice's number and the payment: one commit of the outbox.
+        let outcome: Outbox.KeptPaymentOutcome
+        do { outcome = try await outbox.keepPayment(payment, orderRef: stored.orderRef, issuing: issuing) } catch { throw .shop(error) }
+        switch outcome {
+        case .kept(let invoice):
+            return Till.PaymentReceipt(order: stored, payment: payment, money: after, invoice: invoice)
+        case .paidAlready:
+            throw .keptOrder(.alreadyPaid(number, total: try await keptPayment(of: stored)?.payment.amount ?? payment.amount))
+        case .noNumbers:
+            // The book is used up (the next one is claimed from the store, which is away), or this counter holds none.
+            throw .einvoice(.noNumbersWhileAway(period: try invoices.currentPeriod().code))
         }
-        return Till.PaymentReceipt(order: stored, payment: payment, money: after, invoice: invoice)
     }
 
     /// Keeps (or with nil clears) the invoice details of a kept order with it in the outbox: its invoice, issued

@@ -7,12 +7,12 @@ import Foundation
 /// (its outbox's notes hold the book and its last number, so no request is needed), kept with the payment in the
 /// outbox, and recorded in `EInvoice` (then their files written) when the order is sent.
 extension InvoiceDesk {
-    /// The invoice of `stored` (kept, not sent), paid in full by `charges.total`, as `details` say (nil: printed B2C;
-    /// a carrier, a donation, or a company's 統一編號 with the tax shown): its number taken from this counter's book
-    /// and kept in its notes before it is returned. Nil when the total is NT$0.
-    /// - Throws: `.einvoice(.noNumbersWhileAway)` when the book is used up (a new one is claimed from the store).
-    func issueWhileAway(for stored: StoredOrder, charges: OrderCharges, details: InvoiceDetails?,
-                        by staff: String) async throws(TillError) -> IssuedInvoice? {
+    /// How the invoice of `stored` (kept, not sent), paid in full by `charges.total`, is made from the number after
+    /// `last` in this counter's book `book` (nil: the book has none left, or is not of the invoice's period), as
+    /// `details` say (nil: printed B2C; a carrier, a donation, or a company's 統一編號 with the tax shown): for
+    /// `Outbox.keepPayment`, which takes the number and keeps the payment in one commit. Nil when the total is NT$0.
+    func issuingWhileAway(for stored: StoredOrder, charges: OrderCharges, details: InvoiceDetails?,
+                          by staff: String) async throws(TillError) -> (@Sendable (_ book: String, _ last: String?) -> IssuedInvoice?)? {
         guard charges.total > 0 else { return nil }
         let lines = Self.saleLines(of: stored.order, charges: charges)
         let content: InvoiceContent
@@ -30,14 +30,11 @@ extension InvoiceDesk {
         let draft = InvoiceDraft(stored: stored, period: period, issuedAt: now, moment: moment, randomCode: RandomCode(using: &random),
                                  details: details, content: content, lines: lines, issuedBy: staff)
         let holder = await holderName()
-        let taken: (InvoiceNumber, InvoiceBook)
-        do {
-            taken = try await takeOwnNumber(period: period, holder: holder)
-        } catch .shop {
-            // The book is used up and the next one is claimed from the store, which is away.
-            throw .einvoice(.noNumbersWhileAway(period: period.code))
+        return { key, last in
+            guard let book = InvoiceBook(key: key), book.period == period,
+                  let number = book.number(after: last.flatMap { try? InvoiceNumber(parsing: $0) }) else { return nil }
+            return draft.invoice(number: number, book: book, holder: holder)
         }
-        return draft.invoice(number: taken.0, book: taken.1, holder: holder)
     }
 
     /// Records `kept` (issued while its order was kept) now that the order is in the store as `sent`: under the

@@ -132,7 +132,7 @@ extension Outbox {
     private func changeInvoiceNote<T: Sendable>(
         _ change: @escaping @Sendable ([String: JSONValue]?) -> (note: [String: JSONValue]?, result: T?)
     ) async throws(ShopError) -> T? {
-        let name = "#invoiceBook"
+        let name = Self.invoiceNoteName
         let formula = (FormulaExpression.field(MenuSnapshotField.table) == .text(name)).description
         let table = Outbox.menuTable
         do throws(AirtableError) {
@@ -152,6 +152,22 @@ extension Outbox {
         } catch {
             throw .store(error)
         }
+    }
+
+    /// The invoice note's row (`#invoiceBook`): its `records` cell holds the book and its last number taken.
+    static let invoiceNoteName = "#invoiceBook"
+    static let invoiceNoteQuery = ListQuery(
+        filterByFormula: (FormulaExpression.field(MenuSnapshotField.table) == .text(invoiceNoteName)).description, pageSize: 1)
+
+    /// The book and last number an invoice note's row holds; nil when it holds no book.
+    static func invoiceNote(_ record: Record) -> (book: String, last: String?)? {
+        guard let text = record.fields[MenuSnapshotField.records]?.stringValue,
+              let note = (try? JSONParser.parse(text))?.objectValue, let book = note["book"]?.stringValue else { return nil }
+        return (book, note["last"]?.stringValue)
+    }
+
+    static func invoiceNoteCells(book: String, last: String) -> Fields {
+        Fields([MenuSnapshotField.records: .string(JSONWriter.string(.object(["book": .string(book), "last": .string(last)])))])
     }
 
     private func note(_ name: String) async -> JSONValue? {

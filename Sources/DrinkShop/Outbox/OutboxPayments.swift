@@ -29,8 +29,69 @@ extension Outbox {
         var invoice: IssuedInvoice?
     }
 
-    /// Keeps the payment (and invoice) of a kept order; refused when the order has one already.
-    func keepPayment(_ kept: KeptPayment, orderRef: String) async throws(ShopError) {
+    /// What keeping a payment taken while the store was away came to.
+    enum KeptPaymentOutcome: Sendable {
+        /// Kept, with the invoice numbered in the same commit (nil: none was due).
+        case kept(IssuedInvoice?)
+        /// The order has a payment kept already: another process of this machine took it a moment before.
+        case paidAlready
+        /// The counter's book has no number left, or it holds no book.
+        case noNumbers
+    }
+
+    /// Keeps `payment` of kept order `orderRef` with its invoice, numbered from this counter's book, in one commit of
+    /// this machine's outbox: the check that the order has no payment kept, the number taken (the book's note), and
+    /// the record, together. So two processes of this machine paying one kept order at the same instant keep one
+    /// payment and one invoice, and no number is taken for the one refused.
+    /// - Parameter issuing: the invoice of the number after `last` in `book` (nil: the book has none left, or is not
+    ///   of the invoice's period); nil when no invoice is due.
+    func keepPayment(_ payment: Payment, orderRef: String,
+                     issuing: (@Sendable (_ book: String, _ last: String?) -> IssuedInvoice?)?) async throws(ShopError)
+        -> KeptPaymentOutcome
+    {
+        // The outbox is a local base: the plan is one transaction of it (`commitStrategy(over:)`).
+        try await commitStrategy(over: store).run(KeepingPayment(payment: payment, orderRef: orderRef, issuing: issuing))
+    }
+
+    /// `keepPayment`'s reads and writes: the order's kept payment (none, or it stops), the book's note (when an
+    /// invoice is due), then the note's new last number and the payment's record.
+    private struct KeepingPayment: StorePlan {
+        let payment: Payment
+        let orderRef: String
+        let issuing: (@Sendable (_ book: String, _ last: String?) -> IssuedInvoice?)?
+        private var readingNote = false
+
+        init(payment: Payment, orderRef: String, issuing: (@Sendable (_ book: String, _ last: String?) -> IssuedInvoice?)?) {
+            self.payment = payment
+            self.orderRef = orderRef
+            self.issuing = issuing
+        }
+
+        var outcomeWithoutReading: KeptPaymentOutcome? { nil }
+
+        mutating func start() -> PlanStep<KeptPaymentOutcome> { .list(table: Outbox.paymentTable, Outbox.keptPaymentQuery(orderRef)) }
+
+        mutating func next(after records: [Record]) -> PlanStep<KeptPaymentOutcome> {
+            if !readingNote {
+                guard records.isEmpty else { return .done(.paidAlready) }
+                guard issuing != nil else { return .write([keep(nil)], then: .kept(nil)) }
+                readingNote = true
+                return .list(table: Outbox.menuTable, Outbox.invoiceNoteQuery)
+            }
+            guard let note = records.first, let held = Outbox.invoiceNote(note), let issued = issuing?(held.book, held.last) else {
+                return .done(.noNumbers)
+            }
+            return .write([.update(table: Outbox.menuTable, id: note.id, Outbox.invoiceNoteCells(book: held.book, last: issued.number.text)),
+                           keep(issued)], then: .kept(issued))
+        }
+
+        private func keep(_ invoice: IssuedInvoice?) -> RecordWrite {
+            .create(table: Outbox.paymentTable, Outbox.cells(of: KeptPayment(payment: payment, invoice: invoice), orderRef: orderRef))
+        }
+    }
+
+    /// The record of a kept payment: the invoice's cells (when one was issued), the order's ref and the payment.
+    fileprivate static func cells(of kept: KeptPayment, orderRef: String) -> Fields {
         var cells = kept.invoice?.cells ?? Fields()
         cells[EInvoiceField.orderRef] = .string(orderRef)
         cells[KeptPaymentField.method] = .string(kept.payment.method.rawValue)
@@ -38,11 +99,11 @@ extension Outbox {
         cells[KeptPaymentField.tendered] = .int(kept.payment.tendered)
         cells[KeptPaymentField.takenBy] = .string(kept.payment.takenBy)
         cells[KeptPaymentField.takenAt] = .string(AirtableTimestamp.format(kept.payment.takenAt))
-        do {
-            _ = try await store.createRecords(in: Outbox.paymentTable, [cells], options: WriteOptions(typecast: true))
-        } catch {
-            throw .store(error)
-        }
+        return cells
+    }
+
+    fileprivate static func keptPaymentQuery(_ orderRef: String) -> ListQuery {
+        ListQuery(filterByFormula: (FormulaExpression.field(EInvoiceField.orderRef) == .text(orderRef)).description, pageSize: 1)
     }
 
     /// The payment kept with order `orderRef`; nil when none.
@@ -107,9 +168,7 @@ extension Outbox {
 
     private func keptPaymentRecord(of orderRef: String) async throws(ShopError) -> Record? {
         do {
-            return try await store.listRecords(in: Outbox.paymentTable, query: ListQuery(
-                filterByFormula: (FormulaExpression.field(EInvoiceField.orderRef) == .text(orderRef)).description,
-                pageSize: 1)).records.first
+            return try await store.listRecords(in: Outbox.paymentTable, query: Self.keptPaymentQuery(orderRef)).records.first
         } catch {
             throw .store(error)
         }
