@@ -28,7 +28,7 @@ extension InvoiceDesk {
     }
 
     /// Claims this counter's next book as soon as its book is used up, while the store answers, so an outage that
-    /// follows finds numbers in hand (`issueWhileAway`) rather than an empty book. The claim the next payment would
+    /// follows finds numbers in hand (`issuingWhileAway`) rather than an empty book. The claim the next payment would
     /// make, made one payment earlier; best effort: a failure (or no book left) leaves it to the next payment.
     private func claimNextBook(period: InvoicePeriod, holder: String, replacing used: String) async {
         guard let notes, let next = try? await claimBook(period: period, holder: holder) else { return }
