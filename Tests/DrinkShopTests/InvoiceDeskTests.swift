@@ -30,6 +30,21 @@ import Testing
         return try await shop.counter.pay(number, method: .card, tendered: nil, by: ken)
     }
 
+    @Test("an order's invoice details no longer change once its invoice is issued: refused in words, nothing written")
+    func detailsAfterTheInvoiceAreRefused() async throws {
+        let fixture = try await ShopFixture()
+        try await Self.setUp(fixture.shop.counter)
+        let receipt = try await Self.paidOrder(fixture.shop, fixture)
+        let number = OrderNumber.pickup(receipt.order.order.pickupNumber)
+        do {
+            try await fixture.shop.counter.invoice(number, try InvoiceDetails(parsing: "8585"), by: Self.ken)
+            Issue.record("the details of an invoiced order changed")
+        } catch {
+            #expect("\(error)".contains("order #\(receipt.order.order.pickupNumber) has invoice AB-12345000 issued (已開立發票)"), "\(error)")
+        }
+        #expect(try await fixture.shop.extras.extra(of: receipt.order.orderRef).invoice == nil)
+    }
+
     @Test("on the embedded store invoices are numbered from the store's book in order, and their totals are the bills")
     func embeddedNumbers() async throws {
         let fixture = try await ShopFixture()

@@ -32,7 +32,7 @@ import Testing
         .einvoice(.anotherSellersNumbers(range: "11512 AB 12345000-12345099", file: "04595257", shop: "12345675")), .einvoice(.periodNotOpen(period: "11508", today: "2026-11-29")),
         .einvoice(.periodNotOver(period: "11512")), .einvoice(.blanksReported(period: "11512", files: ["E0402_11512_AB.xml"])),
         .einvoice(.noInvoice(order: "#3")),
-        .einvoice(.alreadyInvoiced(order: "#3", number: "AB-12345000")), .einvoice(.notPaid(order: "#3", due: 40)),
+        .einvoice(.alreadyInvoiced(order: "#3", number: "AB-12345000")), .einvoice(.detailsAfterInvoice(order: "#3", number: "AB-12345000")), .einvoice(.notPaid(order: "#3", due: 40)),
         .einvoice(.storedInvoice("record rec1: lines")), .einvoice(.noTurnkeyFolder), .einvoice(.notSetUp),
         .einvoice(.noNumbersWhileAway(period: "11512")),
         .keptOrder(.partPayment(.provisional(1, counter: "A"), due: 60, tendered: 10)),

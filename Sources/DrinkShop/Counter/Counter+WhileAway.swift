@@ -56,7 +56,10 @@ extension Counter {
     /// when it is paid (here while the store is away, or in the store once it is sent), follows them; they are
     /// recorded on the order when it is sent. Refused once it was paid while away: its invoice is issued.
     func keepInvoiceDetails(_ details: InvoiceDetails?, of stored: StoredOrder, as number: OrderNumber) async throws(TillError) {
-        try await refusingIfPaidWhileAway(stored, as: number)
+        if let kept = try await keptPayment(of: stored) {
+            guard let invoice = kept.invoice else { throw .keptOrder(.paidWhileAway(number)) }
+            throw .einvoice(.detailsAfterInvoice(order: number.description, number: invoice.number.printed))
+        }
         var kept = stored
         kept.keptInvoiceDetails = details
         do {

@@ -327,6 +327,11 @@ public final class Counter: Sendable {
         try await authorize(.editOrder, acting)
         let stored = try await findToChange(number)
         if stored.isUnsent { return try await keepInvoiceDetails(details, of: stored, as: number) }
+        // The invoice is issued by the details as they were: changing them now would leave the order saying one thing
+        // and its invoice another.
+        if try await invoices.setup() != nil, let live = try await invoicesOf(stored).last(where: \.isLive) {
+            throw .einvoice(.detailsAfterInvoice(order: number.description, number: live.number.printed))
+        }
         try await extras.setInvoice(details, of: stored)
     }
 

@@ -28,6 +28,8 @@ public enum InvoiceDeskError: Error, Sendable, Hashable, CustomStringConvertible
     case noInvoice(order: String)
     /// `einvoice issue` on an order that already has a live invoice.
     case alreadyInvoiced(order: String, number: String)
+    /// `invoice #N <details>` on an order whose invoice is issued: the invoice does not change with them.
+    case detailsAfterInvoice(order: String, number: String)
     /// `einvoice issue` on an order that is not paid in full.
     case notPaid(order: String, due: Int)
     /// A stored invoice record that cannot be read back.
@@ -66,6 +68,9 @@ public enum InvoiceDeskError: Error, Sendable, Hashable, CustomStringConvertible
         case .noInvoice(let order): return "order \(order) has no e-invoice (沒有發票)"
         case .alreadyInvoiced(let order, let number):
             return "order \(order) has invoice \(number) already (已開立發票); nothing was issued"
+        case .detailsAfterInvoice(let order, let number):
+            return "order \(order) has invoice \(number) issued (已開立發票): its invoice details no longer change; nothing "
+                + "changed (for an invoice to a carrier or a company, void the order and place it again)"
         case .notPaid(let order, let due):
             return "order \(order) still has $\(due) due (尚未付清); its invoice is issued when it is paid in full"
         case .storedInvoice(let detail): return "an invoice record in the store cannot be read: \(detail) (發票資料有誤)"
