@@ -65,6 +65,9 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
     /// A payment taken for a kept order while the store was away, refused by the store as the order was sent (cash
     /// with no shift open): the order waits in the outbox and is tried again.
     case keptPaymentRefused(String)
+    /// A change to a kept order (an edit, a cancel, a delete, its invoice details) that another counter of this machine
+    /// paid while the store was away a moment before: refused in the same commit of the outbox as the check.
+    case paidAtThisMachine(OrderNumber)
 
     public var description: String {
         switch self {
@@ -121,6 +124,9 @@ public indirect enum ShopError: Error, Sendable, CustomStringConvertible {
             return "could not claim a pickup number after \(attempts) tries (取不到取餐號); is another counter claiming numbers in a loop?"
         case .setting(let error): return error.description
         case .archive(let error): return error.description
+        case .paidAtThisMachine(let number):
+            return "order \(number) was paid while the store could not be reached (離線已付款), at this machine a moment ago: "
+                + "nothing changed; cancel or void it once it is sent"
         case .keptPaymentRefused(let detail):
             return "the payment taken while the store was away could not be recorded: \(detail); the order waits in the outbox "
                 + "and is sent again with it (離線收款尚未入帳)"

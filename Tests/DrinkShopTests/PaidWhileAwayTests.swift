@@ -316,23 +316,33 @@ import TestSupport
         #expect(try await counter.fixture.shop.members.member(mobile).card.stamps == 2)
     }
 
-    @Test("two counters of one machine (one outbox file) paying one kept order at the same instant: one payment, one invoice, no number skipped")
-    func twoCountersPayOneKeptOrderAtOnce() async throws {
-        let directory = try TemporaryDirectory()
+    /// Two counters of one machine (one outbox file, two shops as two processes would be) that took a payment online
+    /// (so they hold a book, AB-12345000 used), then lost the store with `count` orders kept.
+    private func twoCountersOfOneMachine(in directory: borrowing TemporaryDirectory, keeping count: Int) async throws
+        -> (OutboxTests.Counter, Shop, [StoredOrder])
+    {
         let path = directory.path + "/outbox.sqlite"
         let counter = try await OutboxTests.Counter(outboxPath: path)
         let shop = counter.shop
         try await InvoiceDeskTests.setUp(shop.counter)
-        _ = try await InvoiceDeskTests.paidOrder(shop, counter.fixture)  // AB-12345000: this machine holds a book
+        _ = try await InvoiceDeskTests.paidOrder(shop, counter.fixture)
         let other = Shop(store: counter.flaky, clock: counter.fixture.clock.shopClock,
                          outbox: Outbox(store: try await LocalBase.open(path: path), location: path))
         _ = try await other.catalog.menu()
         _ = try await other.counter.invoiceSetup()
         counter.flaky.unplug()
         var kept: [StoredOrder] = []
-        for cups in 1...6 {
+        for cups in 1...count {
             kept.append(try await shop.counter.place(OrderDraft(lines: [counter.fixture.line("熟成紅茶", Self.drink, quantity: cups)]), by: ken).order)
         }
+        return (counter, other, kept)
+    }
+
+    @Test("two counters of one machine (one outbox file) paying one kept order at the same instant: one payment, one invoice, no number skipped")
+    func twoCountersPayOneKeptOrderAtOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let (counter, other, kept) = try await twoCountersOfOneMachine(in: directory, keeping: 6)
+        let shop = counter.shop
         @Sendable func paying(_ shop: Shop, _ number: OrderNumber) async -> String? {
             do { return try await shop.counter.pay(number, method: .card, tendered: nil, by: Acting("Ken", role: nil)).invoice?.number.text } catch {
                 #expect("\(error)".contains("was paid already"), "\(error)")
@@ -355,5 +365,49 @@ import TestSupport
         #expect(try await shop.counter.sendKept(force: true).sent.count == 6)
         let books = try await shop.books.check(try shop.till.period(from: "today", to: "today"))
         #expect(books.differences == [] && books.payments == 7 && books.invoices == 7, "\(books.differences)")
+    }
+
+    @Test("a cancel at one counter of a machine and a payment at another, of one kept order at the same instant: never both")
+    func cancelAndPaymentAtOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let (counter, other, kept) = try await twoCountersOfOneMachine(in: directory, keeping: 8)
+        let shop = counter.shop
+        var outcomes: [String] = []
+        for order in kept {
+            let number = try #require(order.number)
+            async let cancelled: Bool = { do { _ = try await shop.counter.cancel(number, reason: "changed mind", by: Acting("Ken", role: nil)); return true } catch { return false } }()
+            async let paid: Bool = { do { _ = try await other.counter.pay(number, method: .card, tendered: nil, by: Acting("Ken", role: nil)); return true } catch { return false } }()
+            let (c, p) = await (cancelled, paid)
+            #expect(c != p, "\(number): cancelled \(c), paid \(p)")
+            let now = try #require(try await counter.outbox.unsentOrders(menu: try await shop.catalog.menu(), clock: shop.clock)
+                .first { $0.orderRef == order.orderRef })
+            let payment = try await counter.outbox.keptPayment(of: order.orderRef)
+            #expect((now.order.status == .cancelled) == (payment == nil), "\(number): \(now.order.status), payment \(payment != nil)")
+            outcomes.append(c ? "cancelled" : "paid")
+        }
+        counter.flaky.plugIn()
+        let report = try await shop.counter.sendKept(force: true)
+        #expect(report.refused.isEmpty && report.sent.count == kept.count, "\(report.refused.map { "\($0.reason)" })")
+        let books = try await shop.books.check(try shop.till.period(from: "today", to: "today"))
+        #expect(books.differences == [], "\(outcomes): \(books.differences)")
+    }
+
+    @Test("new invoice details at one counter of a machine and a payment at another, at the same instant: the invoice follows the details the order keeps")
+    func detailsAndPaymentAtOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let (counter, other, kept) = try await twoCountersOfOneMachine(in: directory, keeping: 8)
+        let shop = counter.shop
+        let carrier = try InvoiceDetails(parsing: "/ABC1234")
+        for order in kept {
+            let number = try #require(order.number)
+            async let given: Bool = { do { try await shop.counter.invoice(number, carrier, by: Acting("Ken", role: nil)); return true } catch { return false } }()
+            async let paid: Bool = { do { _ = try await other.counter.pay(number, method: .card, tendered: nil, by: Acting("Ken", role: nil)); return true } catch { return false } }()
+            _ = await (given, paid)
+            let now = try #require(try await counter.outbox.unsentOrders(menu: try await shop.catalog.menu(), clock: shop.clock)
+                .first { $0.orderRef == order.orderRef })
+            if let invoice = try await counter.outbox.keptPayment(of: order.orderRef)?.invoice {
+                #expect(invoice.details == now.keptInvoiceDetails, "\(number): invoice \(String(describing: invoice.details)), order \(String(describing: now.keptInvoiceDetails))")
+            }
+        }
     }
 }

@@ -40,12 +40,16 @@ extension Counter {
                                                                                details: stored.keptInvoiceDetails, by: who)
         // The check that it is not paid yet, the invoice's number and the payment: one commit of the outbox.
         let outcome: Outbox.KeptPaymentOutcome
-        do { outcome = try await outbox.keepPayment(payment, orderRef: stored.orderRef, issuing: issuing) } catch { throw .shop(error) }
+        do { outcome = try await outbox.keepPayment(payment, of: stored, issuing: issuing) } catch { throw .shop(error) }
         switch outcome {
         case .kept(let invoice):
             return Till.PaymentReceipt(order: stored, payment: payment, money: after, invoice: invoice)
         case .paidAlready:
             throw .keptOrder(.alreadyPaid(number, total: try await keptPayment(of: stored)?.payment.amount ?? payment.amount))
+        case .cancelled:
+            throw .keptOrder(.cancelled(number))
+        case .changed:
+            throw .keptOrder(.changedMeanwhile(number))
         case .noNumbers:
             // The book is used up (the next one is claimed from the store, which is away), or this counter holds none.
             throw .einvoice(.noNumbersWhileAway(period: try invoices.currentPeriod().code))

@@ -99,7 +99,7 @@ extension OrderDesk {
                     stored.order = try numbered(stored.order, try await pickupNumbers.claim(day: stored.businessDay))
                     // Remember the real number before sending, so a failure now cannot claim another one (the
                     // P number stays beside it: the cup says P1).
-                    try await outbox.keep(stored, menu: menu, queuedAt: now)
+                    try await outbox.keep(stored, menu: menu, queuedAt: now, sending: true)
                 }
                 // What was noted about it while it waited is sent after it, under its number now (`log`: edit
                 // `#14 (was A-P1)`); renamed again harmlessly should this send be tried again.
@@ -159,7 +159,7 @@ extension OrderDesk {
         let closedDay = stored.businessDay
         stored.businessDay = today
         stored.order = try numbered(stored.order, try await pickupNumbers.claim(day: today))
-        try await outbox.keep(stored, menu: menu, queuedAt: clock.now())
+        try await outbox.keep(stored, menu: menu, queuedAt: clock.now(), sending: true)
         try await note([AuditEntry(at: clock.now(), by: stored.order.placedBy, action: .placeOrder,
                                    subject: "#\(stored.order.pickupNumber)",
                                    detail: "sent late: taken on \(closedDay) as \(queuedAs) while the store was away; "

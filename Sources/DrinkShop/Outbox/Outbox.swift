@@ -138,8 +138,37 @@ public final class Outbox: Sendable {
         try await provisionalNumbers.claim(day: day)
     }
 
-    /// Keeps (or replaces) an order until it is sent.
-    func keep(_ stored: StoredOrder, menu: Menu, queuedAt: Date) async throws(ShopError) {
+    /// Keeps (or replaces) an order until it is sent. A change staff make to a kept order is refused when a payment is
+    /// kept for it (`ShopError.paidAtThisMachine`: another counter of this machine took it a moment before), checked in
+    /// the same commit of the outbox as the write; the sending (`sending`), which numbers a paid order too, is not.
+    func keep(_ stored: StoredOrder, menu: Menu, queuedAt: Date, sending: Bool = false) async throws(ShopError) {
+        let lines = Self.lineCells(of: stored, menu: menu, queuedAt: queuedAt)
+        if !sending {
+            let write = RecordWrite.upsert(table: Outbox.lineTable, lines, mergeOn: [OrderField.ref.rawValue])
+            guard try await commitStrategy(over: store).run(UnlessPaid(orderRef: stored.orderRef, write: write)) else {
+                throw .paidAtThisMachine(stored.keptNumber ?? stored.number ?? .pickup(stored.order.pickupNumber))
+            }
+            return
+        }
+        do {
+            _ = try await store.upsertRecords(in: Outbox.lineTable, lines.map { UpsertRecord(fields: $0) },
+                                              mergeOn: [OrderField.ref.rawValue], replace: false, options: WriteOptions(typecast: true))
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// Writes `write` unless a payment is kept for order `orderRef` (then nothing: false), in one commit of the outbox.
+    private struct UnlessPaid: StorePlan {
+        let orderRef: String
+        let write: RecordWrite
+        var outcomeWithoutReading: Bool? { nil }
+        mutating func start() -> PlanStep<Bool> { .list(table: Outbox.paymentTable, Outbox.keptPaymentQuery(orderRef)) }
+        mutating func next(after records: [Record]) -> PlanStep<Bool> { records.isEmpty ? .write([write], then: true) : .done(false) }
+    }
+
+    /// The outbox's line records of a kept order.
+    private static func lineCells(of stored: StoredOrder, menu: Menu, queuedAt: Date) -> [Fields] {
         var lines = OrderRecord.fields(of: stored.order, orderRef: stored.orderRef, businessDay: stored.businessDay,
                                        menu: menu)
         for index in lines.indices {
@@ -151,12 +180,7 @@ public final class Outbox: Sendable {
             lines[index][UnsentField.invoiceKind] = stored.keptInvoiceDetails.map { .string($0.kindCode) } ?? .null
             lines[index][UnsentField.invoiceValue] = stored.keptInvoiceDetails.map { .string($0.value) } ?? .null
         }
-        do {
-            _ = try await store.upsertRecords(in: Outbox.lineTable, lines.map { UpsertRecord(fields: $0) },
-                                              mergeOn: [OrderField.ref.rawValue], replace: false, options: WriteOptions(typecast: true))
-        } catch {
-            throw .store(error)
-        }
+        return lines
     }
 
     /// Every order waiting to be sent, oldest first (from any day: an order from before midnight
@@ -200,14 +224,20 @@ public final class Outbox: Sendable {
         }.sorted { $0.order.createdAt < $1.order.createdAt }
     }
 
-    /// Forgets an order: it was sent, or deleted before it ever was.
+    /// Forgets an order: it was sent (its kept payment recorded and forgotten first), or deleted before it ever was.
+    /// Refused while a payment is kept for it (`ShopError.paidAtThisMachine`), in the same commit as the delete.
     func remove(_ stored: StoredOrder) async throws(ShopError) {
+        let lines: [Record]
         do {
-            let records = try await store.allRecords(in: Outbox.lineTable, query: ListQuery(
+            lines = try await store.allRecords(in: Outbox.lineTable, query: ListQuery(
                 filterByFormula: (FormulaExpression.field(OrderField.orderRef) == .text(stored.orderRef)).description))
-            if !records.isEmpty { _ = try await store.deleteRecords(in: Outbox.lineTable, ids: records.map(\.id)) }
         } catch {
             throw .store(error)
+        }
+        guard !lines.isEmpty else { return }
+        let write = RecordWrite.delete(table: Outbox.lineTable, ids: lines.map(\.id))
+        guard try await commitStrategy(over: store).run(UnlessPaid(orderRef: stored.orderRef, write: write)) else {
+            throw .paidAtThisMachine(stored.keptNumber ?? stored.number ?? .pickup(stored.order.pickupNumber))
         }
     }
 

@@ -37,6 +37,10 @@ extension Outbox {
         case paidAlready
         /// The counter's book has no number left, or it holds no book.
         case noNumbers
+        /// Cancelled at another counter of this machine a moment before.
+        case cancelled
+        /// Sent, deleted or given other invoice details at another counter of this machine a moment before.
+        case changed
     }
 
     /// Keeps `payment` of kept order `orderRef` with its invoice, numbered from this counter's book, in one commit of
@@ -45,37 +49,53 @@ extension Outbox {
     /// payment and one invoice, and no number is taken for the one refused.
     /// - Parameter issuing: the invoice of the number after `last` in `book` (nil: the book has none left, or is not
     ///   of the invoice's period); nil when no invoice is due.
-    func keepPayment(_ payment: Payment, orderRef: String,
+    func keepPayment(_ payment: Payment, of stored: StoredOrder,
                      issuing: (@Sendable (_ book: String, _ last: String?) -> IssuedInvoice?)?) async throws(ShopError)
         -> KeptPaymentOutcome
     {
         // The outbox is a local base: the plan is one transaction of it (`commitStrategy(over:)`).
-        try await commitStrategy(over: store).run(KeepingPayment(payment: payment, orderRef: orderRef, issuing: issuing))
+        try await commitStrategy(over: store).run(KeepingPayment(payment: payment, orderRef: stored.orderRef,
+                                                                 details: stored.keptInvoiceDetails, issuing: issuing))
     }
 
-    /// `keepPayment`'s reads and writes: the order's kept payment (none, or it stops), the book's note (when an
-    /// invoice is due), then the note's new last number and the payment's record.
+    /// `keepPayment`'s reads and writes: the order's lines (still kept, not cancelled, with the invoice details the
+    /// invoice is made by), its kept payment (none, or it stops), the book's note (when an invoice is due), then the
+    /// note's new last number and the payment's record.
     private struct KeepingPayment: StorePlan {
         let payment: Payment
         let orderRef: String
+        let details: InvoiceDetails?
         let issuing: (@Sendable (_ book: String, _ last: String?) -> IssuedInvoice?)?
-        private var readingNote = false
+        private var step = 0
 
-        init(payment: Payment, orderRef: String, issuing: (@Sendable (_ book: String, _ last: String?) -> IssuedInvoice?)?) {
+        init(payment: Payment, orderRef: String, details: InvoiceDetails?,
+             issuing: (@Sendable (_ book: String, _ last: String?) -> IssuedInvoice?)?) {
             self.payment = payment
             self.orderRef = orderRef
+            self.details = details
             self.issuing = issuing
         }
 
         var outcomeWithoutReading: KeptPaymentOutcome? { nil }
 
-        mutating func start() -> PlanStep<KeptPaymentOutcome> { .list(table: Outbox.paymentTable, Outbox.keptPaymentQuery(orderRef)) }
+        mutating func start() -> PlanStep<KeptPaymentOutcome> {
+            .list(table: Outbox.lineTable, ListQuery(filterByFormula: (FormulaExpression.field(OrderField.orderRef) == .text(orderRef)).description))
+        }
 
         mutating func next(after records: [Record]) -> PlanStep<KeptPaymentOutcome> {
-            if !readingNote {
+            step += 1
+            if step == 1 {
+                guard let line = records.first else { return .done(.changed) }
+                if records.contains(where: { $0.fields[OrderField.status]?.stringValue == OrderStatus.cancelled.rawValue }) {
+                    return .done(.cancelled)
+                }
+                guard line.fields[UnsentField.invoiceKind]?.stringValue == details?.kindCode,
+                      line.fields[UnsentField.invoiceValue]?.stringValue == details?.value else { return .done(.changed) }
+                return .list(table: Outbox.paymentTable, Outbox.keptPaymentQuery(orderRef))
+            }
+            if step == 2 {
                 guard records.isEmpty else { return .done(.paidAlready) }
                 guard issuing != nil else { return .write([keep(nil)], then: .kept(nil)) }
-                readingNote = true
                 return .list(table: Outbox.menuTable, Outbox.invoiceNoteQuery)
             }
             guard let note = records.first, let held = Outbox.invoiceNote(note), let issued = issuing?(held.book, held.last) else {
@@ -102,7 +122,7 @@ extension Outbox {
         return cells
     }
 
-    fileprivate static func keptPaymentQuery(_ orderRef: String) -> ListQuery {
+    static func keptPaymentQuery(_ orderRef: String) -> ListQuery {
         ListQuery(filterByFormula: (FormulaExpression.field(EInvoiceField.orderRef) == .text(orderRef)).description, pageSize: 1)
     }
 
