@@ -410,4 +410,35 @@ import TestSupport
             }
         }
     }
+
+    @Test("an edit at one counter of a machine and a payment at another, of one kept order at the same instant: the payment is for the bill the order keeps")
+    func editAndPaymentAtOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let (counter, other, kept) = try await twoCountersOfOneMachine(in: directory, keeping: 8)
+        let shop = counter.shop
+        var outcomes: [String] = []
+        for order in kept {
+            let number = try #require(order.number)
+            async let edited: Bool = {
+                do {
+                    _ = try await shop.counter.edit(number, line: 1, change: LineChangeDraft(quantity: order.order.lines[0].quantity + 1),
+                                                    by: Acting("Ken", role: nil))
+                    return true
+                } catch { return false }
+            }()
+            async let paid: Bool = { do { _ = try await other.counter.pay(number, method: .card, tendered: nil, by: Acting("Ken", role: nil)); return true } catch { return false } }()
+            let (e, p) = await (edited, paid)
+            outcomes.append("\(e ? "edited" : "-")/\(p ? "paid" : "-")")
+            let now = try #require(try await counter.outbox.unsentOrders(menu: try await shop.catalog.menu(), clock: shop.clock)
+                .first { $0.orderRef == order.orderRef })
+            if let payment = try await counter.outbox.keptPayment(of: order.orderRef)?.payment {
+                #expect(payment.amount == now.order.total, "\(number): paid $\(payment.amount), the order is $\(now.order.total)")
+            }
+        }
+        counter.flaky.plugIn()
+        let report = try await shop.counter.sendKept(force: true)
+        #expect(report.refused.isEmpty, "\(outcomes): \(report.refused.map { "\($0.reason)" })")
+        let books = try await shop.books.check(try shop.till.period(from: "today", to: "today"))
+        #expect(books.differences == [], "\(outcomes): \(books.differences)")
+    }
 }

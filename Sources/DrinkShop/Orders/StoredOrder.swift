@@ -27,6 +27,9 @@ public struct StoredOrder: Sendable {
     /// The invoice details given for an unsent order (`invoice #A-P1 /ABC1234`): kept with it in the outbox, its
     /// invoice issued by them when it is paid while the store is away, and recorded on the order when it is sent.
     public var keptInvoiceDetails: InvoiceDetails?
+    /// The kept order's line records as read from the outbox (`Outbox.fingerprint`): a payment while the store is away
+    /// holds only if they are still so in its commit, so an edit at another counter of the machine meanwhile is seen.
+    var keptFingerprint: String?
     /// What the till needs to decide about the order, as its records carry it; nil for an order an earlier
     /// version placed (the till then reads the ledger).
     public var till: TillCopy?

@@ -210,6 +210,7 @@ public final class Outbox: Sendable {
                 }
             }
         }
+        let fingerprints = Dictionary(grouping: records) { $0.fields[OrderField.orderRef]?.stringValue ?? "" }.mapValues(Self.fingerprint)
         let (orders, problems) = OrderRecord.orders(from: records, menu: menu, clock: clock)
         if let problem = problems.first { throw .storedData("in the outbox at \(location): \(problem)") }
         return orders.map { order in
@@ -218,10 +219,20 @@ public final class Outbox: Sendable {
             unsent.provisionalCounter = counters[order.orderRef]
             unsent.keptMember = members[order.orderRef]
             unsent.keptInvoiceDetails = invoiceDetails[order.orderRef]
+            unsent.keptFingerprint = fingerprints[order.orderRef]
             unsent.isForeign = false
             unsent.isUnsent = true
             return unsent
         }.sorted { $0.order.createdAt < $1.order.createdAt }
+    }
+
+    /// What a kept order's line records hold, every cell but when they were written, in one text: equal when nothing
+    /// of the order changed between two reads of this outbox.
+    static func fingerprint(_ lines: [Record]) -> String {
+        lines.map { line in
+            line.fields.filter { $0.key != UnsentField.queuedAt.rawValue }.sorted { $0.key < $1.key }
+                .map { "\($0.key)=\(JSONWriter.string($0.value))" }.joined(separator: "\u{1F}")
+        }.sorted().joined(separator: "\u{1E}")
     }
 
     /// Forgets an order: it was sent (its kept payment recorded and forgotten first), or deleted before it ever was.

@@ -39,7 +39,7 @@ extension Outbox {
         case noNumbers
         /// Cancelled at another counter of this machine a moment before.
         case cancelled
-        /// Sent, deleted or given other invoice details at another counter of this machine a moment before.
+        /// Sent, deleted, edited or given other invoice details at another counter of this machine a moment before.
         case changed
     }
 
@@ -54,25 +54,28 @@ extension Outbox {
         -> KeptPaymentOutcome
     {
         // The outbox is a local base: the plan is one transaction of it (`commitStrategy(over:)`).
-        try await commitStrategy(over: store).run(KeepingPayment(payment: payment, orderRef: stored.orderRef,
-                                                                 details: stored.keptInvoiceDetails, issuing: issuing))
+        try await commitStrategy(over: store).run(KeepingPayment(payment: payment, orderRef: stored.orderRef, details: stored.keptInvoiceDetails,
+                                                                 fingerprint: stored.keptFingerprint, issuing: issuing))
     }
 
-    /// `keepPayment`'s reads and writes: the order's lines (still kept, not cancelled, with the invoice details the
-    /// invoice is made by), its kept payment (none, or it stops), the book's note (when an invoice is due), then the
+    /// `keepPayment`'s reads and writes: the order's lines (still kept, not cancelled, as the payment read them: the
+    /// bill it takes, the invoice details the invoice is made by), its kept payment (none, or it stops), the book's note (when an invoice is due), then the
     /// note's new last number and the payment's record.
     private struct KeepingPayment: StorePlan {
         let payment: Payment
         let orderRef: String
         let details: InvoiceDetails?
+        /// The order's lines as the payment read them (nil: not read from the outbox; only the details are held).
+        let fingerprint: String?
         let issuing: (@Sendable (_ book: String, _ last: String?) -> IssuedInvoice?)?
         private var step = 0
 
-        init(payment: Payment, orderRef: String, details: InvoiceDetails?,
+        init(payment: Payment, orderRef: String, details: InvoiceDetails?, fingerprint: String?,
              issuing: (@Sendable (_ book: String, _ last: String?) -> IssuedInvoice?)?) {
             self.payment = payment
             self.orderRef = orderRef
             self.details = details
+            self.fingerprint = fingerprint
             self.issuing = issuing
         }
 
@@ -90,7 +93,8 @@ extension Outbox {
                     return .done(.cancelled)
                 }
                 guard line.fields[UnsentField.invoiceKind]?.stringValue == details?.kindCode,
-                      line.fields[UnsentField.invoiceValue]?.stringValue == details?.value else { return .done(.changed) }
+                      line.fields[UnsentField.invoiceValue]?.stringValue == details?.value,
+                      fingerprint.map({ $0 == Outbox.fingerprint(records) }) ?? true else { return .done(.changed) }
                 return .list(table: Outbox.paymentTable, Outbox.keptPaymentQuery(orderRef))
             }
             if step == 2 {

@@ -15,7 +15,8 @@ public enum KeptOrderRefusal: Error, Sendable, Hashable, CustomStringConvertible
     case paidWhileAway(OrderNumber)
     /// The shop's e-invoice settings were never read by this counter, so it cannot invoice the sale.
     case invoiceSetupUnknown(OrderNumber)
-    /// Sent, deleted or given other invoice details at another counter of this machine while this one took the payment.
+    /// Sent, deleted, edited or given other invoice details at another counter of this machine while this one took the
+    /// payment.
     case changedMeanwhile(OrderNumber)
 
     public var description: String {
@@ -34,8 +35,8 @@ public enum KeptOrderRefusal: Error, Sendable, Hashable, CustomStringConvertible
             return "order \(number) was paid while the store could not be reached (離線已付款): cancel or void it once it is "
                 + "sent (the refund and its invoice's void need the store); nothing changed"
         case .changedMeanwhile(let number):
-            return "order \(number) changed at another counter of this machine a moment ago (sent, deleted or its invoice "
-                + "details) (訂單已變更); nothing was charged: look at it and take the payment again"
+            return "order \(number) changed at another counter of this machine a moment ago (sent, deleted, edited or its "
+                + "invoice details) (訂單已變更); nothing was charged: look at it and take the payment again"
         case .invoiceSetupUnknown(let number):
             return "order \(number): this counter has not read the shop's e-invoice settings (未讀取發票設定) and the store cannot be reached, "
                 + "so the sale cannot be invoiced; take the payment once the store is back; nothing was charged"
