@@ -54,13 +54,14 @@ extension Outbox {
         -> KeptPaymentOutcome
     {
         // The outbox is a local base: the plan is one transaction of it (`commitStrategy(over:)`).
-        try await commitStrategy(over: store).run(KeepingPayment(payment: payment, orderRef: stored.orderRef, details: stored.keptInvoiceDetails,
+        try await commitStrategy(over: store).run(KeepingPayment(payment: payment, orderRef: stored.orderRef,
+                                                                 details: stored.keptInvoiceDetails,
                                                                  fingerprint: stored.keptFingerprint, issuing: issuing))
     }
 
     /// `keepPayment`'s reads and writes: the order's lines (still kept, not cancelled, as the payment read them: the
-    /// bill it takes, the invoice details the invoice is made by), its kept payment (none, or it stops), the book's note (when an invoice is due), then the
-    /// note's new last number and the payment's record.
+    /// bill it takes, the invoice details the invoice is made by), its kept payment (none, or it stops), the book's
+    /// note (when an invoice is due), then the note's new last number and the payment's record.
     private struct KeepingPayment: StorePlan {
         let payment: Payment
         let orderRef: String
