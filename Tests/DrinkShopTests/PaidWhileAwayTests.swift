@@ -338,6 +338,17 @@ import TestSupport
         return (counter, other, kept)
     }
 
+    /// Whether `body` went through (a refusal is an answer these tests count, not a failure).
+    private static func succeeds(_ body: () async throws -> Void) async -> Bool {
+        do { try await body(); return true } catch { return false }
+    }
+
+    /// `order` as the shared outbox holds it now.
+    private static func keptNow(_ order: StoredOrder, at counter: OutboxTests.Counter) async throws -> StoredOrder {
+        try #require(try await counter.outbox.unsentOrders(menu: try await counter.shop.catalog.menu(), clock: counter.shop.clock)
+            .first { $0.orderRef == order.orderRef })
+    }
+
     @Test("two counters of one machine (one outbox file) paying one kept order at the same instant: one payment, one invoice, no number skipped")
     func twoCountersPayOneKeptOrderAtOnce() async throws {
         let directory = try TemporaryDirectory()
@@ -375,12 +386,11 @@ import TestSupport
         var outcomes: [String] = []
         for order in kept {
             let number = try #require(order.number)
-            async let cancelled: Bool = { do { _ = try await shop.counter.cancel(number, reason: "changed mind", by: Acting("Ken", role: nil)); return true } catch { return false } }()
-            async let paid: Bool = { do { _ = try await other.counter.pay(number, method: .card, tendered: nil, by: Acting("Ken", role: nil)); return true } catch { return false } }()
+            async let cancelled = Self.succeeds { _ = try await shop.counter.cancel(number, reason: "changed mind", by: Acting("Ken", role: nil)) }
+            async let paid = Self.succeeds { _ = try await other.counter.pay(number, method: .card, tendered: nil, by: Acting("Ken", role: nil)) }
             let (c, p) = await (cancelled, paid)
             #expect(c != p, "\(number): cancelled \(c), paid \(p)")
-            let now = try #require(try await counter.outbox.unsentOrders(menu: try await shop.catalog.menu(), clock: shop.clock)
-                .first { $0.orderRef == order.orderRef })
+            let now = try await Self.keptNow(order, at: counter)
             let payment = try await counter.outbox.keptPayment(of: order.orderRef)
             #expect((now.order.status == .cancelled) == (payment == nil), "\(number): \(now.order.status), payment \(payment != nil)")
             outcomes.append(c ? "cancelled" : "paid")
@@ -400,11 +410,10 @@ import TestSupport
         let carrier = try InvoiceDetails(parsing: "/ABC1234")
         for order in kept {
             let number = try #require(order.number)
-            async let given: Bool = { do { try await shop.counter.invoice(number, carrier, by: Acting("Ken", role: nil)); return true } catch { return false } }()
-            async let paid: Bool = { do { _ = try await other.counter.pay(number, method: .card, tendered: nil, by: Acting("Ken", role: nil)); return true } catch { return false } }()
+            async let given = Self.succeeds { try await shop.counter.invoice(number, carrier, by: Acting("Ken", role: nil)) }
+            async let paid = Self.succeeds { _ = try await other.counter.pay(number, method: .card, tendered: nil, by: Acting("Ken", role: nil)) }
             _ = await (given, paid)
-            let now = try #require(try await counter.outbox.unsentOrders(menu: try await shop.catalog.menu(), clock: shop.clock)
-                .first { $0.orderRef == order.orderRef })
+            let now = try await Self.keptNow(order, at: counter)
             if let invoice = try await counter.outbox.keptPayment(of: order.orderRef)?.invoice {
                 #expect(invoice.details == now.keptInvoiceDetails, "\(number): invoice \(String(describing: invoice.details)), order \(String(describing: now.keptInvoiceDetails))")
             }
@@ -419,18 +428,12 @@ import TestSupport
         var outcomes: [String] = []
         for order in kept {
             let number = try #require(order.number)
-            async let edited: Bool = {
-                do {
-                    _ = try await shop.counter.edit(number, line: 1, change: LineChangeDraft(quantity: order.order.lines[0].quantity + 1),
-                                                    by: Acting("Ken", role: nil))
-                    return true
-                } catch { return false }
-            }()
-            async let paid: Bool = { do { _ = try await other.counter.pay(number, method: .card, tendered: nil, by: Acting("Ken", role: nil)); return true } catch { return false } }()
+            let more = LineChangeDraft(quantity: order.order.lines[0].quantity + 1)
+            async let edited = Self.succeeds { _ = try await shop.counter.edit(number, line: 1, change: more, by: Acting("Ken", role: nil)) }
+            async let paid = Self.succeeds { _ = try await other.counter.pay(number, method: .card, tendered: nil, by: Acting("Ken", role: nil)) }
             let (e, p) = await (edited, paid)
             outcomes.append("\(e ? "edited" : "-")/\(p ? "paid" : "-")")
-            let now = try #require(try await counter.outbox.unsentOrders(menu: try await shop.catalog.menu(), clock: shop.clock)
-                .first { $0.orderRef == order.orderRef })
+            let now = try await Self.keptNow(order, at: counter)
             if let payment = try await counter.outbox.keptPayment(of: order.orderRef)?.payment {
                 #expect(payment.amount == now.order.total, "\(number): paid $\(payment.amount), the order is $\(now.order.total)")
             }

@@ -1,11 +1,40 @@
 import DrinkShopCore
 import Foundation
 
-/// Paying for the orders a counter kept while the store could not be reached. When the store answers again the kept
-/// orders are sent first and the order is paid as any other. While it is away the whole bill is taken here: the
-/// payment and the printed B2C invoice (numbered from this counter's own book) are kept in the outbox with the
+/// The orders a counter kept while the store could not be reached: sending them (with what was kept beside them: the
+/// invoice details, the member, a payment), and paying for them. When the store answers again the kept orders are
+/// sent first and the order is paid as any other. While it is away the whole bill is taken here: the payment and its
+/// invoice (numbered from this counter's own book, as the kept invoice details say) are kept in the outbox with the
 /// order, and recorded in the store's ledger and `EInvoice` (its files written) when the order is sent.
 extension Counter {
+    /// Sends the orders this counter kept while the store could not be reached (`OrderDesk.sendUnsent`); an
+    /// order kept for a member is made theirs (stamps when paid, their pass, the bill) before it leaves the
+    /// outbox, as `applyMember` does at once for an order the store took; one paid while away without the pass
+    /// (`applyKeptMember`), then its payment recorded (`recordKeptPayment`).
+    @discardableResult
+    public func sendKept(force: Bool) async throws(ShopError) -> OutboxReport {
+        let (drawer, clock) = (drawer, clock)
+        return try await orders.sendUnsent(force: force, settle: { [self] (sent) throws(ShopError) in
+            // Its invoice details first, as `invoice #N` records them, so its invoice (issued while it was kept, or
+            // when it is paid now) and the books agree with the order.
+            if let details = sent.keptInvoiceDetails {
+                do throws(TillError) { try await extras.setInvoice(details, of: sent) } catch {
+                    if case .shop(let cause) = error { throw cause }
+                    throw .storedData("the invoice details kept with this order: \(error)")
+                }
+            }
+            // Its member before its kept payment, so the payment earns the stamps as any member's payment does.
+            try await recordKeptPayment(of: try await applyKeptMember(to: sent))
+        }, isClosed: { (day) throws(ShopError) in
+            // A day is closed once its drawer is counted (`close`); an archived day was closed first.
+            let bounds = clock.bounds(of: day)
+            do throws(TillError) { return try await !drawer.counts(from: bounds.start, to: bounds.end).isEmpty } catch {
+                if case .shop(let cause) = error { throw cause }
+                throw .storedData("the drawer counts of \(day): \(error)")
+            }
+        })
+    }
+
     /// `pay` for a kept order (`stored.isUnsent`).
     func payKept(_ stored: StoredOrder, as number: OrderNumber, method: PaymentMethod, tendered: Int?, acting: Acting,
                  who: String) async throws(TillError) -> Till.PaymentReceipt {
@@ -115,8 +144,13 @@ extension Counter {
     }
 
     private func keptPayment(of stored: StoredOrder) async throws(TillError) -> Outbox.KeptPayment? {
-        guard stored.isUnsent, let outbox = delivery.outbox else { return nil }
-        do { return try await outbox.keptPayment(of: stored.orderRef) } catch { throw .shop(error) }
+        stored.isUnsent ? try await keptPayment(ofOrder: stored.orderRef) : nil
+    }
+
+    /// The payment kept in the outbox for order `orderRef` (also for an order just sent, before it is recorded).
+    private func keptPayment(ofOrder orderRef: String) async throws(TillError) -> Outbox.KeptPayment? {
+        guard let outbox = delivery.outbox else { return nil }
+        do { return try await outbox.keptPayment(of: orderRef) } catch { throw .shop(error) }
     }
 
     /// Makes a kept order its member's once it is sent, before its kept payment is recorded (so the payment earns the
@@ -127,7 +161,7 @@ extension Counter {
         guard let mobile = sent.keptMember, sent.order.status != .cancelled else { return sent }
         var applied = sent
         do throws(TillError) {
-            let paidWhileAway = try await keptPaymentIfAny(of: sent.orderRef) != nil
+            let paidWhileAway = try await keptPayment(ofOrder: sent.orderRef) != nil
             if try await extras.extra(of: sent.orderRef).member != mobile {
                 _ = try await members.apply(to: sent, mobile: mobile, freeCups: 0, money: nil, usePass: !paidWhileAway)
             }
@@ -139,11 +173,6 @@ extension Counter {
             throw .storedData("the member \(mobile.masked) kept with this order: \(error)")
         }
         return applied
-    }
-
-    private func keptPaymentIfAny(of orderRef: String) async throws(TillError) -> Outbox.KeptPayment? {
-        guard let outbox = delivery.outbox else { return nil }
-        do { return try await outbox.keptPayment(of: orderRef) } catch { throw .shop(error) }
     }
 
     /// Records the payment kept with `sent` (just written to the store), then its invoice and files, then the audit

@@ -140,34 +140,6 @@ public final class Counter: Sendable {
         }
     }
 
-    /// Sends the orders this counter kept while the store could not be reached (`OrderDesk.sendUnsent`); an
-    /// order kept for a member is made theirs (stamps when paid, their pass, the bill) before it leaves the
-    /// outbox, as `applyMember` does at once for an order the store took; one paid while away without the pass
-    /// (`applyKeptMember`), then its payment recorded (`recordKeptPayment`).
-    @discardableResult
-    public func sendKept(force: Bool) async throws(ShopError) -> OutboxReport {
-        let (drawer, clock) = (drawer, clock)
-        return try await orders.sendUnsent(force: force, settle: { [self] (sent) throws(ShopError) in
-            // Its invoice details first, as `invoice #N` records them, so its invoice (issued while it was kept, or
-            // when it is paid now) and the books agree with the order.
-            if let details = sent.keptInvoiceDetails {
-                do throws(TillError) { try await extras.setInvoice(details, of: sent) } catch {
-                    if case .shop(let cause) = error { throw cause }
-                    throw .storedData("the invoice details kept with this order: \(error)")
-                }
-            }
-            // Its member before its kept payment, so the payment earns the stamps as any member's payment does.
-            try await recordKeptPayment(of: try await applyKeptMember(to: sent))
-        }, isClosed: { (day) throws(ShopError) in
-            // A day is closed once its drawer is counted (`close`); an archived day was closed first.
-            let bounds = clock.bounds(of: day)
-            do throws(TillError) { return try await !drawer.counts(from: bounds.start, to: bounds.end).isEmpty } catch {
-                if case .shop(let cause) = error { throw cause }
-                throw .storedData("the drawer counts of \(day): \(error)")
-            }
-        })
-    }
-
     /// Changes a line of order `number`; refused once money was taken (`MoneyGuard`).
     public func edit(_ number: OrderNumber, line: Int?, change: LineChangeDraft, by acting: Acting) async throws(TillError)
         -> StoredOrder

@@ -71,8 +71,7 @@ extension InvoiceDesk {
     /// Whether this counter can number an invoice of `period` now: its book has a number left (no request), or a
     /// book of the period is free to claim (two reads).
     func numbersLeftOverTheAPI(period: InvoicePeriod) async throws(TillError) -> Bool {
-        if let own = await notes?.invoiceBook(), let book = InvoiceBook(key: own.book), book.period == period,
-           book.number(after: own.last.flatMap { try? InvoiceNumber(parsing: $0) }) != nil { return true }
+        if let own = await notes?.invoiceBook(), Self.number(after: own.last, inBook: own.book, of: period) != nil { return true }
         return try await freeBook(period: period) != nil
     }
 
@@ -112,10 +111,7 @@ extension InvoiceDesk {
         for _ in 0..<3 {
             let taken: (book: String, number: String)?
             do {
-                taken = try await notes.takeInvoiceNumber { key, last in
-                    guard let book = InvoiceBook(key: key), book.period == period else { return nil }
-                    return book.number(after: last.flatMap { try? InvoiceNumber(parsing: $0) })?.text
-                }
+                taken = try await notes.takeInvoiceNumber { key, last in Self.number(after: last, inBook: key, of: period)?.number.text }
             } catch {
                 throw .shop(error)
             }
@@ -127,6 +123,14 @@ extension InvoiceDesk {
             do { try await notes.replaceInvoiceBook(book.key, replacing: replacing) } catch { throw .shop(error) }
         }
         throw .einvoice(.noNumbers(period: period.code, printed: period.printed))
+    }
+
+    /// The number after `last` (nil: the first) in the book keyed `key`, as this counter's note holds them; nil when the
+    /// book is used up or not of `period`.
+    static func number(after last: String?, inBook key: String, of period: InvoicePeriod) -> (number: InvoiceNumber, book: InvoiceBook)? {
+        guard let book = InvoiceBook(key: key), book.period == period,
+              let number = book.number(after: last.flatMap { try? InvoiceNumber(parsing: $0) }) else { return nil }
+        return (number, book)
     }
 
     /// Claims the first free book of `period` for this counter: a create, then (where the server does not keep the

@@ -13,27 +13,11 @@ extension InvoiceDesk {
     /// `Outbox.keepPayment`, which takes the number and keeps the payment in one commit. Nil when the total is NT$0.
     func issuingWhileAway(for stored: StoredOrder, charges: OrderCharges, details: InvoiceDetails?,
                           by staff: String) async throws(TillError) -> (@Sendable (_ book: String, _ last: String?) -> IssuedInvoice?)? {
-        guard charges.total > 0 else { return nil }
-        let lines = Self.saleLines(of: stored.order, charges: charges)
-        let content: InvoiceContent
-        do {
-            let recipient = try InvoiceRecipient(details: details)
-            content = try InvoiceContent(lines: lines, paid: charges.total, showsTax: recipient.isBusiness)
-        } catch {
-            throw .einvoice(.einvoice(error))
-        }
-        let now = clock.now()
-        let moment = moment(of: now)
-        let period: InvoicePeriod
-        do { period = try InvoicePeriod(containing: moment.day) } catch { throw .einvoice(.einvoice(error)) }
-        var random = SystemRandomNumberGenerator()
-        let draft = InvoiceDraft(stored: stored, period: period, issuedAt: now, moment: moment, randomCode: RandomCode(using: &random),
-                                 details: details, content: content, lines: lines, issuedBy: staff)
+        guard let draft = try draft(for: stored, charges: charges, details: details, by: staff) else { return nil }
+        let period = draft.period
         let holder = await holderName()
         return { key, last in
-            guard let book = InvoiceBook(key: key), book.period == period,
-                  let number = book.number(after: last.flatMap { try? InvoiceNumber(parsing: $0) }) else { return nil }
-            return draft.invoice(number: number, book: book, holder: holder)
+            Self.number(after: last, inBook: key, of: period).map { draft.invoice(number: $0.number, book: $0.book, holder: holder) }
         }
     }
 

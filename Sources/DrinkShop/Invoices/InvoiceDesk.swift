@@ -82,24 +82,7 @@ public final class InvoiceDesk: Sendable {
         }
         // One read of the order's till record gives the bill and the invoice details both.
         let (charges, extra) = try await extras.priced(stored)
-        guard charges.total > 0 else { return .none }
-        let lines = Self.saleLines(of: stored.order, charges: charges)
-        let recipient: InvoiceRecipient
-        let content: InvoiceContent
-        do {
-            recipient = try InvoiceRecipient(details: extra.invoice)
-            content = try InvoiceContent(lines: lines, paid: charges.total, showsTax: recipient.isBusiness)
-        } catch {
-            throw .einvoice(.einvoice(error))
-        }
-        let now = clock.now()
-        let moment = moment(of: now)
-        let period: InvoicePeriod
-        do { period = try InvoicePeriod(containing: moment.day) } catch { throw .einvoice(.einvoice(error)) }
-        var random = SystemRandomNumberGenerator()
-        let draft = InvoiceDraft(stored: stored, period: period, issuedAt: now, moment: moment,
-                                 randomCode: RandomCode(using: &random), details: extra.invoice, content: content, lines: lines,
-                                 issuedBy: staff)
+        guard let draft = try draft(for: stored, charges: charges, details: extra.invoice, by: staff) else { return .none }
         let outcome = try await commits.issueInvoice(draft, desk: self)
         switch outcome {
         case .issued(let invoice):
@@ -112,6 +95,30 @@ public final class InvoiceDesk: Sendable {
             break
         }
         return outcome
+    }
+
+    /// The invoice of `stored`, paid in full by `charges.total`, as `details` say (nil: printed B2C; a company's
+    /// 統一編號 shows the tax), dated now with a random code of its own, before it is numbered. Nil when the total is
+    /// NT$0 (no invoice).
+    func draft(for stored: StoredOrder, charges: OrderCharges, details: InvoiceDetails?, by staff: String) throws(TillError)
+        -> InvoiceDraft?
+    {
+        guard charges.total > 0 else { return nil }
+        let lines = Self.saleLines(of: stored.order, charges: charges)
+        let content: InvoiceContent
+        do {
+            let recipient = try InvoiceRecipient(details: details)
+            content = try InvoiceContent(lines: lines, paid: charges.total, showsTax: recipient.isBusiness)
+        } catch {
+            throw .einvoice(.einvoice(error))
+        }
+        let now = clock.now()
+        let moment = moment(of: now)
+        let period: InvoicePeriod
+        do { period = try InvoicePeriod(containing: moment.day) } catch { throw .einvoice(.einvoice(error)) }
+        var random = SystemRandomNumberGenerator()
+        return InvoiceDraft(stored: stored, period: period, issuedAt: now, moment: moment, randomCode: RandomCode(using: &random),
+                            details: details, content: content, lines: lines, issuedBy: staff)
     }
 
     /// An invoice about to be numbered.
